@@ -1,0 +1,414 @@
+#include "cli.h"
+
+#include "atomic.h"
+#include "diff.h"
+#include "discover.h"
+#include "lint.h"
+#include "ops.h"
+#include "report.h"
+#include "rules/rules.h"
+#include "source.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char USAGE[] =
+    "alloclint - find PyTorch memory work that buys nothing, and fix it\n"
+    "\n"
+    "Usage: alloclint check [OPTIONS] [PATH...]\n"
+    "       alloclint --version | --help\n"
+    "\n"
+    "Checks the Python files under each PATH (default: the current directory).\n"
+    "Directories are walked recursively, skipping .git, virtualenvs, build,\n"
+    "node_modules and whatever .gitignore ignores; files named explicitly are\n"
+    "always checked.\n"
+    "\n"
+    "Rule selection:\n"
+    "  --select CODES        Enable only these rules (comma-separated codes,\n"
+    "                        prefixes such as AL1, or ALL)\n"
+    "  --ignore CODES        Disable these rules (same forms)\n"
+    "\n"
+    "Fixes:\n"
+    "  --fix                 Apply safe fixes in place (atomically)\n"
+    "  --unsafe-fixes        Also apply unsafe fixes (with --fix or --diff)\n"
+    "  --diff                Print a unified diff of the fixes instead of\n"
+    "                        writing them; findings without a fix go to stderr\n"
+    "\n"
+    "Output:\n"
+    "  --output-format FMT   text (default), concise or json\n"
+    "  -o, --output-file F   Write the report (or with --diff, the patch) to F\n"
+    "  --exit-zero           Exit 0 even when findings remain\n"
+    "  --no-respect-gitignore  Check files that .gitignore ignores\n"
+    "  --force-exclude       Apply ignore rules to files named explicitly too\n"
+    "  -q, --quiet           Print findings only, no summary\n"
+    "  -h, --help            Show this help\n"
+    "  -V, --version         Show the version\n"
+    "\n"
+    "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
+
+typedef struct {
+    bool fix, unsafe_fixes, diff, exit_zero, quiet;
+    al_discover_options discover;
+    al_format format;
+    const char *output_file;
+    bool enabled[16];
+    char **paths;
+    size_t n_paths, cap_paths;
+} options;
+
+static bool apply_selector(bool *enabled, const char *list, bool value)
+{
+    char *copy = al_xstrdup(list);
+    bool ok = true;
+    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+        while (*tok == ' ')
+            tok++;
+        size_t tl = strlen(tok);
+        while (tl && tok[tl - 1] == ' ')
+            tok[--tl] = '\0';
+        if (!*tok)
+            continue;
+        bool matched = false;
+        for (size_t r = 0; r < al_rules_count; r++) {
+            if (strcmp(tok, "ALL") == 0 || al_str_starts_with(al_rules[r].code, tok)) {
+                enabled[r] = value;
+                matched = true;
+            }
+        }
+        if (!matched) {
+            fprintf(stderr, "alloclint: error: unknown rule selector `%s`\n", tok);
+            ok = false;
+        }
+    }
+    free(copy);
+    return ok;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "alloclint: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun `alloclint --help` for usage.\n");
+    return AL_EXIT_ERROR;
+}
+
+static int parse_args(int argc, char **argv, options *o, bool *done)
+{
+    *done = false;
+    memset(o, 0, sizeof *o);
+    o->discover.respect_gitignore = true;
+    o->format = AL_FORMAT_TEXT;
+    for (size_t r = 0; r < al_rules_count; r++)
+        o->enabled[r] = al_rules[r].default_on;
+    if (argc < 2)
+        return usage_error("%s", "missing command (try `alloclint check .`)");
+    int i = 1;
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(USAGE, stdout);
+        *done = true;
+        return AL_EXIT_CLEAN;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("alloclint %s\n", ALLOCLINT_VERSION);
+        *done = true;
+        return AL_EXIT_CLEAN;
+    }
+    if (strcmp(argv[1], "check") != 0)
+        return usage_error("unknown command `%s` (expected `check`)", argv[1]);
+    const char *select = NULL;
+    char **ignores = NULL;
+    size_t n_ign = 0, cap_ign = 0;
+    bool only_paths = false;
+    int rc = -1;
+    for (i = 2; i < argc && rc < 0; i++) {
+        const char *a = argv[i];
+        const char *value = NULL;
+#define TAKES_VALUE(flag)                                                               \
+    (!strcmp(a, flag) ? (i + 1 < argc ? (value = argv[++i], true)                       \
+                                      : (rc = usage_error("`%s` needs a value", flag), false)) \
+                      : (al_str_starts_with(a, flag "=") ? (value = a + strlen(flag) + 1, true) \
+                                                         : false))
+        if (only_paths || a[0] != '-' || !strcmp(a, "-")) {
+            AL_PUSH(o->paths, o->n_paths, o->cap_paths, argv[i]);
+        } else if (!strcmp(a, "--")) {
+            only_paths = true;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(USAGE, stdout);
+            *done = true;
+            rc = AL_EXIT_CLEAN;
+        } else if (!strcmp(a, "--fix")) {
+            o->fix = true;
+        } else if (!strcmp(a, "--no-fix")) {
+            o->fix = false;
+        } else if (!strcmp(a, "--unsafe-fixes")) {
+            o->unsafe_fixes = true;
+        } else if (!strcmp(a, "--no-unsafe-fixes")) {
+            o->unsafe_fixes = false;
+        } else if (!strcmp(a, "--diff")) {
+            o->diff = true;
+        } else if (!strcmp(a, "--exit-zero")) {
+            o->exit_zero = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            o->quiet = true;
+        } else if (!strcmp(a, "--no-respect-gitignore")) {
+            o->discover.respect_gitignore = false;
+        } else if (!strcmp(a, "--force-exclude")) {
+            o->discover.force_exclude = true;
+        } else if (TAKES_VALUE("--select")) {
+            select = value;
+        } else if (TAKES_VALUE("--ignore")) {
+            AL_PUSH(ignores, n_ign, cap_ign, (char *)value);
+        } else if (TAKES_VALUE("--output-format")) {
+            if (!strcmp(value, "text"))
+                o->format = AL_FORMAT_TEXT;
+            else if (!strcmp(value, "concise"))
+                o->format = AL_FORMAT_CONCISE;
+            else if (!strcmp(value, "json"))
+                o->format = AL_FORMAT_JSON;
+            else
+                rc = usage_error("unknown output format `%s` (expected text, concise or json)",
+                                 value);
+        } else if (TAKES_VALUE("--output-file") || TAKES_VALUE("-o")) {
+            o->output_file = value;
+        } else if (rc < 0) {
+            rc = usage_error("unknown option `%s`", a);
+        }
+#undef TAKES_VALUE
+    }
+    if (rc < 0 && select) {
+        for (size_t r = 0; r < al_rules_count; r++)
+            o->enabled[r] = false;
+        if (!apply_selector(o->enabled, select, true))
+            rc = AL_EXIT_ERROR;
+    }
+    for (size_t k = 0; rc < 0 && k < n_ign; k++)
+        if (!apply_selector(o->enabled, ignores[k], false))
+            rc = AL_EXIT_ERROR;
+    free(ignores);
+    if (rc < 0 && o->fix && o->diff)
+        rc = usage_error("%s", "`--fix` and `--diff` cannot be used together");
+    return rc < 0 ? AL_EXIT_CLEAN : rc;
+}
+
+static void warn_source(const al_source *src)
+{
+    if (src->has_nul) {
+        size_t row, col;
+        al_source_position(src, src->nul_offset, &row, &col);
+        fprintf(stderr, "alloclint: warning: %s:%zu:%zu: file contains a NUL byte; checked, "
+                        "but no fix will touch it\n",
+                src->path, row, col);
+    }
+    if (src->bad_utf8) {
+        size_t row, col;
+        al_source_position(src, src->bad_utf8_offset, &row, &col);
+        fprintf(stderr, "alloclint: warning: %s:%zu:%zu: invalid UTF-8; checked, but no fix "
+                        "will touch it\n",
+                src->path, row, col);
+    }
+}
+
+static void print_summary(FILE *out, const options *o, size_t remaining, size_t fixed,
+                          size_t fixable_safe, size_t fixable_unsafe)
+{
+    if (o->quiet || o->format == AL_FORMAT_JSON)
+        return;
+    if (remaining == 0 && fixed == 0) {
+        fprintf(out, "All checks passed!\n");
+        return;
+    }
+    if (fixed)
+        fprintf(out, "Found %zu finding%s (%zu fixed, %zu remaining).\n", remaining + fixed,
+                remaining + fixed == 1 ? "" : "s", fixed, remaining);
+    else
+        fprintf(out, "Found %zu finding%s.\n", remaining, remaining == 1 ? "" : "s");
+    if (!o->fix && !o->diff) {
+        size_t fixable = fixable_safe + (o->unsafe_fixes ? fixable_unsafe : 0);
+        if (fixable)
+            fprintf(out, "[*] %zu fixable with the `--fix` option", fixable);
+        if (!o->unsafe_fixes && fixable_unsafe)
+            fprintf(out, "%s%zu hidden fix%s can be enabled with the `--unsafe-fixes` option",
+                    fixable ? " (" : "", fixable_unsafe, fixable_unsafe == 1 ? "" : "es");
+        if (fixable && !o->unsafe_fixes && fixable_unsafe)
+            fputc(')', out);
+        if (fixable || (!o->unsafe_fixes && fixable_unsafe))
+            fputs(".\n", out);
+    }
+}
+
+int al_cli_main(int argc, char **argv)
+{
+    options o;
+    bool done;
+    int rc = parse_args(argc, argv, &o, &done);
+    if (done || rc != AL_EXIT_CLEAN) {
+        free(o.paths);
+        return rc;
+    }
+    char *dot = ".";
+    if (o.n_paths == 0)
+        AL_PUSH(o.paths, o.n_paths, o.cap_paths, dot);
+
+    al_op_table ops = {0};
+    al_ops_error operr;
+    if (!al_ops_load_builtin(&ops, &operr)) {
+        fprintf(stderr, "alloclint: error: built-in op table: %s\n", operr.message);
+        al_ops_free(&ops);
+        free(o.paths);
+        return AL_EXIT_ERROR;
+    }
+
+    bool error = false;
+    al_file_list files;
+    al_discover(&files, o.paths, o.n_paths, &o.discover);
+    for (size_t i = 0; i < files.n_errors; i++) {
+        fprintf(stderr, "alloclint: error: %s\n", files.errors[i]);
+        error = true;
+    }
+
+    al_lint_options lo;
+    memset(&lo, 0, sizeof lo);
+    memcpy(lo.enabled, o.enabled, sizeof lo.enabled);
+    lo.ops = &ops;
+    lo.apply_safe = o.fix || o.diff;
+    lo.apply_unsafe = o.unsafe_fixes;
+
+    al_report_options ro = {o.format, true, o.unsafe_fixes};
+    al_report *report = al_report_new(&ro);
+    al_report *unfixed = o.diff ? al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true,
+                                                                     o.unsafe_fixes})
+                                : NULL;
+    al_strbuf patch = {0};
+    size_t total_fixed = 0, total_remaining = 0, total_unapplied = 0;
+
+    for (size_t i = 0; i < files.n; i++) {
+        al_source src;
+        al_source_status st = al_source_load(&src, files.paths[i]);
+        if (st == AL_SOURCE_ERR_TOO_LARGE) {
+            fprintf(stderr, "alloclint: warning: %s: %s\n", files.paths[i], al_source_strerror(st));
+            continue;
+        }
+        if (st != AL_SOURCE_OK) {
+            fprintf(stderr, "alloclint: error: %s: %s%s%s\n", files.paths[i],
+                    al_source_strerror(st), src.err_errno ? ": " : "",
+                    src.err_errno ? strerror(src.err_errno) : "");
+            error = true;
+            continue;
+        }
+        warn_source(&src);
+        al_lint_result res;
+        al_lint(&src, &lo, &res);
+        if (res.parse_failed) {
+            fprintf(stderr, "alloclint: error: %s: could not be parsed\n", src.path);
+            error = true;
+        } else if (res.syntax_error && res.findings.n &&
+                   (o.fix || o.diff)) {
+            fprintf(stderr, "alloclint: warning: %s: syntax errors; findings reported, no fix "
+                            "applied\n",
+                    src.path);
+        } else if (res.fix_reverted) {
+            fprintf(stderr, "alloclint: warning: %s: a fix made the file fail to parse; it was "
+                            "not applied\n",
+                    src.path);
+        }
+        if (o.diff) {
+            if (res.fixed) {
+                al_diff_unified(&patch, src.path, src.bytes, src.len, res.fixed, res.fixed_len, 3);
+                /* Report what the patch does not fix, where it was found. */
+                al_findings rest = {0};
+                for (size_t k = 0; k < res.initial.n; k++)
+                    if (!res.initial_applied[k]) {
+                        al_finding f = res.initial.items[k];
+                        AL_PUSH(rest.items, rest.n, rest.cap, f);
+                    }
+                al_report_add(unfixed, &src, &rest);
+                total_unapplied += rest.n;
+                free(rest.items);
+                total_remaining += res.initial.n;
+                total_fixed += res.initial.n - rest.n;
+            } else {
+                al_report_add(unfixed, &src, &res.findings);
+                total_remaining += res.findings.n;
+                total_unapplied += res.findings.n;
+            }
+        } else if (o.fix && res.fixed) {
+            int err;
+            al_write_status ws = al_write_atomic(src.path, res.fixed, res.fixed_len, src.hash, &err);
+            if (ws == AL_WRITE_OK) {
+                al_source fixed_src;
+                al_source_from_memory(&fixed_src, src.path, res.fixed, res.fixed_len);
+                al_report_add(report, &fixed_src, &res.findings);
+                al_source_free(&fixed_src);
+                total_fixed += res.n_fixed;
+                total_remaining += res.findings.n;
+            } else {
+                if (ws == AL_WRITE_CHANGED)
+                    fprintf(stderr, "alloclint: error: %s: changed on disk while alloclint was "
+                                    "running; not rewritten\n",
+                            src.path);
+                else
+                    fprintf(stderr, "alloclint: error: %s: cannot write the fixed file: %s; "
+                                    "original left unchanged\n",
+                            src.path, strerror(err));
+                error = true;
+                al_report_add(report, &src, &res.initial);
+                total_remaining += res.initial.n;
+            }
+        } else {
+            al_report_add(report, &src, &res.findings);
+            total_remaining += res.findings.n;
+        }
+        al_lint_result_free(&res);
+        al_source_free(&src);
+    }
+
+    FILE *out = stdout;
+    if (o.output_file) {
+        out = fopen(o.output_file, "w");
+        if (!out) {
+            fprintf(stderr, "alloclint: error: %s: %s\n", o.output_file, strerror(errno));
+            error = true;
+            out = NULL;
+        }
+    }
+    if (out) {
+        bool ok;
+        if (o.diff) {
+            ok = patch.len == 0 || fwrite(patch.data, 1, patch.len, out) == patch.len;
+            al_report_write(unfixed, stderr);
+            if (!o.quiet)
+                fprintf(stderr, "%zu fix%s in the diff; %zu finding%s without an applied fix.\n",
+                        total_fixed, total_fixed == 1 ? "" : "es",
+                        total_unapplied, total_unapplied == 1 ? "" : "s");
+        } else {
+            ok = al_report_write(report, out);
+            print_summary(out, &o, total_remaining, total_fixed, al_report_fixable(report, false),
+                          al_report_fixable(report, true));
+        }
+        if (out != stdout) {
+            if (fclose(out) != 0)
+                ok = false;
+        } else if (fflush(out) != 0) {
+            ok = false;
+        }
+        if (!ok) {
+            fprintf(stderr, "alloclint: error: writing the output failed\n");
+            error = true;
+        }
+    }
+
+    al_strbuf_free(&patch);
+    al_report_free(report);
+    al_report_free(unfixed);
+    al_file_list_free(&files);
+    al_ops_free(&ops);
+    free(o.paths);
+    if (error)
+        return AL_EXIT_ERROR;
+    if (o.exit_zero)
+        return AL_EXIT_CLEAN;
+    return total_remaining > 0 ? AL_EXIT_FINDINGS : AL_EXIT_CLEAN;
+}

@@ -1,0 +1,224 @@
+#include "discover.h"
+
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <git2.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const SKIP_DIRS[] = {
+    ".git", ".hg", ".svn", "__pycache__", "node_modules", "build", "dist",
+    "venv", ".venv", ".tox", ".nox", ".mypy_cache", ".ruff_cache",
+    ".pytest_cache", "site-packages", ".eggs", NULL};
+
+typedef struct {
+    git_repository *repo;
+    char *workdir; /* realpath with a trailing slash */
+} repo_entry;
+
+typedef struct {
+    const al_discover_options *opt;
+    al_file_list *out;
+    repo_entry *repos;
+    size_t n_repos, cap_repos;
+} walker;
+
+bool al_is_python_path(const char *path)
+{
+    return al_str_ends_with(path, ".py") || al_str_ends_with(path, ".pyi");
+}
+
+static void add_error(al_file_list *out, const char *path, const char *what)
+{
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "%s: %s", path, what);
+    char *msg = al_strbuf_detach(&sb);
+    AL_PUSH(out->errors, out->n_errors, out->cap_errors, msg);
+}
+
+static repo_entry *repo_for(walker *w, const char *dir_real)
+{
+    for (size_t i = 0; i < w->n_repos; i++)
+        if (w->repos[i].workdir && al_str_starts_with(dir_real, w->repos[i].workdir))
+            return &w->repos[i];
+    git_repository *repo = NULL;
+    if (git_repository_open_ext(&repo, dir_real, 0, NULL) != 0)
+        return NULL;
+    const char *wd = git_repository_workdir(repo);
+    if (!wd) {
+        git_repository_free(repo);
+        return NULL;
+    }
+    char real[PATH_MAX];
+    if (!realpath(wd, real)) {
+        git_repository_free(repo);
+        return NULL;
+    }
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "%s/", real);
+    repo_entry e = {repo, al_strbuf_detach(&sb)};
+    AL_PUSH(w->repos, w->n_repos, w->cap_repos, e);
+    return &w->repos[w->n_repos - 1];
+}
+
+static bool git_ignored(walker *w, const char *path, bool is_dir)
+{
+    if (!w->opt->respect_gitignore)
+        return false;
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return false;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", real);
+    if (!is_dir) {
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir)
+            *slash = '\0';
+    }
+    repo_entry *r = repo_for(w, dir);
+    if (!r)
+        return false;
+    size_t wl = strlen(r->workdir);
+    if (strlen(real) + 1 < wl || strncmp(real, r->workdir, wl - 1) != 0)
+        return false;
+    const char *rel = real + wl;
+    if (real[wl - 1] != '/' && strlen(real) == wl - 1)
+        return false; /* the workdir itself */
+    if (!*rel)
+        return false;
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "%s%s", rel, is_dir ? "/" : "");
+    int ignored = 0;
+    int rc = git_ignore_path_is_ignored(&ignored, r->repo, sb.data);
+    al_strbuf_free(&sb);
+    return rc == 0 && ignored;
+}
+
+static void add_path(al_file_list *out, const char *path)
+{
+    char *p = al_xstrdup(path);
+    AL_PUSH(out->paths, out->n, out->cap, p);
+}
+
+static bool is_virtualenv(const char *dir)
+{
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "%s/pyvenv.cfg", dir);
+    struct stat st;
+    bool yes = stat(sb.data, &st) == 0;
+    al_strbuf_free(&sb);
+    return yes;
+}
+
+static void walk_dir(walker *w, const char *dir, int depth)
+{
+    if (depth > 64) {
+        add_error(w->out, dir, "directory nesting deeper than 64 levels, not descended");
+        return;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        add_error(w->out, dir, strerror(errno));
+        return;
+    }
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        const char *name = ent->d_name;
+        if (!strcmp(name, ".") || !strcmp(name, ".."))
+            continue;
+        al_strbuf sb = {0};
+        if (!strcmp(dir, "."))
+            al_strbuf_puts(&sb, name);
+        else if (al_str_ends_with(dir, "/"))
+            al_strbuf_printf(&sb, "%s%s", dir, name);
+        else
+            al_strbuf_printf(&sb, "%s/%s", dir, name);
+        struct stat st;
+        if (lstat(sb.data, &st) != 0) {
+            add_error(w->out, sb.data, strerror(errno));
+            al_strbuf_free(&sb);
+            continue;
+        }
+        if (S_ISLNK(st.st_mode)) {
+            /* Follow links to files, never to directories (cycles). */
+            if (stat(sb.data, &st) != 0 || S_ISDIR(st.st_mode)) {
+                al_strbuf_free(&sb);
+                continue;
+            }
+        }
+        if (S_ISDIR(st.st_mode)) {
+            bool skip = false;
+            for (int i = 0; SKIP_DIRS[i]; i++)
+                if (!strcmp(name, SKIP_DIRS[i]))
+                    skip = true;
+            if (!skip && !is_virtualenv(sb.data) && !git_ignored(w, sb.data, true))
+                walk_dir(w, sb.data, depth + 1);
+        } else if (S_ISREG(st.st_mode) && al_is_python_path(name)) {
+            if (!git_ignored(w, sb.data, false))
+                add_path(w->out, sb.data);
+        }
+        al_strbuf_free(&sb);
+    }
+    closedir(d);
+}
+
+static int compare_paths(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
+                 const al_discover_options *opt)
+{
+    memset(out, 0, sizeof *out);
+    git_libgit2_init();
+    walker w = {opt, out, NULL, 0, 0};
+    for (size_t i = 0; i < n_roots; i++) {
+        struct stat st;
+        if (stat(roots[i], &st) != 0) {
+            add_error(out, roots[i], strerror(errno));
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            walk_dir(&w, roots[i], 0);
+        } else if (S_ISREG(st.st_mode)) {
+            if (!opt->force_exclude || !git_ignored(&w, roots[i], false))
+                add_path(out, roots[i]);
+        } else {
+            add_error(out, roots[i], "not a regular file or directory");
+        }
+    }
+    if (out->n > 1) {
+        qsort(out->paths, out->n, sizeof *out->paths, compare_paths);
+        size_t k = 1;
+        for (size_t i = 1; i < out->n; i++) {
+            if (strcmp(out->paths[i], out->paths[k - 1]) == 0)
+                free(out->paths[i]);
+            else
+                out->paths[k++] = out->paths[i];
+        }
+        out->n = k;
+    }
+    for (size_t i = 0; i < w.n_repos; i++) {
+        git_repository_free(w.repos[i].repo);
+        free(w.repos[i].workdir);
+    }
+    free(w.repos);
+    git_libgit2_shutdown();
+}
+
+void al_file_list_free(al_file_list *list)
+{
+    for (size_t i = 0; i < list->n; i++)
+        free(list->paths[i]);
+    for (size_t i = 0; i < list->n_errors; i++)
+        free(list->errors[i]);
+    free(list->paths);
+    free(list->errors);
+    memset(list, 0, sizeof *list);
+}

@@ -1,0 +1,28 @@
+/* Finding the files to check: walks directories for Python files,
+ * skipping version-control, virtualenv and build folders and whatever the
+ * enclosing git repository ignores. Explicitly named files are kept. */
+#ifndef ALLOCLINT_DISCOVER_H
+#define ALLOCLINT_DISCOVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char **paths; /* sorted, unique */
+    size_t n, cap;
+    char **errors; /* one message per path that could not be read */
+    size_t n_errors, cap_errors;
+} al_file_list;
+
+typedef struct {
+    bool respect_gitignore; /* default true */
+    bool force_exclude;     /* apply ignore rules to named files too */
+} al_discover_options;
+
+/* Never fails short of memory; unreadable paths are listed in errors. */
+void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
+                 const al_discover_options *opt);
+void al_file_list_free(al_file_list *list);
+bool al_is_python_path(const char *path);
+
+#endif

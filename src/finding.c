@@ -1,0 +1,75 @@
+#include "finding.h"
+
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+al_fix *al_fix_new(al_applicability applicability, const char *message)
+{
+    al_fix *fix = al_xcalloc(1, sizeof *fix);
+    fix->applicability = applicability;
+    fix->message = al_xstrdup(message);
+    return fix;
+}
+
+void al_fix_add_edit(al_fix *fix, size_t start, size_t end, const char *content)
+{
+    al_edit e = {start, end, al_xstrdup(content)};
+    AL_PUSH(fix->edits, fix->n_edits, fix->cap_edits, e);
+}
+
+static void fix_free(al_fix *fix)
+{
+    if (!fix)
+        return;
+    for (size_t i = 0; i < fix->n_edits; i++)
+        free(fix->edits[i].content);
+    free(fix->edits);
+    free(fix->message);
+    free(fix);
+}
+
+void al_findings_add(al_findings *list, const char *code, const char *name,
+                     size_t start, size_t end, char *message, al_fix *fix)
+{
+    al_finding f = {code, name, message, start, end, fix};
+    AL_PUSH(list->items, list->n, list->cap, f);
+}
+
+static int compare(const void *x, const void *y)
+{
+    const al_finding *a = x, *b = y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return strcmp(a->code, b->code);
+}
+
+void al_findings_sort(al_findings *list)
+{
+    if (list->n > 1)
+        qsort(list->items, list->n, sizeof *list->items, compare);
+}
+
+void al_findings_free(al_findings *list)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        free(list->items[i].message);
+        fix_free(list->items[i].fix);
+    }
+    free(list->items);
+    memset(list, 0, sizeof *list);
+}
+
+const char *al_applicability_name(al_applicability a)
+{
+    switch (a) {
+    case AL_FIX_SAFE:
+        return "safe";
+    case AL_FIX_UNSAFE:
+        return "unsafe";
+    case AL_FIX_DISPLAY_ONLY:
+        return "display-only";
+    }
+    return "?";
+}

@@ -1,0 +1,47 @@
+/* A finding: one rule's report about one span, with an optional fix made
+ * of byte-range edits. */
+#ifndef ALLOCLINT_FINDING_H
+#define ALLOCLINT_FINDING_H
+
+#include <stddef.h>
+
+typedef enum {
+    AL_FIX_SAFE,
+    AL_FIX_UNSAFE,
+    AL_FIX_DISPLAY_ONLY,
+} al_applicability;
+
+typedef struct {
+    size_t start, end; /* byte range replaced */
+    char *content;     /* replacement text */
+} al_edit;
+
+typedef struct {
+    al_applicability applicability;
+    char *message;
+    al_edit *edits;
+    size_t n_edits, cap_edits;
+} al_fix;
+
+typedef struct {
+    const char *code; /* static: "AL101" */
+    const char *name; /* static: "zeros-overwritten" */
+    char *message;
+    size_t start, end; /* byte span */
+    al_fix *fix;       /* NULL when there is none */
+} al_finding;
+
+typedef struct {
+    al_finding *items;
+    size_t n, cap;
+} al_findings;
+
+al_fix *al_fix_new(al_applicability applicability, const char *message);
+void al_fix_add_edit(al_fix *fix, size_t start, size_t end, const char *content);
+void al_findings_add(al_findings *list, const char *code, const char *name,
+                     size_t start, size_t end, char *message, al_fix *fix);
+void al_findings_sort(al_findings *list);
+void al_findings_free(al_findings *list);
+const char *al_applicability_name(al_applicability a);
+
+#endif

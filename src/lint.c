@@ -1,0 +1,141 @@
+#include "lint.h"
+
+#include "facts.h"
+#include "fix.h"
+#include "python/pyast.h"
+#include "rules/rules.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A rule can only fire if its factory names occur in the file. */
+static bool prefilter(const al_source *src)
+{
+    static const char *const words[] = {"zeros", "ones", "full", NULL};
+    for (int i = 0; words[i]; i++)
+        if (memmem(src->bytes, src->len, words[i], strlen(words[i])))
+            return true;
+    return false;
+}
+
+static bool run_rules(const al_source *src, const al_lint_options *opt, al_findings *out,
+                      bool *syntax_error)
+{
+    al_pyfile pf;
+    if (!al_pyfile_parse(&pf, src)) {
+        al_pyfile_free(&pf);
+        return false;
+    }
+    *syntax_error = pf.has_error;
+    al_facts facts;
+    al_facts_build(&facts, &pf, opt->ops);
+    al_rule_input in = {src->bytes, src->len, &facts};
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r])
+            al_rules[r].run(&in, out);
+    al_findings_sort(out);
+    al_facts_free(&facts);
+    al_pyfile_free(&pf);
+    return true;
+}
+
+bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
+{
+    if (!fix || fix->n_edits == 0)
+        return false;
+    if (fix->applicability == AL_FIX_SAFE)
+        return opt->apply_safe;
+    if (fix->applicability == AL_FIX_UNSAFE)
+        return opt->apply_safe && opt->apply_unsafe;
+    return false;
+}
+
+void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (!prefilter(src)) {
+        res->skipped_by_prefilter = true;
+        return;
+    }
+    if (!run_rules(src, opt, &res->findings, &res->syntax_error)) {
+        res->parse_failed = true;
+        return;
+    }
+    bool may_fix = opt->apply_safe && !res->syntax_error && !src->has_nul && !src->bad_utf8;
+    if (!may_fix)
+        return;
+
+    /* Apply, re-check, repeat: a fix can uncover another (bounded). */
+    char *cur = NULL;
+    size_t cur_len = 0;
+    const char *text = src->bytes;
+    size_t len = src->len;
+    long base_errors = al_python_error_count(src->bytes, src->len);
+    for (int round = 0; round < 10; round++) {
+        al_fix **fixes = al_xcalloc(res->findings.n, sizeof *fixes);
+        size_t nf = 0;
+        for (size_t i = 0; i < res->findings.n; i++)
+            if (al_lint_fix_wanted(opt, res->findings.items[i].fix))
+                fixes[nf++] = res->findings.items[i].fix;
+        if (nf == 0) {
+            free(fixes);
+            break;
+        }
+        bool *applied = al_xcalloc(nf, sizeof(bool));
+        size_t new_len;
+        char *next = al_fix_apply(text, len, fixes, nf, applied, &new_len);
+        size_t count = 0;
+        for (size_t i = 0; i < nf; i++)
+            count += applied[i];
+        free(fixes);
+        bool *applied_copy = applied;
+        long errors = al_python_error_count(next, new_len);
+        if (count == 0 || errors < 0 || errors > base_errors) {
+            if (count)
+                res->fix_reverted = true;
+            free(applied_copy);
+            free(next);
+            break;
+        }
+        if (round == 0) {
+            /* Keep the first run's findings and which of them were fixed. */
+            res->initial = res->findings;
+            res->initial_applied = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
+            size_t k = 0;
+            for (size_t i = 0; i < res->initial.n; i++)
+                if (al_lint_fix_wanted(opt, res->initial.items[i].fix))
+                    res->initial_applied[i] = applied_copy[k++];
+            memset(&res->findings, 0, sizeof res->findings);
+        }
+        free(applied_copy);
+        free(cur);
+        cur = next;
+        cur_len = new_len;
+        text = cur;
+        len = cur_len;
+        res->n_fixed += count;
+        al_source fixed_src;
+        al_source_from_memory(&fixed_src, src->path, cur, cur_len);
+        if (round > 0)
+            al_findings_free(&res->findings);
+        bool se = false;
+        bool ok = run_rules(&fixed_src, opt, &res->findings, &se);
+        al_source_free(&fixed_src);
+        if (!ok)
+            break;
+    }
+    if (cur) {
+        res->fixed = cur;
+        res->fixed_len = cur_len;
+    }
+}
+
+void al_lint_result_free(al_lint_result *res)
+{
+    al_findings_free(&res->findings);
+    al_findings_free(&res->initial);
+    free(res->initial_applied);
+    free(res->fixed);
+    memset(res, 0, sizeof *res);
+}

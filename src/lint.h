@@ -1,0 +1,37 @@
+/* One file through the pipeline: prefilter, parse, facts, rules, and the
+ * fix loop with its re-parse check. No output, no writing. */
+#ifndef ALLOCLINT_LINT_H
+#define ALLOCLINT_LINT_H
+
+#include "finding.h"
+#include "ops.h"
+#include "source.h"
+
+#include <stdbool.h>
+
+typedef struct {
+    bool enabled[16]; /* indexed like al_rules */
+    const al_op_table *ops;
+    bool apply_safe;   /* --fix or --diff */
+    bool apply_unsafe; /* --unsafe-fixes */
+} al_lint_options;
+
+typedef struct {
+    al_findings findings; /* remaining, positions in `fixed` when fixed */
+    al_findings initial;  /* the first run's findings, when fixes were applied */
+    bool *initial_applied; /* per initial finding: its fix was applied */
+    char *fixed;          /* new bytes when fixes were applied, else NULL */
+    size_t fixed_len;
+    size_t n_fixed;
+    bool parse_failed;
+    bool syntax_error;      /* analysed, but no fix may touch the file */
+    bool fix_reverted;      /* a fix made the parse worse and was dropped */
+    bool skipped_by_prefilter;
+} al_lint_result;
+
+void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res);
+void al_lint_result_free(al_lint_result *res);
+/* Whether a fix of this tier is applied under these options. */
+bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix);
+
+#endif

@@ -1,0 +1,37 @@
+/* Op summaries: for ops that take an output tensor, which argument it is
+ * and whether the op writes every element of it.  Kept as data
+ * (the TOML files in rules/ops/, embedded at build time); users add their own. */
+#ifndef ALLOCLINT_OPS_H
+#define ALLOCLINT_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char *name;        /* fully qualified: "torch.cumsum", "torch.ops._C.foo" */
+    char *out_keyword; /* keyword argument of the output, or NULL */
+    int out_position;  /* positional index of the output, or -1 */
+    bool full_write;   /* every element of the output is written */
+    char *origin;      /* file the entry came from, for messages */
+} al_op_summary;
+
+typedef struct {
+    al_op_summary *items;
+    size_t n, cap;
+} al_op_table;
+
+typedef struct {
+    char message[512];
+} al_ops_error;
+
+/* Adds the [[op]] entries of a TOML text. Returns false and fills err
+ * (naming origin, line and key) on malformed input; the table keeps the
+ * entries read before the error. */
+bool al_ops_load_toml(al_op_table *table, const char *text, size_t len,
+                      const char *origin, al_ops_error *err);
+/* The built-in tables from rules/ops/. */
+bool al_ops_load_builtin(al_op_table *table, al_ops_error *err);
+const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
+void al_ops_free(al_op_table *table);
+
+#endif

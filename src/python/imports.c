@@ -1,0 +1,157 @@
+#include "imports.h"
+
+#include "../util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void add(al_imports *im, const char *local, size_t local_len,
+                const char *target)
+{
+    al_import entry = {al_xstrndup(local, local_len), al_xstrdup(target)};
+    AL_PUSH(im->items, im->n, im->cap, entry);
+}
+
+static char *text_of(const al_pyfile *pf, TSNode n)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return al_xstrndup(p, len);
+}
+
+static void import_statement(al_imports *im, const al_pyfile *pf, TSNode stmt)
+{
+    uint32_t k = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(stmt, i);
+        if (al_node_is(c, "dotted_name")) {
+            /* `import a.b` binds `a` to `a`. */
+            TSNode first = ts_node_named_child(c, 0);
+            char *base = text_of(pf, first);
+            add(im, base, strlen(base), base);
+            free(base);
+        } else if (al_node_is(c, "aliased_import")) {
+            char *name = text_of(pf, al_node_field(c, "name"));
+            char *alias = text_of(pf, al_node_field(c, "alias"));
+            add(im, alias, strlen(alias), name);
+            free(name);
+            free(alias);
+        }
+    }
+}
+
+static void import_from(al_imports *im, const al_pyfile *pf, TSNode stmt)
+{
+    TSNode module = al_node_field(stmt, "module_name");
+    if (ts_node_is_null(module) || !al_node_is(module, "dotted_name"))
+        return; /* relative imports bind project modules, not torch */
+    char *mod = text_of(pf, module);
+    uint32_t k = ts_node_named_child_count(stmt);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(stmt, i);
+        if (ts_node_eq(c, module))
+            continue;
+        TSNode name_node = c, alias_node = c;
+        if (al_node_is(c, "aliased_import")) {
+            name_node = al_node_field(c, "name");
+            alias_node = al_node_field(c, "alias");
+        } else if (!al_node_is(c, "dotted_name")) {
+            continue;
+        }
+        char *name = text_of(pf, name_node);
+        char *alias = text_of(pf, alias_node);
+        al_strbuf target = {0};
+        al_strbuf_printf(&target, "%s.%s", mod, name);
+        add(im, alias, strlen(alias), target.data);
+        al_strbuf_free(&target);
+        free(name);
+        free(alias);
+    }
+    free(mod);
+}
+
+static void walk(al_imports *im, const al_pyfile *pf, TSNode n, int depth)
+{
+    if (depth > 200)
+        return;
+    const char *type = ts_node_type(n);
+    if (strcmp(type, "import_statement") == 0) {
+        import_statement(im, pf, n);
+        return;
+    }
+    if (strcmp(type, "import_from_statement") == 0) {
+        import_from(im, pf, n);
+        return;
+    }
+    /* Imports are statements: only statement containers can hold them. */
+    if (strcmp(type, "expression_statement") == 0 || strcmp(type, "return_statement") == 0)
+        return;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        walk(im, pf, ts_node_named_child(n, i), depth + 1);
+}
+
+void al_imports_collect(al_imports *im, const al_pyfile *pf)
+{
+    memset(im, 0, sizeof *im);
+    walk(im, pf, pf->root, 0);
+}
+
+static const char *lookup(const al_imports *im, const char *local, size_t len)
+{
+    for (size_t i = 0; i < im->n; i++)
+        if (strlen(im->items[i].local) == len &&
+            memcmp(im->items[i].local, local, len) == 0)
+            return im->items[i].target;
+    return NULL;
+}
+
+char *al_imports_resolve(const al_imports *im, const al_pyfile *pf, TSNode expr)
+{
+    /* Walk down the attribute chain to its base identifier. */
+    TSNode base = expr;
+    int depth = 0;
+    while (al_node_is(base, "attribute") && depth++ < 64) {
+        TSNode attr = al_node_field(base, "attribute");
+        if (!al_node_is(attr, "identifier"))
+            return NULL;
+        base = al_node_field(base, "object");
+    }
+    if (!al_node_is(base, "identifier"))
+        return NULL;
+    size_t blen;
+    const char *bptr = al_node_ptr(pf, base, &blen);
+    const char *target = lookup(im, bptr, blen);
+    if (!target)
+        return NULL;
+    size_t elen;
+    const char *eptr = al_node_ptr(pf, expr, &elen);
+    al_strbuf out = {0};
+    al_strbuf_puts(&out, target);
+    /* The rest of the chain, without whitespace or line breaks. */
+    for (size_t i = blen; i < elen; i++) {
+        char c = eptr[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\')
+            continue;
+        al_strbuf_putc(&out, c);
+    }
+    return al_strbuf_detach(&out);
+}
+
+const char *al_imports_alias_for(const al_imports *im, const char *module)
+{
+    for (size_t i = 0; i < im->n; i++)
+        if (strcmp(im->items[i].target, module) == 0)
+            return im->items[i].local;
+    return NULL;
+}
+
+void al_imports_free(al_imports *im)
+{
+    for (size_t i = 0; i < im->n; i++) {
+        free(im->items[i].local);
+        free(im->items[i].target);
+    }
+    free(im->items);
+    memset(im, 0, sizeof *im);
+}

@@ -1,0 +1,30 @@
+/* What names a Python file binds by import, so that `th.zeros`,
+ * `zeros` (from torch import zeros) and `torch.zeros` all resolve to
+ * the same qualified name. */
+#ifndef ALLOCLINT_IMPORTS_H
+#define ALLOCLINT_IMPORTS_H
+
+#include "pyast.h"
+
+typedef struct {
+    char *local;  /* name bound in the file */
+    char *target; /* qualified name it stands for */
+} al_import;
+
+typedef struct {
+    al_import *items;
+    size_t n, cap;
+} al_imports;
+
+/* Collects every import in the file, at any depth: imports inside
+ * functions and `if TYPE_CHECKING:` blocks bind the same names in
+ * practice. */
+void al_imports_collect(al_imports *im, const al_pyfile *pf);
+/* Qualified name of a dotted expression whose base is imported, or NULL;
+ * caller frees. */
+char *al_imports_resolve(const al_imports *im, const al_pyfile *pf, TSNode expr);
+/* Local name that refers to `module` itself (e.g. "torch" or "th"). */
+const char *al_imports_alias_for(const al_imports *im, const char *module);
+void al_imports_free(al_imports *im);
+
+#endif

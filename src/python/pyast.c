@@ -1,0 +1,113 @@
+#include "pyast.h"
+
+#include "../util.h"
+
+#include <ctype.h>
+#include <string.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+bool al_pyfile_parse(al_pyfile *pf, const al_source *src)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->src = src;
+    pf->parser = ts_parser_new();
+    if (!pf->parser || !ts_parser_set_language(pf->parser, tree_sitter_python()))
+        return false;
+    /* A NUL byte would end the text early; tree-sitter reads by length so
+     * the bytes after it are still parsed, as errors. */
+    pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes,
+                                      (uint32_t)src->len);
+    if (!pf->tree)
+        return false;
+    pf->root = ts_tree_root_node(pf->tree);
+    pf->has_error = ts_node_has_error(pf->root);
+    return true;
+}
+
+void al_pyfile_free(al_pyfile *pf)
+{
+    if (pf->tree)
+        ts_tree_delete(pf->tree);
+    if (pf->parser)
+        ts_parser_delete(pf->parser);
+    memset(pf, 0, sizeof *pf);
+}
+
+static long count_errors(TSNode n)
+{
+    if (!ts_node_has_error(n))
+        return 0;
+    long count = ((strcmp(ts_node_type(n), "ERROR") == 0) || ts_node_is_missing(n)) ? 1 : 0;
+    uint32_t k = ts_node_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        count += count_errors(ts_node_child(n, i));
+    return count;
+}
+
+long al_python_error_count(const char *bytes, size_t len)
+{
+    TSParser *p = ts_parser_new();
+    if (!p)
+        return -1;
+    if (!ts_parser_set_language(p, tree_sitter_python())) {
+        ts_parser_delete(p);
+        return -1;
+    }
+    TSTree *t = ts_parser_parse_string(p, NULL, bytes, (uint32_t)len);
+    long count = -1;
+    if (t) {
+        count = count_errors(ts_tree_root_node(t));
+        ts_tree_delete(t);
+    }
+    ts_parser_delete(p);
+    return count;
+}
+
+bool al_node_is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+const char *al_node_ptr(const al_pyfile *pf, TSNode n, size_t *len)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    *len = e - s;
+    return pf->src->bytes + s;
+}
+
+bool al_node_text_eq(const al_pyfile *pf, TSNode n, const char *s)
+{
+    if (ts_node_is_null(n))
+        return false;
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return strlen(s) == len && memcmp(p, s, len) == 0;
+}
+
+char *al_node_text_compact(const al_pyfile *pf, TSNode n)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    char *out = al_xmalloc(len + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '\\' && i + 1 < len && (p[i + 1] == '\n' || p[i + 1] == '\r'))
+            continue;
+        if (isspace((unsigned char)p[i]))
+            continue;
+        out[k++] = p[i];
+    }
+    out[k] = '\0';
+    return out;
+}
+
+TSNode al_node_field(TSNode n, const char *field)
+{
+    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+}
+
+size_t al_node_row(TSNode n)
+{
+    return ts_node_start_point(n).row + 1;
+}

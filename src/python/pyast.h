@@ -1,0 +1,38 @@
+/* Parsing Python with tree-sitter and small helpers over its nodes.  Only
+ * the python/ and facts modules include tree-sitter's API. */
+#ifndef ALLOCLINT_PYAST_H
+#define ALLOCLINT_PYAST_H
+
+#include "../source.h"
+
+#include <stdbool.h>
+#include <tree_sitter/api.h>
+
+typedef struct {
+    const al_source *src;
+    TSParser *parser;
+    TSTree *tree;
+    TSNode root;
+    bool has_error;
+} al_pyfile;
+
+/* Returns false when tree-sitter could not produce a tree at all (it
+ * gives up on pathological nesting only after its own limits). */
+bool al_pyfile_parse(al_pyfile *pf, const al_source *src);
+void al_pyfile_free(al_pyfile *pf);
+/* Parses bytes and reports whether the tree has an error node. Used to
+ * check that a fix did not make a file worse. Returns the count of error
+ * and missing nodes, or -1 when no tree could be built. */
+long al_python_error_count(const char *bytes, size_t len);
+
+bool al_node_is(TSNode n, const char *type);
+/* Pointer into the source and byte length of a node's text. */
+const char *al_node_ptr(const al_pyfile *pf, TSNode n, size_t *len);
+bool al_node_text_eq(const al_pyfile *pf, TSNode n, const char *s);
+/* Text with runs of whitespace (including line continuations) collapsed
+ * to nothing, for comparing expressions; caller frees. */
+char *al_node_text_compact(const al_pyfile *pf, TSNode n);
+TSNode al_node_field(TSNode n, const char *field);
+size_t al_node_row(TSNode n); /* 1-based */
+
+#endif

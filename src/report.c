@@ -1,0 +1,157 @@
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct al_report {
+    al_report_options opt;
+    al_strbuf text;
+    cJSON *json;
+    size_t count, fixable_safe, fixable_unsafe;
+};
+
+al_report *al_report_new(const al_report_options *opt)
+{
+    al_report *r = al_xcalloc(1, sizeof *r);
+    r->opt = *opt;
+    if (opt->format == AL_FORMAT_JSON) {
+        r->json = cJSON_CreateArray();
+        if (!r->json)
+            abort();
+    }
+    return r;
+}
+
+static cJSON *location(const al_source *src, size_t offset)
+{
+    size_t row, col;
+    al_source_position(src, offset, &row, &col);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "row", (double)row);
+    cJSON_AddNumberToObject(o, "column", (double)col);
+    return o;
+}
+
+static void add_json(al_report *r, const al_source *src, const al_finding *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "code", f->code);
+    cJSON_AddStringToObject(o, "name", f->name);
+    cJSON_AddStringToObject(o, "message", f->message);
+    cJSON_AddStringToObject(o, "filename", src->path);
+    cJSON_AddItemToObject(o, "location", location(src, f->start));
+    cJSON_AddItemToObject(o, "end_location", location(src, f->end));
+    if (f->fix) {
+        cJSON *fix = cJSON_CreateObject();
+        cJSON_AddStringToObject(fix, "applicability", al_applicability_name(f->fix->applicability));
+        cJSON_AddStringToObject(fix, "message", f->fix->message);
+        cJSON *edits = cJSON_CreateArray();
+        for (size_t i = 0; i < f->fix->n_edits; i++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "content", f->fix->edits[i].content);
+            cJSON_AddItemToObject(e, "location", location(src, f->fix->edits[i].start));
+            cJSON_AddItemToObject(e, "end_location", location(src, f->fix->edits[i].end));
+            cJSON_AddItemToArray(edits, e);
+        }
+        cJSON_AddItemToObject(fix, "edits", edits);
+        cJSON_AddItemToObject(o, "fix", fix);
+    } else {
+        cJSON_AddNullToObject(o, "fix");
+    }
+    cJSON_AddItemToArray(r->json, o);
+}
+
+static const char *mark(const al_report *r, const al_finding *f)
+{
+    if (!r->opt.show_fix_marks || !f->fix)
+        return "";
+    if (f->fix->applicability == AL_FIX_SAFE)
+        return " [*]";
+    if (f->fix->applicability == AL_FIX_UNSAFE)
+        return r->opt.unsafe_fixes ? " [*]" : " [unsafe fix]";
+    return "";
+}
+
+static void add_text(al_report *r, const al_source *src, const al_finding *f)
+{
+    size_t row, col;
+    al_source_position(src, f->start, &row, &col);
+    al_strbuf_printf(&r->text, "%s:%zu:%zu: %s%s %s\n", src->path, row, col, f->code,
+                     mark(r, f), f->message);
+    if (r->opt.format != AL_FORMAT_TEXT)
+        return;
+    size_t ls, le;
+    al_source_line(src, row, &ls, &le);
+    al_strbuf_printf(&r->text, "%6zu | ", row);
+    al_strbuf_append(&r->text, src->bytes + ls, le - ls);
+    al_strbuf_puts(&r->text, "\n       | ");
+    for (size_t i = ls; i < f->start && i < le; i++)
+        if (((unsigned char)src->bytes[i] & 0xC0) != 0x80)
+            al_strbuf_putc(&r->text, src->bytes[i] == '\t' ? '\t' : ' ');
+    size_t end = f->end < le ? f->end : le;
+    size_t carets = 0;
+    for (size_t i = f->start; i < end; i++)
+        if (((unsigned char)src->bytes[i] & 0xC0) != 0x80)
+            carets++;
+    if (carets == 0)
+        carets = 1;
+    for (size_t i = 0; i < carets; i++)
+        al_strbuf_putc(&r->text, '^');
+    al_strbuf_putc(&r->text, '\n');
+    if (f->fix)
+        al_strbuf_printf(&r->text, "       = fix (%s): %s\n",
+                         al_applicability_name(f->fix->applicability), f->fix->message);
+    al_strbuf_putc(&r->text, '\n');
+}
+
+void al_report_add(al_report *r, const al_source *src, const al_findings *findings)
+{
+    for (size_t i = 0; i < findings->n; i++) {
+        const al_finding *f = &findings->items[i];
+        r->count++;
+        if (f->fix && f->fix->n_edits && f->fix->applicability == AL_FIX_SAFE)
+            r->fixable_safe++;
+        if (f->fix && f->fix->n_edits && f->fix->applicability == AL_FIX_UNSAFE)
+            r->fixable_unsafe++;
+        if (r->opt.format == AL_FORMAT_JSON)
+            add_json(r, src, f);
+        else
+            add_text(r, src, f);
+    }
+}
+
+bool al_report_write(al_report *r, FILE *out)
+{
+    if (r->opt.format == AL_FORMAT_JSON) {
+        char *s = cJSON_Print(r->json);
+        if (!s)
+            abort();
+        bool ok = fputs(s, out) >= 0 && fputc('\n', out) != EOF;
+        cJSON_free(s);
+        return ok;
+    }
+    if (r->text.len && fwrite(r->text.data, 1, r->text.len, out) != r->text.len)
+        return false;
+    return true;
+}
+
+size_t al_report_count(const al_report *r)
+{
+    return r->count;
+}
+
+size_t al_report_fixable(const al_report *r, bool unsafe)
+{
+    return unsafe ? r->fixable_unsafe : r->fixable_safe;
+}
+
+void al_report_free(al_report *r)
+{
+    if (!r)
+        return;
+    al_strbuf_free(&r->text);
+    if (r->json)
+        cJSON_Delete(r->json);
+    free(r);
+}

@@ -1,0 +1,35 @@
+/* Writing findings: text (with a source excerpt), concise, and JSON. */
+#ifndef ALLOCLINT_REPORT_H
+#define ALLOCLINT_REPORT_H
+
+#include "finding.h"
+#include "source.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum {
+    AL_FORMAT_TEXT,
+    AL_FORMAT_CONCISE,
+    AL_FORMAT_JSON,
+} al_format;
+
+typedef struct {
+    al_format format;
+    bool show_fix_marks; /* [*] for fixes that --fix would apply */
+    bool unsafe_fixes;   /* unsafe fixes count as applicable */
+} al_report_options;
+
+typedef struct al_report al_report;
+
+al_report *al_report_new(const al_report_options *opt);
+/* Adds a file's findings; src holds the text their offsets refer to. */
+void al_report_add(al_report *r, const al_source *src, const al_findings *findings);
+/* Writes the whole report; returns false when writing failed. */
+bool al_report_write(al_report *r, FILE *out);
+size_t al_report_count(const al_report *r);
+size_t al_report_fixable(const al_report *r, bool unsafe);
+void al_report_free(al_report *r);
+
+#endif

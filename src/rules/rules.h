@@ -1,0 +1,32 @@
+/* The rule registry.  A rule reads facts and appends findings; it does no
+ * I/O and never sees the syntax tree. */
+#ifndef ALLOCLINT_RULES_H
+#define ALLOCLINT_RULES_H
+
+#include "../facts.h"
+#include "../finding.h"
+
+#include <stdbool.h>
+
+typedef struct {
+    const char *source; /* file bytes, for composing replacement text */
+    size_t len;
+    const al_facts *facts;
+} al_rule_input;
+
+typedef struct {
+    const char *code;
+    const char *name;
+    const char *summary;
+    bool default_on;
+    void (*run)(const al_rule_input *in, al_findings *out);
+} al_rule;
+
+extern const al_rule al_rules[];
+extern const size_t al_rules_count;
+
+const al_rule *al_rule_find(const char *code);
+
+void al_rule_al101(const al_rule_input *in, al_findings *out);
+
+#endif

@@ -1,0 +1,217 @@
+#include "source.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+uint64_t al_hash_bytes(const char *s, size_t len)
+{
+    return XXH3_64bits(s, len);
+}
+
+size_t al_utf8_validate(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t need;
+        unsigned min;
+        if ((c & 0xE0) == 0xC0) {
+            need = 1;
+            min = 0x80;
+            c &= 0x1F;
+        } else if ((c & 0xF0) == 0xE0) {
+            need = 2;
+            min = 0x800;
+            c &= 0x0F;
+        } else if ((c & 0xF8) == 0xF0) {
+            need = 3;
+            min = 0x10000;
+            c &= 0x07;
+        } else {
+            return i;
+        }
+        unsigned cp = c;
+        for (size_t k = 1; k <= need; k++) {
+            if (i + k >= len || (p[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += need + 1;
+    }
+    return len;
+}
+
+static void index_lines(al_source *src)
+{
+    size_t cap = 64;
+    src->line_starts = al_xmalloc(cap * sizeof(size_t));
+    src->n_lines = 0;
+    src->line_starts[src->n_lines++] = 0;
+    for (size_t i = 0; i < src->len; i++) {
+        if (src->bytes[i] == '\n' && i + 1 <= src->len) {
+            if (src->n_lines == cap) {
+                cap *= 2;
+                src->line_starts =
+                    al_xrealloc(src->line_starts, cap * sizeof(size_t));
+            }
+            src->line_starts[src->n_lines++] = i + 1;
+        }
+    }
+}
+
+static void analyse(al_source *src)
+{
+    src->has_bom = src->len >= 3 && memcmp(src->bytes, "\xEF\xBB\xBF", 3) == 0;
+    const char *nul = memchr(src->bytes, '\0', src->len);
+    src->has_nul = nul != NULL;
+    src->nul_offset = nul ? (size_t)(nul - src->bytes) : 0;
+    size_t bad = al_utf8_validate(src->bytes, src->len);
+    src->bad_utf8 = bad != src->len;
+    src->bad_utf8_offset = bad;
+    src->hash = al_hash_bytes(src->bytes, src->len);
+    index_lines(src);
+}
+
+void al_source_from_memory(al_source *src, const char *path, const char *bytes,
+                           size_t len)
+{
+    memset(src, 0, sizeof *src);
+    src->path = al_xstrdup(path);
+    src->bytes = al_xstrndup(bytes, len);
+    src->len = len;
+    analyse(src);
+}
+
+al_source_status al_source_load(al_source *src, const char *path)
+{
+    memset(src, 0, sizeof *src);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        src->err_errno = errno;
+        return AL_SOURCE_ERR_OPEN;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        src->err_errno = errno;
+        close(fd);
+        return AL_SOURCE_ERR_OPEN;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return AL_SOURCE_ERR_NOT_FILE;
+    }
+    if ((uint64_t)st.st_size > AL_SOURCE_MAX_BYTES) {
+        close(fd);
+        return AL_SOURCE_ERR_TOO_LARGE;
+    }
+    size_t cap = (size_t)st.st_size + 1, len = 0;
+    char *bytes = al_xmalloc(cap + 1);
+    for (;;) {
+        if (len == cap) {
+            /* The file grew while we read it; keep reading up to the cap. */
+            if (cap > AL_SOURCE_MAX_BYTES) {
+                free(bytes);
+                close(fd);
+                return AL_SOURCE_ERR_TOO_LARGE;
+            }
+            cap *= 2;
+            bytes = al_xrealloc(bytes, cap + 1);
+        }
+        ssize_t n = read(fd, bytes + len, cap - len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            src->err_errno = errno;
+            free(bytes);
+            close(fd);
+            return AL_SOURCE_ERR_READ;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    bytes[len] = '\0';
+    src->path = al_xstrdup(path);
+    src->bytes = bytes;
+    src->len = len;
+    analyse(src);
+    return AL_SOURCE_OK;
+}
+
+void al_source_free(al_source *src)
+{
+    free(src->path);
+    free(src->bytes);
+    free(src->line_starts);
+    memset(src, 0, sizeof *src);
+}
+
+void al_source_position(const al_source *src, size_t offset, size_t *row,
+                        size_t *column)
+{
+    if (offset > src->len)
+        offset = src->len;
+    size_t lo = 0, hi = src->n_lines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (src->line_starts[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    size_t col = 1;
+    for (size_t i = src->line_starts[lo]; i < offset; i++)
+        if (((unsigned char)src->bytes[i] & 0xC0) != 0x80)
+            col++;
+    *row = lo + 1;
+    *column = col;
+}
+
+void al_source_line(const al_source *src, size_t row, size_t *start,
+                    size_t *end)
+{
+    if (row == 0 || row > src->n_lines) {
+        *start = *end = src->len;
+        return;
+    }
+    size_t s = src->line_starts[row - 1];
+    size_t e = row < src->n_lines ? src->line_starts[row] : src->len;
+    if (e > s && src->bytes[e - 1] == '\n')
+        e--;
+    if (e > s && src->bytes[e - 1] == '\r')
+        e--;
+    *start = s;
+    *end = e;
+}
+
+const char *al_source_strerror(al_source_status status)
+{
+    switch (status) {
+    case AL_SOURCE_OK:
+        return "ok";
+    case AL_SOURCE_ERR_OPEN:
+        return "cannot open";
+    case AL_SOURCE_ERR_NOT_FILE:
+        return "not a regular file";
+    case AL_SOURCE_ERR_TOO_LARGE:
+        return "file larger than 16 MiB, skipped";
+    case AL_SOURCE_ERR_READ:
+        return "read error";
+    }
+    return "unknown error";
+}

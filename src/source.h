@@ -1,0 +1,56 @@
+/* A source file held in memory: its bytes, line starts and the properties
+ * that decide whether alloclint may analyse or rewrite it. */
+#ifndef ALLOCLINT_SOURCE_H
+#define ALLOCLINT_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Files larger than this are skipped with a warning: generated tables,
+ * vendored blobs.  Real model files are well under 1 MiB. */
+#define AL_SOURCE_MAX_BYTES (16u * 1024u * 1024u)
+
+typedef enum {
+    AL_SOURCE_OK = 0,
+    AL_SOURCE_ERR_OPEN,      /* missing, unreadable: errno in err_errno */
+    AL_SOURCE_ERR_NOT_FILE,  /* a directory, device, fifo */
+    AL_SOURCE_ERR_TOO_LARGE,
+    AL_SOURCE_ERR_READ,
+} al_source_status;
+
+typedef struct {
+    char *path;          /* as given, used in messages and diffs */
+    char *bytes;         /* NUL-terminated copy; len excludes the NUL */
+    size_t len;
+    size_t *line_starts; /* byte offset of each line's first byte */
+    size_t n_lines;
+    bool has_bom;
+    bool has_nul;        /* a NUL byte: tree-sitter would stop there */
+    size_t nul_offset;
+    bool bad_utf8;
+    size_t bad_utf8_offset;
+    uint64_t hash;       /* XXH3 of bytes, to detect a file changed on disk */
+    int err_errno;
+} al_source;
+
+al_source_status al_source_load(al_source *src, const char *path);
+/* Takes a copy of bytes; never fails. */
+void al_source_from_memory(al_source *src, const char *path, const char *bytes,
+                           size_t len);
+void al_source_free(al_source *src);
+
+/* 1-based row and column (in characters) of a byte offset. */
+void al_source_position(const al_source *src, size_t offset, size_t *row,
+                        size_t *column);
+/* Byte range of line `row` (1-based) without its line terminator. */
+void al_source_line(const al_source *src, size_t row, size_t *start,
+                    size_t *end);
+
+/* Returns the offset of the first invalid UTF-8 sequence, or len. */
+size_t al_utf8_validate(const char *s, size_t len);
+uint64_t al_hash_bytes(const char *s, size_t len);
+
+const char *al_source_strerror(al_source_status status);
+
+#endif

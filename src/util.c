@@ -1,0 +1,124 @@
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t n)
+{
+    fprintf(stderr, "alloclint: out of memory (requested %zu bytes)\n", n);
+    abort();
+}
+
+void *al_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory(n);
+    return p;
+}
+
+void *al_xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(count * size);
+    return p;
+}
+
+void *al_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        out_of_memory(n);
+    return q;
+}
+
+char *al_xstrdup(const char *s)
+{
+    return al_xstrndup(s, strlen(s));
+}
+
+char *al_xstrndup(const char *s, size_t n)
+{
+    char *p = al_xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+void al_strbuf_reserve(al_strbuf *sb, size_t extra)
+{
+    if (sb->len + extra + 1 <= sb->cap)
+        return;
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < sb->len + extra + 1)
+        cap *= 2;
+    sb->data = al_xrealloc(sb->data, cap);
+    sb->cap = cap;
+}
+
+void al_strbuf_append(al_strbuf *sb, const char *s, size_t n)
+{
+    al_strbuf_reserve(sb, n);
+    if (n)
+        memcpy(sb->data + sb->len, s, n);
+    sb->len += n;
+    sb->data[sb->len] = '\0';
+}
+
+void al_strbuf_puts(al_strbuf *sb, const char *s)
+{
+    al_strbuf_append(sb, s, strlen(s));
+}
+
+void al_strbuf_putc(al_strbuf *sb, char c)
+{
+    al_strbuf_append(sb, &c, 1);
+}
+
+void al_strbuf_printf(al_strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        va_end(ap2);
+        return;
+    }
+    al_strbuf_reserve(sb, (size_t)n);
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    sb->len += (size_t)n;
+}
+
+char *al_strbuf_detach(al_strbuf *sb)
+{
+    if (!sb->data)
+        return al_xstrdup("");
+    char *p = sb->data;
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+    return p;
+}
+
+void al_strbuf_free(al_strbuf *sb)
+{
+    free(sb->data);
+    sb->data = NULL;
+    sb->len = sb->cap = 0;
+}
+
+bool al_str_starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool al_str_ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}

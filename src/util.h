@@ -1,0 +1,47 @@
+/* Small shared helpers: allocation that aborts on exhaustion, a growable
+ * byte buffer and a growable array macro.  Everything else in alloclint
+ * returns errors; running out of memory is the one condition we do not try
+ * to recover from, as in git's xmalloc. */
+#ifndef ALLOCLINT_UTIL_H
+#define ALLOCLINT_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+void *al_xmalloc(size_t n);
+void *al_xcalloc(size_t count, size_t size);
+void *al_xrealloc(void *p, size_t n);
+char *al_xstrdup(const char *s);
+char *al_xstrndup(const char *s, size_t n);
+
+typedef struct {
+    char *data;
+    size_t len;
+    size_t cap;
+} al_strbuf;
+
+void al_strbuf_reserve(al_strbuf *sb, size_t extra);
+void al_strbuf_append(al_strbuf *sb, const char *s, size_t n);
+void al_strbuf_puts(al_strbuf *sb, const char *s);
+void al_strbuf_putc(al_strbuf *sb, char c);
+void al_strbuf_printf(al_strbuf *sb, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Returns the NUL-terminated contents and leaves sb empty. */
+char *al_strbuf_detach(al_strbuf *sb);
+void al_strbuf_free(al_strbuf *sb);
+
+/* Growable array: declare `T *items; size_t n, cap;` and use AL_PUSH. */
+#define AL_PUSH(arr, n, cap, value)                                        \
+    do {                                                                   \
+        if ((n) == (cap)) {                                                \
+            (cap) = (cap) ? (cap) * 2 : 8;                                 \
+            (arr) = al_xrealloc((arr), (cap) * sizeof(*(arr)));            \
+        }                                                                  \
+        (arr)[(n)++] = (value);                                            \
+    } while (0)
+
+bool al_str_starts_with(const char *s, const char *prefix);
+bool al_str_ends_with(const char *s, const char *suffix);
+
+#endif
