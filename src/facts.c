@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,29 +352,24 @@ static region parse_subscript(actx *a, TSNode sub, loop_subst *ls)
     region r;
     memset(&r, 0, sizeof r);
     TSNode specs[16];
-    int m = 0, ell = -1;
-    uint32_t k = ts_node_child_count(sub);
-    for (uint32_t i = 0; i < k; i++) {
-        const char *field = ts_node_field_name_for_child(sub, i);
-        if (!field || strcmp(field, "subscript") != 0)
-            continue;
-        if (m == 16) {
-            r.unknown = true;
-            return r;
-        }
-        TSNode c = ts_node_child(sub, i);
-        if (al_node_is(c, "ellipsis")) {
+    size_t total = al_node_field_children(sub, "subscript", specs, 16);
+    if (total > 16) {
+        r.unknown = true;
+        return r;
+    }
+    int m = (int)total, ell = -1;
+    for (int i = 0; i < m; i++) {
+        if (al_node_is(specs[i], "ellipsis")) {
             if (ell >= 0) {
                 r.unknown = true;
                 return r;
             }
-            ell = m;
+            ell = i;
         }
-        if (al_node_is(c, "none")) {
+        if (al_node_is(specs[i], "none")) {
             r.unknown = true;
             return r;
         }
-        specs[m++] = c;
     }
     int before = ell >= 0 ? ell : m;
     int after = ell >= 0 ? m - ell - 1 : 0;
@@ -820,6 +816,13 @@ static event arg_use(actx *a, TSNode call, int pos, TSNode kw, alias_kind kind, 
     return e;
 }
 
+static bool name_eq(TSNode id, const al_pyfile *pf, const char *name, size_t len)
+{
+    size_t l;
+    const char *p = al_node_ptr(pf, id, &l);
+    return l == len && memcmp(p, name, len) == 0;
+}
+
 static bool node_eq(TSNode a, TSNode b)
 {
     return !ts_node_is_null(a) && !ts_node_is_null(b) && ts_node_eq(a, b);
@@ -869,7 +872,14 @@ static event use_of_value(actx *a, TSNode E, alias_kind kind, int rid, TSNode ro
         if (node_eq(al_node_field(q, "left"), E)) {
             if (al_node_is(E, "identifier"))
                 return make(EV_KILL, E);
-            return make_write(a, write_region(a, kind, rid), false, q, "an assignment");
+            char *target = al_node_text_compact(pf, E);
+            char what[128];
+            if (strlen(target) > 60)
+                snprintf(what, sizeof what, "an assignment to `%.57s...`", target);
+            else
+                snprintf(what, sizeof what, "`%s = ...`", target);
+            free(target);
+            return make_write(a, write_region(a, kind, rid), false, q, what);
         }
         if (node_eq(al_node_field(q, "right"), E)) {
             TSNode left = al_node_field(q, "left");
@@ -1036,12 +1046,6 @@ static void apply_write(actx *a, bstate *s, int rid, const event *e)
     s->ncov = 0;
 }
 
-static bool name_eq(TSNode id, const al_pyfile *pf, const char *name, size_t len)
-{
-    size_t l;
-    const char *p = al_node_ptr(pf, id, &l);
-    return l == len && memcmp(p, name, len) == 0;
-}
 
 static void transfer(actx *a, int idx, const bstate *in, bstate *out)
 {
@@ -1156,21 +1160,35 @@ static bool has_jump(TSNode n, int depth)
     return false;
 }
 
+/* Whether a binding target (a name, or a tuple of them) binds `name`. */
+static bool target_binds(const al_pyfile *pf, TSNode target, const char *name, size_t len)
+{
+    if (al_node_is(target, "identifier"))
+        return name_eq(target, pf, name, len);
+    if (al_node_is(target, "pattern_list") || al_node_is(target, "tuple_pattern") ||
+        al_node_is(target, "list_pattern") || al_node_is(target, "list_splat_pattern") ||
+        al_node_is(target, "parenthesized_expression")) {
+        uint32_t k = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < k; i++)
+            if (target_binds(pf, ts_node_named_child(target, i), name, len))
+                return true;
+    }
+    return false;
+}
+
 static bool assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
 {
     if (depth > 100)
         return true;
     const char *t = ts_node_type(n);
     if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
-        !strcmp(t, "for_statement") || !strcmp(t, "named_expression")) {
-        TSNode left = al_node_field(n, !strcmp(t, "named_expression") ? "name" : "left");
-        if (!ts_node_is_null(left)) {
-            size_t l;
-            const char *p = al_node_ptr(pf, left, &l);
-            for (size_t i = 0; i + len <= l; i++)
-                if (memcmp(p + i, name, len) == 0)
-                    return true;
-        }
+        !strcmp(t, "for_statement") || !strcmp(t, "named_expression") ||
+        !strcmp(t, "as_pattern_target")) {
+        TSNode left = !strcmp(t, "as_pattern_target")  ? n
+                      : !strcmp(t, "named_expression") ? al_node_field(n, "name")
+                                                       : al_node_field(n, "left");
+        if (!ts_node_is_null(left) && target_binds(pf, left, name, len))
+            return true;
     }
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++)
@@ -1642,6 +1660,10 @@ static void consider_alloc(fctx *f, al_facts *facts, int node_idx, const char *f
     }
     fact.evidence = a.evidence;
     fact.evidence_row = a.evidence_row;
+    if (getenv("ALLOCLINT_TRACE"))
+        fprintf(stderr, "trace: %s line %zu proof=%d block=%s row=%zu ndims=%d rank=%d\n",
+                fact.name, al_node_row(call), fact.proof, al_block_reason_text(fact.block),
+                fact.block_row, a.ndims, a.rank_known);
     AL_PUSH(facts->allocs, facts->n, facts->cap, fact);
     free(a.regions);
     free(q);
@@ -1665,17 +1687,18 @@ static void collect_ids(TSNode n, occlist *out, bool into_blocks, int depth)
     if (strcmp(t, "string") == 0 || strcmp(t, "comment") == 0 ||
         strcmp(t, "lambda_parameters") == 0 || strcmp(t, "dotted_name") == 0)
         return;
-    uint32_t k = ts_node_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        const char *field = ts_node_field_name_for_child(n, i);
-        TSNode c = ts_node_child(n, i);
-        if (field && strcmp(t, "attribute") == 0 && strcmp(field, "attribute") == 0)
-            continue;
-        if (field && strcmp(t, "keyword_argument") == 0 && strcmp(field, "name") == 0)
-            continue;
-        if (ts_node_is_named(c))
-            collect_ids(c, out, into_blocks, depth + 1);
+    /* Attribute names and keyword names are not variable references. */
+    if (strcmp(t, "attribute") == 0) {
+        collect_ids(al_node_field(n, "object"), out, into_blocks, depth + 1);
+        return;
     }
+    if (strcmp(t, "keyword_argument") == 0) {
+        collect_ids(al_node_field(n, "value"), out, into_blocks, depth + 1);
+        return;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        collect_ids(ts_node_named_child(n, i), out, into_blocks, depth + 1);
 }
 
 static void scan_function_facts(fctx *f, TSNode n, int depth)
@@ -1730,12 +1753,46 @@ static bool mentions_factory(const al_pyfile *pf, TSNode body)
     return false;
 }
 
+/* The deepest nesting under n, measured without recursion. */
+static unsigned max_depth(TSNode n, unsigned limit)
+{
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    unsigned depth = 0, max = 0;
+    for (;;) {
+        if (depth > max)
+            max = depth;
+        if (max > limit)
+            break;
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+                ts_tree_cursor_delete(&c);
+                return max;
+            }
+            depth--;
+        }
+    }
+    ts_tree_cursor_delete(&c);
+    return max;
+}
+
+/* Functions nested deeper than this are not analysed: every walk below
+ * stays far inside its own depth guard, so no use can be missed. */
+#define MAX_FUNCTION_DEPTH 200
+
 static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_imports *im,
                              const al_op_table *ops, TSNode func)
 {
     TSNode body = al_node_field(func, "body");
     if (ts_node_is_null(body) || !mentions_factory(pf, body))
         return;
+    if (max_depth(body, MAX_FUNCTION_DEPTH) > MAX_FUNCTION_DEPTH) {
+        facts->skipped_deep++;
+        return;
+    }
     fctx f;
     memset(&f, 0, sizeof f);
     f.pf = pf;

@@ -64,6 +64,7 @@ typedef struct {
     size_t n, cap;
     char *torch_alias; /* local name bound to the torch module, or NULL */
     size_t functions;  /* functions analysed */
+    size_t skipped_deep; /* functions too deeply nested to analyse */
 } al_facts;
 
 /* Builds the facts of a parsed file. Never fails short of memory. */

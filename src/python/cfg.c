@@ -125,12 +125,11 @@ static void build_stmt(builder *b, TSNode stmt, idlist *frontier)
         idlist_merge(&ends, &branch);
         int last_cond = cond;
         bool has_else = false;
-        uint32_t k = ts_node_child_count(stmt);
-        for (uint32_t i = 0; i < k; i++) {
-            TSNode alt = ts_node_child(stmt, i);
-            const char *field = ts_node_field_name_for_child(stmt, i);
-            if (!field || strcmp(field, "alternative") != 0)
-                continue;
+        size_t nalts = al_node_field_children(stmt, "alternative", NULL, 0);
+        TSNode *alts = al_xcalloc(nalts ? nalts : 1, sizeof(TSNode));
+        al_node_field_children(stmt, "alternative", alts, nalts);
+        for (size_t i = 0; i < nalts; i++) {
+            TSNode alt = alts[i];
             if (al_node_is(alt, "elif_clause")) {
                 int c = new_node(cfg, AL_CFG_COND, al_node_field(alt, "condition"),
                                  alt);
@@ -144,6 +143,7 @@ static void build_stmt(builder *b, TSNode stmt, idlist *frontier)
                 idlist_merge(&ends, &branch);
             }
         }
+        free(alts);
         if (!has_else)
             idlist_add(&ends, last_cond);
         idlist_free(&branch);

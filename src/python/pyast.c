@@ -107,6 +107,24 @@ TSNode al_node_field(TSNode n, const char *field)
     return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
 }
 
+size_t al_node_field_children(TSNode n, const char *field, TSNode *out, size_t max)
+{
+    size_t k = 0;
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&c)) {
+        do {
+            const char *f = ts_tree_cursor_current_field_name(&c);
+            if (f && strcmp(f, field) == 0) {
+                if (k < max)
+                    out[k] = ts_tree_cursor_current_node(&c);
+                k++;
+            }
+        } while (ts_tree_cursor_goto_next_sibling(&c));
+    }
+    ts_tree_cursor_delete(&c);
+    return k;
+}
+
 size_t al_node_row(TSNode n)
 {
     return ts_node_start_point(n).row + 1;

@@ -33,6 +33,11 @@ bool al_node_text_eq(const al_pyfile *pf, TSNode n, const char *s);
  * to nothing, for comparing expressions; caller frees. */
 char *al_node_text_compact(const al_pyfile *pf, TSNode n);
 TSNode al_node_field(TSNode n, const char *field);
+/* Every child under `field`, in order (a field can repeat: `subscript`,
+ * `alternative`). Uses the tree cursor: ts_node_field_name_for_child is
+ * wrong in tree-sitter 0.20.7 (it labels `,` and `else_clause`). Returns
+ * the number of children found, storing at most max. */
+size_t al_node_field_children(TSNode n, const char *field, TSNode *out, size_t max);
 size_t al_node_row(TSNode n); /* 1-based */
 
 #endif

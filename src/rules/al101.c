@@ -92,8 +92,9 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         }
 
         al_strbuf msg = {0};
-        al_strbuf_printf(&msg, "`%s` buffer `%s` %s; the %s is wasted", callee.data, a->name,
-                         why.data, fill_word(a->factory));
+        al_strbuf_printf(&msg, "`%s` buffer `%s` %s; the %s is %swasted", callee.data, a->name,
+                         why.data, fill_word(a->factory),
+                         a->proof == AL_PROOF_OUTPUT_ONLY ? "likely " : "");
 
         al_fix *fix = NULL;
         if (fixable) {
