@@ -66,9 +66,15 @@ typedef struct {
 } occlist;
 
 typedef struct {
+    const char **names; /* interned in `strs` of the file */
+    size_t n, cap;
+} namelist;
+
+typedef struct {
     const al_pyfile *pf;
     const al_imports *im;
     const al_op_table *ops;
+    const namelist *atomic_kernels; /* @triton.jit functions using tl.atomic_* */
     TSNode func;
     al_cfg cfg;
     occlist *occ;
@@ -83,6 +89,7 @@ typedef struct {
 typedef struct {
     fctx *f;
     int alloc_node;
+    bool zero_fill; /* zeros*: a kernel may well use it as a pure output */
     const char *root;
     size_t root_len;
     sym shape[MAX_DIMS];
@@ -750,15 +757,46 @@ static event method_use(actx *a, TSNode attr_node, TSNode call, alias_kind kind,
     return make(EV_READ, call);
 }
 
+/* `mod.kernel` where `mod` is an imported module: a kernel launch
+ * `mod.kernel[grid](...)`, unlike `self.table[key](...)`. */
+static bool is_module_attribute(const fctx *f, TSNode attr)
+{
+    TSNode base = attr;
+    while (al_node_is(base, "attribute"))
+        base = al_node_field(base, "object");
+    if (!al_node_is(base, "identifier"))
+        return false;
+    size_t len;
+    const char *p = al_node_ptr(f->pf, base, &len);
+    for (size_t i = 0; i < f->im->n; i++)
+        if (strlen(f->im->items[i].local) == len && memcmp(f->im->items[i].local, p, len) == 0)
+            return true;
+    return false;
+}
+
 static event arg_use(actx *a, TSNode call, int pos, TSNode kw, alias_kind kind, int rid)
 {
     fctx *f = a->f;
     TSNode fn = al_node_field(call, "function");
     int wr = write_region(a, kind, rid);
-    if (al_node_is(fn, "subscript")) {
+    TSNode launched = al_node_field(fn, "value");
+    bool launch = al_node_is(fn, "subscript") &&
+                  (al_node_is(launched, "identifier") ||
+                   (al_node_is(launched, "attribute") && is_module_attribute(f, launched)));
+    if (al_node_is(fn, "subscript") && !launch)
+        return make(EV_ESCAPE, call); /* `table[key](buf)`: an unknown callable */
+    if (launch) {
         char what[160];
         size_t len;
-        const char *p = al_node_ptr(f->pf, al_node_field(fn, "value"), &len);
+        TSNode kernel = launched;
+        const char *p = al_node_ptr(f->pf, kernel, &len);
+        for (size_t i = 0; f->atomic_kernels && i < f->atomic_kernels->n; i++)
+            if (strlen(f->atomic_kernels->names[i]) == len &&
+                memcmp(f->atomic_kernels->names[i], p, len) == 0)
+                return make(EV_RMW, call); /* the kernel accumulates with atomics */
+        /* A non-zero fill handed to a kernel is most likely an input. */
+        if (!a->zero_fill || !ts_node_is_null(kw))
+            return make(EV_ESCAPE, call);
         snprintf(what, sizeof what, "the Triton launch `%.*s[...]`", (int)(len < 80 ? len : 80),
                  p);
         event e = make_write(a, wr, true, call, what);
@@ -801,6 +839,10 @@ static event arg_use(actx *a, TSNode call, int pos, TSNode kw, alias_kind kind, 
                  fp);
         e = make_write(a, wr, true, call, what);
         e.evidence_kind = "kernel";
+    } else if (q && al_str_starts_with(q, "torch.ops.") && (!a->zero_fill || pos != 0)) {
+        /* Without a schema, only the first argument of a custom op is
+         * taken for its output (vLLM's and SGLang's `out`-first habit). */
+        e = make(pos == 0 ? EV_ESCAPE : EV_READ, call);
     } else if (q && al_str_starts_with(q, "torch.ops.")) {
         char what[200];
         snprintf(what, sizeof what, "the custom op `%s`", q);
@@ -975,6 +1017,32 @@ static const char *const COMPREHENSIONS[] = {
     "generator_expression", NULL};
 static const char *const CONDITIONAL[] = {"conditional_expression", "boolean_operator", NULL};
 
+/* Whether n runs inside `with torch.cuda.graph(g):` or another capture
+ * context: work there is recorded, not executed, until a replay. */
+static bool in_graph_capture(const al_pyfile *pf, TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (al_node_is(p, "function_definition") || al_node_is(p, "class_definition"))
+            return false;
+        if (!al_node_is(p, "with_statement"))
+            continue;
+        uint32_t k = ts_node_named_child_count(p);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_named_child(p, i);
+            if (!al_node_is(c, "with_clause"))
+                continue;
+            char *text = al_node_text_compact(pf, c);
+            for (char *t = text; *t; t++)
+                *t = (char)tolower((unsigned char)*t);
+            bool capture = strstr(text, "graph") || strstr(text, "capture");
+            free(text);
+            if (capture)
+                return true;
+        }
+    }
+    return false;
+}
+
 static event classify(actx *a, const al_cfg_node *node, TSNode id, const alias *al)
 {
     if (node->kind == AL_CFG_DEF)
@@ -995,6 +1063,10 @@ static event classify(actx *a, const al_cfg_node *node, TSNode id, const alias *
     if (inside(id, node->eval, COMPREHENSIONS))
         return make(EV_READ, id);
     event e = use_of_value(a, id, al->kind, al->region, node->eval);
+    if (e.kind == EV_WRITE && in_graph_capture(a->f->pf, id)) {
+        free(e.evidence);
+        return make(EV_PARTIAL, id); /* recorded now, executed at replay */
+    }
     if ((e.kind == EV_WRITE || e.kind == EV_CREATE) && inside(id, node->eval, CONDITIONAL)) {
         free(e.evidence);
         /* A write that may not happen proves nothing; it reads nothing either. */
@@ -1197,6 +1269,22 @@ static bool assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t
     return false;
 }
 
+static size_t count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len,
+                         int depth)
+{
+    if (depth > 100)
+        return 1000;
+    if (al_node_is(n, "identifier"))
+        return name_eq(n, pf, name, len) ? 1 : 0;
+    if (al_node_is(n, "attribute"))
+        return count_name(pf, al_node_field(n, "object"), name, len, depth + 1);
+    size_t total = 0;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        total += count_name(pf, ts_node_named_child(n, i), name, len, depth + 1);
+    return total;
+}
+
 /* The region written by `for i in range(..)` over the whole loop for the
  * name `target`, or -1. */
 static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
@@ -1257,6 +1345,10 @@ static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
             continue;
         TSNode base = al_node_field(sub, "value");
         if (!al_node_is(base, "identifier") || !name_eq(base, pf, target, tlen))
+            continue;
+        /* `buf[i, i]` is a diagonal and `buf[i, idx[i]]` a scatter: the
+         * loop variable must index exactly one dimension, bare. */
+        if (count_name(pf, sub, ls.var, ls.var_len, 0) != 1)
             continue;
         ls.used = false;
         region r = parse_subscript(a, sub, &ls);
@@ -1577,6 +1669,8 @@ static void consider_alloc(fctx *f, al_facts *facts, int node_idx, const char *f
     a.f = f;
     a.alloc_node = node_idx;
     a.root = al_node_ptr(pf, left, &a.root_len);
+    a.zero_fill = factory == AL_FACTORY_ZEROS || factory == AL_FACTORY_ZEROS_LIKE ||
+                  factory == AL_FACTORY_NEW_ZEROS;
     region unknown = {.unknown = true}, full = {0};
     AL_PUSH(a.regions, a.nreg, a.capreg, unknown);
     AL_PUSH(a.regions, a.nreg, a.capreg, full);
@@ -1784,7 +1878,7 @@ static unsigned max_depth(TSNode n, unsigned limit)
 #define MAX_FUNCTION_DEPTH 200
 
 static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_imports *im,
-                             const al_op_table *ops, TSNode func)
+                             const al_op_table *ops, const namelist *atomic, TSNode func)
 {
     TSNode body = al_node_field(func, "body");
     if (ts_node_is_null(body) || !mentions_factory(pf, body))
@@ -1798,6 +1892,7 @@ static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_impo
     f.pf = pf;
     f.im = im;
     f.ops = ops;
+    f.atomic_kernels = atomic;
     f.func = func;
     al_cfg_build(&f.cfg, body);
     f.occ = al_xcalloc(f.cfg.n, sizeof(occlist));
@@ -1825,12 +1920,12 @@ static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_impo
 }
 
 static void walk_functions(al_facts *facts, const al_pyfile *pf, const al_imports *im,
-                           const al_op_table *ops, TSNode n, int depth)
+                           const al_op_table *ops, const namelist *atomic, TSNode n, int depth)
 {
     if (depth > 500)
         return;
     if (al_node_is(n, "function_definition"))
-        analyse_function(facts, pf, im, ops, n);
+        analyse_function(facts, pf, im, ops, atomic, n);
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++) {
         TSNode c = ts_node_named_child(n, i);
@@ -1840,7 +1935,7 @@ static void walk_functions(al_facts *facts, const al_pyfile *pf, const al_import
             !strcmp(t, "comment") || !strcmp(t, "import_statement") ||
             !strcmp(t, "import_from_statement"))
             continue;
-        walk_functions(facts, pf, im, ops, c, depth + 1);
+        walk_functions(facts, pf, im, ops, atomic, c, depth + 1);
     }
 }
 
@@ -1850,6 +1945,38 @@ static int compare_allocs(const void *x, const void *y)
     return a->call_start < b->call_start ? -1 : a->call_start > b->call_start;
 }
 
+static bool text_contains(const al_pyfile *pf, TSNode n, const char *needle)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return memmem(p, len, needle, strlen(needle)) != NULL;
+}
+
+/* Triton kernels of this file whose body uses an atomic: buffers they are
+ * handed are accumulated into. Kernels live at module or class level. */
+static void find_atomic_kernels(const al_pyfile *pf, TSNode n, namelist *out, char ***keep,
+                                size_t *nkeep, size_t *capkeep, int depth)
+{
+    if (depth > 8)
+        return;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (al_node_is(c, "decorated_definition")) {
+            TSNode def = al_node_field(c, "definition");
+            if (al_node_is(def, "function_definition") && text_contains(pf, c, "jit") &&
+                text_contains(pf, al_node_field(def, "body"), "atomic_")) {
+                char *name = al_node_text_compact(pf, al_node_field(def, "name"));
+                AL_PUSH(*keep, *nkeep, *capkeep, name);
+                AL_PUSH(out->names, out->n, out->cap, name);
+            }
+        } else if (al_node_is(c, "class_definition") || al_node_is(c, "block") ||
+                   al_node_is(c, "if_statement") || al_node_is(c, "try_statement")) {
+            find_atomic_kernels(pf, c, out, keep, nkeep, capkeep, depth + 1);
+        }
+    }
+}
+
 void al_facts_build(al_facts *facts, const al_pyfile *pf, const al_op_table *ops)
 {
     memset(facts, 0, sizeof *facts);
@@ -1857,8 +1984,16 @@ void al_facts_build(al_facts *facts, const al_pyfile *pf, const al_op_table *ops
     al_imports_collect(&im, pf);
     const char *torch = al_imports_alias_for(&im, "torch");
     facts->torch_alias = torch ? al_xstrdup(torch) : NULL;
-    walk_functions(facts, pf, &im, ops, pf->root, 0);
+    namelist atomic = {0};
+    char **keep = NULL;
+    size_t nkeep = 0, capkeep = 0;
+    find_atomic_kernels(pf, pf->root, &atomic, &keep, &nkeep, &capkeep, 0);
+    walk_functions(facts, pf, &im, ops, &atomic, pf->root, 0);
     qsort(facts->allocs, facts->n, sizeof *facts->allocs, compare_allocs);
+    for (size_t i = 0; i < nkeep; i++)
+        free(keep[i]);
+    free(keep);
+    free(atomic.names);
     al_imports_free(&im);
 }
 
