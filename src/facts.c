@@ -75,6 +75,7 @@ typedef struct {
     const al_imports *im;
     const al_op_table *ops;
     const namelist *atomic_kernels; /* @triton.jit functions using tl.atomic_* */
+    const namelist *kernels;        /* every @triton.jit function of the file */
     TSNode func;
     al_cfg cfg;
     occlist *occ;
@@ -774,15 +775,33 @@ static bool is_module_attribute(const fctx *f, TSNode attr)
     return false;
 }
 
+/* `kernel` in `kernel[grid](...)` is a Triton kernel: defined with a
+ * triton decorator in this file, imported by name, or reached through an
+ * imported module. Anything else (`handlers[key](...)`) is a lookup. */
+static bool is_kernel_name(const fctx *f, TSNode n)
+{
+    if (al_node_is(n, "attribute"))
+        return is_module_attribute(f, n);
+    if (!al_node_is(n, "identifier"))
+        return false;
+    size_t len;
+    const char *p = al_node_ptr(f->pf, n, &len);
+    for (size_t i = 0; f->kernels && i < f->kernels->n; i++)
+        if (strlen(f->kernels->names[i]) == len && memcmp(f->kernels->names[i], p, len) == 0)
+            return true;
+    for (size_t i = 0; i < f->im->n; i++)
+        if (strlen(f->im->items[i].local) == len && memcmp(f->im->items[i].local, p, len) == 0)
+            return true;
+    return false;
+}
+
 static event arg_use(actx *a, TSNode call, int pos, TSNode kw, alias_kind kind, int rid)
 {
     fctx *f = a->f;
     TSNode fn = al_node_field(call, "function");
     int wr = write_region(a, kind, rid);
     TSNode launched = al_node_field(fn, "value");
-    bool launch = al_node_is(fn, "subscript") &&
-                  (al_node_is(launched, "identifier") ||
-                   (al_node_is(launched, "attribute") && is_module_attribute(f, launched)));
+    bool launch = al_node_is(fn, "subscript") && is_kernel_name(f, launched);
     if (al_node_is(fn, "subscript") && !launch)
         return make(EV_ESCAPE, call); /* `table[key](buf)`: an unknown callable */
     if (launch) {
@@ -1737,8 +1756,24 @@ static void consider_alloc(fctx *f, al_facts *facts, int node_idx, const char *f
         if (!ts_node_is_null(ca.kw_fill) && ts_node_eq(fill, ca.kw_fill))
             fill = al_node_field(ca.kw_fill, "value");
         delete_range_for(&ca, whole, &fact.fill_start, &fact.fill_end);
-        fact.fill_changes_dtype = factory == AL_FACTORY_FULL && ts_node_is_null(ca.kw_dtype) &&
-                                  !is_float_literal(pf, fill);
+        fact.fill_arg_start = ts_node_start_byte(whole);
+        fact.fill_arg_end = ts_node_end_byte(whole);
+        fact.fill_dtype = AL_FILL_DTYPE_SAME;
+        if (factory == AL_FACTORY_FULL && ts_node_is_null(ca.kw_dtype)) {
+            TSNode v = fill;
+            if (al_node_is(v, "unary_operator"))
+                v = al_node_field(v, "argument");
+            if (is_float_literal(pf, fill) ||
+                (al_node_is(v, "call") &&
+                 al_node_text_eq(pf, al_node_field(v, "function"), "float")))
+                fact.fill_dtype = AL_FILL_DTYPE_SAME;
+            else if (al_node_is(v, "integer"))
+                fact.fill_dtype = AL_FILL_DTYPE_INT64;
+            else if (al_node_is(v, "true") || al_node_is(v, "false"))
+                fact.fill_dtype = AL_FILL_DTYPE_BOOL;
+            else
+                fact.fill_dtype = AL_FILL_DTYPE_UNKNOWN;
+        }
     }
     fact.padded_shape = a.padded;
     if (a.blocked) {
@@ -1878,7 +1913,8 @@ static unsigned max_depth(TSNode n, unsigned limit)
 #define MAX_FUNCTION_DEPTH 200
 
 static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_imports *im,
-                             const al_op_table *ops, const namelist *atomic, TSNode func)
+                             const al_op_table *ops, const namelist *atomic,
+                             const namelist *kernels, TSNode func)
 {
     TSNode body = al_node_field(func, "body");
     if (ts_node_is_null(body) || !mentions_factory(pf, body))
@@ -1893,6 +1929,7 @@ static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_impo
     f.im = im;
     f.ops = ops;
     f.atomic_kernels = atomic;
+    f.kernels = kernels;
     f.func = func;
     al_cfg_build(&f.cfg, body);
     f.occ = al_xcalloc(f.cfg.n, sizeof(occlist));
@@ -1920,12 +1957,13 @@ static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_impo
 }
 
 static void walk_functions(al_facts *facts, const al_pyfile *pf, const al_imports *im,
-                           const al_op_table *ops, const namelist *atomic, TSNode n, int depth)
+                           const al_op_table *ops, const namelist *atomic,
+                           const namelist *kernels, TSNode n, int depth)
 {
     if (depth > 500)
         return;
     if (al_node_is(n, "function_definition"))
-        analyse_function(facts, pf, im, ops, atomic, n);
+        analyse_function(facts, pf, im, ops, atomic, kernels, n);
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++) {
         TSNode c = ts_node_named_child(n, i);
@@ -1935,7 +1973,7 @@ static void walk_functions(al_facts *facts, const al_pyfile *pf, const al_import
             !strcmp(t, "comment") || !strcmp(t, "import_statement") ||
             !strcmp(t, "import_from_statement"))
             continue;
-        walk_functions(facts, pf, im, ops, atomic, c, depth + 1);
+        walk_functions(facts, pf, im, ops, atomic, kernels, c, depth + 1);
     }
 }
 
@@ -1954,8 +1992,8 @@ static bool text_contains(const al_pyfile *pf, TSNode n, const char *needle)
 
 /* Triton kernels of this file whose body uses an atomic: buffers they are
  * handed are accumulated into. Kernels live at module or class level. */
-static void find_atomic_kernels(const al_pyfile *pf, TSNode n, namelist *out, char ***keep,
-                                size_t *nkeep, size_t *capkeep, int depth)
+static void find_kernels(const al_pyfile *pf, TSNode n, namelist *all, namelist *out,
+                         char ***keep, size_t *nkeep, size_t *capkeep, int depth)
 {
     if (depth > 8)
         return;
@@ -1964,15 +2002,23 @@ static void find_atomic_kernels(const al_pyfile *pf, TSNode n, namelist *out, ch
         TSNode c = ts_node_named_child(n, i);
         if (al_node_is(c, "decorated_definition")) {
             TSNode def = al_node_field(c, "definition");
-            if (al_node_is(def, "function_definition") && text_contains(pf, c, "jit") &&
-                text_contains(pf, al_node_field(def, "body"), "atomic_")) {
+            bool triton = false;
+            uint32_t kd = ts_node_named_child_count(c);
+            for (uint32_t j = 0; j < kd; j++) {
+                TSNode d = ts_node_named_child(c, j);
+                if (al_node_is(d, "decorator") && text_contains(pf, d, "triton"))
+                    triton = true;
+            }
+            if (al_node_is(def, "function_definition") && triton) {
                 char *name = al_node_text_compact(pf, al_node_field(def, "name"));
                 AL_PUSH(*keep, *nkeep, *capkeep, name);
-                AL_PUSH(out->names, out->n, out->cap, name);
+                AL_PUSH(all->names, all->n, all->cap, name);
+                if (text_contains(pf, al_node_field(def, "body"), "atomic_"))
+                    AL_PUSH(out->names, out->n, out->cap, name);
             }
         } else if (al_node_is(c, "class_definition") || al_node_is(c, "block") ||
                    al_node_is(c, "if_statement") || al_node_is(c, "try_statement")) {
-            find_atomic_kernels(pf, c, out, keep, nkeep, capkeep, depth + 1);
+            find_kernels(pf, c, all, out, keep, nkeep, capkeep, depth + 1);
         }
     }
 }
@@ -1984,16 +2030,17 @@ void al_facts_build(al_facts *facts, const al_pyfile *pf, const al_op_table *ops
     al_imports_collect(&im, pf);
     const char *torch = al_imports_alias_for(&im, "torch");
     facts->torch_alias = torch ? al_xstrdup(torch) : NULL;
-    namelist atomic = {0};
+    namelist atomic = {0}, kernels = {0};
     char **keep = NULL;
     size_t nkeep = 0, capkeep = 0;
-    find_atomic_kernels(pf, pf->root, &atomic, &keep, &nkeep, &capkeep, 0);
-    walk_functions(facts, pf, &im, ops, &atomic, pf->root, 0);
+    find_kernels(pf, pf->root, &kernels, &atomic, &keep, &nkeep, &capkeep, 0);
+    walk_functions(facts, pf, &im, ops, &atomic, &kernels, pf->root, 0);
     qsort(facts->allocs, facts->n, sizeof *facts->allocs, compare_allocs);
     for (size_t i = 0; i < nkeep; i++)
         free(keep[i]);
     free(keep);
     free(atomic.names);
+    free(kernels.names);
     al_imports_free(&im);
 }
 

@@ -23,6 +23,15 @@ typedef enum {
     AL_FACTORY_NEW_FULL,
 } al_factory;
 
+/* The dtype torch.full infers from its fill value when no dtype= is
+ * given; AL_FILL_DTYPE_SAME when dropping the fill keeps the dtype. */
+typedef enum {
+    AL_FILL_DTYPE_SAME,  /* dtype given, float fill, or not torch.full */
+    AL_FILL_DTYPE_INT64, /* an integer literal */
+    AL_FILL_DTYPE_BOOL,  /* True / False */
+    AL_FILL_DTYPE_UNKNOWN,
+} al_fill_dtype;
+
 /* What the uses after an allocation prove about its initial value. */
 typedef enum {
     AL_PROOF_NONE,        /* never fully written on the paths that use it */
@@ -49,7 +58,8 @@ typedef struct {
     size_t callee_name_start, callee_name_end; /* the identifier to rename */
     bool callee_bare;                          /* `zeros(...)` from an import */
     size_t fill_start, fill_end; /* bytes to delete to drop the fill value */
-    bool fill_changes_dtype;     /* torch.full without dtype= and a non-float fill */
+    size_t fill_arg_start, fill_arg_end; /* the fill argument itself */
+    al_fill_dtype fill_dtype;    /* what torch.full infers without dtype= */
     bool padded_shape;
 
     al_proof proof;

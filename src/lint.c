@@ -62,6 +62,22 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         res->parse_failed = true;
         return;
     }
+    if (res->syntax_error || src->has_nul || src->bad_utf8) {
+        /* Report, but promise no fix that will not be applied. */
+        const char *why = res->syntax_error ? "the file has syntax errors"
+                          : src->has_nul    ? "the file contains a NUL byte"
+                                            : "the file is not valid UTF-8";
+        for (size_t i = 0; i < res->findings.n; i++) {
+            al_fix *fix = res->findings.items[i].fix;
+            if (!fix)
+                continue;
+            al_strbuf m = {0};
+            al_strbuf_printf(&m, "%s (not applied: %s)", fix->message, why);
+            free(fix->message);
+            fix->message = al_strbuf_detach(&m);
+            fix->applicability = AL_FIX_DISPLAY_ONLY;
+        }
+    }
     bool may_fix = opt->apply_safe && !res->syntax_error && !src->has_nul && !src->bad_utf8;
     if (!may_fix)
         return;

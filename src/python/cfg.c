@@ -245,23 +245,33 @@ static void build_stmt(builder *b, TSNode stmt, idlist *frontier)
         }
         idlist_merge(&ends, &handler_ends);
         if (!ts_node_is_null(finally_clause)) {
-            int fin = new_node(cfg, AL_CFG_JOIN, null_node, finally_clause);
-            link_all(cfg, &ends, fin);
-            add_edge(cfg, start, fin);
-            for (size_t id = body_first; id < cfg->n - 1; id++)
-                add_edge(cfg, (int)id, fin);
             TSNode block = {0};
             uint32_t kk = ts_node_named_child_count(finally_clause);
             for (uint32_t j = 0; j < kk; j++)
                 if (al_node_is(ts_node_named_child(finally_clause, j), "block"))
                     block = ts_node_named_child(finally_clause, j);
+            /* The finally body twice: after normal completion it falls
+             * through; after an exception anywhere in the try (or its
+             * handlers) it runs and the exception propagates. */
+            size_t handlers_last = cfg->n;
+            int fin = new_node(cfg, AL_CFG_JOIN, null_node, finally_clause);
+            link_all(cfg, &ends, fin);
             idlist e = {0};
             if (!ts_node_is_null(block))
                 build_body_from(b, block, fin, &e);
             else
                 idlist_add(&e, fin);
-            /* The finally body may re-raise. */
-            link_all(cfg, &e, cfg->exit);
+            int fin_exc = new_node(cfg, AL_CFG_JOIN, null_node, finally_clause);
+            add_edge(cfg, start, fin_exc);
+            for (size_t id = body_first; id < handlers_last; id++)
+                add_edge(cfg, (int)id, fin_exc);
+            idlist x = {0};
+            if (!ts_node_is_null(block))
+                build_body_from(b, block, fin_exc, &x);
+            else
+                idlist_add(&x, fin_exc);
+            link_all(cfg, &x, cfg->exit);
+            idlist_free(&x);
             ends.n = 0;
             idlist_merge(&ends, &e);
             idlist_free(&e);

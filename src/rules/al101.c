@@ -68,17 +68,19 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
             al_strbuf_printf(&why, "is fully overwritten by %s on line %zu before any read",
                              a->evidence ? a->evidence : "a write", a->evidence_row);
         }
-        if (a->fill_changes_dtype && tier == AL_FIX_SAFE) {
-            tier = AL_FIX_UNSAFE;
-            al_strbuf_puts(&why, "; `torch.full` infers its dtype from the fill value, so "
-                                 "dropping it may change the dtype (add `dtype=`)");
-        }
+        /* torch.full infers int64 from 7 and bool from True: the fix
+         * spells that dtype where the fill value stood. */
+        const char *dtype = a->fill_dtype == AL_FILL_DTYPE_INT64  ? "int64"
+                            : a->fill_dtype == AL_FILL_DTYPE_BOOL ? "bool"
+                                                                  : NULL;
+        bool dtype_unknown = a->fill_dtype == AL_FILL_DTYPE_UNKNOWN ||
+                             (dtype && !in->facts->torch_alias);
 
         /* A from-import (`zeros(...)`) needs a torch module name to call
          * `empty` through; without one the fix is not offered. */
         al_strbuf replacement = {0};
         size_t edit_start = a->callee_name_start, edit_end = a->callee_name_end;
-        bool fixable = true;
+        bool fixable = !dtype_unknown;
         if (a->callee_bare) {
             if (in->facts->torch_alias) {
                 al_strbuf_printf(&replacement, "%s.%s", in->facts->torch_alias, to);
@@ -99,13 +101,25 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         al_fix *fix = NULL;
         if (fixable) {
             al_strbuf fixmsg = {0};
-            al_strbuf_printf(&fixmsg, "Replace `%s` with `%s`%s", al_factory_name(a->factory),
-                             to, a->fill_end > a->fill_start ? " and drop the fill value" : "");
+            al_strbuf_printf(&fixmsg, "Replace `%s` with `%s`%s%s%s", al_factory_name(a->factory),
+                             to,
+                             dtype ? " and the fill value with `dtype=torch." : "",
+                             dtype ? dtype : (a->fill_end > a->fill_start ? " and drop the fill value" : ""),
+                             dtype ? "`" : "");
             fix = al_fix_new(tier, fixmsg.data);
             al_strbuf_free(&fixmsg);
             al_fix_add_edit(fix, edit_start, edit_end, replacement.data);
-            if (a->fill_end > a->fill_start)
+            if (dtype) {
+                al_strbuf kw = {0};
+                al_strbuf_printf(&kw, "dtype=%s.%s", in->facts->torch_alias, dtype);
+                al_fix_add_edit(fix, a->fill_arg_start, a->fill_arg_end, kw.data);
+                al_strbuf_free(&kw);
+            } else if (a->fill_end > a->fill_start) {
                 al_fix_add_edit(fix, a->fill_start, a->fill_end, "");
+            }
+        } else if (dtype_unknown) {
+            al_strbuf_puts(&msg, " (no fix: `torch.full` infers its dtype from the fill value; "
+                                 "pass `dtype=` first)");
         } else {
             al_strbuf_puts(&msg, " (no fix: add `import torch` to call `torch.empty`)");
         }

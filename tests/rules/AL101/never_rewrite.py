@@ -1,0 +1,140 @@
+# AL101 fixtures for DESIGN.md's "never rewrite" list. Each stands for a
+# class of real bug-fix commits in inference engines, where a zeros ->
+# empty rewrite produced garbage that surfaced on a GPU much later.
+import torch
+import triton
+import triton.language as tl
+
+
+class DecodeMetadataBuilder:
+    def init_cuda_graph_state(self, max_bs, max_num_pages):
+        # CUDA-graph state: stored on self before any write. Graph capture
+        # reads these buffers before a replay ever writes them.
+        kv_indptr = torch.zeros(max_bs + 1, dtype=torch.int32, device="cuda")  # expect: none
+        self.cuda_graph_kv_indptr = kv_indptr
+        kv_indptr[1:].copy_(torch.arange(1, max_bs + 1))
+
+        kv_indices = torch.zeros(max_num_pages, dtype=torch.int32, device="cuda")  # expect: none
+        self.graph_buffers = {"kv_indices": kv_indices}
+        kv_indices.fill_(0)
+
+    def make_buffers(self, n):
+        # Returned before the write: the caller reads the zeros.
+        seq_lens = torch.zeros(n, dtype=torch.int32)  # expect: none
+        return seq_lens
+
+
+def capture_then_write(graph, x):
+    # A write recorded during graph capture has not run yet when the
+    # capture ends: the buffer still holds its initial value.
+    y = torch.zeros_like(x)  # expect: none
+    with torch.cuda.graph(graph):
+        y.copy_(x + 1)
+    return y
+
+
+def cumsum_after_leading_zero(seq_lens):
+    # cumsum(out=buf[1:]): element 0 relies on the zero fill. Rewriting
+    # this to empty gave a garbage first offset in attention metadata.
+    cu_seqlens = torch.zeros(seq_lens.numel() + 1, dtype=torch.int32)  # expect: none
+    torch.cumsum(seq_lens, dim=0, out=cu_seqlens[1:])
+    return cu_seqlens
+
+
+def offset_copy(counts):
+    # buf[1:].copy_(...) also leaves element 0 to the fill.
+    starts = torch.zeros(counts.numel() + 1, dtype=torch.int64)  # expect: none
+    starts[1:].copy_(counts.cumsum(0))
+    return starts
+
+
+@triton.jit
+def _quant_scale_kernel(x_ptr, scale_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(scale_ptr + pid, tl.max(tl.abs(x), axis=0))
+
+
+def fp4_block_scales(x, num_blocks):
+    # Scale buffers padded to a multiple of 128 rows: the kernel writes only
+    # the real rows, the swizzled layout reads the padding, which must be 0.
+    padded = (num_blocks + 127) // 128 * 128
+    scales = torch.zeros(padded, dtype=torch.float32, device=x.device)  # expect: none
+    _quant_scale_kernel[(num_blocks,)](x, scales, x.numel(), BLOCK=128)
+    return scales
+
+
+def round_up(x, m):
+    return (x + m - 1) // m * m
+
+
+def fp4_scales_round_up(x, rows, cols):
+    scales = torch.zeros(round_up(rows, 128), cols, dtype=torch.uint8)  # expect: none
+    _quant_scale_kernel[(rows,)](x, scales, x.numel(), BLOCK=64)
+    return scales
+
+
+@triton.jit
+def _expert_count_kernel(topk_ids_ptr, counts_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ids = tl.load(topk_ids_ptr + offs, mask=offs < n)
+    tl.atomic_add(counts_ptr + ids, 1, mask=offs < n)
+
+
+def count_tokens_per_expert(topk_ids, num_experts):
+    # The kernel accumulates with atomics: it needs the zeros.
+    counts = torch.zeros(num_experts, dtype=torch.int32, device=topk_ids.device)  # expect: none
+    _expert_count_kernel[(triton.cdiv(topk_ids.numel(), 256),)](topk_ids, counts, topk_ids.numel(), BLOCK=256)
+    return counts
+
+
+def accumulate_in_place(hidden, experts, routing):
+    # add_/index_add_/+= read the initial value.
+    out = torch.zeros_like(hidden)  # expect: none
+    for e in experts:
+        out.index_add_(0, routing[e], e(hidden[routing[e]]))
+    return out
+
+
+def accumulate_after_write(x, y):
+    # Fully written, then accumulated into: DESIGN.md keeps any buffer that
+    # is accumulated into at any point.
+    acc = torch.zeros_like(x)  # expect: none
+    acc.copy_(x)
+    acc += y
+    return acc
+
+
+def view_aliases_buffer(n, src):
+    # `row` aliases the buffer and is read while most of it is unwritten.
+    buf = torch.zeros(n, 16)  # expect: none
+    row = buf[0]
+    buf[1:] = src
+    return row.sum()
+
+
+def global_buffer(n, src):
+    global _SCRATCH
+    _SCRATCH = torch.zeros(n)  # expect: none
+    _SCRATCH.copy_(src)
+
+
+def captured_by_closure(n, src):
+    # A nested function may read the buffer whenever it runs.
+    buf = torch.zeros(n)  # expect: none
+
+    def peek():
+        return buf[0]
+
+    hook = peek
+    buf.copy_(src)
+    return hook
+
+
+def passed_to_helper(n, src, helper):
+    # An unknown call may read it.
+    buf = torch.zeros(n)  # expect: none
+    helper(buf)
+    buf.copy_(src)
+    return buf
