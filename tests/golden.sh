@@ -15,11 +15,11 @@
 # UPDATE_GOLDEN=1 rewrites 2, 3 and 5 from the current output (review the
 # diff before committing).
 set -u
-alloclint=$1
+alloclint=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 fixture=$2
 code=$(basename "$(dirname "$fixture")")
 name=$(basename "$fixture")
-dir=$(dirname "$fixture")
+dir=$(cd "$(dirname "$fixture")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -67,10 +67,10 @@ awk -v code="$code" '
 
 # 2. exact findings
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-    cp findings.txt "$OLDPWD/$dir/$name.expected"
-elif ! cmp -s findings.txt "$OLDPWD/$dir/$name.expected"; then
+    cp findings.txt "$dir/$name.expected"
+elif ! cmp -s findings.txt "$dir/$name.expected"; then
     say "findings differ from $name.expected:"
-    diff -u "$OLDPWD/$dir/$name.expected" findings.txt >&2
+    diff -u "$dir/$name.expected" findings.txt >&2
 fi
 
 # 4. the diff applies (before --fix touches the file)
@@ -90,10 +90,10 @@ cp "$name" orig.py
 frc=$?
 if [ $frc -ne 0 ] && [ $frc -ne 1 ]; then say "--fix exit code $frc"; cat fix-stderr.txt >&2; fi
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-    cp "$name" "$OLDPWD/$dir/$name.fixed"
-elif ! cmp -s "$name" "$OLDPWD/$dir/$name.fixed"; then
+    cp "$name" "$dir/$name.fixed"
+elif ! cmp -s "$name" "$dir/$name.fixed"; then
     say "fixed output differs from $name.fixed:"
-    diff -u "$OLDPWD/$dir/$name.fixed" "$name" >&2
+    diff -u "$dir/$name.fixed" "$name" >&2
 fi
 cp "$name" once.py
 "$alloclint" check --select "$code" --fix -q --no-respect-gitignore "$name" >/dev/null 2>&1
@@ -106,16 +106,16 @@ else
 fi
 
 # 5. unsafe fixes
-if [ -f "$OLDPWD/$dir/$name.unsafe-fixed" ] || [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+if [ -f "$dir/$name.unsafe-fixed" ] || [ "${UPDATE_GOLDEN:-}" = 1 ]; then
     cp orig.py "$name"
     "$alloclint" check --select "$code" --fix --unsafe-fixes -q --no-respect-gitignore "$name" >/dev/null 2>&1
     if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-        if ! cmp -s "$name" "$OLDPWD/$dir/$name.fixed"; then
-            cp "$name" "$OLDPWD/$dir/$name.unsafe-fixed"
+        if ! cmp -s "$name" "$dir/$name.fixed"; then
+            cp "$name" "$dir/$name.unsafe-fixed"
         fi
-    elif ! cmp -s "$name" "$OLDPWD/$dir/$name.unsafe-fixed"; then
+    elif ! cmp -s "$name" "$dir/$name.unsafe-fixed"; then
         say "unsafe-fixed output differs from $name.unsafe-fixed:"
-        diff -u "$OLDPWD/$dir/$name.unsafe-fixed" "$name" >&2
+        diff -u "$dir/$name.unsafe-fixed" "$name" >&2
     fi
 fi
 

@@ -1,0 +1,255 @@
+/* The command line as a user runs it: exit codes, messages, --fix,
+ * --diff, -o, JSON, ignore rules, atomic writes. Runs the built binary. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <cjson/cJSON.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "source.h"
+
+#ifndef ALLOCLINT_BIN
+#error "ALLOCLINT_BIN must name the alloclint binary"
+#endif
+
+static char dir[256];
+
+static const char FINDING[] = "import torch\n\n\ndef f(x):\n"
+                              "    buf = torch.zeros(x.shape)\n"
+                              "    buf.copy_(x)\n"
+                              "    return buf\n";
+static const char FIXED[] = "import torch\n\n\ndef f(x):\n"
+                            "    buf = torch.empty(x.shape)\n"
+                            "    buf.copy_(x)\n"
+                            "    return buf\n";
+static const char CLEAN[] = "import torch\n\n\ndef f(n):\n    return torch.zeros(n)\n";
+
+static void write_file(const char *name, const char *text, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *read_file(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs alloclint with args inside the scratch dir; stdout and stderr go
+ * to out.txt and err.txt there. Returns the exit status. */
+static int run(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s >out.txt 2>err.txt", dir, ALLOCLINT_BIN, args);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/alloclint-cli-XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void exit_codes(void **state)
+{
+    (void)state;
+    write_file("clean.py", CLEAN, strlen(CLEAN));
+    write_file("bad.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check clean.py"), 0);
+    assert_non_null(strstr(read_file("out.txt"), "All checks passed!"));
+    assert_int_equal(run("check bad.py"), 1);
+    assert_non_null(strstr(read_file("out.txt"), "bad.py:5:11: AL101 [*] "));
+    assert_int_equal(run("check --exit-zero bad.py"), 0);
+    assert_int_equal(run("check --ignore AL1 bad.py"), 0);
+    assert_int_equal(run("check --select ALL --ignore AL101 bad.py"), 0);
+    assert_int_equal(run("--version"), 0);
+    assert_non_null(strstr(read_file("out.txt"), "alloclint 0."));
+    assert_int_equal(run("--help"), 0);
+    assert_non_null(strstr(read_file("out.txt"), "Usage: alloclint check"));
+}
+
+static void errors_exit_two_and_name_the_problem(void **state)
+{
+    (void)state;
+    assert_int_equal(run("check --frobnicate"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "unknown option `--frobnicate`"));
+    assert_int_equal(run("check --select XY9"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "unknown rule selector `XY9`"));
+    assert_int_equal(run("check no_such_file.py"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "no_such_file.py: No such file or directory"));
+    assert_int_equal(run("check --output-format xml ."), 2);
+    assert_int_equal(run("check --fix --diff ."), 2);
+    assert_int_equal(run("lint ."), 2);
+    assert_int_equal(run(""), 2);
+    assert_int_equal(run("check --select"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "`--select` needs a value"));
+}
+
+static void fix_rewrites_in_place_keeping_mode(void **state)
+{
+    (void)state;
+    write_file("fixme.py", FINDING, strlen(FINDING));
+    char path[512];
+    snprintf(path, sizeof path, "%s/fixme.py", dir);
+    assert_int_equal(chmod(path, 0640), 0);
+    assert_int_equal(run("check --fix fixme.py"), 0);
+    assert_string_equal(read_file("fixme.py"), FIXED);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    assert_non_null(strstr(read_file("out.txt"), "1 fixed, 0 remaining"));
+    /* Nothing left behind by the temporary file. */
+    assert_int_equal(run("check --fix fixme.py"), 0);
+    assert_int_equal(system("ls /dev/null >/dev/null"), 0);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q alloclint-", dir);
+    assert_int_not_equal(system(cmd), 0);
+}
+
+static void diff_prints_patch_and_keeps_file(void **state)
+{
+    (void)state;
+    write_file("d.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check --diff d.py"), 1);
+    assert_string_equal(read_file("d.py"), FINDING);
+    assert_string_equal(read_file("out.txt"), "--- a/d.py\n+++ b/d.py\n@@ -2,6 +2,6 @@\n \n \n"
+                                              " def f(x):\n-    buf = torch.zeros(x.shape)\n"
+                                              "+    buf = torch.empty(x.shape)\n"
+                                              "     buf.copy_(x)\n     return buf\n");
+    assert_int_equal(run("check --diff -o model_patch.diff d.py"), 1);
+    assert_string_equal(read_file("model_patch.diff"), "--- a/d.py\n+++ b/d.py\n@@ -2,6 +2,6 @@\n \n \n"
+                                                       " def f(x):\n-    buf = torch.zeros(x.shape)\n"
+                                                       "+    buf = torch.empty(x.shape)\n"
+                                                       "     buf.copy_(x)\n     return buf\n");
+    assert_string_equal(read_file("out.txt"), "");
+}
+
+static void json_output(void **state)
+{
+    (void)state;
+    write_file("j.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check --output-format json j.py"), 1);
+    cJSON *root = cJSON_Parse(read_file("out.txt"));
+    assert_non_null(root);
+    assert_true(cJSON_IsArray(root));
+    assert_int_equal(cJSON_GetArraySize(root), 1);
+    cJSON *f = cJSON_GetArrayItem(root, 0);
+    assert_string_equal(cJSON_GetObjectItem(f, "code")->valuestring, "AL101");
+    assert_string_equal(cJSON_GetObjectItem(f, "name")->valuestring, "zeros-overwritten");
+    assert_string_equal(cJSON_GetObjectItem(f, "filename")->valuestring, "j.py");
+    cJSON *loc = cJSON_GetObjectItem(f, "location");
+    assert_int_equal(cJSON_GetObjectItem(loc, "row")->valueint, 5);
+    assert_int_equal(cJSON_GetObjectItem(loc, "column")->valueint, 11);
+    cJSON *end = cJSON_GetObjectItem(f, "end_location");
+    assert_int_equal(cJSON_GetObjectItem(end, "row")->valueint, 5);
+    assert_int_equal(cJSON_GetObjectItem(end, "column")->valueint, 31);
+    cJSON *fix = cJSON_GetObjectItem(f, "fix");
+    assert_string_equal(cJSON_GetObjectItem(fix, "applicability")->valuestring, "safe");
+    cJSON *edit = cJSON_GetArrayItem(cJSON_GetObjectItem(fix, "edits"), 0);
+    assert_string_equal(cJSON_GetObjectItem(edit, "content")->valuestring, "empty");
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(edit, "location"), "column")->valueint, 17);
+    cJSON_Delete(root);
+}
+
+static void gitignore_and_force_exclude(void **state)
+{
+    (void)state;
+    git_libgit2_init();
+    git_repository *repo;
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s/repo", dir);
+    assert_int_equal(git_repository_init(&repo, sub, 0), 0);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    assert_int_equal(mkdir(strcat(strcpy((char[600]){0}, sub), "/gen"), 0755), 0);
+    write_file("repo/.gitignore", "gen/\n", 5);
+    write_file("repo/gen/out.py", FINDING, strlen(FINDING));
+    write_file("repo/model.py", CLEAN, strlen(CLEAN));
+    assert_int_equal(run("check repo"), 0);
+    assert_int_equal(run("check --no-respect-gitignore repo"), 1);
+    assert_int_equal(run("check repo/gen/out.py"), 1);
+    assert_int_equal(run("check --force-exclude repo/gen/out.py"), 0);
+}
+
+static void bad_input_is_named(void **state)
+{
+    (void)state;
+    const char bad[] = "import torch\n\ndef f(x):\n    s = '\xff'\n"
+                       "    buf = torch.zeros(x.shape)\n    buf.copy_(x)\n    return buf\n";
+    write_file("latin1.py", bad, sizeof bad - 1);
+    assert_int_equal(run("check --fix latin1.py"), 1);
+    assert_non_null(strstr(read_file("err.txt"), "latin1.py:4:10: invalid UTF-8"));
+    assert_memory_equal(read_file("latin1.py"), bad, sizeof bad - 1);
+    char path[512];
+    snprintf(path, sizeof path, "%s/folder.py", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(run("check folder.py"), 0); /* a directory: walked, empty */
+    snprintf(path, sizeof path, "%s/dangling.py", dir);
+    assert_int_equal(symlink("/nonexistent/target.py", path), 0);
+    assert_int_equal(run("check dangling.py"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "dangling.py: No such file or directory"));
+}
+
+static void changed_on_disk_is_not_overwritten(void **state)
+{
+    (void)state;
+    write_file("race.py", FINDING, strlen(FINDING));
+    char path[512];
+    snprintf(path, sizeof path, "%s/race.py", dir);
+    uint64_t stale = al_hash_bytes("something else", 14);
+    int err;
+    assert_int_equal(al_write_atomic(path, FIXED, strlen(FIXED), stale, &err), AL_WRITE_CHANGED);
+    assert_string_equal(read_file("race.py"), FINDING);
+    uint64_t now = al_hash_bytes(FINDING, strlen(FINDING));
+    assert_int_equal(al_write_atomic(path, FIXED, strlen(FIXED), now, &err), AL_WRITE_OK);
+    assert_string_equal(read_file("race.py"), FIXED);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(exit_codes),
+        cmocka_unit_test(errors_exit_two_and_name_the_problem),
+        cmocka_unit_test(fix_rewrites_in_place_keeping_mode),
+        cmocka_unit_test(diff_prints_patch_and_keeps_file),
+        cmocka_unit_test(json_output),
+        cmocka_unit_test(gitignore_and_force_exclude),
+        cmocka_unit_test(bad_input_is_named),
+        cmocka_unit_test(changed_on_disk_is_not_overwritten),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,227 @@
+/* The edit applier and the fix loop: overlaps, byte preservation,
+ * idempotence and the re-parse guard. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix.h"
+#include "lint.h"
+#include "rules/rules.h"
+
+static al_fix *fix1(size_t s, size_t e, const char *text)
+{
+    al_fix *f = al_fix_new(AL_FIX_SAFE, "m");
+    al_fix_add_edit(f, s, e, text);
+    return f;
+}
+
+static void free_fix(al_fix *f)
+{
+    al_findings list = {0};
+    al_findings_add(&list, "AL101", "x", 0, 0, strdup("m"), f);
+    al_findings_free(&list);
+}
+
+static void applies_in_order(void **state)
+{
+    (void)state;
+    const char *src = "a = zeros(1)\nb = zeros(2)\n";
+    al_fix *fixes[2] = {fix1(4, 9, "empty"), fix1(17, 22, "empty")};
+    bool applied[2];
+    size_t len;
+    char *out = al_fix_apply(src, strlen(src), fixes, 2, applied, &len);
+    assert_string_equal(out, "a = empty(1)\nb = empty(2)\n");
+    assert_true(applied[0] && applied[1]);
+    assert_int_equal(len, strlen(out));
+    free(out);
+    free_fix(fixes[0]);
+    free_fix(fixes[1]);
+}
+
+static void overlapping_fix_is_skipped(void **state)
+{
+    (void)state;
+    const char *src = "abcdef";
+    al_fix *fixes[2] = {fix1(1, 4, "X"), fix1(3, 5, "Y")};
+    bool applied[2];
+    size_t len;
+    char *out = al_fix_apply(src, 6, fixes, 2, applied, &len);
+    assert_string_equal(out, "aXef");
+    assert_true(applied[0]);
+    assert_false(applied[1]);
+    free(out);
+    free_fix(fixes[0]);
+    free_fix(fixes[1]);
+}
+
+static void adjacent_edits_both_apply(void **state)
+{
+    (void)state;
+    const char *src = "abcdef";
+    al_fix *fixes[2] = {fix1(0, 2, "X"), fix1(2, 4, "Y")};
+    bool applied[2];
+    size_t len;
+    char *out = al_fix_apply(src, 6, fixes, 2, applied, &len);
+    assert_string_equal(out, "XYef");
+    free(out);
+    free_fix(fixes[0]);
+    free_fix(fixes[1]);
+}
+
+static void same_insertion_point_conflicts(void **state)
+{
+    (void)state;
+    al_fix *fixes[2] = {fix1(2, 2, "X"), fix1(2, 2, "Y")};
+    bool applied[2];
+    size_t len;
+    char *out = al_fix_apply("abcd", 4, fixes, 2, applied, &len);
+    assert_string_equal(out, "abXcd");
+    assert_false(applied[1]);
+    free(out);
+    free_fix(fixes[0]);
+    free_fix(fixes[1]);
+}
+
+static void fix_is_all_or_nothing(void **state)
+{
+    (void)state;
+    /* The second fix has one good edit and one that collides: none of it. */
+    al_fix *a = fix1(0, 1, "A");
+    al_fix *b = fix1(3, 4, "B");
+    al_fix_add_edit(b, 0, 1, "C");
+    al_fix *fixes[2] = {a, b};
+    bool applied[2];
+    size_t len;
+    char *out = al_fix_apply("wxyz", 4, fixes, 2, applied, &len);
+    assert_string_equal(out, "Axyz");
+    free(out);
+    free_fix(a);
+    free_fix(b);
+}
+
+static void out_of_range_edit_is_rejected(void **state)
+{
+    (void)state;
+    al_fix *fixes[1] = {fix1(2, 99, "X")};
+    bool applied[1];
+    size_t len;
+    char *out = al_fix_apply("abc", 3, fixes, 1, applied, &len);
+    assert_string_equal(out, "abc");
+    assert_false(applied[0]);
+    free(out);
+    free_fix(fixes[0]);
+}
+
+static al_op_table ops;
+
+static int load_ops(void **state)
+{
+    (void)state;
+    al_ops_error err;
+    return al_ops_load_builtin(&ops, &err) ? 0 : -1;
+}
+
+static int free_ops(void **state)
+{
+    (void)state;
+    al_ops_free(&ops);
+    return 0;
+}
+
+static void lint_text(const char *text, size_t len, bool fix, al_lint_result *res)
+{
+    al_source src;
+    al_source_from_memory(&src, "m.py", text, len);
+    al_lint_options opt;
+    memset(&opt, 0, sizeof opt);
+    for (size_t r = 0; r < al_rules_count; r++)
+        opt.enabled[r] = true;
+    opt.ops = &ops;
+    opt.apply_safe = fix;
+    al_lint(&src, &opt, res);
+    al_source_free(&src);
+}
+
+static const char CRLF_BOM[] = "\xEF\xBB\xBFimport torch\r\n\r\ndef f(x):\r\n"
+                               "\tbuf = torch.zeros(x.shape)  \t# keep\r\n"
+                               "\tbuf.copy_(x)\r\n\treturn buf";
+
+static void crlf_bom_tabs_survive_and_fix_is_idempotent(void **state)
+{
+    (void)state;
+    al_lint_result res;
+    lint_text(CRLF_BOM, sizeof CRLF_BOM - 1, true, &res);
+    assert_non_null(res.fixed);
+    assert_int_equal(res.n_fixed, 1);
+    const char *want = "\xEF\xBB\xBFimport torch\r\n\r\ndef f(x):\r\n"
+                       "\tbuf = torch.empty(x.shape)  \t# keep\r\n"
+                       "\tbuf.copy_(x)\r\n\treturn buf";
+    assert_int_equal(res.fixed_len, strlen(want));
+    assert_memory_equal(res.fixed, want, res.fixed_len);
+    assert_int_equal(res.findings.n, 0);
+
+    al_lint_result again;
+    lint_text(res.fixed, res.fixed_len, true, &again);
+    assert_null(again.fixed);
+    assert_int_equal(again.findings.n, 0);
+    al_lint_result_free(&again);
+    al_lint_result_free(&res);
+}
+
+static void syntax_error_file_is_not_fixed(void **state)
+{
+    (void)state;
+    const char *text = "import torch\ndef f(x):\n    b = torch.zeros(3)\n    b.copy_(x)\n"
+                       "    return b\ndef g(:\n";
+    al_lint_result res;
+    lint_text(text, strlen(text), true, &res);
+    assert_null(res.fixed);
+    assert_true(res.syntax_error);
+    assert_int_equal(res.findings.n, 1);
+    assert_int_equal(res.findings.items[0].fix->applicability, AL_FIX_DISPLAY_ONLY);
+    al_lint_result_free(&res);
+}
+
+static void nul_byte_file_is_not_fixed(void **state)
+{
+    (void)state;
+    const char text[] = "import torch\ndef f(x):\n    b = torch.zeros(3)\n    b.copy_(x)\n"
+                        "    return b\n# \0\n";
+    al_lint_result res;
+    lint_text(text, sizeof text - 1, true, &res);
+    assert_null(res.fixed);
+    al_lint_result_free(&res);
+}
+
+static void prefilter_skips_files_without_factories(void **state)
+{
+    (void)state;
+    const char *text = "import torch\ndef f(x):\n    return torch.empty(3)\n";
+    al_lint_result res;
+    lint_text(text, strlen(text), false, &res);
+    assert_true(res.skipped_by_prefilter);
+    assert_int_equal(res.findings.n, 0);
+    al_lint_result_free(&res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(applies_in_order),
+        cmocka_unit_test(overlapping_fix_is_skipped),
+        cmocka_unit_test(adjacent_edits_both_apply),
+        cmocka_unit_test(same_insertion_point_conflicts),
+        cmocka_unit_test(fix_is_all_or_nothing),
+        cmocka_unit_test(out_of_range_edit_is_rejected),
+        cmocka_unit_test(crlf_bom_tabs_survive_and_fix_is_idempotent),
+        cmocka_unit_test(syntax_error_file_is_not_fixed),
+        cmocka_unit_test(nul_byte_file_is_not_fixed),
+        cmocka_unit_test(prefilter_skips_files_without_factories),
+    };
+    return cmocka_run_group_tests(tests, load_ops, free_ops);
+}

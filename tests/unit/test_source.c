@@ -1,0 +1,118 @@
+/* Source loading: positions, UTF-8 checks, NUL bytes, errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "ops.h"
+#include "source.h"
+
+static void positions_count_characters(void **state)
+{
+    (void)state;
+    al_source s;
+    al_source_from_memory(&s, "m.py", "a\n\xc3\xa9t\xc3\xa9 = 1\nz", 13);
+    size_t row, col;
+    al_source_position(&s, 0, &row, &col);
+    assert_int_equal(row, 1);
+    assert_int_equal(col, 1);
+    al_source_position(&s, 5, &row, &col); /* the second é */
+    assert_int_equal(row, 2);
+    assert_int_equal(col, 3);
+    al_source_position(&s, 7, &row, &col); /* the space after it */
+    assert_int_equal(col, 4);
+    al_source_position(&s, 12, &row, &col);
+    assert_int_equal(row, 3);
+    assert_int_equal(col, 1);
+    assert_false(s.bad_utf8);
+    al_source_free(&s);
+}
+
+static void invalid_utf8_is_located(void **state)
+{
+    (void)state;
+    assert_int_equal(al_utf8_validate("ab\xff", 3), 2);
+    assert_int_equal(al_utf8_validate("\xc0\xaf", 2), 0);         /* overlong */
+    assert_int_equal(al_utf8_validate("\xed\xa0\x80", 3), 0);     /* surrogate */
+    assert_int_equal(al_utf8_validate("x\xe2\x82", 3), 1);        /* truncated */
+    assert_int_equal(al_utf8_validate("\xf0\x9f\x98\x80", 4), 4); /* emoji */
+}
+
+static void nul_and_bom_are_seen(void **state)
+{
+    (void)state;
+    al_source s;
+    al_source_from_memory(&s, "m.py", "\xEF\xBB\xBFx\0y", 6);
+    assert_true(s.has_bom);
+    assert_true(s.has_nul);
+    assert_int_equal(s.nul_offset, 4);
+    al_source_free(&s);
+}
+
+static void missing_file_reports_errno(void **state)
+{
+    (void)state;
+    al_source s;
+    assert_int_equal(al_source_load(&s, "/nonexistent/alloclint/x.py"), AL_SOURCE_ERR_OPEN);
+    assert_int_not_equal(s.err_errno, 0);
+    assert_int_equal(al_source_load(&s, "/"), AL_SOURCE_ERR_NOT_FILE);
+}
+
+static void line_ranges_drop_terminators(void **state)
+{
+    (void)state;
+    al_source s;
+    al_source_from_memory(&s, "m.py", "ab\r\ncd\nef", 9);
+    size_t a, b;
+    al_source_line(&s, 1, &a, &b);
+    assert_int_equal(a, 0);
+    assert_int_equal(b, 2);
+    al_source_line(&s, 3, &a, &b);
+    assert_int_equal(a, 7);
+    assert_int_equal(b, 9);
+    al_source_free(&s);
+}
+
+static void ops_table_loads_and_rejects(void **state)
+{
+    (void)state;
+    al_op_table t = {0};
+    al_ops_error err;
+    assert_true(al_ops_load_builtin(&t, &err));
+    const al_op_summary *cumsum = al_ops_find(&t, "torch.cumsum");
+    assert_non_null(cumsum);
+    assert_string_equal(cumsum->out_keyword, "out");
+    assert_true(cumsum->full_write);
+    assert_null(al_ops_find(&t, "torch.sort")); /* tuple outputs are not listed */
+
+    const char *user = "[[op]]\nname = \"torch.ops.my.fill\"\nout = 0\nfull = false\n";
+    assert_true(al_ops_load_toml(&t, user, strlen(user), "user.toml", &err));
+    const al_op_summary *mine = al_ops_find(&t, "torch.ops.my.fill");
+    assert_int_equal(mine->out_position, 0);
+    assert_false(mine->full_write);
+
+    const char *bad = "[[op]]\nname = \"x\"\nout = \"out\"\nfull = maybe\n";
+    assert_false(al_ops_load_toml(&t, bad, strlen(bad), "bad.toml", &err));
+    assert_non_null(strstr(err.message, "bad.toml:"));
+    const char *missing = "[[op]]\nname = \"x\"\n";
+    assert_false(al_ops_load_toml(&t, missing, strlen(missing), "m.toml", &err));
+    assert_non_null(strstr(err.message, "m.toml:1: [[op]] needs"));
+    const char *unknown = "[[op]]\nname = \"x\"\nout = 1\nfull = true\nwrites = 3\n";
+    assert_false(al_ops_load_toml(&t, unknown, strlen(unknown), "u.toml", &err));
+    assert_non_null(strstr(err.message, "u.toml:5:"));
+    al_ops_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(positions_count_characters),
+        cmocka_unit_test(invalid_utf8_is_located),
+        cmocka_unit_test(nul_and_bom_are_seen),
+        cmocka_unit_test(missing_file_reports_errno),
+        cmocka_unit_test(line_ranges_drop_terminators),
+        cmocka_unit_test(ops_table_loads_and_rejects),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
