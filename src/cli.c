@@ -3,6 +3,7 @@
 #include "atomic.h"
 #include "diff.h"
 #include "discover.h"
+#include "jobs.h"
 #include "lint.h"
 #include "ops.h"
 #include "report.h"
@@ -44,6 +45,7 @@ static const char USAGE[] =
     "  --no-respect-gitignore  Check files that .gitignore ignores\n"
     "  --force-exclude       Apply ignore rules to files named explicitly too\n"
     "  -q, --quiet           Print findings only, no summary\n"
+    "  -j, --threads N       Check N files at a time (default: one per CPU)\n"
     "  -h, --help            Show this help\n"
     "  -V, --version         Show the version\n"
     "\n"
@@ -55,6 +57,7 @@ typedef struct {
     al_format format;
     const char *output_file;
     bool enabled[16];
+    int threads; /* 0: one per CPU */
     char **paths;
     size_t n_paths, cap_paths;
 } options;
@@ -161,6 +164,13 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             select = value;
         } else if (TAKES_VALUE("--ignore")) {
             AL_PUSH(ignores, n_ign, cap_ign, (char *)value);
+        } else if (TAKES_VALUE("--threads") || TAKES_VALUE("-j")) {
+            char *end;
+            long n = strtol(value, &end, 10);
+            if (*end || n < 1 || n > 256)
+                rc = usage_error("`--threads` takes a number from 1 to 256, not `%s`", value);
+            else
+                o->threads = (int)n;
         } else if (TAKES_VALUE("--output-format")) {
             if (!strcmp(value, "text"))
                 o->format = AL_FORMAT_TEXT;
@@ -191,24 +201,6 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
     if (rc < 0 && o->fix && o->diff)
         rc = usage_error("%s", "`--fix` and `--diff` cannot be used together");
     return rc < 0 ? AL_EXIT_CLEAN : rc;
-}
-
-static void warn_source(const al_source *src)
-{
-    if (src->has_nul) {
-        size_t row, col;
-        al_source_position(src, src->nul_offset, &row, &col);
-        fprintf(stderr, "alloclint: warning: %s:%zu:%zu: file contains a NUL byte; checked, "
-                        "but no fix will touch it\n",
-                src->path, row, col);
-    }
-    if (src->bad_utf8) {
-        size_t row, col;
-        al_source_position(src, src->bad_utf8_offset, &row, &col);
-        fprintf(stderr, "alloclint: warning: %s:%zu:%zu: invalid UTF-8; checked, but no fix "
-                        "will touch it\n",
-                src->path, row, col);
-    }
 }
 
 static void print_summary(FILE *out, const options *o, size_t remaining, size_t fixed,
@@ -284,36 +276,23 @@ int al_cli_main(int argc, char **argv)
     al_strbuf patch = {0};
     size_t total_fixed = 0, total_remaining = 0, total_unapplied = 0;
 
+    /* Phase 1, in parallel: load, check and fix each file in memory.
+     * Phase 2, in order: messages, writes and the report. */
+    al_file_job *jobs = al_xcalloc(files.n ? files.n : 1, sizeof *jobs);
+    al_run_jobs(jobs, files.paths, files.n, &lo, o.threads);
+
     for (size_t i = 0; i < files.n; i++) {
-        al_source src;
-        al_source_status st = al_source_load(&src, files.paths[i]);
-        if (st == AL_SOURCE_ERR_TOO_LARGE) {
-            fprintf(stderr, "alloclint: warning: %s: %s\n", files.paths[i], al_source_strerror(st));
+        al_file_job *job = &jobs[i];
+        if (job->messages.len)
+            fputs(job->messages.data, stderr);
+        if (job->error)
+            error = true;
+        if (!job->loaded) {
+            al_strbuf_free(&job->messages);
             continue;
         }
-        if (st != AL_SOURCE_OK) {
-            fprintf(stderr, "alloclint: error: %s: %s%s%s\n", files.paths[i],
-                    al_source_strerror(st), src.err_errno ? ": " : "",
-                    src.err_errno ? strerror(src.err_errno) : "");
-            error = true;
-            continue;
-        }
-        warn_source(&src);
-        al_lint_result res;
-        al_lint(&src, &lo, &res);
-        if (res.parse_failed) {
-            fprintf(stderr, "alloclint: error: %s: could not be parsed\n", src.path);
-            error = true;
-        } else if (res.syntax_error && res.findings.n &&
-                   (o.fix || o.diff)) {
-            fprintf(stderr, "alloclint: warning: %s: syntax errors; findings reported, no fix "
-                            "applied\n",
-                    src.path);
-        } else if (res.fix_reverted) {
-            fprintf(stderr, "alloclint: warning: %s: a fix made the file fail to parse; it was "
-                            "not applied\n",
-                    src.path);
-        }
+        al_source src = job->src;
+        al_lint_result res = job->res;
         if (o.diff) {
             if (res.fixed) {
                 al_diff_unified(&patch, src.path, src.bytes, src.len, res.fixed, res.fixed_len, 3);
@@ -363,7 +342,9 @@ int al_cli_main(int argc, char **argv)
         }
         al_lint_result_free(&res);
         al_source_free(&src);
+        al_strbuf_free(&job->messages);
     }
+    free(jobs);
 
     FILE *out = stdout;
     if (o.output_file) {

@@ -2035,7 +2035,8 @@ void al_facts_build(al_facts *facts, const al_pyfile *pf, const al_op_table *ops
     size_t nkeep = 0, capkeep = 0;
     find_kernels(pf, pf->root, &kernels, &atomic, &keep, &nkeep, &capkeep, 0);
     walk_functions(facts, pf, &im, ops, &atomic, &kernels, pf->root, 0);
-    qsort(facts->allocs, facts->n, sizeof *facts->allocs, compare_allocs);
+    if (facts->n > 1)
+        qsort(facts->allocs, facts->n, sizeof *facts->allocs, compare_allocs);
     for (size_t i = 0; i < nkeep; i++)
         free(keep[i]);
     free(keep);

@@ -9,13 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A rule can only fire if its factory names occur in the file. */
+/* A rule can only fire where a factory is called: one of the names
+ * followed (after blanks) by `(`. "full" alone would match every
+ * "fully" and "full_graph" in a comment. */
 static bool prefilter(const al_source *src)
 {
     static const char *const words[] = {"zeros", "ones", "full", NULL};
-    for (int i = 0; words[i]; i++)
-        if (memmem(src->bytes, src->len, words[i], strlen(words[i])))
-            return true;
+    const char *p = src->bytes, *end = src->bytes + src->len;
+    for (int i = 0; words[i]; i++) {
+        size_t wl = strlen(words[i]);
+        for (const char *at = p; (at = memmem(at, (size_t)(end - at), words[i], wl)) != NULL;
+             at += wl) {
+            const char *q = at + wl;
+            if (q < end && *q == '_') { /* zeros_like, full_like */
+                while (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z')))
+                    q++;
+            }
+            while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\\'))
+                q++;
+            if (q < end && *q == '(')
+                return true;
+        }
+    }
     return false;
 }
 

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Builds alloclint twice - a normal build and one with AddressSanitizer and
+# UBSan - and runs every test in both. Exits non-zero if any test fails.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+cmake -S . -B build-asan -DALLOCLINT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
+      -DALLOCLINT_GRAMMAR_DIR="$PWD/build/grammars"
+cmake --build build-asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs"

@@ -1,0 +1,101 @@
+#include "jobs.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    al_file_job *jobs;
+    char *const *paths;
+    size_t n;
+    const al_lint_options *opt;
+    atomic_size_t next;
+} pool;
+
+static void run_one(al_file_job *job, const char *path, const al_lint_options *opt)
+{
+    al_source_status st = al_source_load(&job->src, path);
+    if (st == AL_SOURCE_ERR_TOO_LARGE) {
+        al_strbuf_printf(&job->messages, "alloclint: warning: %s: %s\n", path,
+                         al_source_strerror(st));
+        return;
+    }
+    if (st != AL_SOURCE_OK) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: %s%s%s\n", path,
+                         al_source_strerror(st), job->src.err_errno ? ": " : "",
+                         job->src.err_errno ? strerror(job->src.err_errno) : "");
+        job->error = true;
+        return;
+    }
+    const al_source *src = &job->src;
+    size_t row, col;
+    if (src->has_nul) {
+        al_source_position(src, src->nul_offset, &row, &col);
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s:%zu:%zu: file contains a NUL byte; checked, "
+                         "but no fix will touch it\n",
+                         src->path, row, col);
+    }
+    if (src->bad_utf8) {
+        al_source_position(src, src->bad_utf8_offset, &row, &col);
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s:%zu:%zu: invalid UTF-8; checked, but no fix "
+                         "will touch it\n",
+                         src->path, row, col);
+    }
+    al_lint(src, opt, &job->res);
+    job->loaded = true;
+    if (job->res.parse_failed) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: could not be parsed\n", path);
+        job->error = true;
+    } else if (job->res.syntax_error && job->res.findings.n && opt->apply_safe) {
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s: syntax errors; findings reported, no fix "
+                         "applied\n",
+                         path);
+    } else if (job->res.fix_reverted) {
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s: a fix made the file fail to parse; it was "
+                         "not applied\n",
+                         path);
+    }
+    if (job->res.findings.n == 0 && job->res.initial.n == 0 && !job->res.fixed) {
+        /* Nothing to report: give the memory back now. */
+        al_lint_result_free(&job->res);
+        al_source_free(&job->src);
+        job->loaded = false;
+    }
+}
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->n)
+            break;
+        run_one(&p->jobs[i], p->paths[i], p->opt);
+    }
+    return NULL;
+}
+
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opt,
+                 int threads)
+{
+    pool p = {jobs, paths, n, opt, 0};
+    if (threads <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
+    }
+    if ((size_t)threads > n)
+        threads = (int)(n ? n : 1);
+    pthread_t tids[256];
+    int started = 0;
+    for (int t = 1; t < threads; t++)
+        if (pthread_create(&tids[started], NULL, worker, &p) == 0)
+            started++;
+    worker(&p); /* this thread works too; fewer threads if creation failed */
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+}

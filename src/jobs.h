@@ -1,0 +1,25 @@
+/* Checking many files on all cores. Each job loads one file and runs the
+ * lint pipeline on it; nothing is printed or written here, so the caller
+ * reports in a stable order. */
+#ifndef ALLOCLINT_JOBS_H
+#define ALLOCLINT_JOBS_H
+
+#include "lint.h"
+#include "source.h"
+#include "util.h"
+
+#include <stdbool.h>
+
+typedef struct {
+    bool loaded;          /* src and res are valid */
+    bool error;           /* the file could not be read or parsed */
+    al_source src;
+    al_lint_result res;
+    al_strbuf messages;   /* warnings and errors naming the file, for stderr */
+} al_file_job;
+
+/* Runs the jobs for paths[0..n) on `threads` threads (0: one per CPU). */
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opt,
+                 int threads);
+
+#endif
