@@ -32,6 +32,9 @@ measure() {
     tail -n 1 "$cache/time.txt"
 }
 
+# a/b as "0.56x"; "n/a" when b is below the timer's 10 ms resolution.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 < 0.01) print "n/a"; else printf "%.2fx\n", a / b }'; }
+
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 bench() {
@@ -73,6 +76,6 @@ alloclint check (all CPUs)             $at      $am       $findings AL101 findin
 ast-grep torch.zeros(\$\$\$) (all CPUs)  $st      $sm       $matches matches
 alloclint check -j 1                   $a1t      $a1m
 ast-grep -j 1                          $s1t      $s1m
-ratio alloclint/ast-grep, all CPUs:  time $(awk "BEGIN{printf \"%.2f\", $at/$st}")x  memory $(awk "BEGIN{printf \"%.2f\", $am/$sm}")x
-ratio alloclint/ast-grep, 1 thread:  time $(awk "BEGIN{printf \"%.2f\", $a1t/$s1t}")x  memory $(awk "BEGIN{printf \"%.2f\", $a1m/$s1m}")x
+ratio alloclint/ast-grep, all CPUs:  time $(ratio "$at" "$st")  memory $(ratio "$am" "$sm")
+ratio alloclint/ast-grep, 1 thread:  time $(ratio "$a1t" "$s1t")  memory $(ratio "$a1m" "$s1m")
 REPORT

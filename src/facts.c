@@ -1629,7 +1629,7 @@ static bool is_float_literal(const al_pyfile *pf, TSNode n)
     return al_node_is(n, "float");
 }
 
-static void consider_alloc(fctx *f, al_facts *facts, int node_idx, const char *func_name)
+static void consider_alloc(fctx *f, al_facts *facts, int node_idx)
 {
     const al_pyfile *pf = f->pf;
     TSNode stmt = f->cfg.nodes[node_idx].eval;
@@ -1743,7 +1743,6 @@ static void consider_alloc(fctx *f, al_facts *facts, int node_idx, const char *f
         q = NULL;
     }
     fact.name = al_xstrndup(a.root, a.root_len);
-    (void)func_name;
     fact.call_start = ts_node_start_byte(call);
     fact.call_end = ts_node_end_byte(call);
     fact.callee_start = ts_node_start_byte(fn);
@@ -1789,10 +1788,6 @@ static void consider_alloc(fctx *f, al_facts *facts, int node_idx, const char *f
     }
     fact.evidence = a.evidence;
     fact.evidence_row = a.evidence_row;
-    if (getenv("ALLOCLINT_TRACE"))
-        fprintf(stderr, "trace: %s line %zu proof=%d block=%s row=%zu ndims=%d rank=%d\n",
-                fact.name, al_node_row(call), fact.proof, al_block_reason_text(fact.block),
-                fact.block_row, a.ndims, a.rank_known);
     AL_PUSH(facts->allocs, facts->n, facts->cap, fact);
     free(a.regions);
     free(q);
@@ -1938,12 +1933,9 @@ static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_impo
             collect_ids(f.cfg.nodes[i].eval, &f.occ[i],
                         f.cfg.nodes[i].kind == AL_CFG_DEF, 0);
     scan_function_facts(&f, body, 1);
-    TSNode name = al_node_field(func, "name");
-    char *fname = ts_node_is_null(name) ? al_xstrdup("?") : al_node_text_compact(pf, name);
     for (size_t i = 0; i < f.cfg.n; i++)
         if (f.cfg.nodes[i].kind == AL_CFG_SIMPLE)
-            consider_alloc(&f, facts, (int)i, fname);
-    free(fname);
+            consider_alloc(&f, facts, (int)i);
     facts->functions++;
     for (size_t i = 0; i < f.cfg.n; i++)
         free(f.occ[i].ids);
