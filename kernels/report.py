@@ -129,6 +129,8 @@ def svg(device, date, programs):
         label = f"{rw} {case}" if base == "original" and target == "rewritten" else f"{rw} {target} vs {base}"
         if pts:
             series.append((label, pts))
+    if not series:
+        return None
     W, H, L, R, T, B = 960, 560, 70, 330, 40, 60
     xs = [math.log2(x) for _, pts in series for x, _ in pts]
     ys = [math.log10(y) for _, pts in series for _, y in pts]
@@ -185,8 +187,10 @@ def main(argv):
         json.dump(merged, f, indent=1)
     with open(os.path.join(outdir, name + ".md"), "w") as f:
         f.write(markdown(device, date, programs))
-    with open(os.path.join(outdir, name + ".svg"), "w") as f:
-        f.write(svg(device, date, programs))
+    plot = svg(device, date, programs)
+    if plot:  # none in --check runs, which time nothing
+        with open(os.path.join(outdir, name + ".svg"), "w") as f:
+            f.write(plot)
     failed = sum(1 for p in programs for c in p["checks"] if not c["passed"])
     print(f"wrote {name}.json, {name}.md, {name}.svg in {outdir}; {failed} failed checks")
     return 1 if failed else 0
