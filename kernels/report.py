@@ -4,6 +4,8 @@ Markdown table (<device>.md) and a plot of speedup against size
 (<device>.svg). Standard library only.
 
 usage: report.py RAW_DIR OUT_DIR [--date YYYY-MM-DD]
+       report.py RESULTS.json OUT_DIR   (re-render a merged result)
+       ... --rule-pages ../rules        (refresh each page's evidence block)
 """
 
 import datetime
@@ -114,7 +116,8 @@ def markdown(device, date, programs):
 
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#843c39", "#7b4173"]
+           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#637939", "#f7b6d2", "#393b79",
+           "#ad494a", "#6baed6"]
 
 
 def svg(device, date, programs):
@@ -131,7 +134,7 @@ def svg(device, date, programs):
             series.append((label, pts))
     if not series:
         return None
-    W, H, L, R, T, B = 960, 560, 70, 330, 40, 60
+    W, H, L, R, T, B = 1100, 580, 70, 440, 40, 60
     xs = [math.log2(x) for _, pts in series for x, _ in pts]
     ys = [math.log10(y) for _, pts in series for _, y in pts]
     x0, x1 = min(xs), max(xs)
@@ -173,13 +176,63 @@ def svg(device, date, programs):
     return "\n".join(out) + "\n"
 
 
+BEGIN, END = "<!-- evidence:begin -->", "<!-- evidence:end -->"
+
+
+def evidence_block(device, date, programs, code):
+    rows = [r for p in programs for r in p["rows"] if r["rewrite"] == code]
+    checks = [c for p in programs for c in p["checks"] if c["rewrite"] == code]
+    if not rows:
+        return None
+    out = [BEGIN, f"Measured on an {device['name']} ({date}; CUDA driver {device['cuda_driver']}, "
+                  f"copy bandwidth {device['copy_gbps']:.0f} GB/s) by `kernels/run`; full tables "
+                  f"in [kernels/results](../kernels/results/{slug(device['name'])}.md).", ""]
+    for (rw, case, base, target), series in pairs(rows).items():
+        out.append(f"**{case}** — `{target}` against `{base}`:")
+        out.append("")
+        sizes = sorted(series)
+        out.append("| " + " | ".join(["size"] + [human(series[n][1]["bytes"]) for n in sizes]) + " |")
+        out.append("|---" * (len(sizes) + 1) + "|")
+        out.append("| " + " | ".join(["speedup"] + [f"{series[n][0]['median_us'] / series[n][1]['median_us']:.2f}x" for n in sizes]) + " |")
+        out.append("| " + " | ".join(["µs"] + [f"{series[n][0]['median_us']:.1f} → {series[n][1]['median_us']:.1f}" for n in sizes]) + " |")
+        out.append("")
+    ok = sum(1 for c in checks if c["passed"])
+    wrong = [c for c in checks if not c["expect_equal"]]
+    line = f"Equivalence: {ok} of {len(checks)} bit-for-bit checks passed on fresh random inputs with poisoned outputs"
+    if wrong:
+        caught = sum(1 for c in wrong if c["passed"])
+        line += f"; the deliberately wrong rewrite was caught {caught} of {len(wrong)} times"
+    out += [line + ".", END]
+    return "\n".join(out)
+
+
+def update_rule_pages(device, date, programs, pages_dir):
+    for page in sorted(glob.glob(os.path.join(pages_dir, "AL*.md"))):
+        code = os.path.basename(page)[:5]
+        text = open(page).read()
+        if BEGIN not in text or END not in text:
+            continue
+        block = evidence_block(device, date, programs, code)
+        if block is None:
+            continue
+        head, rest = text.split(BEGIN, 1)
+        tail = rest.split(END, 1)[1]
+        with open(page, "w") as f:
+            f.write(head + block + tail)
+        print(f"updated the evidence in {page}")
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     raw, outdir = argv[1], argv[2]
     date = argv[argv.index("--date") + 1] if "--date" in argv else datetime.date.today().isoformat()
-    device, programs = load(raw)
+    if raw.endswith(".json"):
+        merged = json.load(open(raw))
+        device, programs, date = merged["device"], merged["programs"], merged["date"]
+    else:
+        device, programs = load(raw)
     os.makedirs(outdir, exist_ok=True)
     name = slug(device["name"])
     merged = dict(device=device, date=date, programs=programs)
@@ -191,6 +244,8 @@ def main(argv):
     if plot:  # none in --check runs, which time nothing
         with open(os.path.join(outdir, name + ".svg"), "w") as f:
             f.write(plot)
+    if "--rule-pages" in argv:
+        update_rule_pages(device, date, programs, argv[argv.index("--rule-pages") + 1])
     failed = sum(1 for p in programs for c in p["checks"] if not c["passed"])
     print(f"wrote {name}.json, {name}.md, {name}.svg in {outdir}; {failed} failed checks")
     return 1 if failed else 0
