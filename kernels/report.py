@@ -69,7 +69,9 @@ def markdown(device, date, programs):
     lines = [f"# Reference kernel results: {device['name']}", ""]
     lines.append(f"Measured {date} by `kernels/run`: GPU {device['name']} (compute capability "
                  f"{device['cc']}, {device['sms']} SMs, L2 {device['l2_bytes'] >> 20} MiB, "
-                 f"{device['memory_bytes'] / 2**30:.0f} GiB), CUDA driver {device['cuda_driver']}, "
+                 f"{device['memory_bytes'] / 2**30:.0f} GiB), "
+                 f"{'NVIDIA driver ' + device['nvidia_driver'] + ', ' if device.get('nvidia_driver') else ''}"
+                 f"CUDA driver API {device['cuda_driver']}, "
                  f"runtime {device['cuda_runtime']}. Measured device-to-device copy bandwidth: "
                  f"**{device['copy_gbps']:.0f} GB/s** (bytes read + written). Times are medians "
                  "(CUDA events; host clock where allocation or host copies are part of the "
