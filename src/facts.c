@@ -1,5 +1,6 @@
 #include "facts.h"
 
+#include "patterns_collect.h"
 #include "python/cfg.h"
 #include "python/imports.h"
 #include "util.h"
@@ -108,6 +109,8 @@ typedef struct {
     bool completed_safe, completed_unsafe;
     char *evidence;
     size_t evidence_row;
+    unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
+    bool refill_wanted;
 } actx;
 
 static const char *intern(fctx *f, const char *s, size_t len)
@@ -625,6 +628,7 @@ typedef struct {
     bool through_must; /* the use went through a must-alias */
     const char *alias_name;
     size_t alias_len;
+    bool zero_fill; /* .zero_() / .fill_(0) */
 } event;
 
 static const char *const META_ATTRS[] = {
@@ -738,7 +742,16 @@ static event method_use(actx *a, TSNode attr_node, TSNode call, alias_kind kind,
     if (in_list(FULL_WRITE_METHODS, m, len)) {
         char what[64];
         snprintf(what, sizeof what, "`%.*s`", (int)(len < 40 ? len : 40), m);
-        return make_write(a, write_region(a, kind, rid), false, call, what);
+        event e = make_write(a, write_region(a, kind, rid), false, call, what);
+        TSNode args = al_node_field(call, "arguments");
+        uint32_t nargs = ts_node_named_child_count(args);
+        if (kind == AK_SAME &&
+            ((len == 5 && !memcmp(m, "zero_", 5) && nargs == 0) ||
+             (len == 5 && !memcmp(m, "fill_", 5) && nargs == 1 &&
+              (al_node_text_eq(a->f->pf, ts_node_named_child(args, 0), "0") ||
+               al_node_text_eq(a->f->pf, ts_node_named_child(args, 0), "0.0")))))
+            e.zero_fill = true;
+        return e;
     }
     if (in_list(PARTIAL_WRITE_METHODS, m, len)) {
         if (has_keyword(a, call, "reduce", NULL) || has_keyword(a, call, "accumulate", "True"))
@@ -1193,6 +1206,11 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
     }
     for (int i = 0; i < nev; i++) {
         event *e = &evs[i];
+        if (e->kind == EV_WRITE && e->zero_fill && a->refill_at) {
+            bool still_zero = out->pristine && !out->written && out->ncov == 0 &&
+                              nev == 1 && e->through_must;
+            a->refill_at[idx] = still_zero && a->refill_at[idx] != 2 ? 1 : 2;
+        }
         if (e->kind == EV_WRITE && e->through_must)
             apply_write(a, out, e->region, e);
         if ((e->kind == EV_WRITE || e->kind == EV_PARTIAL) && e->evidence_kind &&
@@ -1416,6 +1434,8 @@ static void analyse_alloc(actx *a)
     fctx *f = a->f;
     size_t n = f->cfg.n;
     a->in = al_xcalloc(n, sizeof(bstate));
+    if (a->refill_wanted)
+        a->refill_at = al_xcalloc(n, 1);
     int *work = al_xmalloc(n * sizeof(int) * 2 + 16);
     bool *queued = al_xcalloc(n, sizeof(bool));
     size_t nwork = 0;
@@ -1729,7 +1749,51 @@ static void consider_alloc(fctx *f, al_facts *facts, int node_idx)
         return; /* not a call we understand */
     }
 
+    a.refill_wanted = factory == AL_FACTORY_ZEROS || factory == AL_FACTORY_ZEROS_LIKE ||
+                         factory == AL_FACTORY_NEW_ZEROS;
     analyse_alloc(&a);
+    for (size_t i = 0; a.refill_at && i < f->cfg.n; i++) {
+        if (a.refill_at[i] != 1)
+            continue;
+        /* Only a statement that is the fill alone can go. */
+        TSNode st = f->cfg.nodes[i].eval;
+        TSNode fill = al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1
+                          ? ts_node_named_child(st, 0)
+                          : (TSNode){0};
+        if (!al_node_is(fill, "call"))
+            continue;
+        size_t ls = ts_node_start_byte(st), le = ts_node_end_byte(st);
+        while (ls > 0 && pf->src->bytes[ls - 1] != '\n') {
+            if (pf->src->bytes[ls - 1] != ' ' && pf->src->bytes[ls - 1] != '\t')
+                break;
+            ls--;
+        }
+        if (ls > 0 && pf->src->bytes[ls - 1] != '\n')
+            continue; /* not alone on its line */
+        while (le < pf->src->len && pf->src->bytes[le] != '\n')
+            le++;
+        if (le < pf->src->len)
+            le++;
+        TSNode block = ts_node_parent(st);
+        uint32_t nstmt = 0, kk = ts_node_named_child_count(block);
+        for (uint32_t j = 0; j < kk; j++)
+            if (!al_node_is(ts_node_named_child(block, j), "comment"))
+                nstmt++;
+        if (nstmt < 2)
+            continue; /* deleting it would leave an empty block */
+        al_refill_fact rf;
+        memset(&rf, 0, sizeof rf);
+        rf.kind = AL_REFILL_ALREADY_ZERO;
+        rf.start = ts_node_start_byte(fill);
+        rf.end = ts_node_end_byte(fill);
+        rf.factory = al_xstrdup(al_factory_name(factory));
+        rf.fill_is_zero = true;
+        rf.del_start = ls;
+        rf.del_end = le;
+        rf.row_fill = al_node_row(call);
+        AL_PUSH(facts->refills, facts->n_refills, facts->cap_refills, rf);
+    }
+    free(a.refill_at);
 
     al_alloc_fact fact;
     memset(&fact, 0, sizeof fact);
@@ -1914,10 +1978,6 @@ static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_impo
     TSNode body = al_node_field(func, "body");
     if (ts_node_is_null(body) || !mentions_factory(pf, body))
         return;
-    if (max_depth(body, MAX_FUNCTION_DEPTH) > MAX_FUNCTION_DEPTH) {
-        facts->skipped_deep++;
-        return;
-    }
     fctx f;
     memset(&f, 0, sizeof f);
     f.pf = pf;
@@ -1948,27 +2008,6 @@ static void analyse_function(al_facts *facts, const al_pyfile *pf, const al_impo
     al_cfg_free(&f.cfg);
 }
 
-static void walk_functions(al_facts *facts, const al_pyfile *pf, const al_imports *im,
-                           const al_op_table *ops, const namelist *atomic,
-                           const namelist *kernels, TSNode n, int depth)
-{
-    if (depth > 500)
-        return;
-    if (al_node_is(n, "function_definition"))
-        analyse_function(facts, pf, im, ops, atomic, kernels, n);
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        const char *t = ts_node_type(c);
-        /* Functions live in statements; expressions cannot hold one. */
-        if (!strcmp(t, "expression_statement") || !strcmp(t, "return_statement") ||
-            !strcmp(t, "comment") || !strcmp(t, "import_statement") ||
-            !strcmp(t, "import_from_statement"))
-            continue;
-        walk_functions(facts, pf, im, ops, atomic, kernels, c, depth + 1);
-    }
-}
-
 static int compare_allocs(const void *x, const void *y)
 {
     const al_alloc_fact *a = x, *b = y;
@@ -1982,35 +2021,61 @@ static bool text_contains(const al_pyfile *pf, TSNode n, const char *needle)
     return memmem(p, len, needle, strlen(needle)) != NULL;
 }
 
-/* Triton kernels of this file whose body uses an atomic: buffers they are
- * handed are accumulated into. Kernels live at module or class level. */
-static void find_kernels(const al_pyfile *pf, TSNode n, namelist *all, namelist *out,
-                         char ***keep, size_t *nkeep, size_t *capkeep, int depth)
+/* The one traversal of the file: imports, Triton kernels (and which use
+ * atomics), functions, and the calls the pattern rules look at. Every
+ * analysis after it works from these lists and the functions' graphs. */
+typedef struct {
+    TSNode *functions;
+    size_t n_functions, cap_functions;
+    TSNode *kernels; /* the function_definition of each triton kernel */
+    size_t n_kernels, cap_kernels;
+    TSNode *calls;
+    size_t n_calls, cap_calls;
+} file_index;
+
+static bool is_triton_kernel(const al_pyfile *pf, TSNode decorated)
 {
-    if (depth > 8)
-        return;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        if (al_node_is(c, "decorated_definition")) {
-            TSNode def = al_node_field(c, "definition");
-            bool triton = false;
-            uint32_t kd = ts_node_named_child_count(c);
-            for (uint32_t j = 0; j < kd; j++) {
-                TSNode d = ts_node_named_child(c, j);
-                if (al_node_is(d, "decorator") && text_contains(pf, d, "triton"))
-                    triton = true;
+    uint32_t k = ts_node_named_child_count(decorated);
+    for (uint32_t j = 0; j < k; j++) {
+        TSNode d = ts_node_named_child(decorated, j);
+        if (al_node_is(d, "decorator") && text_contains(pf, d, "triton"))
+            return true;
+    }
+    return false;
+}
+
+static void index_file(const al_pyfile *pf, al_imports *im, file_index *ix)
+{
+    TSTreeCursor c = ts_tree_cursor_new(pf->root);
+    unsigned depth = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        const char *t = ts_node_type(n);
+        bool descend = ts_node_is_named(n);
+        if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
+            al_imports_add_statement(im, pf, n);
+            descend = false;
+        } else if (!strcmp(t, "function_definition")) {
+            AL_PUSH(ix->functions, ix->n_functions, ix->cap_functions, n);
+        } else if (!strcmp(t, "decorated_definition")) {
+            TSNode def = al_node_field(n, "definition");
+            if (al_node_is(def, "function_definition") && is_triton_kernel(pf, n))
+                AL_PUSH(ix->kernels, ix->n_kernels, ix->cap_kernels, def);
+        } else if (!strcmp(t, "call") && al_patterns_call_wanted(pf, n)) {
+            AL_PUSH(ix->calls, ix->n_calls, ix->cap_calls, n);
+        } else if (!strcmp(t, "string") || !strcmp(t, "comment")) {
+            descend = false;
+        }
+        if (descend && depth < 2000 && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+                ts_tree_cursor_delete(&c);
+                return;
             }
-            if (al_node_is(def, "function_definition") && triton) {
-                char *name = al_node_text_compact(pf, al_node_field(def, "name"));
-                AL_PUSH(*keep, *nkeep, *capkeep, name);
-                AL_PUSH(all->names, all->n, all->cap, name);
-                if (text_contains(pf, al_node_field(def, "body"), "atomic_"))
-                    AL_PUSH(out->names, out->n, out->cap, name);
-            }
-        } else if (al_node_is(c, "class_definition") || al_node_is(c, "block") ||
-                   al_node_is(c, "if_statement") || al_node_is(c, "try_statement")) {
-            find_kernels(pf, c, all, out, keep, nkeep, capkeep, depth + 1);
+            depth--;
         }
     }
 }
@@ -2019,14 +2084,38 @@ void al_facts_build(al_facts *facts, const al_pyfile *pf, const al_op_table *ops
 {
     memset(facts, 0, sizeof *facts);
     al_imports im;
-    al_imports_collect(&im, pf);
+    memset(&im, 0, sizeof im);
+    file_index ix;
+    memset(&ix, 0, sizeof ix);
+    index_file(pf, &im, &ix);
     const char *torch = al_imports_alias_for(&im, "torch");
     facts->torch_alias = torch ? al_xstrdup(torch) : NULL;
+
     namelist atomic = {0}, kernels = {0};
     char **keep = NULL;
     size_t nkeep = 0, capkeep = 0;
-    find_kernels(pf, pf->root, &kernels, &atomic, &keep, &nkeep, &capkeep, 0);
-    walk_functions(facts, pf, &im, ops, &atomic, &kernels, pf->root, 0);
+    for (size_t i = 0; i < ix.n_kernels; i++) {
+        char *name = al_node_text_compact(pf, al_node_field(ix.kernels[i], "name"));
+        AL_PUSH(keep, nkeep, capkeep, name);
+        AL_PUSH(kernels.names, kernels.n, kernels.cap, name);
+        if (text_contains(pf, al_node_field(ix.kernels[i], "body"), "atomic_"))
+            AL_PUSH(atomic.names, atomic.n, atomic.cap, name);
+    }
+    for (size_t i = 0; i < ix.n_functions; i++) {
+        TSNode fn = ix.functions[i];
+        if (max_depth(fn, MAX_FUNCTION_DEPTH) > MAX_FUNCTION_DEPTH) {
+            facts->skipped_deep++;
+            continue;
+        }
+        analyse_function(facts, pf, &im, ops, &atomic, &kernels, fn);
+        al_patterns_function(facts, pf, &im, fn);
+    }
+    for (size_t i = 0; i < ix.n_kernels; i++)
+        if (max_depth(ix.kernels[i], MAX_FUNCTION_DEPTH) <= MAX_FUNCTION_DEPTH)
+            al_patterns_kernel(facts, pf, &im, ix.kernels[i]);
+    for (size_t i = 0; i < ix.n_calls; i++)
+        al_patterns_call(facts, pf, &im, ix.calls[i]);
+
     if (facts->n > 1)
         qsort(facts->allocs, facts->n, sizeof *facts->allocs, compare_allocs);
     for (size_t i = 0; i < nkeep; i++)
@@ -2034,6 +2123,9 @@ void al_facts_build(al_facts *facts, const al_pyfile *pf, const al_op_table *ops
     free(keep);
     free(atomic.names);
     free(kernels.names);
+    free(ix.functions);
+    free(ix.kernels);
+    free(ix.calls);
     al_imports_free(&im);
 }
 
@@ -2046,5 +2138,42 @@ void al_facts_free(al_facts *facts)
     }
     free(facts->allocs);
     free(facts->torch_alias);
+    for (size_t i = 0; i < facts->n_refills; i++) {
+        al_refill_fact *f = &facts->refills[i];
+        free(f->factory), free(f->size), free(f->value), free(f->kwargs);
+    }
+    for (size_t i = 0; i < facts->n_tstores; i++) {
+        al_tstore_fact *f = &facts->tstores[i];
+        free(f->acc), free(f->a), free(f->b), free(f->extra), free(f->dtype), free(f->tl);
+    }
+    for (size_t i = 0; i < facts->n_catzeros; i++) {
+        al_catzero_fact *f = &facts->catzeros[i];
+        free(f->extent), free(f->other), free(f->dtype), free(f->device);
+        free(f->cumsum_input), free(f->cumsum_dtype), free(f->target), free(f->indent);
+        free(f->torch), free(f->functional);
+    }
+    for (size_t i = 0; i < facts->n_catloops; i++) {
+        al_catloop_fact *f = &facts->catloops[i];
+        free(f->name), free(f->rest_items), free(f->rest_args), free(f->parts);
+        free(f->indent), free(f->torch);
+    }
+    for (size_t i = 0; i < facts->n_loopallocs; i++) {
+        al_loopalloc_fact *f = &facts->loopallocs[i];
+        free(f->name), free(f->call), free(f->indent), free(f->stmt_indent), free(f->refill);
+    }
+    for (size_t i = 0; i < facts->n_tinvariants; i++) {
+        al_tinvariant_fact *f = &facts->tinvariants[i];
+        free(f->expr), free(f->name), free(f->indent), free(f->occ_start), free(f->occ_end);
+    }
+    for (size_t i = 0; i < facts->n_inplaces; i++) {
+        al_inplace_fact *f = &facts->inplaces[i];
+        free(f->name), free(f->method), free(f->operand);
+    }
+    for (size_t i = 0; i < facts->n_moves; i++) {
+        al_move_fact *f = &facts->moves[i];
+        free(f->factory), free(f->device), free(f->dtype);
+    }
+    free(facts->refills), free(facts->tstores), free(facts->catzeros), free(facts->catloops);
+    free(facts->loopallocs), free(facts->tinvariants), free(facts->inplaces), free(facts->moves);
     memset(facts, 0, sizeof *facts);
 }

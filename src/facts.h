@@ -6,6 +6,7 @@
 #define ALLOCLINT_FACTS_H
 
 #include "ops.h"
+#include "patterns.h"
 #include "python/pyast.h"
 
 #include <stdbool.h>
@@ -69,12 +70,24 @@ typedef struct {
     size_t evidence_row;
 } al_alloc_fact;
 
+#define AL_FACT_LIST(type, name) \
+    type *name;                  \
+    size_t n_##name, cap_##name
+
 typedef struct {
     al_alloc_fact *allocs;
     size_t n, cap;
     char *torch_alias; /* local name bound to the torch module, or NULL */
     size_t functions;  /* functions analysed */
     size_t skipped_deep; /* functions too deeply nested to analyse */
+    AL_FACT_LIST(al_refill_fact, refills);
+    AL_FACT_LIST(al_tstore_fact, tstores);
+    AL_FACT_LIST(al_catzero_fact, catzeros);
+    AL_FACT_LIST(al_catloop_fact, catloops);
+    AL_FACT_LIST(al_loopalloc_fact, loopallocs);
+    AL_FACT_LIST(al_tinvariant_fact, tinvariants);
+    AL_FACT_LIST(al_inplace_fact, inplaces);
+    AL_FACT_LIST(al_move_fact, moves);
 } al_facts;
 
 /* Builds the facts of a parsed file. Never fails short of memory. */

@@ -14,7 +14,9 @@
  * "fully" and "full_graph" in a comment. */
 static bool prefilter(const al_source *src)
 {
-    static const char *const words[] = {"zeros", "ones", "full", NULL};
+    static const char *const words[] = {"zeros", "ones", "full", "empty", "cat", "concat",
+                                        "stack", "arange", "tensor", "rand", "fill_", "zero_",
+                                        NULL};
     const char *p = src->bytes, *end = src->bytes + src->len;
     for (int i = 0; words[i]; i++) {
         size_t wl = strlen(words[i]);

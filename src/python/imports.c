@@ -91,6 +91,14 @@ static void walk(al_imports *im, const al_pyfile *pf, TSNode n, int depth)
         walk(im, pf, ts_node_named_child(n, i), depth + 1);
 }
 
+void al_imports_add_statement(al_imports *im, const al_pyfile *pf, TSNode stmt)
+{
+    if (al_node_is(stmt, "import_statement"))
+        import_statement(im, pf, stmt);
+    else if (al_node_is(stmt, "import_from_statement"))
+        import_from(im, pf, stmt);
+}
+
 void al_imports_collect(al_imports *im, const al_pyfile *pf)
 {
     memset(im, 0, sizeof *im);

@@ -20,6 +20,9 @@ typedef struct {
  * functions and `if TYPE_CHECKING:` blocks bind the same names in
  * practice. */
 void al_imports_collect(al_imports *im, const al_pyfile *pf);
+/* Adds the names one import statement binds (import_statement or
+ * import_from_statement); for callers that walk the tree themselves. */
+void al_imports_add_statement(al_imports *im, const al_pyfile *pf, TSNode stmt);
 /* Qualified name of a dotted expression whose base is imported, or NULL;
  * caller frees. */
 char *al_imports_resolve(const al_imports *im, const al_pyfile *pf, TSNode expr);

@@ -6,6 +6,22 @@ const al_rule al_rules[] = {
     {"AL101", "zeros-overwritten",
      "`torch.zeros/ones/full` buffer fully overwritten before it is read", true,
      al_rule_al101},
+    {"AL103", "redundant-fill", "a fill the allocation or a later write makes redundant", true,
+     al_rule_al103},
+    {"AL104", "triton-redundant-store", "redundant zero accumulators and dead stores in Triton "
+     "kernels", true, al_rule_al104},
+    {"AL201", "cat-with-zeros", "`torch.cat` with a freshly made block of zeros", true,
+     al_rule_al201},
+    {"AL202", "cat-in-loop", "a tensor grown by `torch.cat` inside a loop", true, al_rule_al202},
+    /* Off by default: GPU evidence shows no gain under PyTorch's caching
+     * allocator (rules/AL301.md) or from Triton's own hoisting (AL302). */
+    {"AL301", "alloc-in-loop", "a loop-invariant allocation made every iteration", false,
+     al_rule_al301},
+    {"AL302", "triton-loop-invariant", "loop-invariant `tl.arange` inside a kernel loop", false,
+     al_rule_al302},
+    {"AL401", "inplace-candidate", "`x = x - y` on a fresh local tensor", false, al_rule_al401},
+    {"AL501", "host-alloc-then-copy", "a tensor made on the host, then moved to the device",
+     true, al_rule_al501},
 };
 
 const size_t al_rules_count = sizeof al_rules / sizeof al_rules[0];

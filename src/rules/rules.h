@@ -28,5 +28,13 @@ extern const size_t al_rules_count;
 const al_rule *al_rule_find(const char *code);
 
 void al_rule_al101(const al_rule_input *in, al_findings *out);
+void al_rule_al103(const al_rule_input *in, al_findings *out);
+void al_rule_al104(const al_rule_input *in, al_findings *out);
+void al_rule_al201(const al_rule_input *in, al_findings *out);
+void al_rule_al202(const al_rule_input *in, al_findings *out);
+void al_rule_al301(const al_rule_input *in, al_findings *out);
+void al_rule_al302(const al_rule_input *in, al_findings *out);
+void al_rule_al401(const al_rule_input *in, al_findings *out);
+void al_rule_al501(const al_rule_input *in, al_findings *out);
 
 #endif
