@@ -12,6 +12,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +205,24 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
     return rc < 0 ? AL_EXIT_CLEAN : rc;
 }
 
+/* The path a patch names: relative to the current directory, as `git
+ * apply` and `patch -p1` expect from its root. */
+static char *diff_path(const char *path)
+{
+    char cwd[4096], real[4096];
+    const char *p = path;
+    if (path[0] == '/' && getcwd(cwd, sizeof cwd) && realpath(path, real)) {
+        size_t n = strlen(cwd);
+        if (strncmp(real, cwd, n) == 0 && real[n] == '/')
+            return al_xstrdup(real + n + 1);
+    }
+    while (p[0] == '.' && p[1] == '/')
+        p += 2;
+    while (*p == '/')
+        p++; /* outside the current directory: the best a patch can say */
+    return al_xstrdup(p);
+}
+
 static void print_summary(FILE *out, const options *o, size_t remaining, size_t fixed,
                           size_t fixable_safe, size_t fixable_unsafe)
 {
@@ -295,7 +315,9 @@ int al_cli_main(int argc, char **argv)
         al_lint_result res = job->res;
         if (o.diff) {
             if (res.fixed) {
-                al_diff_unified(&patch, src.path, src.bytes, src.len, res.fixed, res.fixed_len, 3);
+                char *rel = diff_path(src.path);
+                al_diff_unified(&patch, rel, src.bytes, src.len, res.fixed, res.fixed_len, 3);
+                free(rel);
                 /* Report what the patch does not fix, where it was found. */
                 al_findings rest = {0};
                 for (size_t k = 0; k < res.initial.n; k++)

@@ -946,6 +946,20 @@ static void cat_in_loop(fn_ctx *c, TSNode stmt)
         free(name);
         return;
     }
+    /* It grows only if it carries over from one iteration to the next:
+     * the cat must be its only binding in the loop. */
+    char **bound = NULL;
+    size_t nb = 0, cb = 0;
+    bound_names(c->pf, loop, &bound, &nb, &cb, 0);
+    int binds = 0;
+    for (size_t i = 0; i < nb; i++)
+        if (!strcmp(bound[i], name))
+            binds++;
+    free_names(bound, nb);
+    if (binds != 1) {
+        free(name);
+        return;
+    }
     al_catloop_fact f;
     memset(&f, 0, sizeof f);
     f.start = ts_node_start_byte(stmt);
@@ -1023,7 +1037,22 @@ static bool escapes(const fn_ctx *c, TSNode id)
         free(q);
         if (torch)
             return false;
-        /* list.append(t), helper(t): may keep it. */
+        /* x.add_(t), x.copy_(t), a.matmul(t): a tensor method reads its
+         * argument; list.append(t), helper(t) may keep it. */
+        static const char *const reads[] = {"add", "sub", "mul", "div", "matmul", "mm", "bmm",
+                                            "expand_as", "view_as", "reshape_as", "type_as",
+                                            "to", "eq", "ne", "lt", "gt", "le", "ge", "where",
+                                            "masked_fill", "index_select", "gather", NULL};
+        if (al_node_is(fn, "attribute")) {
+            size_t len;
+            const char *m = last_name(c->pf, fn, &len);
+            if (len > 1 && m[len - 1] == '_' && m[len - 2] != '_')
+                return false;
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), m);
+            if (in_list(reads, name))
+                return false;
+        }
         return true;
     }
     return false;
@@ -1048,7 +1077,7 @@ static void alloc_in_loop(fn_ctx *c, TSNode stmt)
     for (size_t i = 0; i < nb; i++)
         if (!strcmp(bound[i], name))
             binds++;
-    bool ok = binds == 1 && invariant(c->pf, call, bound, nb, 0);
+    bool ok = binds == 1 && invariant(c->pf, al_node_field(call, "arguments"), bound, nb, 0);
     /* Every use of the name is inside this loop, after the allocation,
      * and none lets the value outlive the iteration. */
     if (ok && count_ident(c->pf, c->func, name, 0) != count_ident(c->pf, loop, name, 0))
