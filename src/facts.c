@@ -55,6 +55,7 @@ typedef struct {
     bool reached;
     bool pristine; /* some path: alive and not yet fully written */
     bool written;  /* some path: fully written */
+    bool dirty;    /* some path: any element written since the allocation */
     int cov[MAX_COV];
     int ncov;
     alias al[MAX_ALIASES];
@@ -545,6 +546,7 @@ static void kill_alias(bstate *s, const char *name, size_t len)
 static bool state_eq(const bstate *a, const bstate *b)
 {
     if (a->reached != b->reached || a->pristine != b->pristine || a->written != b->written ||
+        a->dirty != b->dirty ||
         a->ncov != b->ncov || a->nal != b->nal)
         return false;
     if (memcmp(a->cov, b->cov, (size_t)a->ncov * sizeof a->cov[0]) != 0)
@@ -568,6 +570,7 @@ static bool join(bstate *into, const bstate *from)
     }
     bstate old = *into;
     into->written |= from->written;
+    into->dirty |= from->dirty;
     if (from->pristine) {
         if (into->pristine) {
             int n = 0;
@@ -1207,10 +1210,12 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
     for (int i = 0; i < nev; i++) {
         event *e = &evs[i];
         if (e->kind == EV_WRITE && e->zero_fill && a->refill_at) {
-            bool still_zero = out->pristine && !out->written && out->ncov == 0 &&
+            bool still_zero = out->pristine && !out->written && !out->dirty && out->ncov == 0 &&
                               nev == 1 && e->through_must;
             a->refill_at[idx] = still_zero && a->refill_at[idx] != 2 ? 1 : 2;
         }
+        if (e->kind == EV_WRITE || e->kind == EV_PARTIAL || e->kind == EV_RMW)
+            out->dirty = true;
         if (e->kind == EV_WRITE && e->through_must)
             apply_write(a, out, e->region, e);
         if ((e->kind == EV_WRITE || e->kind == EV_PARTIAL) && e->evidence_kind &&
@@ -1752,7 +1757,10 @@ static void consider_alloc(fctx *f, al_facts *facts, int node_idx)
     a.refill_wanted = factory == AL_FACTORY_ZEROS || factory == AL_FACTORY_ZEROS_LIKE ||
                          factory == AL_FACTORY_NEW_ZEROS;
     analyse_alloc(&a);
-    for (size_t i = 0; a.refill_at && i < f->cfg.n; i++) {
+    /* Escaped or accumulated into: someone else may have written it. */
+    bool trust_zero = !(a.blocked && (a.reason == AL_BLOCK_ESCAPE || a.reason == AL_BLOCK_GLOBAL ||
+                                      a.reason == AL_BLOCK_ACCUMULATE)) && !a.accumulated;
+    for (size_t i = 0; trust_zero && a.refill_at && i < f->cfg.n; i++) {
         if (a.refill_at[i] != 1)
             continue;
         /* Only a statement that is the fill alone can go. */
@@ -2163,7 +2171,8 @@ void al_facts_free(al_facts *facts)
     }
     for (size_t i = 0; i < facts->n_tinvariants; i++) {
         al_tinvariant_fact *f = &facts->tinvariants[i];
-        free(f->expr), free(f->name), free(f->indent), free(f->occ_start), free(f->occ_end);
+        free(f->expr), free(f->source), free(f->name), free(f->indent), free(f->occ_start),
+            free(f->occ_end);
     }
     for (size_t i = 0; i < facts->n_inplaces; i++) {
         al_inplace_fact *f = &facts->inplaces[i];

@@ -158,8 +158,8 @@ static void bound_names(const al_pyfile *pf, TSNode n, char ***out, size_t *nout
 
 static void add_target(const al_pyfile *pf, TSNode t, char ***out, size_t *nout, size_t *cap)
 {
-    if (ts_node_is_null(t))
-        return;
+    if (ts_node_is_null(t) || al_node_is(t, "subscript") || al_node_is(t, "attribute"))
+        return; /* x[i] = ..., x.a = ...: a store, not a binding */
     if (al_node_is(t, "identifier")) {
         char *s = text(pf, t);
         AL_PUSH(*out, *nout, *cap, s);
@@ -832,6 +832,17 @@ static bool statement_lines(const al_pyfile *pf, TSNode stmt, size_t *start, siz
     return true;
 }
 
+/* The index of the next statement after i in a block (comments are
+ * named children too), or the child count. */
+static uint32_t next_statement(TSNode block, uint32_t i)
+{
+    uint32_t k = ts_node_named_child_count(block);
+    for (uint32_t j = i + 1; j < k; j++)
+        if (!al_node_is(ts_node_named_child(block, j), "comment"))
+            return j;
+    return k;
+}
+
 static int named_statements(TSNode block)
 {
     int n = 0;
@@ -845,14 +856,18 @@ static int named_statements(TSNode block)
 static void refill_next(fn_ctx *c, TSNode block)
 {
     uint32_t k = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i + 1 < k; i++) {
-        TSNode s1 = ts_node_named_child(block, i), s2 = ts_node_named_child(block, i + 1);
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t j = next_statement(block, i);
+        if (j >= k)
+            break;
+        TSNode s1 = ts_node_named_child(block, i), s2 = ts_node_named_child(block, j);
         TSNode target;
         const char *factory;
         TSNode call = alloc_call(c, s1, &target, &factory);
         if (ts_node_is_null(call) || !in_list(TORCH_FACTORIES, factory) ||
             !strcmp(factory, "full") || !strcmp(factory, "full_like"))
             continue;
+        bool zeros = strstr(factory, "zeros") != NULL;
         char *name = text(c->pf, target);
         TSNode fill;
         bool zero = is_method_call_on(c, s2, name, "zero_", &fill);
@@ -862,6 +877,11 @@ static void refill_next(fn_ctx *c, TSNode block)
         if (filled)
             args_of(fill, &fl);
         size_t ds, de;
+        /* zeros then zero_(): the dataflow reports it as already zero. */
+        if (filled && zeros && (zero || (fl.npos == 1 && is_zero_literal(c->pf, fl.pos[0])))) {
+            free(name);
+            continue;
+        }
         if (!filled || fa.splat || (!zero && (fl.npos != 1 || fl.nkw)) ||
             !ts_node_is_null(kwarg(c->pf, &fa, "out")) || !statement_lines(c->pf, s2, &ds, &de) ||
             count_ident(c->pf, fill, name, 0) != 1) {
@@ -1027,6 +1047,14 @@ static bool escapes(const fn_ctx *c, TSNode id)
         if (al_node_is(q, "call"))
             q = ts_node_parent(q);
         return al_node_is(q, "assignment") && !ts_node_eq(al_node_field(q, "left"), p);
+    }
+    if (!strcmp(t, "keyword_argument")) {
+        /* out=t: an output argument is written, not kept. */
+        size_t len;
+        const char *kw = al_node_ptr(c->pf, al_node_field(p, "name"), &len);
+        if ((len == 3 && !memcmp(kw, "out", 3)) || (len == 6 && !memcmp(kw, "output", 6)) ||
+            (len > 4 && !memcmp(kw + len - 4, "_out", 4)))
+            return false;
     }
     if (!strcmp(t, "argument_list") || !strcmp(t, "keyword_argument")) {
         TSNode call = !strcmp(t, "argument_list") ? ts_node_parent(p)
@@ -1605,9 +1633,10 @@ static void dead_zero_loops(k_ctx *c, TSNode block, uint32_t i)
     TSNode ptrs[16], masks[16];
     bool only;
     int n = zero_stores(c, al_node_field(l1, "body"), ptrs, masks, 16, &only);
-    if (n > 0 && only && i + 1 < k) {
+    uint32_t next = next_statement(block, i);
+    if (n > 0 && only && next < k) {
         /* Zeros first, then the same stores unconditionally: dead. */
-        TSNode l2 = ts_node_named_child(block, i + 1);
+        TSNode l2 = ts_node_named_child(block, next);
         size_t ds, de;
         if (al_node_is(l2, "for_statement") && same_header(c, l1, l2) &&
             stores_all(c, al_node_field(l2, "body"), ptrs, masks, n) &&
@@ -1659,8 +1688,9 @@ static void kernel_blocks(k_ctx *c, TSNode n, int depth)
         uint32_t k = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < k; i++) {
             TSNode s = ts_node_named_child(n, i);
-            if (i + 1 < k)
-                zero_acc(c, s, ts_node_named_child(n, i + 1));
+            uint32_t j = next_statement(n, i);
+            if (j < k)
+                zero_acc(c, s, ts_node_named_child(n, j));
             dead_zero_store(c, n, i);
             dead_zero_loops(c, n, i);
         }
@@ -1740,6 +1770,7 @@ static void loop_invariants(k_ctx *c)
             nf.loop_start = ts_node_start_byte(target);
             nf.loop_row = al_node_row(target);
             nf.expr = expr;
+            nf.source = text(c->pf, calls[i]);
             expr = NULL;
             nf.indent = indent;
             /* offs_0_BLOCK from tl.arange(0, BLOCK) */

@@ -89,7 +89,9 @@ typedef struct {
 /* AL302: tl.arange with loop-invariant bounds inside a kernel loop. */
 typedef struct {
     size_t loop_start, loop_row;
-    char *expr, *name, *indent;
+    char *expr;   /* compact text, to group equal expressions */
+    char *source; /* the first occurrence as written */
+    char *name, *indent;
     size_t *occ_start, *occ_end;
     size_t n_occ;
 } al_tinvariant_fact;

@@ -11,7 +11,7 @@ void al_rule_al302(const al_rule_input *in, al_findings *out)
         const al_tinvariant_fact *f = &in->facts->tinvariants[i];
         al_fix *fix = al_fix_new(AL_FIX_SAFE, "Hoist it into a name before the loop");
         al_strbuf a = {0};
-        al_strbuf_printf(&a, "%s = %s\n%s", f->name, f->expr, f->indent);
+        al_strbuf_printf(&a, "%s = %s\n%s", f->name, f->source, f->indent);
         al_fix_add_edit(fix, f->loop_start, f->loop_start, a.data);
         for (size_t k = 0; k < f->n_occ; k++)
             al_fix_add_edit(fix, f->occ_start[k], f->occ_end[k], f->name);
@@ -19,7 +19,7 @@ void al_rule_al302(const al_rule_input *in, al_findings *out)
         al_strbuf msg = {0};
         al_strbuf_printf(&msg, "`%s` does not change across the loop on line %zu%s: hoist it "
                                "(Triton hoists it too; a readability fix)",
-                         f->expr, f->loop_row,
+                         f->source, f->loop_row,
                          f->n_occ > 1 ? " and is computed more than once" : "");
         al_findings_add(out, "AL302", "triton-loop-invariant", f->occ_start[0], f->occ_end[0],
                         al_strbuf_detach(&msg), fix);

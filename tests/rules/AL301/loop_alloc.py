@@ -1,0 +1,115 @@
+# AL301 fixtures (off by default): the same temporary allocated every
+# iteration, never outliving it.
+import torch
+
+
+def chunked_matmul(x, w, out, n_chunks):
+    for i in range(n_chunks):
+        tmp = torch.empty_like(out)  # expect: AL301 unsafe
+        torch.matmul(x[i], w, out=tmp)
+        out.add_(tmp)
+    return out
+
+
+def ping_pong(x, layers):
+    for layer in layers:
+        scratch = torch.empty(x.shape, dtype=x.dtype, device=x.device)  # expect: AL301 unsafe
+        layer(x, out=scratch)
+        x.copy_(scratch)
+    return x
+
+
+def zeroed_each_time(rows, width, acc):
+    # Partly written each iteration: the hoisted buffer is re-zeroed.
+    for r in rows:
+        buf = torch.zeros(width)  # expect: AL301 unsafe
+        buf[: r.numel()] = r
+        acc.add_(buf)
+    return acc
+
+
+def filled_each_time(items, n, out):
+    for it in items:
+        mask = torch.full((n,), -1.0)  # expect: AL301 unsafe
+        mask.masked_fill_(it > 0, 0.0)
+        out.add_(mask)
+    return out
+
+
+def while_loop(state, n):
+    while state.running:
+        tmp = torch.zeros(n)  # expect: AL301 unsafe
+        state.step(out=tmp)
+        state.total.add_(tmp)
+    return state
+
+
+def shape_changes(chunks):
+    # The shape depends on the loop variable.
+    for c in chunks:
+        tmp = torch.empty_like(c)  # expect: none
+        tmp.copy_(c)
+        c.add_(tmp)
+
+
+def appended(chunks, n):
+    # The value outlives the iteration.
+    outs = []
+    for c in chunks:
+        t = torch.empty(n)  # expect: none
+        t.copy_(c)
+        outs.append(t)
+    return outs
+
+
+def returned(chunks, n):
+    for c in chunks:
+        t = torch.zeros(n)  # expect: none
+        if c.any():
+            return t
+    return None
+
+
+def stored(self, chunks, n):
+    for i, c in enumerate(chunks):
+        t = torch.empty(n)  # expect: none
+        self.cache[i] = t
+
+
+def used_after_the_loop(chunks, n):
+    for c in chunks:
+        t = torch.empty(n)  # expect: none
+        t.copy_(c)
+    return t
+
+
+def size_grows(chunks):
+    n = 1
+    for c in chunks:
+        n = n * 2
+        t = torch.empty(n)  # expect: none
+        c.add_(t.sum())
+
+
+def passed_to_unknown(chunks, n, helper):
+    for c in chunks:
+        t = torch.empty(n)  # expect: none
+        helper(t)
+
+
+def not_in_a_loop(n):
+    t = torch.empty(n)  # expect: none
+    return t
+
+
+def random_each_time(steps, n, acc):
+    for s in steps:
+        noise = torch.randn(n)  # expect: none
+        acc.add_(noise)
+    return acc
+
+
+def captured(chunks, n, hooks):
+    for c in chunks:
+        t = torch.empty(n)  # expect: none
+        hooks.append(lambda: t)

@@ -1,0 +1,95 @@
+# AL302 fixtures (off by default): loop-invariant tl.arange in kernel loops.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_sum(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        offs = start + tl.arange(0, BLOCK)  # expect: AL302 safe
+        acc += tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
+@triton.jit
+def tl_range_loop(x_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr):
+    total = 0.0
+    for i in tl.range(0, n, BLOCK_SIZE):
+        idx = i + tl.arange(0, BLOCK_SIZE)  # expect: AL302 safe
+        total += tl.sum(tl.load(x_ptr + idx, mask=idx < n, other=0.0))
+    tl.store(out_ptr, total)
+
+
+@triton.jit
+def used_twice(x_ptr, y_ptr, out_ptr, n, B: tl.constexpr):
+    acc = tl.zeros([B], dtype=tl.float32)
+    for s in range(0, n, B):
+        a = tl.load(x_ptr + s + tl.arange(0, B), mask=s + tl.arange(0, B) < n)  # expect: AL302 safe
+        acc += a
+    tl.store(out_ptr + tl.arange(0, B), acc)
+
+
+@triton.jit
+def nested_loops(x_ptr, out_ptr, rows, cols, BR: tl.constexpr, BC: tl.constexpr):
+    # Invariant in both loops: hoisted before the outer one.
+    for r in range(0, rows, BR):
+        for c in range(0, cols, BC):
+            offs_c = c + tl.arange(0, BC)  # expect: AL302 safe
+            v = tl.load(x_ptr + r * cols + offs_c, mask=offs_c < cols)
+            tl.store(out_ptr + r * cols + offs_c, v)
+
+
+@triton.jit
+def static_range_loop(x_ptr, out_ptr, NUM: tl.constexpr, B: tl.constexpr):
+    for i in tl.static_range(NUM):
+        v = tl.load(x_ptr + i * B + tl.arange(0, B))  # expect: AL302 safe
+        tl.store(out_ptr + i * B + tl.arange(0, B), v)
+
+
+@triton.jit
+def depends_on_loop_variable(x_ptr, out_ptr, NUM: tl.constexpr):
+    for i in tl.static_range(1, NUM):
+        v = tl.load(x_ptr + tl.arange(0, i))  # expect: none
+        tl.store(out_ptr + tl.arange(0, i), v)
+
+
+@triton.jit
+def bound_rebound_in_loop(x_ptr, out_ptr, n, B: tl.constexpr):
+    width = B
+    for s in range(0, n, B):
+        v = tl.load(x_ptr + s + tl.arange(0, width))  # expect: none
+        tl.store(out_ptr + s + tl.arange(0, width), v)
+        width = width // 2
+
+
+@triton.jit
+def already_hoisted(x_ptr, out_ptr, n, B: tl.constexpr):
+    ar = tl.arange(0, B)  # expect: none
+    for s in range(0, n, B):
+        v = tl.load(x_ptr + s + ar, mask=s + ar < n)
+        tl.store(out_ptr + s + ar, v, mask=s + ar < n)
+
+
+@triton.jit
+def no_loop(x_ptr, out_ptr, B: tl.constexpr):
+    offs = tl.arange(0, B)  # expect: none
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+
+
+@triton.jit
+def while_loop(x_ptr, out_ptr, n, B: tl.constexpr):
+    s = 0
+    while s < n:
+        v = tl.load(x_ptr + s + tl.arange(0, B))  # expect: none
+        tl.store(out_ptr + s + tl.arange(0, B), v)
+        s += B
+
+
+def host_code(torch, n):
+    # Not in a kernel: torch.arange in a loop is AL301's business, if anyone's.
+    total = 0
+    for i in range(n):
+        total += torch.arange(0, 8).sum()  # expect: none
+    return total

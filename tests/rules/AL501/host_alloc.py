@@ -1,0 +1,106 @@
+# AL501 fixtures: tensors made in host memory and then copied to a device.
+import torch
+import torch as th
+from torch import zeros
+
+
+def positions(num_tokens, device):
+    # Made on the host, zeroed there, then copied: make it on the device.
+    pos = torch.zeros(num_tokens, dtype=torch.int64).to(device)  # expect: AL501 safe
+    return pos
+
+
+def cuda_method(n):
+    mask = torch.ones(n, n, dtype=torch.bool).cuda()  # expect: AL501 safe
+    return mask
+
+
+def string_device(n):
+    buf = torch.empty(n).to("cuda")  # expect: AL501 safe
+    return buf
+
+
+def keyword_device(n, dev):
+    idx = torch.arange(n).to(device=dev)  # expect: AL501 safe
+    return idx
+
+
+def self_device(self, n):
+    table = torch.full((n,), -1, dtype=torch.int32).to(self.device)  # expect: AL501 safe
+    return table
+
+
+def torch_device_call(n, rank):
+    t = th.zeros(n, 4).to(th.device("cuda", rank))  # expect: AL501 safe
+    return t
+
+
+def literal_tensor(values, device):
+    t = torch.tensor([0, 1, 2, 3], dtype=torch.int32).to(device)  # expect: AL501 safe
+    return t
+
+
+def bare_factory(n, device):
+    z = zeros(n).to(device)  # expect: AL501 safe
+    return z
+
+
+def also_dtype(n, device):
+    # The dtype conversion moves into dtype=: unsafe (rounding happens elsewhere).
+    w = torch.ones(n).to(device, torch.float16)  # expect: AL501 unsafe
+    return w
+
+
+def non_blocking_move(n, device):
+    t = torch.zeros(n).to(device, non_blocking=True)  # expect: AL501 unsafe
+    return t
+
+
+def random_numbers(n, device):
+    # The device's generator draws other numbers than the host's.
+    noise = torch.randn(n, 16).to(device)  # expect: AL501 unsafe
+    return noise
+
+
+def cuda_with_index(n, i):
+    # .cuda(i): which device expression to spell is left to the reader.
+    t = torch.zeros(n).cuda(i)  # expect: none
+    return t
+
+
+def dtype_only(n):
+    # .to(dtype) does not move anything.
+    t = torch.zeros(n).to(torch.float16)  # expect: none
+    return t
+
+
+def like_other_tensor(n, other):
+    # .to(other) takes device and dtype from a tensor: not a plain move.
+    t = torch.zeros(n).to(other)  # expect: none
+    return t
+
+
+def already_on_device(n, device):
+    # Already made on the device: the .to is a no-op, not a host copy.
+    t = torch.zeros(n, device=device).to(device)  # expect: AL501 nofix
+    return t
+
+
+def not_a_factory(x, device):
+    # A tensor computed on the host: its move is real work.
+    y = (x * 2).to(device)  # expect: none
+    return y
+
+
+def loaded_checkpoint(state, device):
+    w = state["weight"].to(device)  # expect: none
+    return w
+
+
+def numpy_array(arr, device):
+    t = arr.to(device)  # expect: none
+    return t
+
+
+def cpu_move(t):
+    return t.cpu()  # expect: none
