@@ -532,7 +532,7 @@ static void catzero(al_facts *facts, const al_pyfile *pf, const al_imports *im, 
     f.zeros_first = zi == 0;
     TSNode other = items[1 - zi];
     f.other = text(pf, other);
-    size_tuple(pf, &za, &f.rank);
+    free(size_tuple(pf, &za, &f.rank));
     f.dim = 0;
     TSNode dimn = a.npos == 2 ? a.pos[1] : kwarg(pf, &a, "dim");
     if (!ts_node_is_null(dimn)) {

@@ -96,7 +96,7 @@ elif ! cmp -s "$name" "$dir/$name.fixed"; then
     diff -u "$dir/$name.fixed" "$name" >&2
 fi
 cp "$name" once.py
-"$alloclint" check --select "$code" --fix -q --no-respect-gitignore "$name" >/dev/null 2>&1
+"$alloclint" check --select "$code" --fix -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
 cmp -s "$name" once.py || say "a second --fix changed the file again"
 if [ -s patch.diff ]; then
     cmp -s g/"$name" "$name" || say "git-applied diff differs from --fix output"
@@ -108,7 +108,7 @@ fi
 # 5. unsafe fixes
 if [ -f "$dir/$name.unsafe-fixed" ] || [ "${UPDATE_GOLDEN:-}" = 1 ]; then
     cp orig.py "$name"
-    "$alloclint" check --select "$code" --fix --unsafe-fixes -q --no-respect-gitignore "$name" >/dev/null 2>&1
+    "$alloclint" check --select "$code" --fix --unsafe-fixes -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
     if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
         if ! cmp -s "$name" "$dir/$name.fixed"; then
             cp "$name" "$dir/$name.unsafe-fixed"
@@ -118,5 +118,14 @@ if [ -f "$dir/$name.unsafe-fixed" ] || [ "${UPDATE_GOLDEN:-}" = 1 ]; then
         diff -u "$dir/$name.unsafe-fixed" "$name" >&2
     fi
 fi
+
+# Sanitizer builds: LeakSanitizer keeps a non-zero exit status (1 for
+# findings), so a leak shows only in stderr.
+for log in stderr.txt diff-stderr.txt fix-stderr.txt; do
+    if [ -f "$log" ] && grep -q "Sanitizer\|runtime error:" "$log"; then
+        say "sanitizer report in $log:"
+        cat "$log" >&2
+    fi
+done
 
 exit $fail
