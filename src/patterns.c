@@ -253,8 +253,9 @@ static const char *const TORCH_FACTORIES[] = {
 static const char *const RANDOM_FACTORIES[] = {
     "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
     "normal", "bernoulli", "multinomial", NULL};
+/* Factories that take device= (torch.from_numpy does not). */
 static const char *const OTHER_FACTORIES[] = {
-    "arange", "tensor", "eye", "linspace", "logspace", "as_tensor", "from_numpy", NULL};
+    "arange", "tensor", "eye", "linspace", "logspace", "as_tensor", NULL};
 
 static bool in_list(const char *const *list, const char *s)
 {
@@ -437,9 +438,12 @@ static void refill_chained(al_facts *facts, const al_pyfile *pf, const al_import
     f.call_start = f.start;
     f.call_end = f.end;
     f.alloc_end = ts_node_end_byte(inner);
+    f.name_start = ts_node_start_byte(al_node_field(inner, "function"));
+    f.name_end = ts_node_end_byte(al_node_field(inner, "function"));
     f.factory = al_xstrdup(factory);
     f.like = strstr(factory, "_like") != NULL;
     f.fill_is_zero = zero || is_zero_literal(pf, fill.pos[0]);
+    f.fill_is_one = !zero && (text_is(pf, fill.pos[0], "1") || text_is(pf, fill.pos[0], "1.0"));
     f.row_fill = al_node_row(fn);
     bool is_full = !strcmp(factory, "full") || !strcmp(factory, "full_like");
     if (is_full)
@@ -896,6 +900,9 @@ static void refill_next(fn_ctx *c, TSNode block)
         f.factory = al_xstrdup(factory);
         f.like = strstr(factory, "_like") != NULL;
         f.fill_is_zero = zero || is_zero_literal(c->pf, fl.pos[0]);
+        f.fill_is_one = !zero && (text_is(c->pf, fl.pos[0], "1") || text_is(c->pf, fl.pos[0], "1.0"));
+        f.name_start = ts_node_start_byte(al_node_field(call, "function"));
+        f.name_end = ts_node_end_byte(al_node_field(call, "function"));
         f.call_start = ts_node_start_byte(call);
         f.call_end = ts_node_end_byte(call);
         f.del_start = ds;
@@ -1092,7 +1099,10 @@ static void alloc_in_loop(fn_ctx *c, TSNode stmt)
     TSNode target;
     const char *factory;
     TSNode call = alloc_call(c, stmt, &target, &factory);
-    if (ts_node_is_null(call))
+    /* arange/tensor/eye carry content a hoisted buffer could lose to an
+     * in-place update; zeros/ones/full are refilled, empty needs nothing. */
+    if (ts_node_is_null(call) || (!in_list(TORCH_FACTORIES, factory) &&
+                                  strncmp(factory, "new_", 4) != 0))
         return;
     TSNode loop = enclosing_loop(c, stmt);
     if (ts_node_is_null(loop))

@@ -22,6 +22,8 @@ typedef struct {
     char *factory;        /* "zeros", "empty", "ones_like", ... */
     bool like;            /* a *_like factory */
     bool fill_is_zero;    /* fill_(0) / zero_() */
+    bool fill_is_one;     /* fill_(1) */
+    size_t name_start, name_end; /* the factory's callee, e.g. `torch.empty` */
     char *size;           /* size as a tuple text, or the *_like input; NULL unknown */
     char *value;          /* fill value text, float-normalised when needed; NULL unknown */
     char *kwargs;         /* ", dtype=..., device=..." of the factory, or "" */

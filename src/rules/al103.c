@@ -32,6 +32,24 @@ void al_rule_al103(const al_rule_input *in, al_findings *out)
                 fix = al_fix_new(AL_FIX_SAFE, "Drop the redundant fill");
                 al_fix_add_edit(fix, f->alloc_end, f->end, "");
             }
+        } else if (empty && (f->fill_is_zero || f->fill_is_one) && f->name_end > f->name_start) {
+            /* torch.empty(...) + zero_() is torch.zeros(...): no size needed. */
+            const char *to = f->fill_is_zero ? (f->like ? "zeros_like" : "zeros")
+                                             : (f->like ? "ones_like" : "ones");
+            al_strbuf_printf(&msg, "`torch.%s` followed by `%s` is `torch.%s` (a "
+                                   "simplification, not faster)",
+                             f->factory, f->fill_is_zero ? "zero_()" : "fill_(1)", to);
+            al_strbuf name = {0}, fm = {0};
+            al_strbuf_printf(&name, "%s.%s", torch, to);
+            al_strbuf_printf(&fm, "Replace with `%s`", name.data);
+            fix = al_fix_new(AL_FIX_SAFE, fm.data);
+            al_fix_add_edit(fix, f->name_start, f->name_end, name.data);
+            if (f->kind == AL_REFILL_CHAINED)
+                al_fix_add_edit(fix, f->alloc_end, f->end, "");
+            else
+                al_fix_add_edit(fix, f->del_start, f->del_end, "");
+            al_strbuf_free(&name);
+            al_strbuf_free(&fm);
         } else {
             al_strbuf_printf(&msg, "`torch.%s` followed by `fill_(%s)` writes the buffer %s: "
                                    "use `torch.%s`",

@@ -46,6 +46,18 @@ def already_zero_later(n, flag):
     return hist
 
 
+def empty_then_zero(shape, device):
+    # The size is a name (an int or a tuple): torch.zeros takes it as is.
+    x = torch.empty(shape, device=device)
+    x.zero_()  # expect: AL103 safe
+    return x
+
+
+def empty_like_then_ones(ref):
+    w = torch.empty_like(ref).fill_(1)  # expect: AL103 safe
+    return w
+
+
 def fill_value_of_unknown_dtype(n, value):
     # torch.full would infer its dtype from `value`: no fix.
     buf = torch.zeros(n).fill_(value)  # expect: AL103 nofix

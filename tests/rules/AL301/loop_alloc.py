@@ -109,6 +109,15 @@ def random_each_time(steps, n, acc):
     return acc
 
 
+def content_bearing_factory(steps, acc):
+    # arange has content: an in-place update would carry to the next step.
+    for s in steps:
+        idx = torch.arange(8)  # expect: none
+        idx.add_(s)
+        acc.add_(idx)
+    return acc
+
+
 def captured(chunks, n, hooks):
     for c in chunks:
         t = torch.empty(n)  # expect: none

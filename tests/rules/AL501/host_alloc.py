@@ -102,5 +102,11 @@ def numpy_array(arr, device):
     return t
 
 
+def from_numpy(arr, device):
+    # torch.from_numpy has no device=: nothing to move into.
+    t = torch.from_numpy(arr).to(device)  # expect: none
+    return t
+
+
 def cpu_move(t):
     return t.cpu()  # expect: none
