@@ -1518,6 +1518,24 @@ static void push_tstore(k_ctx *c, al_tstore_fact *f)
     AL_PUSH(c->facts->tstores, c->facts->n_tstores, c->facts->cap_tstores, *f);
 }
 
+/* A statement (or loop) made dead by `other`: deleted with its lines. */
+static bool push_dead(k_ctx *c, al_tstore_kind kind, TSNode dead, TSNode other)
+{
+    size_t ds, de;
+    if (!statement_lines(c->pf, dead, &ds, &de))
+        return false;
+    al_tstore_fact f;
+    memset(&f, 0, sizeof f);
+    f.kind = kind;
+    f.start = ts_node_start_byte(dead);
+    f.end = ts_node_end_byte(dead);
+    f.del_start = ds;
+    f.del_end = de;
+    f.row_other = al_node_row(other);
+    push_tstore(c, &f);
+    return true;
+}
+
 static void zero_acc(k_ctx *c, TSNode s1, TSNode s2)
 {
     if (!al_node_is(s1, "expression_statement") || !al_node_is(s2, "expression_statement"))
@@ -1570,18 +1588,7 @@ static void dead_zero_store(k_ctx *c, TSNode block, uint32_t i)
         if (al_node_is(t, "comment"))
             continue;
         if (tl_store(c, t, &p2, &v2, &m2) && same_text(c->pf, p, p2) && same_text(c->pf, m, m2)) {
-            size_t ds, de;
-            if (!statement_lines(c->pf, s, &ds, &de))
-                return;
-            al_tstore_fact f;
-            memset(&f, 0, sizeof f);
-            f.kind = AL_TSTORE_DEAD_ZERO;
-            f.start = ts_node_start_byte(s);
-            f.end = ts_node_end_byte(s);
-            f.del_start = ds;
-            f.del_end = de;
-            f.row_other = al_node_row(t);
-            push_tstore(c, &f);
+            push_dead(c, AL_TSTORE_DEAD_ZERO, s, t);
             return;
         }
         if (!harmless_between(c, t, p))
@@ -1647,21 +1654,10 @@ static void dead_zero_loops(k_ctx *c, TSNode block, uint32_t i)
     if (n > 0 && only && next < k) {
         /* Zeros first, then the same stores unconditionally: dead. */
         TSNode l2 = ts_node_named_child(block, next);
-        size_t ds, de;
         if (al_node_is(l2, "for_statement") && same_header(c, l1, l2) &&
             stores_all(c, al_node_field(l2, "body"), ptrs, masks, n) &&
-            statement_lines(c->pf, l1, &ds, &de)) {
-            al_tstore_fact f;
-            memset(&f, 0, sizeof f);
-            f.kind = AL_TSTORE_DEAD_LOOP;
-            f.start = ts_node_start_byte(l1);
-            f.end = ts_node_end_byte(l1);
-            f.del_start = ds;
-            f.del_end = de;
-            f.row_other = al_node_row(l2);
-            push_tstore(c, &f);
+            push_dead(c, AL_TSTORE_DEAD_LOOP, l1, l2))
             return;
-        }
     }
     /* A main loop, then `if not computed:` with a loop of zero stores to
      * the same pointers: redundant only if the main loop always runs. */

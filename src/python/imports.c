@@ -70,41 +70,6 @@ static void import_from(al_imports *im, const al_pyfile *pf, TSNode stmt)
     free(mod);
 }
 
-static void walk(al_imports *im, const al_pyfile *pf, TSNode n, int depth)
-{
-    if (depth > 200)
-        return;
-    const char *type = ts_node_type(n);
-    if (strcmp(type, "import_statement") == 0) {
-        import_statement(im, pf, n);
-        return;
-    }
-    if (strcmp(type, "import_from_statement") == 0) {
-        import_from(im, pf, n);
-        return;
-    }
-    /* Imports are statements: only statement containers can hold them. */
-    if (strcmp(type, "expression_statement") == 0 || strcmp(type, "return_statement") == 0)
-        return;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        walk(im, pf, ts_node_named_child(n, i), depth + 1);
-}
-
-void al_imports_add_statement(al_imports *im, const al_pyfile *pf, TSNode stmt)
-{
-    if (al_node_is(stmt, "import_statement"))
-        import_statement(im, pf, stmt);
-    else if (al_node_is(stmt, "import_from_statement"))
-        import_from(im, pf, stmt);
-}
-
-void al_imports_collect(al_imports *im, const al_pyfile *pf)
-{
-    memset(im, 0, sizeof *im);
-    walk(im, pf, pf->root, 0);
-}
-
 static const char *lookup(const al_imports *im, const char *local, size_t len)
 {
     for (size_t i = 0; i < im->n; i++)

@@ -16,12 +16,10 @@ typedef struct {
     size_t n, cap;
 } al_imports;
 
-/* Collects every import in the file, at any depth: imports inside
- * functions and `if TYPE_CHECKING:` blocks bind the same names in
- * practice. */
-void al_imports_collect(al_imports *im, const al_pyfile *pf);
 /* Adds the names one import statement binds (import_statement or
- * import_from_statement); for callers that walk the tree themselves. */
+ * import_from_statement). The facts traversal calls it for every import
+ * at any depth: imports inside functions and `if TYPE_CHECKING:` blocks
+ * bind the same names in practice. Start from a zeroed al_imports. */
 void al_imports_add_statement(al_imports *im, const al_pyfile *pf, TSNode stmt);
 /* Qualified name of a dotted expression whose base is imported, or NULL;
  * caller frees. */
