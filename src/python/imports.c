@@ -70,6 +70,14 @@ static void import_from(al_imports *im, const al_pyfile *pf, TSNode stmt)
     free(mod);
 }
 
+void al_imports_add_statement(al_imports *im, const al_pyfile *pf, TSNode stmt)
+{
+    if (al_node_is(stmt, "import_statement"))
+        import_statement(im, pf, stmt);
+    else if (al_node_is(stmt, "import_from_statement"))
+        import_from(im, pf, stmt);
+}
+
 static const char *lookup(const al_imports *im, const char *local, size_t len)
 {
     for (size_t i = 0; i < im->n; i++)
