@@ -72,7 +72,7 @@ matches=$("$sg" run --lang python --pattern 'torch.zeros($$$)' --no-ignore hidde
 cat <<REPORT
 target: $target ($files Python files, $bytes bytes), $cpus CPUs, median of $runs runs
 tool                                   wall s   peak KB   result
-alloclint check (all CPUs)             $at      $am       $findings AL101 findings
+alloclint check (all CPUs)             $at      $am       $findings findings (default rules)
 ast-grep torch.zeros(\$\$\$) (all CPUs)  $st      $sm       $matches matches
 alloclint check -j 1                   $a1t      $a1m
 ast-grep -j 1                          $s1t      $s1m

@@ -9,30 +9,93 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A rule can only fire where a factory is called: one of the names
- * followed (after blanks) by `(`. "full" alone would match every
- * "fully" and "full_graph" in a comment. */
-static bool prefilter(const al_source *src)
+/* Cheap token facts about a file, to skip parsing files no enabled rule
+ * can fire on. A word counts when it is called: followed (after blanks)
+ * by `(`, as in `zeros(`, `zeros_like (`. */
+enum {
+    TOK_FACTORY = 1 << 0, /* zeros ones full (and _like, new_) */
+    TOK_FILL = 1 << 1,    /* fill_( zero_( */
+    TOK_TRITON = 1 << 2,  /* triton */
+    TOK_CAT = 1 << 3,     /* cat( concat( concatenate( stack( */
+    TOK_LOOP = 1 << 4,    /* for / while */
+    TOK_MOVE = 1 << 5,    /* .to( .cuda( */
+    TOK_MAKER = 1 << 6,   /* empty arange tensor rand eye linspace ... */
+};
+
+static bool called(const char *p, const char *end, const char *word)
 {
-    static const char *const words[] = {"zeros", "ones", "full", "empty", "cat", "concat",
-                                        "stack", "arange", "tensor", "rand", "fill_", "zero_",
-                                        NULL};
-    const char *p = src->bytes, *end = src->bytes + src->len;
-    for (int i = 0; words[i]; i++) {
-        size_t wl = strlen(words[i]);
-        for (const char *at = p; (at = memmem(at, (size_t)(end - at), words[i], wl)) != NULL;
-             at += wl) {
-            const char *q = at + wl;
-            if (q < end && *q == '_') { /* zeros_like, full_like */
-                while (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z')))
-                    q++;
-            }
-            while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\\'))
+    size_t wl = strlen(word);
+    for (const char *at = p; (at = memmem(at, (size_t)(end - at), word, wl)) != NULL; at += wl) {
+        const char *q = at + wl;
+        if (q < end && *q == '_') { /* zeros_like, full_like */
+            while (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z')))
                 q++;
-            if (q < end && *q == '(')
-                return true;
         }
+        while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\\'))
+            q++;
+        if (q < end && *q == '(')
+            return true;
     }
+    return false;
+}
+
+static unsigned scan_tokens(const al_source *src)
+{
+    const char *p = src->bytes, *end = src->bytes + src->len;
+    unsigned t = 0;
+    static const char *const factory[] = {"zeros", "ones", "full", NULL};
+    /* Every factory patterns.c knows, spelled out: `rand` does not find
+     * `randn(`. */
+    static const char *const maker[] = {"empty", "arange", "tensor", "rand", "randn", "randint",
+                                        "randperm", "normal", "bernoulli", "multinomial", "eye",
+                                        "linspace", "logspace", "as_tensor", NULL};
+    static const char *const cat[] = {"cat", "concat", "concatenate", "stack", NULL};
+    for (int i = 0; factory[i] && !(t & TOK_FACTORY); i++)
+        if (called(p, end, factory[i]))
+            t |= TOK_FACTORY;
+    for (int i = 0; maker[i] && !(t & TOK_MAKER); i++)
+        if (called(p, end, maker[i]))
+            t |= TOK_MAKER;
+    for (int i = 0; cat[i] && !(t & TOK_CAT); i++)
+        if (called(p, end, cat[i]))
+            t |= TOK_CAT;
+    if (called(p, end, "fill_") || called(p, end, "zero_"))
+        t |= TOK_FILL;
+    if (memmem(p, src->len, "triton", 6))
+        t |= TOK_TRITON;
+    if (memmem(p, src->len, "for ", 4) || memmem(p, src->len, "while ", 6))
+        t |= TOK_LOOP;
+    if (memmem(p, src->len, ".to(", 4) || memmem(p, src->len, ".cuda(", 6))
+        t |= TOK_MOVE;
+    return t;
+}
+
+/* Whether a rule could fire on a file with these tokens. */
+static bool rule_may_fire(const char *code, unsigned t)
+{
+    if (!strcmp(code, "AL101"))
+        return t & TOK_FACTORY;
+    if (!strcmp(code, "AL103"))
+        return (t & TOK_FILL) && (t & (TOK_FACTORY | TOK_MAKER));
+    if (!strcmp(code, "AL104") || !strcmp(code, "AL302"))
+        return t & TOK_TRITON;
+    if (!strcmp(code, "AL201"))
+        return (t & TOK_CAT) && (t & TOK_FACTORY);
+    if (!strcmp(code, "AL202"))
+        return (t & TOK_CAT) && (t & TOK_LOOP);
+    if (!strcmp(code, "AL301"))
+        return (t & (TOK_FACTORY | TOK_MAKER)) && (t & TOK_LOOP);
+    if (!strcmp(code, "AL501"))
+        return (t & TOK_MOVE) && (t & (TOK_FACTORY | TOK_MAKER));
+    return true; /* AL401 and any rule without a filter: always parse */
+}
+
+static bool prefilter(const al_source *src, const al_lint_options *opt)
+{
+    unsigned t = scan_tokens(src);
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r] && rule_may_fire(al_rules[r].code, t))
+            return true;
     return false;
 }
 
@@ -71,7 +134,7 @@ bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
 void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res)
 {
     memset(res, 0, sizeof *res);
-    if (!prefilter(src)) {
+    if (!prefilter(src, opt)) {
         res->skipped_by_prefilter = true;
         return;
     }

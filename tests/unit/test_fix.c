@@ -133,18 +133,24 @@ static int free_ops(void **state)
     return 0;
 }
 
-static void lint_text(const char *text, size_t len, bool fix, al_lint_result *res)
+static void lint_text_with(const char *text, size_t len, bool fix, bool all_rules,
+                           al_lint_result *res)
 {
     al_source src;
     al_source_from_memory(&src, "m.py", text, len);
     al_lint_options opt;
     memset(&opt, 0, sizeof opt);
     for (size_t r = 0; r < al_rules_count; r++)
-        opt.enabled[r] = true;
+        opt.enabled[r] = all_rules || al_rules[r].default_on;
     opt.ops = &ops;
     opt.apply_safe = fix;
     al_lint(&src, &opt, res);
     al_source_free(&src);
+}
+
+static void lint_text(const char *text, size_t len, bool fix, al_lint_result *res)
+{
+    lint_text_with(text, len, fix, true, res);
 }
 
 static const char CRLF_BOM[] = "\xEF\xBB\xBFimport torch\r\n\r\ndef f(x):\r\n"
@@ -201,12 +207,22 @@ static void nul_byte_file_is_not_fixed(void **state)
 static void prefilter_skips_files_without_factories(void **state)
 {
     (void)state;
-    /* No call any rule looks at: nothing is parsed. */
+    /* No call a default rule looks at: nothing is parsed. */
     const char *text = "import torch\ndef f(x):\n    return torch.relu(x) + 1\n";
     al_lint_result res;
-    lint_text(text, strlen(text), false, &res);
+    lint_text_with(text, strlen(text), false, false, &res);
     assert_true(res.skipped_by_prefilter);
     assert_int_equal(res.findings.n, 0);
+    al_lint_result_free(&res);
+    /* A random factory moved to the device must be parsed (AL501). */
+    const char *moved = "import torch\ndef f():\n    return torch.randn(4).cuda()\n";
+    lint_text_with(moved, strlen(moved), false, false, &res);
+    assert_false(res.skipped_by_prefilter);
+    assert_int_equal(res.findings.n, 1);
+    al_lint_result_free(&res);
+    /* AL401 (off by default) can fire on any file: selected, nothing is skipped. */
+    lint_text_with(text, strlen(text), false, true, &res);
+    assert_false(res.skipped_by_prefilter);
     al_lint_result_free(&res);
 }
 
