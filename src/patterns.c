@@ -664,7 +664,8 @@ static void move_to_device(al_facts *facts, const al_pyfile *pf, const al_import
     TSNode inner = unparen(al_node_field(fn, "object"));
     bool random = false;
     const char *factory = torch_factory(im, pf, inner, &random);
-    if (!factory)
+    /* zeros_like(x) is made where x lives: nothing was on the host. */
+    if (!factory || strstr(factory, "_like"))
         return;
     args_t ma, fa;
     args_of(call, &ma);

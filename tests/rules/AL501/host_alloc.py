@@ -102,6 +102,13 @@ def numpy_array(arr, device):
     return t
 
 
+def like_follows_its_input(hidden_states):
+    # zeros_like is made on hidden_states' device: no host tensor, and the
+    # .to() is a no-op, not a copy.
+    out = torch.zeros_like(hidden_states).to(hidden_states.device)  # expect: none
+    return out
+
+
 def from_numpy(arr, device):
     # torch.from_numpy has no device=: nothing to move into.
     t = torch.from_numpy(arr).to(device)  # expect: none
