@@ -1116,7 +1116,11 @@ static void alloc_in_loop(fn_ctx *c, TSNode stmt)
     for (size_t i = 0; i < nb; i++)
         if (!strcmp(bound[i], name))
             binds++;
-    bool ok = binds == 1 && invariant(c->pf, al_node_field(call, "arguments"), bound, nb, 0);
+    /* x.new_empty(...) takes its dtype and device from x: x counts too. */
+    TSNode fn = al_node_field(call, "function");
+    bool ok = binds == 1 && invariant(c->pf, al_node_field(call, "arguments"), bound, nb, 0) &&
+              (!al_node_is(fn, "attribute") ||
+               invariant(c->pf, al_node_field(fn, "object"), bound, nb, 0));
     /* Every use of the name is inside this loop, after the allocation,
      * and none lets the value outlive the iteration. */
     if (ok && count_ident(c->pf, c->func, name, 0) != count_ident(c->pf, loop, name, 0))
@@ -1199,11 +1203,31 @@ static const char *const FRESH_OPS[] = {
     "where", "clamp", "sum", "mean", "cumsum", "abs", "neg", "sigmoid", "tanh", "einsum",
     "gather", "index_select", "masked_fill", "pow", "maximum", "minimum", NULL};
 
+static bool has_torch_call(const fn_ctx *c, TSNode n, int depth)
+{
+    if (depth > 100)
+        return false;
+    if (al_node_is(n, "call")) {
+        char *q = qualified(c->im, c->pf, al_node_field(n, "function"));
+        bool yes = q && !strncmp(q, "torch.", 6);
+        free(q);
+        if (yes)
+            return true;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (has_torch_call(c, ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
 static bool fresh_value(const fn_ctx *c, TSNode v)
 {
     v = unparen(v);
+    /* `a * b` is a new tensor only if it is a tensor at all: `owner *
+     * base` may be two ints. Ask for a torch call inside it. */
     if (al_node_is(v, "binary_operator"))
-        return true;
+        return has_torch_call(c, v, 0);
     if (!al_node_is(v, "call"))
         return false;
     char *q = qualified(c->im, c->pf, al_node_field(v, "function"));

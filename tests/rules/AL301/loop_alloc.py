@@ -109,6 +109,15 @@ def random_each_time(steps, n, acc):
     return acc
 
 
+def receiver_changes(steps, build):
+    # new_empty takes dtype and device from its receiver, rebound each step.
+    for step in steps:
+        qkv, gate = build(step)
+        out = qkv.new_empty(4, 8)  # expect: none
+        out.copy_(gate)
+        step.sink.add_(out)
+
+
 def content_bearing_factory(steps, acc):
     # arange has content: an in-place update would carry to the next step.
     for s in steps:

@@ -15,9 +15,16 @@ def scale(x, factor):
 
 
 def shift(x, offset):
-    z = x + 1.0
+    z = torch.exp(x) + 1.0
     z = offset + z  # expect: AL401 unsafe
     return z
+
+
+def maybe_plain_ints(owner, base, remainder_tensor):
+    # owner * base may be two Python ints: no tensor to update in place.
+    physical_offset = owner * base
+    physical_offset = physical_offset + torch.minimum(owner, remainder_tensor)  # expect: none
+    return physical_offset
 
 
 def divide(a, b):
