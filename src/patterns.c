@@ -445,9 +445,10 @@ static void refill_chained(al_facts *facts, const al_pyfile *pf, const al_import
     f.fill_is_zero = zero || is_zero_literal(pf, fill.pos[0]);
     f.fill_is_one = !zero && (text_is(pf, fill.pos[0], "1") || text_is(pf, fill.pos[0], "1.0"));
     f.row_fill = al_node_row(fn);
-    bool is_full = !strcmp(factory, "full") || !strcmp(factory, "full_like");
-    if (is_full)
-        goto done; /* full().fill_(): AL103 leaves it (rare, and dtype-laden) */
+    if (!strcmp(factory, "full") || !strcmp(factory, "full_like")) {
+        free(f.factory); /* full().fill_(): AL103 leaves it (rare, dtype-laden) */
+        return;
+    }
     if (f.like) {
         f.size = fa.npos == 1 ? text(pf, fa.pos[0]) : NULL;
     } else {
@@ -462,7 +463,6 @@ static void refill_chained(al_facts *facts, const al_pyfile *pf, const al_import
     else
         f.value = float_value(pf, fill.pos[0]);
     f.kwargs = kwargs_text(pf, &fa, NULL);
-done:
     AL_PUSH(facts->refills, facts->n_refills, facts->cap_refills, f);
 }
 

@@ -113,3 +113,21 @@ def ones_then_nonzero_fill_later(n, src):
     w.copy_(src)
     w.fill_(2.0)  # expect: none
     return w
+
+
+def fill_before_a_read(n):
+    # ones, then read, then fill: the fill changes what later reads see.
+    w = torch.ones(n)
+    total = w.sum()
+    w.fill_(3.0)  # expect: none
+    return w, total
+
+
+def zero_of_a_global():
+    global _CACHE
+    _CACHE.zero_()  # expect: none
+
+
+def full_then_fill(n):
+    # torch.full(...).fill_(v): AL103 leaves full() alone.
+    return torch.full((n,), 1.0).fill_(2.0)  # expect: none

@@ -142,3 +142,21 @@ def not_a_kernel(torch, n):
     acc = torch.zeros(n)  # expect: none
     acc += torch.ones(n)
     return acc
+
+
+@triton.jit
+def dot_with_three_operands(a_ptr, b_ptr, c_ptr, BM: tl.constexpr):
+    # tl.dot(a, b, acc) accumulates into acc itself: nothing to fold.
+    r = tl.arange(0, BM)
+    a = tl.load(a_ptr + r[:, None] * BM + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * BM + r[None, :])
+    acc = tl.zeros((BM, BM), dtype=tl.float32)  # expect: none
+    acc += tl.dot(a, b, acc)
+    tl.store(c_ptr + r[:, None] * BM + r[None, :], acc)
+
+
+@triton.jit
+def dead_zero_store_plain_zero(out_ptr, x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, 0)  # expect: AL104 safe
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2)

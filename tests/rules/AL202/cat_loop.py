@@ -104,3 +104,19 @@ def other_target(chunks):
 
 def comprehension(chunks):
     return torch.cat([c for c in chunks])  # expect: none
+
+
+def accumulates_in_another_name(chunks):
+    # total is grown, out is only read: the cat is on `total`.
+    out = torch.zeros(4)
+    total = torch.empty(0)
+    for c in chunks:
+        total = torch.cat([out, c])  # expect: none
+    return total
+
+
+def numpy_in_a_loop(np, chunks):
+    arr = np.zeros(0)
+    for c in chunks:
+        arr = np.concatenate([arr, c])  # expect: none
+    return arr

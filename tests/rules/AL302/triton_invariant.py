@@ -93,3 +93,53 @@ def host_code(torch, n):
     for i in range(n):
         total += torch.arange(0, 8).sum()  # expect: none
     return total
+
+
+@triton.jit
+def two_ranges(x_ptr, y_ptr, out_ptr, n, BA: tl.constexpr, BB: tl.constexpr):
+    acc = tl.zeros([BA], dtype=tl.float32)
+    for s in range(0, n, BA):
+        a = tl.load(x_ptr + s + tl.arange(0, BA))  # expect: AL302 safe
+        b = tl.load(y_ptr + tl.arange(0, BB))  # expect: AL302 safe
+        acc += a + tl.sum(b)
+    tl.store(out_ptr + tl.arange(0, BA), acc)
+
+
+@triton.jit
+def offset_start(x_ptr, out_ptr, n, B: tl.constexpr):
+    for s in tl.range(0, n, B):
+        v = tl.load(x_ptr + s + tl.arange(1, B + 1))  # expect: AL302 safe
+        tl.store(out_ptr + s + tl.arange(1, B + 1), v)
+
+
+@triton.jit
+def bound_from_loop_load(x_ptr, len_ptr, out_ptr, n, B: tl.constexpr):
+    for s in range(0, n, B):
+        m = tl.load(len_ptr + s)
+        v = tl.load(x_ptr + tl.arange(0, B), mask=tl.arange(0, B) < m)  # expect: AL302 safe
+        tl.store(out_ptr + s, tl.sum(v))
+
+
+@triton.jit
+def loop_var_in_bound(x_ptr, out_ptr, NUM: tl.constexpr):
+    for i in tl.static_range(2, NUM):
+        v = tl.load(x_ptr + tl.arange(0, i * 2))  # expect: none
+        tl.store(out_ptr + i, tl.sum(v))
+
+
+@triton.jit
+def no_arange_in_loop(x_ptr, out_ptr, n, B: tl.constexpr):
+    offs = tl.arange(0, B)  # expect: none
+    acc = tl.zeros([B], dtype=tl.float32)
+    for s in range(0, n, B):
+        acc += tl.load(x_ptr + s + offs)
+    tl.store(out_ptr + offs, acc)
+
+
+@triton.jit
+def loop_over_a_tuple(a_ptr, b_ptr, out_ptr, B: tl.constexpr):
+    # Not a range loop: alloclint does not reason about it.
+    acc = tl.zeros([B], dtype=tl.float32)
+    for p in (a_ptr, b_ptr):
+        acc += tl.load(p + tl.arange(0, B))  # expect: none
+    tl.store(out_ptr + tl.arange(0, B), acc)

@@ -117,3 +117,20 @@ def from_numpy(arr, device):
 
 def cpu_move(t):
     return t.cpu()  # expect: none
+
+
+def device_from_variable_named_otherwise(n, target):
+    # `target` could be a dtype or a tensor: not known to be a device.
+    t = torch.zeros(n).to(target)  # expect: none
+    return t
+
+
+def copy_keyword(n, device):
+    # .to(..., copy=True): an argument alloclint does not model.
+    t = torch.zeros(n).to(device, copy=True)  # expect: none
+    return t
+
+
+def memory_format(n, device):
+    t = torch.zeros(n, 3, 4, 4).to(device, memory_format=torch.channels_last)  # expect: none
+    return t
