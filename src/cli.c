@@ -39,6 +39,8 @@ static const char USAGE[] =
     "  --unsafe-fixes        Also apply unsafe fixes (with --fix or --diff)\n"
     "  --diff                Print a unified diff of the fixes instead of\n"
     "                        writing them; findings without a fix go to stderr\n"
+    "  --add-noqa            Add `# noqa: CODE` to every line with a finding, to\n"
+    "                        adopt alloclint on an existing codebase\n"
     "\n"
     "Output:\n"
     "  --output-format FMT   text (default), concise or json\n"
@@ -54,7 +56,7 @@ static const char USAGE[] =
     "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
 
 typedef struct {
-    bool fix, unsafe_fixes, diff, exit_zero, quiet;
+    bool fix, unsafe_fixes, diff, exit_zero, quiet, add_noqa;
     al_discover_options discover;
     al_format format;
     const char *output_file;
@@ -154,6 +156,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->unsafe_fixes = false;
         } else if (!strcmp(a, "--diff")) {
             o->diff = true;
+        } else if (!strcmp(a, "--add-noqa")) {
+            o->add_noqa = true;
         } else if (!strcmp(a, "--exit-zero")) {
             o->exit_zero = true;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -202,6 +206,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
     free(ignores);
     if (rc < 0 && o->fix && o->diff)
         rc = usage_error("%s", "`--fix` and `--diff` cannot be used together");
+    if (rc < 0 && o->add_noqa && (o->fix || o->diff))
+        rc = usage_error("%s", "`--add-noqa` cannot be used with `--fix` or `--diff`");
     return rc < 0 ? AL_EXIT_CLEAN : rc;
 }
 
@@ -295,6 +301,44 @@ int al_cli_main(int argc, char **argv)
                                 : NULL;
     al_strbuf patch = {0};
     size_t total_fixed = 0, total_remaining = 0, total_unapplied = 0;
+
+    if (o.add_noqa) {
+        size_t total = 0, touched = 0;
+        for (size_t i = 0; i < files.n; i++) {
+            al_source src;
+            if (al_source_load(&src, files.paths[i]) != AL_SOURCE_OK) {
+                fprintf(stderr, "alloclint: error: %s: cannot read\n", files.paths[i]);
+                error = true;
+                continue;
+            }
+            size_t added = 0, len = 0;
+            char *text = al_lint_add_noqa(&src, &lo, &added, &len);
+            if (text) {
+                int err;
+                al_write_status ws = al_write_atomic(src.path, text, len, src.hash, &err);
+                if (ws == AL_WRITE_OK) {
+                    total += added;
+                    touched++;
+                } else {
+                    fprintf(stderr, "alloclint: error: %s: %s; not rewritten\n", src.path,
+                            ws == AL_WRITE_CHANGED ? "changed on disk while alloclint was running"
+                                                   : strerror(err));
+                    error = true;
+                }
+                free(text);
+            }
+            al_source_free(&src);
+        }
+        if (!o.quiet)
+            printf("Added %zu noqa directive%s to %zu file%s.\n", total, total == 1 ? "" : "s",
+                   touched, touched == 1 ? "" : "s");
+        al_file_list_free(&files);
+        al_ops_free(&ops);
+        free(o.paths);
+        al_report_free(report);
+        al_report_free(unfixed);
+        return error ? AL_EXIT_ERROR : AL_EXIT_CLEAN;
+    }
 
     /* Phase 1, in parallel: load, check and fix each file in memory.
      * Phase 2, in order: messages, writes and the report. */

@@ -2052,7 +2052,7 @@ static bool is_triton_kernel(const al_pyfile *pf, TSNode decorated)
     return false;
 }
 
-static void index_file(const al_pyfile *pf, al_imports *im, file_index *ix)
+static void index_file(const al_pyfile *pf, al_imports *im, file_index *ix, al_facts *facts)
 {
     TSTreeCursor c = ts_tree_cursor_new(pf->root);
     unsigned depth = 0;
@@ -2071,7 +2071,15 @@ static void index_file(const al_pyfile *pf, al_imports *im, file_index *ix)
                 AL_PUSH(ix->kernels, ix->n_kernels, ix->cap_kernels, def);
         } else if (!strcmp(t, "call") && al_patterns_call_wanted(pf, n)) {
             AL_PUSH(ix->calls, ix->n_calls, ix->cap_calls, n);
-        } else if (!strcmp(t, "string") || !strcmp(t, "comment")) {
+        } else if (!strcmp(t, "comment")) {
+            al_comment cm = {ts_node_start_byte(n), ts_node_end_byte(n)};
+            AL_PUSH(facts->comments, facts->n_comments, facts->cap_comments, cm);
+            descend = false;
+        } else if (!strcmp(t, "string")) {
+            if (ts_node_start_point(n).row != ts_node_end_point(n).row) {
+                al_comment ls = {ts_node_start_byte(n), ts_node_end_byte(n)};
+                AL_PUSH(facts->long_strings, facts->n_long_strings, facts->cap_long_strings, ls);
+            }
             descend = false;
         }
         if (descend && depth < 2000 && ts_tree_cursor_goto_first_child(&c)) {
@@ -2095,7 +2103,7 @@ void al_facts_build(al_facts *facts, const al_pyfile *pf, const al_op_table *ops
     memset(&im, 0, sizeof im);
     file_index ix;
     memset(&ix, 0, sizeof ix);
-    index_file(pf, &im, &ix);
+    index_file(pf, &im, &ix, facts);
     const char *torch = al_imports_alias_for(&im, "torch");
     facts->torch_alias = torch ? al_xstrdup(torch) : NULL;
 
@@ -2184,5 +2192,7 @@ void al_facts_free(al_facts *facts)
     }
     free(facts->refills), free(facts->tstores), free(facts->catzeros), free(facts->catloops);
     free(facts->loopallocs), free(facts->tinvariants), free(facts->inplaces), free(facts->moves);
+    free(facts->comments);
+    free(facts->long_strings);
     memset(facts, 0, sizeof *facts);
 }

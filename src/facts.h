@@ -70,6 +70,11 @@ typedef struct {
     size_t evidence_row;
 } al_alloc_fact;
 
+/* A comment: `# ...` up to the end of its line. */
+typedef struct {
+    size_t start, end;
+} al_comment;
+
 #define AL_FACT_LIST(type, name) \
     type *name;                  \
     size_t n_##name, cap_##name
@@ -88,6 +93,8 @@ typedef struct {
     AL_FACT_LIST(al_tinvariant_fact, tinvariants);
     AL_FACT_LIST(al_inplace_fact, inplaces);
     AL_FACT_LIST(al_move_fact, moves);
+    AL_FACT_LIST(al_comment, comments); /* every comment, for suppressions */
+    AL_FACT_LIST(al_comment, long_strings); /* strings spanning lines: no noqa there */
 } al_facts;
 
 /* Builds the facts of a parsed file. Never fails short of memory. */

@@ -51,12 +51,18 @@ void al_findings_sort(al_findings *list)
         qsort(list->items, list->n, sizeof *list->items, compare);
 }
 
+void al_finding_free(al_finding *f)
+{
+    free(f->message);
+    fix_free(f->fix);
+    f->message = NULL;
+    f->fix = NULL;
+}
+
 void al_findings_free(al_findings *list)
 {
-    for (size_t i = 0; i < list->n; i++) {
-        free(list->items[i].message);
-        fix_free(list->items[i].fix);
-    }
+    for (size_t i = 0; i < list->n; i++)
+        al_finding_free(&list->items[i]);
     free(list->items);
     memset(list, 0, sizeof *list);
 }

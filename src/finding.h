@@ -41,6 +41,8 @@ void al_fix_add_edit(al_fix *fix, size_t start, size_t end, const char *content)
 void al_findings_add(al_findings *list, const char *code, const char *name,
                      size_t start, size_t end, char *message, al_fix *fix);
 void al_findings_sort(al_findings *list);
+/* Frees one finding's message and fix (not the finding itself). */
+void al_finding_free(al_finding *f);
 void al_findings_free(al_findings *list);
 const char *al_applicability_name(al_applicability a);
 

@@ -4,6 +4,7 @@
 #include "fix.h"
 #include "python/pyast.h"
 #include "rules/rules.h"
+#include "suppress.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -20,6 +21,7 @@ enum {
     TOK_LOOP = 1 << 4,    /* for / while */
     TOK_MOVE = 1 << 5,    /* .to( .cuda( */
     TOK_MAKER = 1 << 6,   /* empty arange tensor rand eye linspace ... */
+    TOK_SUPPRESS = 1 << 7, /* noqa, alloclint: */
 };
 
 static bool called(const char *p, const char *end, const char *word)
@@ -67,6 +69,8 @@ static unsigned scan_tokens(const al_source *src)
         t |= TOK_LOOP;
     if (memmem(p, src->len, ".to(", 4) || memmem(p, src->len, ".cuda(", 6))
         t |= TOK_MOVE;
+    if (memmem(p, src->len, "noqa", 4) || memmem(p, src->len, "alloclint:", 10))
+        t |= TOK_SUPPRESS;
     return t;
 }
 
@@ -87,6 +91,8 @@ static bool rule_may_fire(const char *code, unsigned t)
         return (t & (TOK_FACTORY | TOK_MAKER)) && (t & TOK_LOOP);
     if (!strcmp(code, "AL501"))
         return (t & TOK_MOVE) && (t & (TOK_FACTORY | TOK_MAKER));
+    if (!strcmp(code, "AL900"))
+        return t & TOK_SUPPRESS;
     return true; /* AL401 and any rule without a filter: always parse */
 }
 
@@ -99,8 +105,22 @@ static bool prefilter(const al_source *src, const al_lint_options *opt)
     return false;
 }
 
+static bool rule_enabled(const char *code, void *arg)
+{
+    const al_lint_options *opt = arg;
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (!strcmp(al_rules[r].code, code))
+            return opt->enabled[r];
+    return false;
+}
+
+typedef struct {
+    al_fix *fix;
+    size_t count;
+} noqa_request;
+
 static bool run_rules(const al_source *src, const al_lint_options *opt, al_findings *out,
-                      bool *syntax_error)
+                      bool *syntax_error, noqa_request *add_noqa)
 {
     al_pyfile pf;
     if (!al_pyfile_parse(&pf, src)) {
@@ -112,9 +132,23 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, al_findi
     al_facts_build(&facts, &pf, opt->ops);
     al_rule_input in = {src->bytes, src->len, &facts};
     for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r])
+        if (opt->enabled[r] && al_rules[r].run)
             al_rules[r].run(&in, out);
     al_findings_sort(out);
+    al_suppressions sup;
+    al_suppressions_parse(&sup, src, &facts);
+    al_suppressions_apply(&sup, src, out);
+    if (rule_enabled("AL900", (void *)opt)) {
+        al_suppressions_unused(&sup, src, rule_enabled, (void *)opt, out);
+        al_suppressions_apply(&sup, src, out); /* `# noqa: AL900` */
+        al_findings_sort(out);
+    }
+    if (add_noqa) {
+        /* Every finding still standing gets a directive on its line. */
+        add_noqa->fix = al_fix_new(AL_FIX_SAFE, "Add noqa");
+        add_noqa->count = al_suppressions_add_noqa(&sup, src, &facts, out, add_noqa->fix);
+    }
+    al_suppressions_free(&sup);
     al_facts_free(&facts);
     al_pyfile_free(&pf);
     return true;
@@ -138,7 +172,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         res->skipped_by_prefilter = true;
         return;
     }
-    if (!run_rules(src, opt, &res->findings, &res->syntax_error)) {
+    if (!run_rules(src, opt, &res->findings, &res->syntax_error, NULL)) {
         res->parse_failed = true;
         return;
     }
@@ -216,7 +250,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         if (round > 0)
             al_findings_free(&res->findings);
         bool se = false;
-        bool ok = run_rules(&fixed_src, opt, &res->findings, &se);
+        bool ok = run_rules(&fixed_src, opt, &res->findings, &se, NULL);
         al_source_free(&fixed_src);
         if (!ok)
             break;
@@ -225,6 +259,36 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         res->fixed = cur;
         res->fixed_len = cur_len;
     }
+}
+
+char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t *added,
+                       size_t *out_len)
+{
+    *added = 0;
+    if (!prefilter(src, opt) || src->has_nul || src->bad_utf8)
+        return NULL;
+    al_findings findings = {0};
+    noqa_request req = {NULL, 0};
+    bool syntax_error = false;
+    char *text = NULL;
+    if (run_rules(src, opt, &findings, &syntax_error, &req) && !syntax_error && req.count) {
+        bool applied;
+        al_fix *fixes[1] = {req.fix};
+        text = al_fix_apply(src->bytes, src->len, fixes, 1, &applied, out_len);
+        if (!applied || al_python_error_count(text, *out_len) != 0) {
+            free(text);
+            text = NULL;
+        } else {
+            *added = req.count;
+        }
+    }
+    if (req.fix) {
+        al_findings holder = {0};
+        al_findings_add(&holder, "AL900", "x", 0, 0, al_xstrdup(""), req.fix);
+        al_findings_free(&holder);
+    }
+    al_findings_free(&findings);
+    return text;
 }
 
 void al_lint_result_free(al_lint_result *res)

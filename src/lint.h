@@ -31,6 +31,10 @@ typedef struct {
 
 void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res);
 void al_lint_result_free(al_lint_result *res);
+/* The file with `# noqa: CODE` added on every line that has findings, or
+ * NULL when nothing is added (or the file cannot take it safely). */
+char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t *added,
+                       size_t *out_len);
 /* Whether a fix of this tier is applied under these options. */
 bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix);
 

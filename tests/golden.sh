@@ -27,8 +27,11 @@ say() { echo "golden $code/$name: $*" >&2; fail=1; }
 
 cp "$fixture" "$work/$name"
 cd "$work" || exit 2
+# A fixture may choose its rules: `# golden-args: --select AL101,AL900`.
+args=$(sed -n 's/^# golden-args: //p' "$name" | head -n 1)
+[ -n "$args" ] || args="--select $code"
 
-"$alloclint" check --select "$code" --output-format concise -q --no-respect-gitignore "$name" >findings.txt 2>stderr.txt
+"$alloclint" check $args --output-format concise -q --no-respect-gitignore "$name" >findings.txt 2>stderr.txt
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
     say "exit code $rc"; cat stderr.txt >&2
@@ -40,17 +43,19 @@ awk -v code="$code" '
         # findings: name:row:col: CODE [mark] message
         split($0, parts, ":")
         row = parts[2]
+        c = ""
+        if (match($0, / AL[0-9]+ /)) c = substr($0, RSTART + 1, RLENGTH - 2)
         tier = "none"
-        if (index($0, code " [*]")) tier = "safe"
-        else if (index($0, code " [unsafe fix]")) tier = "unsafe"
-        else if (index($0, " " code " ")) tier = "nofix"
-        got[row] = tier
+        if (index($0, c " [*]")) tier = "safe"
+        else if (index($0, c " [unsafe fix]")) tier = "unsafe"
+        else if (c != "") tier = "nofix"
+        got[row] = c " " tier
         next
     }
     {
         if (match($0, /# expect: [A-Z0-9]+ [a-z]+/)) {
             split(substr($0, RSTART, RLENGTH), w, " ")
-            want[FNR] = w[4]
+            want[FNR] = w[3] " " w[4]
         } else if (index($0, "# expect: none")) {
             want[FNR] = "none"
         }
@@ -59,6 +64,7 @@ awk -v code="$code" '
         bad = 0
         for (r in want) {
             g = (r in got) ? got[r] : "none"
+            if (want[r] == "none" && g != "none") g = g
             if (g != want[r]) { printf "line %s: expected %s, got %s\n", r, want[r], g; bad = 1 }
         }
         for (r in got) if (!(r in want)) { printf "line %s: reported (%s) but not annotated\n", r, got[r]; bad = 1 }
@@ -74,7 +80,7 @@ elif ! cmp -s findings.txt "$dir/$name.expected"; then
 fi
 
 # 4. the diff applies (before --fix touches the file)
-"$alloclint" check --select "$code" --diff -q --no-respect-gitignore "$name" >patch.diff 2>diff-stderr.txt
+"$alloclint" check $args --diff -q --no-respect-gitignore "$name" >patch.diff 2>diff-stderr.txt
 drc=$?
 if [ $drc -ne 0 ] && [ $drc -ne 1 ]; then say "--diff exit code $drc"; fi
 mkdir -p g p
@@ -86,7 +92,7 @@ fi
 
 # 3. --fix, twice
 cp "$name" orig.py
-"$alloclint" check --select "$code" --fix -q --no-respect-gitignore "$name" >/dev/null 2>fix-stderr.txt
+"$alloclint" check $args --fix -q --no-respect-gitignore "$name" >/dev/null 2>fix-stderr.txt
 frc=$?
 if [ $frc -ne 0 ] && [ $frc -ne 1 ]; then say "--fix exit code $frc"; cat fix-stderr.txt >&2; fi
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
@@ -96,7 +102,7 @@ elif ! cmp -s "$name" "$dir/$name.fixed"; then
     diff -u "$dir/$name.fixed" "$name" >&2
 fi
 cp "$name" once.py
-"$alloclint" check --select "$code" --fix -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
+"$alloclint" check $args --fix -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
 cmp -s "$name" once.py || say "a second --fix changed the file again"
 if [ -s patch.diff ]; then
     cmp -s g/"$name" "$name" || say "git-applied diff differs from --fix output"
@@ -108,7 +114,7 @@ fi
 # 5. unsafe fixes
 if [ -f "$dir/$name.unsafe-fixed" ] || [ "${UPDATE_GOLDEN:-}" = 1 ]; then
     cp orig.py "$name"
-    "$alloclint" check --select "$code" --fix --unsafe-fixes -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
+    "$alloclint" check $args --fix --unsafe-fixes -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
     if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
         if ! cmp -s "$name" "$dir/$name.fixed"; then
             cp "$name" "$dir/$name.unsafe-fixed"

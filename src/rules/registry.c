@@ -22,6 +22,9 @@ const al_rule al_rules[] = {
     {"AL401", "inplace-candidate", "`x = x - y` on a fresh local tensor", false, al_rule_al401},
     {"AL501", "host-alloc-then-copy", "a tensor made on the host, then moved to the device",
      true, al_rule_al501},
+    /* Reported by the lint pipeline itself, after suppressions apply. */
+    {"AL900", "unused-suppression", "a suppression comment naming an AL code that suppressed "
+     "nothing", true, NULL},
 };
 
 const size_t al_rules_count = sizeof al_rules / sizeof al_rules[0];

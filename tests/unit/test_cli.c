@@ -250,6 +250,37 @@ static void changed_on_disk_is_not_overwritten(void **state)
     assert_string_equal(read_file("race.py"), FIXED);
 }
 
+static void add_noqa_adopts_a_codebase(void **state)
+{
+    (void)state;
+    const char *text = "import torch\n\n\ndef f(x):\n"
+                       "    buf = torch.zeros(x.shape)  # keep me\n"
+                       "    buf.copy_(x)\n"
+                       "    return buf\n\n\n"
+                       "def g(x):\n"
+                       "    doc = \"\"\"torch.zeros(x.shape)\n\"\"\"\n"
+                       "    y = torch.zeros(x.shape)\n"
+                       "    y.copy_(x)\n"
+                       "    return doc, y\n";
+    write_file("adopt.py", text, strlen(text));
+    assert_int_equal(run("check --add-noqa adopt.py"), 0);
+    assert_string_equal(read_file("out.txt"), "Added 2 noqa directives to 1 file.\n");
+    const char *want = "import torch\n\n\ndef f(x):\n"
+                       "    buf = torch.zeros(x.shape)  # keep me  # noqa: AL101\n"
+                       "    buf.copy_(x)\n"
+                       "    return buf\n\n\n"
+                       "def g(x):\n"
+                       "    doc = \"\"\"torch.zeros(x.shape)\n\"\"\"\n"
+                       "    y = torch.zeros(x.shape)  # noqa: AL101\n"
+                       "    y.copy_(x)\n"
+                       "    return doc, y\n";
+    assert_string_equal(read_file("adopt.py"), want);
+    assert_int_equal(run("check adopt.py"), 0);
+    assert_int_equal(run("check --add-noqa adopt.py"), 0);
+    assert_string_equal(read_file("out.txt"), "Added 0 noqa directives to 0 files.\n");
+    assert_int_equal(run("check --add-noqa --fix adopt.py"), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -261,6 +292,7 @@ int main(void)
         cmocka_unit_test(gitignore_and_force_exclude),
         cmocka_unit_test(bad_input_is_named),
         cmocka_unit_test(changed_on_disk_is_not_overwritten),
+        cmocka_unit_test(add_noqa_adopts_a_codebase),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
