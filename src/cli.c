@@ -22,6 +22,7 @@ static const char USAGE[] =
     "alloclint - find PyTorch memory work that buys nothing, and fix it\n"
     "\n"
     "Usage: alloclint check [OPTIONS] [PATH...]\n"
+    "       alloclint rule CODE | --all\n"
     "       alloclint --version | --help\n"
     "\n"
     "Checks the Python files under each PATH (default: the current directory).\n"
@@ -102,6 +103,27 @@ static int usage_error(const char *fmt, const char *arg)
     return AL_EXIT_ERROR;
 }
 
+/* `alloclint rule CODE` prints the rule's page; `rule --all` lists the
+ * rules with their default and fix tier. */
+static int rule_command(int argc, char **argv)
+{
+    if (argc != 3)
+        return usage_error("%s", "`rule` takes one rule code, or `--all`");
+    if (!strcmp(argv[2], "--all")) {
+        printf("%-6s %-24s %-8s %-13s %s\n", "code", "name", "default", "fix", "summary");
+        for (size_t r = 0; r < al_rules_count; r++)
+            printf("%-6s %-24s %-8s %-13s %s\n", al_rules[r].code, al_rules[r].name,
+                   al_rules[r].default_on ? "on" : "off", al_rules[r].fix, al_rules[r].summary);
+        return AL_EXIT_CLEAN;
+    }
+    const al_rule *rule = al_rule_find(argv[2]);
+    size_t len = 0;
+    const char *page = rule ? al_rule_page(rule->code, &len) : NULL;
+    if (!page)
+        return usage_error("unknown rule `%s` (see `alloclint rule --all`)", argv[2]);
+    return fwrite(page, 1, len, stdout) == len ? AL_EXIT_CLEAN : AL_EXIT_ERROR;
+}
+
 static int parse_args(int argc, char **argv, options *o, bool *done)
 {
     *done = false;
@@ -123,8 +145,12 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
         *done = true;
         return AL_EXIT_CLEAN;
     }
+    if (!strcmp(argv[1], "rule")) {
+        *done = true;
+        return rule_command(argc, argv);
+    }
     if (strcmp(argv[1], "check") != 0)
-        return usage_error("unknown command `%s` (expected `check`)", argv[1]);
+        return usage_error("unknown command `%s` (expected `check` or `rule`)", argv[1]);
     const char *select = NULL;
     char **ignores = NULL;
     size_t n_ign = 0, cap_ign = 0;

@@ -19,6 +19,7 @@ typedef struct {
     const char *name;
     const char *summary;
     bool default_on;
+    const char *fix; /* the tiers its fixes come in */
     void (*run)(const al_rule_input *in, al_findings *out);
 } al_rule;
 
@@ -26,6 +27,9 @@ extern const al_rule al_rules[];
 extern const size_t al_rules_count;
 
 const al_rule *al_rule_find(const char *code);
+/* The rule's documentation page (rules/<CODE>.md, embedded at build
+ * time), or NULL. */
+const char *al_rule_page(const char *code, size_t *len);
 
 void al_rule_al101(const al_rule_input *in, al_findings *out);
 void al_rule_al103(const al_rule_input *in, al_findings *out);

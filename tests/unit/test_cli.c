@@ -250,6 +250,19 @@ static void changed_on_disk_is_not_overwritten(void **state)
     assert_string_equal(read_file("race.py"), FIXED);
 }
 
+static void rule_pages(void **state)
+{
+    (void)state;
+    assert_int_equal(run("rule AL101"), 0);
+    assert_non_null(strstr(read_file("out.txt"), "# AL101 zeros-overwritten"));
+    assert_int_equal(run("rule --all"), 0);
+    const char *all = read_file("out.txt");
+    assert_non_null(strstr(all, "AL301  alloc-in-loop            off      unsafe"));
+    assert_non_null(strstr(all, "AL101  zeros-overwritten        on       safe/unsafe"));
+    assert_int_equal(run("rule AL999"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "unknown rule `AL999`"));
+}
+
 static void add_noqa_adopts_a_codebase(void **state)
 {
     (void)state;
@@ -293,6 +306,7 @@ int main(void)
         cmocka_unit_test(bad_input_is_named),
         cmocka_unit_test(changed_on_disk_is_not_overwritten),
         cmocka_unit_test(add_noqa_adopts_a_codebase),
+        cmocka_unit_test(rule_pages),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
