@@ -44,7 +44,9 @@ static const char USAGE[] =
     "                        adopt alloclint on an existing codebase\n"
     "\n"
     "Output:\n"
-    "  --output-format FMT   text (default), concise or json\n"
+    "  --output-format FMT   text (default), concise, json, json-lines or github\n"
+    "                        (GitHub Actions annotations)\n"
+    "  --statistics          A count per rule instead of the findings\n"
     "  -o, --output-file F   Write the report (or with --diff, the patch) to F\n"
     "  --exit-zero           Exit 0 even when findings remain\n"
     "  --no-respect-gitignore  Check files that .gitignore ignores\n"
@@ -57,7 +59,7 @@ static const char USAGE[] =
     "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
 
 typedef struct {
-    bool fix, unsafe_fixes, diff, exit_zero, quiet, add_noqa;
+    bool fix, unsafe_fixes, diff, exit_zero, quiet, add_noqa, statistics;
     al_discover_options discover;
     al_format format;
     const char *output_file;
@@ -182,6 +184,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->unsafe_fixes = false;
         } else if (!strcmp(a, "--diff")) {
             o->diff = true;
+        } else if (!strcmp(a, "--statistics")) {
+            o->statistics = true;
         } else if (!strcmp(a, "--add-noqa")) {
             o->add_noqa = true;
         } else if (!strcmp(a, "--exit-zero")) {
@@ -210,8 +214,13 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
                 o->format = AL_FORMAT_CONCISE;
             else if (!strcmp(value, "json"))
                 o->format = AL_FORMAT_JSON;
+            else if (!strcmp(value, "json-lines"))
+                o->format = AL_FORMAT_JSON_LINES;
+            else if (!strcmp(value, "github"))
+                o->format = AL_FORMAT_GITHUB;
             else
-                rc = usage_error("unknown output format `%s` (expected text, concise or json)",
+                rc = usage_error("unknown output format `%s` (expected text, concise, json, "
+                                 "json-lines or github)",
                                  value);
         } else if (TAKES_VALUE("--output-file") || TAKES_VALUE("-o")) {
             o->output_file = value;
@@ -258,7 +267,8 @@ static char *diff_path(const char *path)
 static void print_summary(FILE *out, const options *o, size_t remaining, size_t fixed,
                           size_t fixable_safe, size_t fixable_unsafe)
 {
-    if (o->quiet || o->format == AL_FORMAT_JSON)
+    if (o->quiet || o->format == AL_FORMAT_JSON || o->format == AL_FORMAT_JSON_LINES ||
+        o->format == AL_FORMAT_GITHUB)
         return;
     if (remaining == 0 && fixed == 0) {
         fprintf(out, "All checks passed!\n");
@@ -320,10 +330,10 @@ int al_cli_main(int argc, char **argv)
     lo.apply_safe = o.fix || o.diff;
     lo.apply_unsafe = o.unsafe_fixes;
 
-    al_report_options ro = {o.format, true, o.unsafe_fixes};
+    al_report_options ro = {o.format, true, o.unsafe_fixes, o.statistics};
     al_report *report = al_report_new(&ro);
     al_report *unfixed = o.diff ? al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true,
-                                                                     o.unsafe_fixes})
+                                                                     o.unsafe_fixes, false})
                                 : NULL;
     al_strbuf patch = {0};
     size_t total_fixed = 0, total_remaining = 0, total_unapplied = 0;

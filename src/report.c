@@ -4,11 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct {
+    const char *code, *name;
+    size_t count, fixable;
+} stat_row;
+
 struct al_report {
     al_report_options opt;
     al_strbuf text;
     cJSON *json;
     size_t count, fixable_safe, fixable_unsafe;
+    stat_row *stats;
+    size_t n_stats, cap_stats;
 };
 
 al_report *al_report_new(const al_report_options *opt)
@@ -33,7 +40,7 @@ static cJSON *location(const al_source *src, size_t offset)
     return o;
 }
 
-static void add_json(al_report *r, const al_source *src, const al_finding *f)
+static cJSON *finding_json(const al_source *src, const al_finding *f)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "code", f->code);
@@ -59,7 +66,63 @@ static void add_json(al_report *r, const al_source *src, const al_finding *f)
     } else {
         cJSON_AddNullToObject(o, "fix");
     }
+    return o;
+}
+
+static void add_json(al_report *r, const al_source *src, const al_finding *f)
+{
+    cJSON *o = finding_json(src, f);
+    if (r->opt.format == AL_FORMAT_JSON_LINES) {
+        char *line = cJSON_PrintUnformatted(o);
+        if (!line)
+            abort();
+        al_strbuf_printf(&r->text, "%s\n", line);
+        cJSON_free(line);
+        cJSON_Delete(o);
+        return;
+    }
     cJSON_AddItemToArray(r->json, o);
+}
+
+/* GitHub's workflow-command escaping: data escapes %, CR, LF; property
+ * values also `:` and `,`. */
+static void gh_escape(al_strbuf *out, const char *s, bool property)
+{
+    for (; *s; s++) {
+        if (*s == '%')
+            al_strbuf_puts(out, "%25");
+        else if (*s == '\r')
+            al_strbuf_puts(out, "%0D");
+        else if (*s == '\n')
+            al_strbuf_puts(out, "%0A");
+        else if (property && *s == ':')
+            al_strbuf_puts(out, "%3A");
+        else if (property && *s == ',')
+            al_strbuf_puts(out, "%2C");
+        else
+            al_strbuf_putc(out, *s);
+    }
+}
+
+static void add_github(al_report *r, const al_source *src, const al_finding *f)
+{
+    size_t row, col, erow, ecol;
+    al_source_position(src, f->start, &row, &col);
+    al_source_position(src, f->end, &erow, &ecol);
+    al_strbuf title = {0};
+    al_strbuf_printf(&title, "alloclint (%s)", f->code);
+    al_strbuf_puts(&r->text, "::error title=");
+    gh_escape(&r->text, title.data, true);
+    al_strbuf_puts(&r->text, ",file=");
+    gh_escape(&r->text, src->path, true);
+    al_strbuf_printf(&r->text, ",line=%zu,col=%zu,endLine=%zu,endColumn=%zu::", row, col, erow,
+                     ecol);
+    al_strbuf msg = {0};
+    al_strbuf_printf(&msg, "%s:%zu:%zu: %s %s", src->path, row, col, f->code, f->message);
+    gh_escape(&r->text, msg.data, false);
+    al_strbuf_putc(&r->text, '\n');
+    al_strbuf_free(&title);
+    al_strbuf_free(&msg);
 }
 
 static const char *mark(const al_report *r, const al_finding *f)
@@ -114,15 +177,67 @@ void al_report_add(al_report *r, const al_source *src, const al_findings *findin
             r->fixable_safe++;
         if (f->fix && f->fix->n_edits && f->fix->applicability == AL_FIX_UNSAFE)
             r->fixable_unsafe++;
-        if (r->opt.format == AL_FORMAT_JSON)
+        bool fixable = f->fix && f->fix->n_edits &&
+                       (f->fix->applicability == AL_FIX_SAFE ||
+                        (r->opt.unsafe_fixes && f->fix->applicability == AL_FIX_UNSAFE));
+        size_t k = 0;
+        while (k < r->n_stats && strcmp(r->stats[k].code, f->code))
+            k++;
+        if (k == r->n_stats) {
+            stat_row row = {f->code, f->name, 0, 0};
+            AL_PUSH(r->stats, r->n_stats, r->cap_stats, row);
+        }
+        r->stats[k].count++;
+        r->stats[k].fixable += fixable;
+        if (r->opt.statistics)
+            continue;
+        if (r->opt.format == AL_FORMAT_JSON || r->opt.format == AL_FORMAT_JSON_LINES)
             add_json(r, src, f);
+        else if (r->opt.format == AL_FORMAT_GITHUB)
+            add_github(r, src, f);
         else
             add_text(r, src, f);
     }
 }
 
+static int by_count(const void *x, const void *y)
+{
+    const stat_row *a = x, *b = y;
+    if (a->count != b->count)
+        return a->count < b->count ? 1 : -1;
+    return strcmp(a->code, b->code);
+}
+
 bool al_report_write(al_report *r, FILE *out)
 {
+    if (r->opt.statistics) {
+        if (r->n_stats > 1)
+            qsort(r->stats, r->n_stats, sizeof *r->stats, by_count);
+        if (r->opt.format == AL_FORMAT_JSON) {
+            cJSON *arr = cJSON_CreateArray();
+            for (size_t i = 0; i < r->n_stats; i++) {
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "code", r->stats[i].code);
+                cJSON_AddStringToObject(o, "name", r->stats[i].name);
+                cJSON_AddNumberToObject(o, "count", (double)r->stats[i].count);
+                cJSON_AddNumberToObject(o, "fixable", (double)r->stats[i].fixable);
+                cJSON_AddItemToArray(arr, o);
+            }
+            char *s = cJSON_Print(arr);
+            bool ok = s && fputs(s, out) >= 0 && fputc('\n', out) != EOF;
+            cJSON_free(s);
+            cJSON_Delete(arr);
+            return ok;
+        }
+        for (size_t i = 0; i < r->n_stats; i++)
+            if (fprintf(out, "%5zu\t%s\t%s%s\n", r->stats[i].count, r->stats[i].code,
+                        r->stats[i].fixable == r->stats[i].count ? "[*] "
+                        : r->stats[i].fixable                   ? "[-] "
+                                                                : "    ",
+                        r->stats[i].name) < 0)
+                return false;
+        return true;
+    }
     if (r->opt.format == AL_FORMAT_JSON) {
         char *s = cJSON_Print(r->json);
         if (!s)
@@ -151,6 +266,7 @@ void al_report_free(al_report *r)
     if (!r)
         return;
     al_strbuf_free(&r->text);
+    free(r->stats);
     if (r->json)
         cJSON_Delete(r->json);
     free(r);

@@ -13,12 +13,15 @@ typedef enum {
     AL_FORMAT_TEXT,
     AL_FORMAT_CONCISE,
     AL_FORMAT_JSON,
+    AL_FORMAT_JSON_LINES,
+    AL_FORMAT_GITHUB, /* GitHub Actions workflow commands */
 } al_format;
 
 typedef struct {
     al_format format;
     bool show_fix_marks; /* [*] for fixes that --fix would apply */
     bool unsafe_fixes;   /* unsafe fixes count as applicable */
+    bool statistics;     /* a count per rule instead of the findings */
 } al_report_options;
 
 typedef struct al_report al_report;

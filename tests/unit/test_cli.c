@@ -250,6 +250,43 @@ static void changed_on_disk_is_not_overwritten(void **state)
     assert_string_equal(read_file("race.py"), FIXED);
 }
 
+static void other_formats(void **state)
+{
+    (void)state;
+    const char *two = "import torch\n\n\ndef f(x, device):\n"
+                      "    buf = torch.zeros(x.shape)\n"
+                      "    buf.copy_(x)\n"
+                      "    pos = torch.arange(8).to(device)\n"
+                      "    return buf, pos\n";
+    write_file("fmt.py", two, strlen(two));
+    assert_int_equal(run("check --output-format github fmt.py"), 1);
+    assert_string_equal(
+        read_file("out.txt"),
+        "::error title=alloclint (AL101),file=fmt.py,line=5,col=11,endLine=5,endColumn=31::"
+        "fmt.py:5:11: AL101 `torch.zeros` buffer `buf` is fully overwritten by `copy_` on line 6 "
+        "before any read; the zero fill is wasted\n"
+        "::error title=alloclint (AL501),file=fmt.py,line=7,col=11,endLine=7,endColumn=37::"
+        "fmt.py:7:11: AL501 `torch.arange` builds the tensor in host memory and then copies it to "
+        "the device: pass `device=device` to the factory\n");
+    assert_int_equal(run("check --output-format json-lines fmt.py"), 1);
+    char *lines = strdup(read_file("out.txt"));
+    int n = 0;
+    for (char *line = strtok(lines, "\n"); line; line = strtok(NULL, "\n")) {
+        cJSON *o = cJSON_Parse(line);
+        assert_non_null(o);
+        assert_string_equal(cJSON_GetObjectItem(o, "code")->valuestring, n == 0 ? "AL101" : "AL501");
+        cJSON_Delete(o);
+        n++;
+    }
+    free(lines);
+    assert_int_equal(n, 2);
+    assert_int_equal(run("check --statistics fmt.py"), 1);
+    assert_string_equal(read_file("out.txt"), "    1\tAL101\t[*] zeros-overwritten\n"
+                                              "    1\tAL501\t[*] host-alloc-then-copy\n"
+                                              "Found 2 findings.\n"
+                                              "[*] 2 fixable with the `--fix` option.\n");
+}
+
 static void rule_pages(void **state)
 {
     (void)state;
@@ -307,6 +344,7 @@ int main(void)
         cmocka_unit_test(changed_on_disk_is_not_overwritten),
         cmocka_unit_test(add_noqa_adopts_a_codebase),
         cmocka_unit_test(rule_pages),
+        cmocka_unit_test(other_formats),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
