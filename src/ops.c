@@ -5,54 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tree_sitter/api.h>
+#include "toml.h"
 
-const TSLanguage *tree_sitter_toml(void);
+#include <tree_sitter/api.h>
 
 /* Generated from the TOML files in rules/ops/ by cmake/embed.cmake. */
 extern const char *const al_builtin_ops_names[];
 extern const char *const al_builtin_ops_texts[];
 extern const size_t al_builtin_ops_lengths[];
 extern const size_t al_builtin_ops_count;
-
-static bool node_is(TSNode n, const char *type)
-{
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
-
-static char *node_text(const char *text, TSNode n)
-{
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-    return al_xstrndup(text + s, e - s);
-}
-
-/* The value of a TOML string node, quotes removed and the common escapes
- * resolved; NULL for multi-line or unusual forms. */
-static char *string_value(const char *text, TSNode n)
-{
-    char *raw = node_text(text, n);
-    size_t len = strlen(raw);
-    char *out = NULL;
-    if (len >= 2 && raw[0] == '\'' && raw[len - 1] == '\'' &&
-        !(len >= 6 && strncmp(raw, "'''", 3) == 0)) {
-        out = al_xstrndup(raw + 1, len - 2);
-    } else if (len >= 2 && raw[0] == '"' && raw[len - 1] == '"' &&
-               !(len >= 6 && strncmp(raw, "\"\"\"", 3) == 0)) {
-        out = al_xmalloc(len);
-        size_t k = 0;
-        for (size_t i = 1; i + 1 < len; i++) {
-            if (raw[i] == '\\' && i + 2 < len) {
-                char c = raw[++i];
-                out[k++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-            } else {
-                out[k++] = raw[i];
-            }
-        }
-        out[k] = '\0';
-    }
-    free(raw);
-    return out;
-}
 
 static void set_error(al_ops_error *err, const char *origin, TSNode n,
                       const char *fmt, const char *detail)
@@ -63,7 +24,7 @@ static void set_error(al_ops_error *err, const char *origin, TSNode n,
              ts_node_start_point(n).row + 1, msg);
 }
 
-static bool read_op(al_op_table *table, const char *text, TSNode element,
+static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                     const char *origin, al_ops_error *err)
 {
     al_op_summary op = {.name = NULL, .out_keyword = NULL, .out_position = -1,
@@ -72,23 +33,23 @@ static bool read_op(al_op_table *table, const char *text, TSNode element,
     uint32_t k = ts_node_named_child_count(element);
     for (uint32_t i = 0; i < k && ok; i++) {
         TSNode pair = ts_node_named_child(element, i);
-        if (!node_is(pair, "pair"))
+        if (!al_toml_is(pair, "pair"))
             continue;
         TSNode key = ts_node_named_child(pair, 0);
         TSNode value = ts_node_named_child(pair, 1);
-        char *keytext = node_text(text, key);
-        if (strcmp(keytext, "name") == 0 && node_is(value, "string")) {
+        char *keytext = al_toml_key(doc, key);
+        if (strcmp(keytext, "name") == 0 && al_toml_is(value, "string")) {
             free(op.name);
-            op.name = string_value(text, value);
+            op.name = al_toml_string(doc, value);
             ok = op.name != NULL;
             if (!ok)
                 set_error(err, origin, pair, "key `%s` must be a one-line string", keytext);
-        } else if (strcmp(keytext, "out") == 0 && node_is(value, "string")) {
+        } else if (strcmp(keytext, "out") == 0 && al_toml_is(value, "string")) {
             free(op.out_keyword);
-            op.out_keyword = string_value(text, value);
+            op.out_keyword = al_toml_string(doc, value);
             have_out = op.out_keyword != NULL;
-        } else if (strcmp(keytext, "out") == 0 && node_is(value, "integer")) {
-            char *num = node_text(text, value);
+        } else if (strcmp(keytext, "out") == 0 && al_toml_is(value, "integer")) {
+            char *num = al_toml_text(doc, value);
             char *end;
             long pos = strtol(num, &end, 10);
             if (*end || pos < 0 || pos > 64) {
@@ -98,8 +59,8 @@ static bool read_op(al_op_table *table, const char *text, TSNode element,
             op.out_position = (int)pos;
             have_out = true;
             free(num);
-        } else if (strcmp(keytext, "full") == 0 && node_is(value, "boolean")) {
-            char *b = node_text(text, value);
+        } else if (strcmp(keytext, "full") == 0 && al_toml_is(value, "boolean")) {
+            char *b = al_toml_text(doc, value);
             op.full_write = strcmp(b, "true") == 0;
             have_full = true;
             free(b);
@@ -125,52 +86,38 @@ static bool read_op(al_op_table *table, const char *text, TSNode element,
     return true;
 }
 
-static TSNode first_error(TSNode n)
+bool al_ops_read_array(al_op_table *table, const al_toml *doc, const char *array_key,
+                       const char *origin, al_ops_error *err)
 {
-    if ((strcmp(ts_node_type(n), "ERROR") == 0) || ts_node_is_missing(n))
-        return n;
-    uint32_t k = ts_node_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_child(n, i);
-        if (ts_node_has_error(c))
-            return first_error(c);
+    bool ok = true;
+    uint32_t k = ts_node_named_child_count(doc->root);
+    for (uint32_t i = 0; i < k && ok; i++) {
+        TSNode c = ts_node_named_child(doc->root, i);
+        if (!al_toml_is(c, "table_array_element"))
+            continue;
+        char *keytext = al_toml_key(doc, ts_node_named_child(c, 0));
+        if (strcmp(keytext, array_key) == 0)
+            ok = read_op(table, doc, c, origin, err);
+        free(keytext);
     }
-    return n;
+    return ok;
 }
 
 bool al_ops_load_toml(al_op_table *table, const char *text, size_t len,
                       const char *origin, al_ops_error *err)
 {
-    TSParser *parser = ts_parser_new();
-    if (!parser || !ts_parser_set_language(parser, tree_sitter_toml())) {
-        snprintf(err->message, sizeof err->message, "%s: cannot load the TOML grammar", origin);
-        if (parser)
-            ts_parser_delete(parser);
+    al_toml doc;
+    TSNode bad = {0};
+    if (!al_toml_parse(&doc, text, len, &bad)) {
+        if (!ts_node_is_null(bad))
+            set_error(err, origin, bad, "TOML syntax error%s", "");
+        else
+            snprintf(err->message, sizeof err->message, "%s: cannot parse", origin);
+        al_toml_free(&doc);
         return false;
     }
-    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
-    bool ok = tree != NULL;
-    if (!ok)
-        snprintf(err->message, sizeof err->message, "%s: cannot parse", origin);
-    TSNode root = ok ? ts_tree_root_node(tree) : (TSNode){0};
-    if (ok && ts_node_has_error(root)) {
-        set_error(err, origin, first_error(root), "TOML syntax error%s", "");
-        ok = false;
-    }
-    uint32_t k = ok ? ts_node_named_child_count(root) : 0;
-    for (uint32_t i = 0; i < k && ok; i++) {
-        TSNode c = ts_node_named_child(root, i);
-        if (!node_is(c, "table_array_element"))
-            continue;
-        TSNode key = ts_node_named_child(c, 0);
-        char *keytext = node_text(text, key);
-        if (strcmp(keytext, "op") == 0)
-            ok = read_op(table, text, c, origin, err);
-        free(keytext);
-    }
-    if (tree)
-        ts_tree_delete(tree);
-    ts_parser_delete(parser);
+    bool ok = al_ops_read_array(table, &doc, "op", origin, err);
+    al_toml_free(&doc);
     return ok;
 }
 

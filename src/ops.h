@@ -4,6 +4,8 @@
 #ifndef ALLOCLINT_OPS_H
 #define ALLOCLINT_OPS_H
 
+#include "toml.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -29,6 +31,10 @@ typedef struct {
  * entries read before the error. */
 bool al_ops_load_toml(al_op_table *table, const char *text, size_t len,
                       const char *origin, al_ops_error *err);
+/* Adds the [[<array_key>]] entries of a parsed document (the user's
+ * tables in pyproject.toml are [[tool.alloclint.ops]]). */
+bool al_ops_read_array(al_op_table *table, const al_toml *doc, const char *array_key,
+                       const char *origin, al_ops_error *err);
 /* The built-in tables from rules/ops/. */
 bool al_ops_load_builtin(al_op_table *table, al_ops_error *err);
 const al_op_summary *al_ops_find(const al_op_table *table, const char *name);

@@ -1,0 +1,101 @@
+#include "toml.h"
+
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const TSLanguage *tree_sitter_toml(void);
+
+static TSNode first_error(TSNode n)
+{
+    if (strcmp(ts_node_type(n), "ERROR") == 0 || ts_node_is_missing(n))
+        return n;
+    uint32_t k = ts_node_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_child(n, i);
+        if (ts_node_has_error(c))
+            return first_error(c);
+    }
+    return n;
+}
+
+bool al_toml_parse(al_toml *doc, const char *text, size_t len, TSNode *error_node)
+{
+    memset(doc, 0, sizeof *doc);
+    doc->text = text;
+    doc->parser = ts_parser_new();
+    if (!doc->parser || !ts_parser_set_language(doc->parser, tree_sitter_toml()))
+        return false;
+    doc->tree = ts_parser_parse_string(doc->parser, NULL, text, (uint32_t)len);
+    if (!doc->tree)
+        return false;
+    doc->root = ts_tree_root_node(doc->tree);
+    if (ts_node_has_error(doc->root)) {
+        *error_node = first_error(doc->root);
+        return false;
+    }
+    return true;
+}
+
+void al_toml_free(al_toml *doc)
+{
+    if (doc->tree)
+        ts_tree_delete(doc->tree);
+    if (doc->parser)
+        ts_parser_delete(doc->parser);
+    memset(doc, 0, sizeof *doc);
+}
+
+bool al_toml_is(TSNode n, const char *type)
+{
+    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+char *al_toml_text(const al_toml *doc, TSNode n)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    return al_xstrndup(doc->text + s, e - s);
+}
+
+char *al_toml_key(const al_toml *doc, TSNode key)
+{
+    char *raw = al_toml_text(doc, key);
+    size_t k = 0;
+    for (size_t i = 0; raw[i]; i++)
+        if (raw[i] != ' ' && raw[i] != '\t' && raw[i] != '"' && raw[i] != '\'')
+            raw[k++] = raw[i];
+    raw[k] = '\0';
+    return raw;
+}
+
+char *al_toml_string(const al_toml *doc, TSNode n)
+{
+    char *raw = al_toml_text(doc, n);
+    size_t len = strlen(raw);
+    char *out = NULL;
+    if (len >= 2 && raw[0] == '\'' && raw[len - 1] == '\'' &&
+        !(len >= 6 && strncmp(raw, "'''", 3) == 0)) {
+        out = al_xstrndup(raw + 1, len - 2);
+    } else if (len >= 2 && raw[0] == '"' && raw[len - 1] == '"' &&
+               !(len >= 6 && strncmp(raw, "\"\"\"", 3) == 0)) {
+        out = al_xmalloc(len);
+        size_t k = 0;
+        for (size_t i = 1; i + 1 < len; i++) {
+            if (raw[i] == '\\' && i + 2 < len) {
+                char c = raw[++i];
+                out[k++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+            } else {
+                out[k++] = raw[i];
+            }
+        }
+        out[k] = '\0';
+    }
+    free(raw);
+    return out;
+}
+
+size_t al_toml_row(TSNode n)
+{
+    return ts_node_start_point(n).row + 1;
+}
