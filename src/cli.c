@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "atomic.h"
+#include "config.h"
 #include "diff.h"
 #include "discover.h"
 #include "jobs.h"
@@ -33,6 +34,7 @@ static const char USAGE[] =
     "Rule selection:\n"
     "  --select CODES        Enable only these rules (comma-separated codes,\n"
     "                        prefixes such as AL1, or ALL)\n"
+    "  --extend-select CODES Enable these rules as well\n"
     "  --ignore CODES        Disable these rules (same forms)\n"
     "\n"
     "Fixes:\n"
@@ -56,6 +58,11 @@ static const char USAGE[] =
     "  -h, --help            Show this help\n"
     "  -V, --version         Show the version\n"
     "\n"
+    "Configuration: the nearest pyproject.toml [tool.alloclint] (or\n"
+    "alloclint.toml) above each file: select, extend-select, ignore,\n"
+    "per-file-ignores, exclude, extend-exclude, unsafe-fixes, [[...ops]].\n"
+    "Command-line options win over it.\n"
+    "\n"
     "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
 
 typedef struct {
@@ -64,7 +71,11 @@ typedef struct {
     al_format format;
     const char *output_file;
     bool enabled[16];
-    int threads; /* 0: one per CPU */
+    int threads;           /* 0: one per CPU */
+    int unsafe_flag;       /* -1 not given, 0/1 --no-unsafe-fixes/--unsafe-fixes */
+    const char *select;    /* --select, or NULL: the config's or the defaults */
+    char **ignores, **extends; /* --ignore and --extend-select, repeated */
+    size_t n_ign, cap_ign, n_ext, cap_ext;
     char **paths;
     size_t n_paths, cap_paths;
 } options;
@@ -94,6 +105,49 @@ static bool apply_selector(bool *enabled, const char *list, bool value)
         }
     }
     free(copy);
+    return ok;
+}
+
+/* The rules a file is checked with. An explicit --select replaces the
+ * config's whole selection (select, extend-select and ignore): the
+ * command line wins. Otherwise: the config's select, else the defaults,
+ * then extend-select and ignore. --extend-select, --ignore and the
+ * config's per-file-ignores apply in both cases. */
+static bool rules_for(const options *o, const al_config *cfg, const char *path, bool *enabled,
+                      al_config_error *err)
+{
+    bool ok = true;
+    for (size_t r = 0; r < al_rules_count; r++)
+        enabled[r] = al_rules[r].default_on;
+    if (o->select || (cfg && cfg->has_select))
+        for (size_t r = 0; r < al_rules_count; r++)
+            enabled[r] = false;
+    if (o->select) {
+        apply_selector(enabled, o->select, true);
+    } else if (cfg) {
+        for (size_t i = 0; i < cfg->select.n; i++)
+            ok &= apply_selector(enabled, cfg->select.items[i], true);
+        for (size_t i = 0; i < cfg->extend_select.n; i++)
+            ok &= apply_selector(enabled, cfg->extend_select.items[i], true);
+    }
+    for (size_t k = 0; k < o->n_ext; k++)
+        apply_selector(enabled, o->extends[k], true);
+    if (cfg) {
+        for (size_t i = 0; !o->select && i < cfg->ignore.n; i++)
+            ok &= apply_selector(enabled, cfg->ignore.items[i], false);
+        al_strlist pfi = {0};
+        al_config_file_ignores(cfg, path, &pfi);
+        for (size_t i = 0; i < pfi.n; i++) {
+            ok &= apply_selector(enabled, pfi.items[i], false);
+            free(pfi.items[i]);
+        }
+        free(pfi.items);
+    }
+    for (size_t k = 0; k < o->n_ign; k++)
+        apply_selector(enabled, o->ignores[k], false);
+    if (!ok)
+        snprintf(err->message, sizeof err->message, "%s: unknown rule code in the configuration",
+                 cfg->path);
     return ok;
 }
 
@@ -153,9 +207,7 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
     }
     if (strcmp(argv[1], "check") != 0)
         return usage_error("unknown command `%s` (expected `check` or `rule`)", argv[1]);
-    const char *select = NULL;
-    char **ignores = NULL;
-    size_t n_ign = 0, cap_ign = 0;
+    o->unsafe_flag = -1;
     bool only_paths = false;
     int rc = -1;
     for (i = 2; i < argc && rc < 0; i++) {
@@ -180,8 +232,10 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->fix = false;
         } else if (!strcmp(a, "--unsafe-fixes")) {
             o->unsafe_fixes = true;
+            o->unsafe_flag = 1;
         } else if (!strcmp(a, "--no-unsafe-fixes")) {
             o->unsafe_fixes = false;
+            o->unsafe_flag = 0;
         } else if (!strcmp(a, "--diff")) {
             o->diff = true;
         } else if (!strcmp(a, "--statistics")) {
@@ -197,9 +251,11 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
         } else if (!strcmp(a, "--force-exclude")) {
             o->discover.force_exclude = true;
         } else if (TAKES_VALUE("--select")) {
-            select = value;
+            o->select = value;
+        } else if (TAKES_VALUE("--extend-select")) {
+            AL_PUSH(o->extends, o->n_ext, o->cap_ext, (char *)value);
         } else if (TAKES_VALUE("--ignore")) {
-            AL_PUSH(ignores, n_ign, cap_ign, (char *)value);
+            AL_PUSH(o->ignores, o->n_ign, o->cap_ign, (char *)value);
         } else if (TAKES_VALUE("--threads") || TAKES_VALUE("-j")) {
             char *end;
             long n = strtol(value, &end, 10);
@@ -229,16 +285,16 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
         }
 #undef TAKES_VALUE
     }
-    if (rc < 0 && select) {
-        for (size_t r = 0; r < al_rules_count; r++)
-            o->enabled[r] = false;
-        if (!apply_selector(o->enabled, select, true))
+    /* Check the selectors now; they are applied per file, with its config. */
+    bool scratch[16];
+    if (rc < 0 && o->select && !apply_selector(scratch, o->select, true))
+        rc = AL_EXIT_ERROR;
+    for (size_t k = 0; rc < 0 && k < o->n_ign; k++)
+        if (!apply_selector(scratch, o->ignores[k], false))
             rc = AL_EXIT_ERROR;
-    }
-    for (size_t k = 0; rc < 0 && k < n_ign; k++)
-        if (!apply_selector(o->enabled, ignores[k], false))
+    for (size_t k = 0; rc < 0 && k < o->n_ext; k++)
+        if (!apply_selector(scratch, o->extends[k], true))
             rc = AL_EXIT_ERROR;
-    free(ignores);
     if (rc < 0 && o->fix && o->diff)
         rc = usage_error("%s", "`--fix` and `--diff` cannot be used together");
     if (rc < 0 && o->add_noqa && (o->fix || o->diff))
@@ -338,6 +394,50 @@ int al_cli_main(int argc, char **argv)
     al_strbuf patch = {0};
     size_t total_fixed = 0, total_remaining = 0, total_unapplied = 0;
 
+    /* Each file's configuration: exclusions, rules, op summaries. */
+    al_config_cache *configs = al_config_cache_new();
+    al_lint_options *per_file = al_xcalloc(files.n ? files.n : 1, sizeof *per_file);
+    {
+        size_t kept = 0;
+        for (size_t i = 0; i < files.n; i++) {
+            const al_config *cfg = NULL;
+            al_config_error cerr;
+            if (!al_config_for(configs, files.paths[i], &cfg, &cerr)) {
+                fprintf(stderr, "alloclint: error: %s\n", cerr.message);
+                al_config_cache_free(configs);
+                free(per_file);
+                al_report_free(report);
+                al_report_free(unfixed);
+                al_file_list_free(&files);
+                al_ops_free(&ops);
+                free(o.paths);
+                return AL_EXIT_ERROR;
+            }
+            bool named = false;
+            for (size_t r = 0; r < o.n_paths; r++)
+                if (!strcmp(o.paths[r], files.paths[i]))
+                    named = true;
+            if (cfg && (!named || o.discover.force_exclude) &&
+                al_config_excludes(cfg, files.paths[i])) {
+                free(files.paths[i]);
+                continue;
+            }
+            al_lint_options fo = lo;
+            if (!rules_for(&o, cfg, files.paths[i], fo.enabled, &cerr)) {
+                fprintf(stderr, "alloclint: error: %s\n", cerr.message);
+                error = true;
+            }
+            if (cfg) {
+                fo.ops = &cfg->ops;
+                if (o.unsafe_flag < 0 && cfg->unsafe_fixes >= 0)
+                    fo.apply_unsafe = cfg->unsafe_fixes;
+            }
+            per_file[kept] = fo;
+            files.paths[kept++] = files.paths[i];
+        }
+        files.n = kept;
+    }
+
     if (o.add_noqa) {
         size_t total = 0, touched = 0;
         for (size_t i = 0; i < files.n; i++) {
@@ -348,7 +448,7 @@ int al_cli_main(int argc, char **argv)
                 continue;
             }
             size_t added = 0, len = 0;
-            char *text = al_lint_add_noqa(&src, &lo, &added, &len);
+            char *text = al_lint_add_noqa(&src, &per_file[i], &added, &len);
             if (text) {
                 int err;
                 al_write_status ws = al_write_atomic(src.path, text, len, src.hash, &err);
@@ -371,6 +471,10 @@ int al_cli_main(int argc, char **argv)
         al_file_list_free(&files);
         al_ops_free(&ops);
         free(o.paths);
+        free(o.ignores);
+        free(o.extends);
+        free(per_file);
+        al_config_cache_free(configs);
         al_report_free(report);
         al_report_free(unfixed);
         return error ? AL_EXIT_ERROR : AL_EXIT_CLEAN;
@@ -379,7 +483,7 @@ int al_cli_main(int argc, char **argv)
     /* Phase 1, in parallel: load, check and fix each file in memory.
      * Phase 2, in order: messages, writes and the report. */
     al_file_job *jobs = al_xcalloc(files.n ? files.n : 1, sizeof *jobs);
-    al_run_jobs(jobs, files.paths, files.n, &lo, o.threads);
+    al_run_jobs(jobs, files.paths, files.n, per_file, o.threads);
 
     for (size_t i = 0; i < files.n; i++) {
         al_file_job *job = &jobs[i];
@@ -484,11 +588,15 @@ int al_cli_main(int argc, char **argv)
     }
 
     al_strbuf_free(&patch);
+    free(per_file);
+    al_config_cache_free(configs);
     al_report_free(report);
     al_report_free(unfixed);
     al_file_list_free(&files);
     al_ops_free(&ops);
     free(o.paths);
+    free(o.ignores);
+    free(o.extends);
     if (error)
         return AL_EXIT_ERROR;
     if (o.exit_zero)

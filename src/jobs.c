@@ -75,7 +75,7 @@ static void *worker(void *arg)
         size_t i = atomic_fetch_add(&p->next, 1);
         if (i >= p->n)
             break;
-        run_one(&p->jobs[i], p->paths[i], p->opt);
+        run_one(&p->jobs[i], p->paths[i], &p->opt[i]);
     }
     return NULL;
 }

@@ -18,8 +18,9 @@ typedef struct {
     al_strbuf messages;   /* warnings and errors naming the file, for stderr */
 } al_file_job;
 
-/* Runs the jobs for paths[0..n) on `threads` threads (0: one per CPU). */
-void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opt,
+/* Runs the jobs for paths[0..n), path i with opts[i], on `threads`
+ * threads (0: one per CPU). */
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opts,
                  int threads);
 
 #endif

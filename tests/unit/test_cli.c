@@ -287,6 +287,69 @@ static void other_formats(void **state)
                                               "[*] 2 fixable with the `--fix` option.\n");
 }
 
+static void configuration(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/proj", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/proj/sub", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/proj/gen", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    const char *cfg = "[project]\nname = \"demo\"\n\n[tool.alloclint]\n"
+                      "extend-select = [\"AL301\"]\nignore = [\"AL501\"]\n"
+                      "extend-exclude = [\"gen\"]\n\n"
+                      "[tool.alloclint.per-file-ignores]\n\"sub/*.py\" = [\"AL101\"]\n\n"
+                      "[[tool.alloclint.ops]]\nname = \"torch.ops.demo.fill_all\"\n"
+                      "out = 0\nfull = true\n";
+    write_file("proj/pyproject.toml", cfg, strlen(cfg));
+    const char *code = "import torch\n\n\ndef f(x, n, device):\n"
+                       "    buf = torch.zeros(x.shape)\n"
+                       "    torch.ops.demo.fill_all(buf, x)\n"
+                       "    pos = torch.arange(n).to(device)\n"
+                       "    for i in range(n):\n"
+                       "        tmp = torch.empty(n)\n"
+                       "        torch.mul(x, 2, out=tmp)\n"
+                       "        x.add_(tmp)\n"
+                       "    return buf, pos\n";
+    write_file("proj/a.py", code, strlen(code));
+    write_file("proj/sub/b.py", code, strlen(code));
+    write_file("proj/gen/c.py", code, strlen(code));
+    assert_int_equal(run("check --output-format concise -q proj"), 1);
+    assert_string_equal(read_file("out.txt"),
+                        "proj/a.py:5:11: AL101 [*] `torch.zeros` buffer `buf` is fully overwritten "
+                        "by `torch.ops.demo.fill_all` (argument 0) on line 6 before any read; the "
+                        "zero fill is wasted\n"
+                        "proj/a.py:9:15: AL301 [unsafe fix] `tmp` is allocated on every iteration "
+                        "of the loop on line 8 with the same shape, dtype and device, and does not "
+                        "outlive the iteration: hoist it\n"
+                        "proj/sub/b.py:9:15: AL301 [unsafe fix] `tmp` is allocated on every "
+                        "iteration of the loop on line 8 with the same shape, dtype and device, "
+                        "and does not outlive the iteration: hoist it\n");
+    /* The command line wins: --select replaces the config's selection. */
+    assert_int_equal(run("check --output-format concise -q --select AL501 proj/a.py"), 1);
+    assert_non_null(strstr(read_file("out.txt"), "proj/a.py:7:11: AL501"));
+    /* A file named explicitly is checked even when excluded... */
+    assert_int_equal(run("check -q proj/gen/c.py"), 1);
+    /* ...unless --force-exclude. */
+    assert_int_equal(run("check -q --force-exclude proj/gen/c.py"), 0);
+    /* A malformed configuration stops the run, naming file, line and key. */
+    const char *bad = "[tool.alloclint]\nselect = [\"AL101\"]\nignored = true\n";
+    write_file("proj/pyproject.toml", bad, strlen(bad));
+    assert_int_equal(run("check proj"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "proj/pyproject.toml:3: `ignored`: unknown key"));
+    const char *badtype = "[tool.alloclint]\nselect = \"AL101\"\n";
+    write_file("proj/pyproject.toml", badtype, strlen(badtype));
+    assert_int_equal(run("check proj"), 2);
+    assert_non_null(strstr(read_file("err.txt"),
+                           "proj/pyproject.toml:2: `select`: expected an array of strings"));
+    const char *syntax = "[tool.alloclint\nselect = [\n";
+    write_file("proj/pyproject.toml", syntax, strlen(syntax));
+    assert_int_equal(run("check proj"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "pyproject.toml:1: TOML syntax error"));
+}
+
 static void rule_pages(void **state)
 {
     (void)state;
@@ -345,6 +408,7 @@ int main(void)
         cmocka_unit_test(add_noqa_adopts_a_codebase),
         cmocka_unit_test(rule_pages),
         cmocka_unit_test(other_formats),
+        cmocka_unit_test(configuration),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,361 @@
+#include "config.h"
+
+#include "source.h"
+#include "toml.h"
+#include "util.h"
+
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void list_add(al_strlist *l, char *s)
+{
+    AL_PUSH(l->items, l->n, l->cap, s);
+}
+
+static void list_free(al_strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+static bool fail(al_config_error *err, const char *path, TSNode at, const char *key,
+                 const char *what)
+{
+    snprintf(err->message, sizeof err->message, "%s:%zu: `%s`: %s", path, al_toml_row(at), key,
+             what);
+    return false;
+}
+
+static bool read_strings(const al_toml *doc, TSNode value, al_strlist *out, const char *path,
+                         const char *key, al_config_error *err)
+{
+    if (!al_toml_is(value, "array"))
+        return fail(err, path, value, key, "expected an array of strings");
+    uint32_t k = ts_node_named_child_count(value);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(value, i);
+        if (al_toml_is(c, "comment"))
+            continue;
+        char *s = al_toml_is(c, "string") ? al_toml_string(doc, c) : NULL;
+        if (!s)
+            return fail(err, path, c, key, "expected an array of strings");
+        list_add(out, s);
+    }
+    return true;
+}
+
+static bool read_pfi(al_config *cfg, const al_toml *doc, TSNode pairs_owner, const char *path,
+                     al_config_error *err)
+{
+    uint32_t k = ts_node_named_child_count(pairs_owner);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(pairs_owner, i);
+        if (!al_toml_is(p, "pair"))
+            continue;
+        TSNode key = ts_node_named_child(p, 0), value = ts_node_named_child(p, 1);
+        al_per_file_ignore e = {al_toml_key(doc, key), {0}};
+        AL_PUSH(cfg->pfi, cfg->n_pfi, cfg->cap_pfi, e);
+        if (!read_strings(doc, value, &cfg->pfi[cfg->n_pfi - 1].codes, path, "per-file-ignores",
+                          err))
+            return false;
+    }
+    return true;
+}
+
+/* The pairs of one table: [tool.alloclint] or alloclint.toml's top level. */
+static bool read_pair(al_config *cfg, const al_toml *doc, TSNode pair, const char *path,
+                      al_config_error *err)
+{
+    TSNode key = ts_node_named_child(pair, 0), value = ts_node_named_child(pair, 1);
+    char *k = al_toml_key(doc, key);
+    bool ok = true;
+    if (!strcmp(k, "select")) {
+        cfg->has_select = true;
+        ok = read_strings(doc, value, &cfg->select, path, k, err);
+    } else if (!strcmp(k, "extend-select")) {
+        ok = read_strings(doc, value, &cfg->extend_select, path, k, err);
+    } else if (!strcmp(k, "ignore")) {
+        ok = read_strings(doc, value, &cfg->ignore, path, k, err);
+    } else if (!strcmp(k, "exclude")) {
+        ok = read_strings(doc, value, &cfg->exclude, path, k, err);
+    } else if (!strcmp(k, "extend-exclude")) {
+        ok = read_strings(doc, value, &cfg->extend_exclude, path, k, err);
+    } else if (!strcmp(k, "unsafe-fixes")) {
+        char *v = al_toml_text(doc, value);
+        if (al_toml_is(value, "boolean"))
+            cfg->unsafe_fixes = !strcmp(v, "true");
+        else
+            ok = fail(err, path, value, k, "expected true or false");
+        free(v);
+    } else if (!strcmp(k, "per-file-ignores")) {
+        if (al_toml_is(value, "inline_table"))
+            ok = read_pfi(cfg, doc, value, path, err);
+        else
+            ok = fail(err, path, value, k, "expected a table of glob = [codes]");
+    } else {
+        ok = fail(err, path, key, k, "unknown key (expected select, extend-select, ignore, "
+                                     "per-file-ignores, exclude, extend-exclude, unsafe-fixes, ops)");
+    }
+    free(k);
+    return ok;
+}
+
+bool al_config_parse(al_config *cfg, const char *path, const char *text, size_t len,
+                     bool pyproject, bool *found, al_config_error *err)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->unsafe_fixes = -1;
+    cfg->path = al_xstrdup(path);
+    const char *slash = strrchr(path, '/');
+    cfg->dir = slash ? al_xstrndup(path, (size_t)(slash - path)) : al_xstrdup(".");
+    *found = !pyproject;
+    al_ops_error operr;
+    if (!al_ops_load_builtin(&cfg->ops, &operr)) {
+        snprintf(err->message, sizeof err->message, "%s", operr.message);
+        return false;
+    }
+    al_toml doc;
+    TSNode bad = {0};
+    if (!al_toml_parse(&doc, text, len, &bad)) {
+        snprintf(err->message, sizeof err->message, "%s:%zu: TOML syntax error", path,
+                 ts_node_is_null(bad) ? (size_t)1 : al_toml_row(bad));
+        al_toml_free(&doc);
+        return false;
+    }
+    const char *prefix = pyproject ? "tool.alloclint" : "";
+    bool ok = true;
+    uint32_t k = ts_node_named_child_count(doc.root);
+    for (uint32_t i = 0; i < k && ok; i++) {
+        TSNode c = ts_node_named_child(doc.root, i);
+        if (!pyproject && al_toml_is(c, "pair")) {
+            ok = read_pair(cfg, &doc, c, path, err);
+            continue;
+        }
+        if (!al_toml_is(c, "table"))
+            continue;
+        char *name = al_toml_key(&doc, ts_node_named_child(c, 0));
+        char pfi_name[64];
+        snprintf(pfi_name, sizeof pfi_name, "%s%sper-file-ignores", prefix, *prefix ? "." : "");
+        if (!strcmp(name, prefix) && pyproject) {
+            *found = true;
+            uint32_t n = ts_node_named_child_count(c);
+            for (uint32_t j = 1; j < n && ok; j++)
+                if (al_toml_is(ts_node_named_child(c, j), "pair"))
+                    ok = read_pair(cfg, &doc, ts_node_named_child(c, j), path, err);
+        } else if (!strcmp(name, pfi_name)) {
+            *found = true;
+            ok = read_pfi(cfg, &doc, c, path, err);
+        }
+        free(name);
+    }
+    if (ok) {
+        char ops_key[64];
+        snprintf(ops_key, sizeof ops_key, "%s%sops", prefix, *prefix ? "." : "");
+        al_ops_error e2;
+        size_t before = cfg->ops.n;
+        if (!al_ops_read_array(&cfg->ops, &doc, ops_key, path, &e2)) {
+            snprintf(err->message, sizeof err->message, "%s", e2.message);
+            ok = false;
+        }
+        if (cfg->ops.n > before)
+            *found = true;
+    }
+    al_toml_free(&doc);
+    return ok;
+}
+
+void al_config_free(al_config *cfg)
+{
+    free(cfg->path);
+    free(cfg->dir);
+    list_free(&cfg->select);
+    list_free(&cfg->extend_select);
+    list_free(&cfg->ignore);
+    list_free(&cfg->exclude);
+    list_free(&cfg->extend_exclude);
+    for (size_t i = 0; i < cfg->n_pfi; i++) {
+        free(cfg->pfi[i].glob);
+        list_free(&cfg->pfi[i].codes);
+    }
+    free(cfg->pfi);
+    al_ops_free(&cfg->ops);
+    memset(cfg, 0, sizeof *cfg);
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    char *dir;           /* a folder looked at */
+    al_config *config;   /* what applies there, or NULL */
+} dir_entry;
+
+struct al_config_cache {
+    dir_entry *dirs;
+    size_t n, cap;
+    al_config **owned;
+    size_t n_owned, cap_owned;
+};
+
+al_config_cache *al_config_cache_new(void)
+{
+    return al_xcalloc(1, sizeof(al_config_cache));
+}
+
+void al_config_cache_free(al_config_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        free(c->dirs[i].dir);
+    for (size_t i = 0; i < c->n_owned; i++) {
+        al_config_free(c->owned[i]);
+        free(c->owned[i]);
+    }
+    free(c->dirs);
+    free(c->owned);
+    free(c);
+}
+
+static bool try_file(al_config_cache *c, const char *dir, const char *name, bool pyproject,
+                     al_config **out, al_config_error *err)
+{
+    al_strbuf p = {0};
+    al_strbuf_printf(&p, "%s/%s", dir, name);
+    struct stat st;
+    bool ok = true;
+    *out = NULL;
+    if (stat(p.data, &st) == 0 && S_ISREG(st.st_mode)) {
+        al_source src;
+        if (al_source_load(&src, p.data) != AL_SOURCE_OK) {
+            snprintf(err->message, sizeof err->message, "%s: cannot read", p.data);
+            ok = false;
+        } else {
+            al_config *cfg = al_xcalloc(1, sizeof *cfg);
+            bool found;
+            ok = al_config_parse(cfg, p.data, src.bytes, src.len, pyproject, &found, err);
+            if (ok && found) {
+                AL_PUSH(c->owned, c->n_owned, c->cap_owned, cfg);
+                *out = cfg;
+            } else {
+                al_config_free(cfg);
+                free(cfg);
+            }
+            al_source_free(&src);
+        }
+    }
+    al_strbuf_free(&p);
+    return ok;
+}
+
+bool al_config_for(al_config_cache *c, const char *path, const al_config **out,
+                   al_config_error *err)
+{
+    char real[PATH_MAX];
+    *out = NULL;
+    if (!realpath(path, real))
+        return true;
+    char *slash = strrchr(real, '/');
+    if (slash)
+        *slash = '\0';
+    /* Walk up, remembering every folder passed on the way. */
+    char *stack[256];
+    size_t depth = 0;
+    al_config *found = NULL;
+    bool ok = true, cached = false;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", real[0] ? real : "/");
+    for (;;) {
+        for (size_t i = 0; i < c->n; i++)
+            if (!strcmp(c->dirs[i].dir, dir)) {
+                found = c->dirs[i].config;
+                cached = true;
+            }
+        if (cached)
+            break;
+        if (depth < 256)
+            stack[depth++] = al_xstrdup(dir);
+        ok = try_file(c, dir, "alloclint.toml", false, &found, err);
+        if (ok && !found)
+            ok = try_file(c, dir, "pyproject.toml", true, &found, err);
+        if (!ok || found || !strcmp(dir, "/"))
+            break;
+        char *s = strrchr(dir, '/');
+        if (s == dir)
+            dir[1] = '\0';
+        else
+            *s = '\0';
+    }
+    for (size_t i = 0; i < depth; i++) {
+        dir_entry e = {stack[i], found};
+        AL_PUSH(c->dirs, c->n, c->cap, e);
+    }
+    *out = found;
+    return ok;
+}
+
+/* path relative to the config's folder, when inside it. */
+static const char *relative(const al_config *cfg, const char *real)
+{
+    char dir[PATH_MAX];
+    if (!realpath(cfg->dir, dir))
+        return real;
+    size_t n = strlen(dir);
+    if (!strncmp(real, dir, n) && real[n] == '/')
+        return real + n + 1;
+    return real;
+}
+
+static bool glob_hits(const char *glob, const char *rel)
+{
+    if (fnmatch(glob, rel, 0) == 0)
+        return true;
+    /* A folder or file name anywhere on the path: "build", "*_pb2.py". */
+    const char *p = rel;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        char part[NAME_MAX + 1];
+        if (len <= NAME_MAX) {
+            memcpy(part, p, len);
+            part[len] = '\0';
+            if (fnmatch(glob, part, 0) == 0)
+                return true;
+        }
+        if (!slash)
+            return false;
+        p = slash + 1;
+    }
+}
+
+bool al_config_excludes(const al_config *cfg, const char *path)
+{
+    char real[PATH_MAX];
+    if (!cfg || !realpath(path, real))
+        return false;
+    const char *rel = relative(cfg, real);
+    for (size_t i = 0; i < cfg->exclude.n; i++)
+        if (glob_hits(cfg->exclude.items[i], rel))
+            return true;
+    for (size_t i = 0; i < cfg->extend_exclude.n; i++)
+        if (glob_hits(cfg->extend_exclude.items[i], rel))
+            return true;
+    return false;
+}
+
+void al_config_file_ignores(const al_config *cfg, const char *path, al_strlist *out)
+{
+    char real[PATH_MAX];
+    if (!cfg || !realpath(path, real))
+        return;
+    const char *rel = relative(cfg, real);
+    for (size_t i = 0; i < cfg->n_pfi; i++)
+        if (glob_hits(cfg->pfi[i].glob, rel))
+            for (size_t k = 0; k < cfg->pfi[i].codes.n; k++)
+                list_add(out, al_xstrdup(cfg->pfi[i].codes.items[k]));
+}
