@@ -51,6 +51,8 @@ static const char USAGE[] =
     "  --statistics          A count per rule instead of the findings\n"
     "  -o, --output-file F   Write the report (or with --diff, the patch) to F\n"
     "  --exit-zero           Exit 0 even when findings remain\n"
+    "  --exit-non-zero-on-fix  Exit 1 when --fix changed a file, even if no\n"
+    "                        findings remain (for pre-commit hooks that fix)\n"
     "  --no-respect-gitignore  Check files that .gitignore ignores\n"
     "  --force-exclude       Apply ignore rules to files named explicitly too\n"
     "  -q, --quiet           Print findings only, no summary\n"
@@ -66,7 +68,7 @@ static const char USAGE[] =
     "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
 
 typedef struct {
-    bool fix, unsafe_fixes, diff, exit_zero, quiet, add_noqa, statistics;
+    bool fix, unsafe_fixes, diff, exit_zero, quiet, add_noqa, statistics, exit_non_zero_on_fix;
     al_discover_options discover;
     al_format format;
     const char *output_file;
@@ -238,6 +240,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->unsafe_flag = 0;
         } else if (!strcmp(a, "--diff")) {
             o->diff = true;
+        } else if (!strcmp(a, "--exit-non-zero-on-fix")) {
+            o->exit_non_zero_on_fix = true;
         } else if (!strcmp(a, "--statistics")) {
             o->statistics = true;
         } else if (!strcmp(a, "--add-noqa")) {
@@ -599,6 +603,8 @@ int al_cli_main(int argc, char **argv)
     free(o.extends);
     if (error)
         return AL_EXIT_ERROR;
+    if (o.exit_non_zero_on_fix && o.fix && total_fixed > 0)
+        return AL_EXIT_FINDINGS;
     if (o.exit_zero)
         return AL_EXIT_CLEAN;
     return total_remaining > 0 ? AL_EXIT_FINDINGS : AL_EXIT_CLEAN;
