@@ -49,7 +49,7 @@ repos:
       - id: alloclint
 YAML
     git add .pre-commit-config.yaml
-    pre-commit install -q >/dev/null 2>&1 || say "pre-commit install failed"
+    pre-commit install >install.txt 2>&1 || { say "pre-commit install failed:"; cat install.txt >&2; }
     git commit -q -m "add a model" >commit1.txt 2>&1 && say "the commit with an AL101 case was not blocked"
     grep -q "AL101" commit1.txt || { say "blocked commit does not name AL101:"; cat commit1.txt >&2; }
     alloclint check --fix -q model.py >/dev/null
