@@ -46,8 +46,8 @@ static const char USAGE[] =
     "                        adopt alloclint on an existing codebase\n"
     "\n"
     "Output:\n"
-    "  --output-format FMT   text (default), concise, json, json-lines or github\n"
-    "                        (GitHub Actions annotations)\n"
+    "  --output-format FMT   text (default), concise, json, json-lines, github\n"
+    "                        (GitHub Actions annotations) or sarif (2.1.0)\n"
     "  --statistics          A count per rule instead of the findings\n"
     "  -o, --output-file F   Write the report (or with --diff, the patch) to F\n"
     "  --exit-zero           Exit 0 even when findings remain\n"
@@ -278,9 +278,11 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
                 o->format = AL_FORMAT_JSON_LINES;
             else if (!strcmp(value, "github"))
                 o->format = AL_FORMAT_GITHUB;
+            else if (!strcmp(value, "sarif"))
+                o->format = AL_FORMAT_SARIF;
             else
                 rc = usage_error("unknown output format `%s` (expected text, concise, json, "
-                                 "json-lines or github)",
+                                 "json-lines, github or sarif)",
                                  value);
         } else if (TAKES_VALUE("--output-file") || TAKES_VALUE("-o")) {
             o->output_file = value;
@@ -328,7 +330,7 @@ static void print_summary(FILE *out, const options *o, size_t remaining, size_t 
                           size_t fixable_safe, size_t fixable_unsafe)
 {
     if (o->quiet || o->format == AL_FORMAT_JSON || o->format == AL_FORMAT_JSON_LINES ||
-        o->format == AL_FORMAT_GITHUB)
+        o->format == AL_FORMAT_GITHUB || o->format == AL_FORMAT_SARIF)
         return;
     if (remaining == 0 && fixed == 0) {
         fprintf(out, "All checks passed!\n");

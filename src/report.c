@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "cli.h"
+
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@ typedef struct {
 struct al_report {
     al_report_options opt;
     al_strbuf text;
-    cJSON *json;
+    cJSON *json; /* JSON: the array; SARIF: the results */
     size_t count, fixable_safe, fixable_unsafe;
     stat_row *stats;
     size_t n_stats, cap_stats;
@@ -22,7 +24,7 @@ al_report *al_report_new(const al_report_options *opt)
 {
     al_report *r = al_xcalloc(1, sizeof *r);
     r->opt = *opt;
-    if (opt->format == AL_FORMAT_JSON) {
+    if (opt->format == AL_FORMAT_JSON || opt->format == AL_FORMAT_SARIF) {
         r->json = cJSON_CreateArray();
         if (!r->json)
             abort();
@@ -82,6 +84,102 @@ static void add_json(al_report *r, const al_source *src, const al_finding *f)
         return;
     }
     cJSON_AddItemToArray(r->json, o);
+}
+
+static cJSON *sarif_region(const al_source *src, size_t start, size_t end)
+{
+    size_t row, col, erow, ecol;
+    al_source_position(src, start, &row, &col);
+    al_source_position(src, end, &erow, &ecol);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddNumberToObject(r, "startLine", (double)row);
+    cJSON_AddNumberToObject(r, "startColumn", (double)col);
+    cJSON_AddNumberToObject(r, "endLine", (double)erow);
+    cJSON_AddNumberToObject(r, "endColumn", (double)ecol);
+    return r;
+}
+
+static cJSON *sarif_artifact(const char *path)
+{
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "uri", path);
+    cJSON_AddStringToObject(a, "uriBaseId", "%SRCROOT%");
+    return a;
+}
+
+static void add_sarif(al_report *r, const al_source *src, const al_finding *f)
+{
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "ruleId", f->code);
+    for (size_t i = 0; i < al_rules_count; i++)
+        if (!strcmp(al_rules[i].code, f->code))
+            cJSON_AddNumberToObject(res, "ruleIndex", (double)i);
+    cJSON_AddStringToObject(res, "level", "warning");
+    cJSON *msg = cJSON_AddObjectToObject(res, "message");
+    cJSON_AddStringToObject(msg, "text", f->message);
+    cJSON *locs = cJSON_AddArrayToObject(res, "locations");
+    cJSON *loc = cJSON_CreateObject();
+    cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
+    cJSON_AddItemToObject(phys, "artifactLocation", sarif_artifact(src->path));
+    cJSON_AddItemToObject(phys, "region", sarif_region(src, f->start, f->end));
+    cJSON_AddItemToArray(locs, loc);
+    if (f->fix && f->fix->n_edits) {
+        cJSON *props = cJSON_AddObjectToObject(res, "properties");
+        cJSON_AddStringToObject(props, "applicability",
+                                al_applicability_name(f->fix->applicability));
+        cJSON *fixes = cJSON_AddArrayToObject(res, "fixes");
+        cJSON *fix = cJSON_CreateObject();
+        cJSON *desc = cJSON_AddObjectToObject(fix, "description");
+        cJSON_AddStringToObject(desc, "text", f->fix->message);
+        cJSON *changes = cJSON_AddArrayToObject(fix, "artifactChanges");
+        cJSON *change = cJSON_CreateObject();
+        cJSON_AddItemToObject(change, "artifactLocation", sarif_artifact(src->path));
+        cJSON *reps = cJSON_AddArrayToObject(change, "replacements");
+        for (size_t i = 0; i < f->fix->n_edits; i++) {
+            cJSON *rep = cJSON_CreateObject();
+            cJSON_AddItemToObject(rep, "deletedRegion",
+                                  sarif_region(src, f->fix->edits[i].start, f->fix->edits[i].end));
+            cJSON *ins = cJSON_AddObjectToObject(rep, "insertedContent");
+            cJSON_AddStringToObject(ins, "text", f->fix->edits[i].content);
+            cJSON_AddItemToArray(reps, rep);
+        }
+        cJSON_AddItemToArray(changes, change);
+        cJSON_AddItemToArray(fixes, fix);
+    }
+    cJSON_AddItemToArray(r->json, res);
+}
+
+static bool write_sarif(al_report *r, FILE *out)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    cJSON_AddStringToObject(doc, "version", "2.1.0");
+    cJSON *runs = cJSON_AddArrayToObject(doc, "runs");
+    cJSON *run = cJSON_CreateObject();
+    cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
+    cJSON_AddStringToObject(driver, "name", "alloclint");
+    cJSON_AddStringToObject(driver, "version", ALLOCLINT_VERSION_STRING);
+    cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
+    for (size_t i = 0; i < al_rules_count; i++) {
+        cJSON *rule = cJSON_CreateObject();
+        cJSON_AddStringToObject(rule, "id", al_rules[i].code);
+        cJSON_AddStringToObject(rule, "name", al_rules[i].name);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(rule, "shortDescription"), "text",
+                                al_rules[i].summary);
+        cJSON *conf = cJSON_AddObjectToObject(rule, "defaultConfiguration");
+        cJSON_AddBoolToObject(conf, "enabled", al_rules[i].default_on);
+        cJSON_AddStringToObject(conf, "level", "warning");
+        cJSON_AddItemToArray(rules, rule);
+    }
+    cJSON_AddStringToObject(run, "columnKind", "unicodeCodePoints");
+    cJSON_AddItemToObject(run, "results", r->json);
+    r->json = NULL;
+    cJSON_AddItemToArray(runs, run);
+    char *s = cJSON_Print(doc);
+    bool ok = s && fputs(s, out) >= 0 && fputc('\n', out) != EOF;
+    cJSON_free(s);
+    cJSON_Delete(doc);
+    return ok;
 }
 
 /* GitHub's workflow-command escaping: data escapes %, CR, LF; property
@@ -191,7 +289,9 @@ void al_report_add(al_report *r, const al_source *src, const al_findings *findin
         r->stats[k].fixable += fixable;
         if (r->opt.statistics)
             continue;
-        if (r->opt.format == AL_FORMAT_JSON || r->opt.format == AL_FORMAT_JSON_LINES)
+        if (r->opt.format == AL_FORMAT_SARIF)
+            add_sarif(r, src, f);
+        else if (r->opt.format == AL_FORMAT_JSON || r->opt.format == AL_FORMAT_JSON_LINES)
             add_json(r, src, f);
         else if (r->opt.format == AL_FORMAT_GITHUB)
             add_github(r, src, f);
@@ -238,6 +338,8 @@ bool al_report_write(al_report *r, FILE *out)
                 return false;
         return true;
     }
+    if (r->opt.format == AL_FORMAT_SARIF)
+        return write_sarif(r, out);
     if (r->opt.format == AL_FORMAT_JSON) {
         char *s = cJSON_Print(r->json);
         if (!s)

@@ -3,6 +3,7 @@
 #define ALLOCLINT_REPORT_H
 
 #include "finding.h"
+#include "rules/rules.h"
 #include "source.h"
 #include "util.h"
 
@@ -15,6 +16,7 @@ typedef enum {
     AL_FORMAT_JSON,
     AL_FORMAT_JSON_LINES,
     AL_FORMAT_GITHUB, /* GitHub Actions workflow commands */
+    AL_FORMAT_SARIF,  /* SARIF 2.1.0, fixes included */
 } al_format;
 
 typedef struct {
