@@ -49,6 +49,7 @@ static const char USAGE[] =
     "  --output-format FMT   text (default), concise, json, json-lines, github\n"
     "                        (GitHub Actions annotations) or sarif (2.1.0)\n"
     "  --statistics          A count per rule instead of the findings\n"
+    "  --show-fixes          With --fix, list what was fixed in each file\n"
     "  -o, --output-file F   Write the report (or with --diff, the patch) to F\n"
     "  --exit-zero           Exit 0 even when findings remain\n"
     "  --exit-non-zero-on-fix  Exit 1 when --fix changed a file, even if no\n"
@@ -68,7 +69,8 @@ static const char USAGE[] =
     "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
 
 typedef struct {
-    bool fix, unsafe_fixes, diff, exit_zero, quiet, add_noqa, statistics, exit_non_zero_on_fix;
+    bool fix, unsafe_fixes, diff, exit_zero, quiet, add_noqa, statistics, exit_non_zero_on_fix,
+        show_fixes;
     al_discover_options discover;
     al_format format;
     const char *output_file;
@@ -242,6 +244,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->diff = true;
         } else if (!strcmp(a, "--exit-non-zero-on-fix")) {
             o->exit_non_zero_on_fix = true;
+        } else if (!strcmp(a, "--show-fixes")) {
+            o->show_fixes = true;
         } else if (!strcmp(a, "--statistics")) {
             o->statistics = true;
         } else if (!strcmp(a, "--add-noqa")) {
@@ -392,10 +396,13 @@ int al_cli_main(int argc, char **argv)
     lo.apply_safe = o.fix || o.diff;
     lo.apply_unsafe = o.unsafe_fixes;
 
-    al_report_options ro = {o.format, true, o.unsafe_fixes, o.statistics};
+    /* Colour only for a terminal, and never with NO_COLOR set. */
+    bool color = !o.output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    al_report_options ro = {o.format, true, o.unsafe_fixes, o.statistics, color};
+    al_strbuf shown = {0};
     al_report *report = al_report_new(&ro);
     al_report *unfixed = o.diff ? al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true,
-                                                                     o.unsafe_fixes, false})
+                                                                     o.unsafe_fixes, false, false})
                                 : NULL;
     al_strbuf patch = {0};
     size_t total_fixed = 0, total_remaining = 0, total_unapplied = 0;
@@ -529,6 +536,27 @@ int al_cli_main(int argc, char **argv)
             int err;
             al_write_status ws = al_write_atomic(src.path, res.fixed, res.fixed_len, src.hash, &err);
             if (ws == AL_WRITE_OK) {
+                if (o.show_fixes) {
+                    /* "- path:" then "    N × CODE (name)" per code fixed. */
+                    al_strbuf_printf(&shown, "- %s:\n", src.path);
+                    for (size_t k = 0; k < res.initial.n; k++) {
+                        if (!res.initial_applied[k])
+                            continue;
+                        bool seen = false;
+                        for (size_t j = 0; j < k; j++)
+                            if (res.initial_applied[j] &&
+                                !strcmp(res.initial.items[j].code, res.initial.items[k].code))
+                                seen = true;
+                        if (seen)
+                            continue;
+                        size_t count = 0;
+                        for (size_t j = k; j < res.initial.n; j++)
+                            count += res.initial_applied[j] &&
+                                     !strcmp(res.initial.items[j].code, res.initial.items[k].code);
+                        al_strbuf_printf(&shown, "    %zu \xc3\x97 %s (%s)\n", count,
+                                         res.initial.items[k].code, res.initial.items[k].name);
+                    }
+                }
                 al_source fixed_src;
                 al_source_from_memory(&fixed_src, src.path, res.fixed, res.fixed_len);
                 al_report_add(report, &fixed_src, &res.findings);
@@ -580,6 +608,8 @@ int al_cli_main(int argc, char **argv)
             ok = al_report_write(report, out);
             print_summary(out, &o, total_remaining, total_fixed, al_report_fixable(report, false),
                           al_report_fixable(report, true));
+            if (shown.len && !o.quiet)
+                fprintf(out, "Fixed:\n%s", shown.data);
         }
         if (out != stdout) {
             if (fclose(out) != 0)
@@ -594,6 +624,7 @@ int al_cli_main(int argc, char **argv)
     }
 
     al_strbuf_free(&patch);
+    al_strbuf_free(&shown);
     free(per_file);
     al_config_cache_free(configs);
     al_report_free(report);

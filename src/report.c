@@ -238,8 +238,10 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
 {
     size_t row, col;
     al_source_position(src, f->start, &row, &col);
-    al_strbuf_printf(&r->text, "%s:%zu:%zu: %s%s %s\n", src->path, row, col, f->code,
-                     mark(r, f), f->message);
+    const char *bold = r->opt.color ? "\033[1m" : "", *red = r->opt.color ? "\033[1;31m" : "";
+    const char *off = r->opt.color ? "\033[0m" : "";
+    al_strbuf_printf(&r->text, "%s%s%s:%zu:%zu: %s%s%s%s %s\n", bold, src->path, off, row, col, red,
+                     f->code, off, mark(r, f), f->message);
     if (r->opt.format != AL_FORMAT_TEXT)
         return;
     size_t ls, le;
@@ -257,8 +259,10 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
             carets++;
     if (carets == 0)
         carets = 1;
+    al_strbuf_puts(&r->text, red);
     for (size_t i = 0; i < carets; i++)
         al_strbuf_putc(&r->text, '^');
+    al_strbuf_puts(&r->text, off);
     al_strbuf_putc(&r->text, '\n');
     if (f->fix)
         al_strbuf_printf(&r->text, "       = fix (%s): %s\n",

@@ -24,6 +24,7 @@ typedef struct {
     bool show_fix_marks; /* [*] for fixes that --fix would apply */
     bool unsafe_fixes;   /* unsafe fixes count as applicable */
     bool statistics;     /* a count per rule instead of the findings */
+    bool color;          /* ANSI colour (a TTY without NO_COLOR) */
 } al_report_options;
 
 typedef struct al_report al_report;

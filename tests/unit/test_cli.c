@@ -104,6 +104,7 @@ static void exit_codes(void **state)
     assert_non_null(strstr(read_file("out.txt"), "All checks passed!"));
     assert_int_equal(run("check bad.py"), 1);
     assert_non_null(strstr(read_file("out.txt"), "bad.py:5:11: AL101 [*] "));
+    assert_null(strstr(read_file("out.txt"), "\033[")); /* no colour into a pipe */
     assert_int_equal(run("check --exit-zero bad.py"), 0);
     assert_int_equal(run("check --ignore AL1 bad.py"), 0);
     assert_int_equal(run("check --select ALL --ignore AL101 bad.py"), 0);
@@ -143,6 +144,12 @@ static void fix_rewrites_in_place_keeping_mode(void **state)
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0640);
     assert_non_null(strstr(read_file("out.txt"), "1 fixed, 0 remaining"));
+    write_file("again.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check --fix --show-fixes again.py"), 0);
+    assert_non_null(strstr(read_file("out.txt"), "Fixed:\n- again.py:\n    1 \xc3\x97 AL101 (zeros-overwritten)\n"));
+    write_file("again.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check --fix --exit-non-zero-on-fix again.py"), 1);
+    assert_int_equal(run("check --fix --exit-non-zero-on-fix again.py"), 0);
     /* Nothing left behind by the temporary file. */
     assert_int_equal(run("check --fix fixme.py"), 0);
     assert_int_equal(system("ls /dev/null >/dev/null"), 0);
