@@ -56,6 +56,8 @@ static const char USAGE[] =
     "                        findings remain (for pre-commit hooks that fix)\n"
     "  --no-respect-gitignore  Check files that .gitignore ignores\n"
     "  --force-exclude       Apply ignore rules to files named explicitly too\n"
+    "  --since REV           Check only files changed since a git revision\n"
+    "                        (committed since, staged, unstaged or untracked)\n"
     "  -q, --quiet           Print findings only, no summary\n"
     "  -j, --threads N       Check N files at a time (default: one per CPU)\n"
     "  -h, --help            Show this help\n"
@@ -78,6 +80,7 @@ typedef struct {
     int threads;           /* 0: one per CPU */
     int unsafe_flag;       /* -1 not given, 0/1 --no-unsafe-fixes/--unsafe-fixes */
     const char *select;    /* --select, or NULL: the config's or the defaults */
+    const char *since;     /* --since REV */
     char **ignores, **extends; /* --ignore and --extend-select, repeated */
     size_t n_ign, cap_ign, n_ext, cap_ext;
     char **paths;
@@ -260,6 +263,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->discover.force_exclude = true;
         } else if (TAKES_VALUE("--select")) {
             o->select = value;
+        } else if (TAKES_VALUE("--since")) {
+            o->since = value;
         } else if (TAKES_VALUE("--extend-select")) {
             AL_PUSH(o->extends, o->n_ext, o->cap_ext, (char *)value);
         } else if (TAKES_VALUE("--ignore")) {
@@ -387,6 +392,18 @@ int al_cli_main(int argc, char **argv)
     for (size_t i = 0; i < files.n_errors; i++) {
         fprintf(stderr, "alloclint: error: %s\n", files.errors[i]);
         error = true;
+    }
+    if (o.since) {
+        char serr[512];
+        if (!al_keep_changed_since(&files, o.since, serr, sizeof serr)) {
+            fprintf(stderr, "alloclint: error: %s\n", serr);
+            al_file_list_free(&files);
+            al_ops_free(&ops);
+            free(o.paths);
+            free(o.ignores);
+            free(o.extends);
+            return AL_EXIT_ERROR;
+        }
     }
 
     al_lint_options lo;

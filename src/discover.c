@@ -222,3 +222,71 @@ void al_file_list_free(al_file_list *list)
     free(list->errors);
     memset(list, 0, sizeof *list);
 }
+
+bool al_keep_changed_since(al_file_list *list, const char *rev, char *err, size_t errlen)
+{
+    git_libgit2_init();
+    git_repository *repo = NULL;
+    git_object *obj = NULL;
+    git_tree *tree = NULL;
+    git_diff *diff = NULL;
+    bool ok = false;
+    char **changed = NULL;
+    size_t n_changed = 0, cap = 0;
+    if (git_repository_open_ext(&repo, ".", 0, NULL) != 0) {
+        snprintf(err, errlen, "--since needs a git repository around the current folder");
+        goto done;
+    }
+    if (git_revparse_single(&obj, repo, rev) != 0 ||
+        git_object_peel((git_object **)&tree, obj, GIT_OBJECT_TREE) != 0) {
+        snprintf(err, errlen, "--since %s: no such revision", rev);
+        goto done;
+    }
+    git_diff_options opts;
+    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+    opts.flags |= GIT_DIFF_INCLUDE_UNTRACKED | GIT_DIFF_RECURSE_UNTRACKED_DIRS;
+    if (git_diff_tree_to_workdir_with_index(&diff, repo, tree, &opts) != 0) {
+        const git_error *e = git_error_last();
+        snprintf(err, errlen, "--since %s: %s", rev, e ? e->message : "cannot diff");
+        goto done;
+    }
+    const char *wd = git_repository_workdir(repo);
+    char real_wd[PATH_MAX];
+    if (!wd || !realpath(wd, real_wd)) {
+        snprintf(err, errlen, "--since needs a repository with a work tree");
+        goto done;
+    }
+    for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+        const git_diff_delta *d = git_diff_get_delta(diff, i);
+        if (d->status == GIT_DELTA_DELETED)
+            continue;
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "%s/%s", real_wd, d->new_file.path);
+        char *p = al_strbuf_detach(&sb);
+        AL_PUSH(changed, n_changed, cap, p);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < list->n; i++) {
+        char real[PATH_MAX];
+        bool keep = false;
+        if (realpath(list->paths[i], real))
+            for (size_t k = 0; k < n_changed && !keep; k++)
+                keep = !strcmp(changed[k], real);
+        if (keep)
+            list->paths[kept++] = list->paths[i];
+        else
+            free(list->paths[i]);
+    }
+    list->n = kept;
+    ok = true;
+done:
+    for (size_t k = 0; k < n_changed; k++)
+        free(changed[k]);
+    free(changed);
+    git_diff_free(diff);
+    git_tree_free(tree);
+    git_object_free(obj);
+    git_repository_free(repo);
+    git_libgit2_shutdown();
+    return ok;
+}

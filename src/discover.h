@@ -23,6 +23,11 @@ typedef struct {
 void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
                  const al_discover_options *opt);
 void al_file_list_free(al_file_list *list);
+/* Keeps only the files changed since `rev` (committed since, staged,
+ * unstaged or untracked) in the git repository holding the current
+ * folder. Returns false with a message in err when rev or the repository
+ * cannot be read. */
+bool al_keep_changed_since(al_file_list *list, const char *rev, char *err, size_t errlen);
 bool al_is_python_path(const char *path);
 
 #endif

@@ -357,6 +357,33 @@ static void configuration(void **state)
     assert_non_null(strstr(read_file("err.txt"), "pyproject.toml:1: TOML syntax error"));
 }
 
+static void changed_since(void **state)
+{
+    (void)state;
+    char sub[512], cmd[1400];
+    snprintf(sub, sizeof sub, "%s/since", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    write_file("since/old.py", FINDING, strlen(FINDING));
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && git init -q . && git add old.py && "
+             "git -c user.name=t -c user.email=t@example.com commit -q -m one",
+             sub);
+    assert_int_equal(system(cmd), 0);
+    write_file("since/new.py", FINDING, strlen(FINDING));
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' check --since HEAD --output-format concise -q . "
+                              ">../out.txt 2>../err.txt", sub, ALLOCLINT_BIN);
+    int st = system(cmd);
+    assert_int_equal(WEXITSTATUS(st), 1);
+    assert_string_equal(read_file("out.txt"),
+                        "new.py:5:11: AL101 [*] `torch.zeros` buffer `buf` is fully overwritten by "
+                        "`copy_` on line 6 before any read; the zero fill is wasted\n");
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' check --since no-such-rev . >../out.txt 2>../err.txt",
+             sub, ALLOCLINT_BIN);
+    st = system(cmd);
+    assert_int_equal(WEXITSTATUS(st), 2);
+    assert_non_null(strstr(read_file("err.txt"), "--since no-such-rev: no such revision"));
+}
+
 static void rule_pages(void **state)
 {
     (void)state;
@@ -416,6 +443,7 @@ int main(void)
         cmocka_unit_test(rule_pages),
         cmocka_unit_test(other_formats),
         cmocka_unit_test(configuration),
+        cmocka_unit_test(changed_since),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
