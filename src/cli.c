@@ -513,7 +513,9 @@ int al_cli_main(int argc, char **argv)
     /* Phase 1, in parallel: load, check and fix each file in memory.
      * Phase 2, in order: messages, writes and the report. */
     al_file_job *jobs = al_xcalloc(files.n ? files.n : 1, sizeof *jobs);
-    al_run_jobs(jobs, files.paths, files.n, per_file, o.threads);
+    /* A progress line only on a terminal, and only when it is worth it. */
+    bool progress = files.n > 2000 && isatty(STDERR_FILENO) && !o.quiet;
+    al_run_jobs(jobs, files.paths, files.n, per_file, o.threads, progress);
 
     for (size_t i = 0; i < files.n; i++) {
         al_file_job *job = &jobs[i];

@@ -2,6 +2,8 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,6 +13,8 @@ typedef struct {
     size_t n;
     const al_lint_options *opt;
     atomic_size_t next;
+    atomic_size_t done;
+    atomic_bool finished;
 } pool;
 
 static void run_one(al_file_job *job, const char *path, const al_lint_options *opt)
@@ -76,14 +80,34 @@ static void *worker(void *arg)
         if (i >= p->n)
             break;
         run_one(&p->jobs[i], p->paths[i], &p->opt[i]);
+        atomic_fetch_add(&p->done, 1);
     }
     return NULL;
 }
 
-void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opt,
-                 int threads)
+static void *progress_line(void *arg)
 {
-    pool p = {jobs, paths, n, opt, 0};
+    pool *p = arg;
+    struct timespec start, now, pause = {0, 200 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (!atomic_load(&p->finished)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double secs = (double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9;
+        fprintf(stderr, "\ralloclint: %zu/%zu files, %.1f s", atomic_load(&p->done), p->n, secs);
+        fflush(stderr);
+        nanosleep(&pause, NULL);
+    }
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+    return NULL;
+}
+
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opt,
+                 int threads, bool progress)
+{
+    pool p = {jobs, paths, n, opt, 0, 0, false};
+    pthread_t bar;
+    bool bar_started = progress && pthread_create(&bar, NULL, progress_line, &p) == 0;
     if (threads <= 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         threads = cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
@@ -98,4 +122,7 @@ void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_
     worker(&p); /* this thread works too; fewer threads if creation failed */
     for (int t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
+    atomic_store(&p.finished, true);
+    if (bar_started)
+        pthread_join(bar, NULL);
 }

@@ -19,8 +19,9 @@ typedef struct {
 } al_file_job;
 
 /* Runs the jobs for paths[0..n), path i with opts[i], on `threads`
- * threads (0: one per CPU). */
+ * threads (0: one per CPU). With progress, a line on stderr counts the
+ * files done (the caller decides: a terminal, and a large run). */
 void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opts,
-                 int threads);
+                 int threads, bool progress);
 
 #endif
