@@ -416,8 +416,8 @@ int al_cli_main(int argc, char **argv)
     /* Colour only for a terminal, and never with NO_COLOR set. */
     bool color = !o.output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     al_report_options ro = {o.format, true, o.unsafe_fixes, o.statistics, color};
+    al_report *report = NULL;
     al_strbuf shown = {0};
-    al_report *report = al_report_new(&ro);
     al_report *unfixed = o.diff ? al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true,
                                                                      o.unsafe_fixes, false, false})
                                 : NULL;
@@ -513,6 +513,17 @@ int al_cli_main(int argc, char **argv)
     /* Phase 1, in parallel: load, check and fix each file in memory.
      * Phase 2, in order: messages, writes and the report. */
     al_file_job *jobs = al_xcalloc(files.n ? files.n : 1, sizeof *jobs);
+    /* The configuration's unsafe-fixes counts for the marks and summary
+     * when it holds for every file checked. */
+    if (o.unsafe_flag < 0 && files.n > 0) {
+        bool all_unsafe = true;
+        for (size_t i = 0; i < files.n; i++)
+            all_unsafe &= per_file[i].apply_unsafe;
+        ro.unsafe_fixes = all_unsafe;
+        o.unsafe_fixes = all_unsafe;
+    }
+    report = al_report_new(&ro);
+
     /* A progress line only on a terminal, and only when it is worth it. */
     bool progress = files.n > 2000 && isatty(STDERR_FILENO) && !o.quiet;
     al_run_jobs(jobs, files.paths, files.n, per_file, o.threads, progress);

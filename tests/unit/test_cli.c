@@ -384,6 +384,37 @@ static void changed_since(void **state)
     assert_non_null(strstr(read_file("err.txt"), "--since no-such-rev: no such revision"));
 }
 
+static void text_format(void **state)
+{
+    (void)state;
+    write_file("txt.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check txt.py"), 1);
+    assert_string_equal(read_file("out.txt"),
+                        "txt.py:5:11: AL101 [*] `torch.zeros` buffer `buf` is fully overwritten by "
+                        "`copy_` on line 6 before any read; the zero fill is wasted\n"
+                        "     5 |     buf = torch.zeros(x.shape)\n"
+                        "       |           ^^^^^^^^^^^^^^^^^^^^\n"
+                        "       = fix (safe): Replace `zeros` with `empty`\n"
+                        "\n"
+                        "Found 1 finding.\n"
+                        "[*] 1 fixable with the `--fix` option.\n");
+    /* unsafe-fixes = true in the configuration: unsafe fixes count as fixable. */
+    char sub[600];
+    snprintf(sub, sizeof sub, "%s/unsafecfg", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    write_file("unsafecfg/alloclint.toml", "unsafe-fixes = true\n", 20);
+    const char *k = "import torch\n\n\ndef f(x, out):\n"
+                    "    o = torch.zeros_like(x)\n"
+                    "    torch.ops._C.act(o, x)\n"
+                    "    return o\n";
+    write_file("unsafecfg/k.py", k, strlen(k));
+    assert_int_equal(run("check --output-format concise unsafecfg"), 1);
+    assert_non_null(strstr(read_file("out.txt"), "AL101 [*] "));
+    assert_non_null(strstr(read_file("out.txt"), "[*] 1 fixable with the `--fix` option.\n"));
+    assert_int_equal(run("check --fix -q unsafecfg"), 0);
+    assert_non_null(strstr(read_file("unsafecfg/k.py"), "torch.empty_like(x)"));
+}
+
 static void rule_pages(void **state)
 {
     (void)state;
@@ -444,6 +475,7 @@ int main(void)
         cmocka_unit_test(other_formats),
         cmocka_unit_test(configuration),
         cmocka_unit_test(changed_since),
+        cmocka_unit_test(text_format),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
