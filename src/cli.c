@@ -2,6 +2,8 @@
 
 #include "atomic.h"
 #include "config.h"
+#include "cxx/cxx.h"
+#include "schema.h"
 #include "diff.h"
 #include "discover.h"
 #include "jobs.h"
@@ -56,6 +58,8 @@ static const char USAGE[] =
     "                        findings remain (for pre-commit hooks that fix)\n"
     "  --no-respect-gitignore  Check files that .gitignore ignores\n"
     "  --force-exclude       Apply ignore rules to files named explicitly too\n"
+    "  --cxx-arg ARG         An extra clang argument for C++/CUDA files\n"
+    "                        (e.g. -I/usr/include/torch/csrc/api/include)\n"
     "  --since REV           Check only files changed since a git revision\n"
     "                        (committed since, staged, unstaged or untracked)\n"
     "  -q, --quiet           Print findings only, no summary\n"
@@ -83,6 +87,8 @@ typedef struct {
     const char *since;     /* --since REV */
     char **ignores, **extends; /* --ignore and --extend-select, repeated */
     size_t n_ign, cap_ign, n_ext, cap_ext;
+    char **cxx_args; /* --cxx-arg, repeated */
+    size_t n_cxx, cap_cxx;
     char **paths;
     size_t n_paths, cap_paths;
 } options;
@@ -263,6 +269,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->discover.force_exclude = true;
         } else if (TAKES_VALUE("--select")) {
             o->select = value;
+        } else if (TAKES_VALUE("--cxx-arg")) {
+            AL_PUSH(o->cxx_args, o->n_cxx, o->cap_cxx, (char *)value);
         } else if (TAKES_VALUE("--since")) {
             o->since = value;
         } else if (TAKES_VALUE("--extend-select")) {
@@ -412,6 +420,8 @@ int al_cli_main(int argc, char **argv)
     lo.ops = &ops;
     lo.apply_safe = o.fix || o.diff;
     lo.apply_unsafe = o.unsafe_fixes;
+    lo.cxx_args = (const char *const *)o.cxx_args;
+    lo.n_cxx_args = (int)o.n_cxx;
 
     /* Colour only for a terminal, and never with NO_COLOR set. */
     bool color = !o.output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
@@ -513,6 +523,38 @@ int al_cli_main(int argc, char **argv)
     /* Phase 1, in parallel: load, check and fix each file in memory.
      * Phase 2, in order: messages, writes and the report. */
     al_file_job *jobs = al_xcalloc(files.n ? files.n : 1, sizeof *jobs);
+    /* Operator schemas of the C++ sources (TORCH_LIBRARY ... def("op(Tensor!
+     * out, ...)")): which argument of a torch.ops call is written. */
+    {
+        al_op_table schemas = {0};
+        size_t n_cxx = 0;
+        for (size_t i = 0; i < files.n; i++) {
+            if (!al_is_cxx_path(files.paths[i]))
+                continue;
+            n_cxx++;
+            al_source src;
+            if (al_source_load(&src, files.paths[i]) != AL_SOURCE_OK)
+                continue;
+            if (memmem(src.bytes, src.len, "TORCH_LIBRARY", 13))
+                al_schema_scan(src.bytes, src.len, src.path, &schemas);
+            al_source_free(&src);
+        }
+        if (schemas.n) {
+            al_config_cache_add_ops(configs, &schemas);
+            for (size_t k = 0; k < schemas.n; k++) {
+                al_op_summary op = schemas.items[k];
+                op.name = al_xstrdup(op.name);
+                op.origin = al_xstrdup(op.origin);
+                AL_PUSH(ops.items, ops.n, ops.cap, op);
+            }
+        }
+        al_ops_free(&schemas);
+        if (n_cxx && !al_cxx_available() && !o.quiet)
+            fprintf(stderr, "alloclint: notice: %zu C++/CUDA file%s not checked: this alloclint "
+                            "was built without libclang\n",
+                    n_cxx, n_cxx == 1 ? "" : "s");
+    }
+
     /* The configuration's unsafe-fixes counts for the marks and summary
      * when it holds for every file checked. */
     if (o.unsafe_flag < 0 && files.n > 0) {
@@ -664,6 +706,7 @@ int al_cli_main(int argc, char **argv)
     free(o.paths);
     free(o.ignores);
     free(o.extends);
+    free(o.cxx_args);
     if (error)
         return AL_EXIT_ERROR;
     if (o.exit_non_zero_on_fix && o.fix && total_fixed > 0)

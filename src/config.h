@@ -44,6 +44,8 @@ void al_config_cache_free(al_config_cache *cache);
  * configuration. */
 bool al_config_for(al_config_cache *cache, const char *path, const al_config **out,
                    al_config_error *err);
+/* Adds op summaries (from C++ schemas) to every configuration loaded. */
+void al_config_cache_add_ops(al_config_cache *cache, const al_op_table *extra);
 /* Reads one configuration text (for tests). */
 bool al_config_parse(al_config *cfg, const char *path, const char *text, size_t len,
                      bool pyproject, bool *found, al_config_error *err);

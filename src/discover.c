@@ -1,5 +1,6 @@
 #include "discover.h"
 
+#include "cxx/cxx.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -158,7 +159,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
                     skip = true;
             if (!skip && !is_virtualenv(sb.data) && !git_ignored(w, sb.data, true))
                 walk_dir(w, sb.data, depth + 1);
-        } else if (S_ISREG(st.st_mode) && al_is_python_path(name)) {
+        } else if (S_ISREG(st.st_mode) && (al_is_python_path(name) || al_is_cxx_path(name))) {
             if (!git_ignored(w, sb.data, false))
                 add_path(w->out, sb.data);
         }

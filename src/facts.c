@@ -850,11 +850,11 @@ static event arg_use(actx *a, TSNode call, int pos, TSNode kw, alias_kind kind, 
     size_t kwlen = 0;
     const char *kwp = ts_node_is_null(kw) ? NULL : al_node_ptr(f->pf, kw, &kwlen);
     const al_op_summary *op = name ? al_ops_find(f->ops, name) : NULL;
+    const al_op_summary *out_op = name ? al_ops_find_output(f->ops, name, pos, kwp, kwlen) : NULL;
     if (name && in_list_z(META_FUNCS, name)) {
         e = make(EV_META, call);
-    } else if (op && ((kwp && op->out_keyword && strlen(op->out_keyword) == kwlen &&
-                       memcmp(op->out_keyword, kwp, kwlen) == 0) ||
-                      (!kwp && pos >= 0 && pos == op->out_position))) {
+    } else if (out_op) {
+        op = out_op;
         char what[200];
         if (kwp)
             snprintf(what, sizeof what, "`%s(%.*s=...)`", name, (int)kwlen, kwp);

@@ -4,6 +4,7 @@
 #include "fix.h"
 #include "python/pyast.h"
 #include "rules/rules.h"
+#include "cxx/cxx.h"
 #include "suppress.h"
 #include "util.h"
 
@@ -130,9 +131,9 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, al_findi
     *syntax_error = pf.has_error;
     al_facts facts;
     al_facts_build(&facts, &pf, opt->ops);
-    al_rule_input in = {src->bytes, src->len, &facts};
+    al_rule_input in = {src->bytes, src->len, &facts, NULL};
     for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r] && al_rules[r].run)
+        if (opt->enabled[r] && al_rules[r].run && !al_rules[r].cxx)
             al_rules[r].run(&in, out);
     al_findings_sort(out);
     al_suppressions sup;
@@ -165,9 +166,96 @@ bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
     return false;
 }
 
+/* C++/CUDA: the cxx rules on libclang's facts, then suppressions. */
+static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_findings *out)
+{
+    al_cxx_facts cf;
+    al_cxx_analyse(src, opt->cxx_args, opt->n_cxx_args, opt->ops, &cf);
+    if (!cf.parsed) {
+        al_cxx_facts_free(&cf);
+        return false;
+    }
+    al_rule_input in = {src->bytes, src->len, NULL, &cf};
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r] && al_rules[r].run && al_rules[r].cxx)
+            al_rules[r].run(&in, out);
+    al_findings_sort(out);
+    al_facts comments;
+    memset(&comments, 0, sizeof comments);
+    comments.comments = cf.comments;
+    comments.n_comments = cf.n_comments;
+    al_suppressions sup;
+    al_suppressions_parse(&sup, src, &comments);
+    al_suppressions_apply(&sup, src, out);
+    if (rule_enabled("AL900", (void *)opt)) {
+        al_suppressions_unused(&sup, src, rule_enabled, (void *)opt, out);
+        al_suppressions_apply(&sup, src, out);
+        al_findings_sort(out);
+    }
+    al_suppressions_free(&sup);
+    al_cxx_facts_free(&cf);
+    return true;
+}
+
+static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_result *res)
+{
+    bool wanted = false;
+    unsigned t = scan_tokens(src);
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r] && al_rules[r].cxx && (t & TOK_FACTORY))
+            wanted = true;
+    if (!wanted) {
+        res->skipped_by_prefilter = true;
+        return;
+    }
+    if (!al_cxx_available()) {
+        res->cxx_unavailable = true;
+        return;
+    }
+    if (!run_cxx_rules(src, opt, &res->findings)) {
+        res->parse_failed = true;
+        return;
+    }
+    if (!opt->apply_safe || src->has_nul || src->bad_utf8)
+        return;
+    /* One round: the edits rename a factory and drop an argument. */
+    al_fix **fixes = al_xcalloc(res->findings.n ? res->findings.n : 1, sizeof *fixes);
+    size_t nf = 0;
+    for (size_t i = 0; i < res->findings.n; i++)
+        if (al_lint_fix_wanted(opt, res->findings.items[i].fix))
+            fixes[nf++] = res->findings.items[i].fix;
+    if (nf == 0) {
+        free(fixes);
+        return;
+    }
+    bool *applied = al_xcalloc(nf, sizeof(bool));
+    size_t len;
+    char *next = al_fix_apply(src->bytes, src->len, fixes, nf, applied, &len);
+    res->initial = res->findings;
+    res->initial_applied = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
+    for (size_t i = 0, k = 0; i < res->initial.n; i++)
+        if (al_lint_fix_wanted(opt, res->initial.items[i].fix))
+            res->initial_applied[i] = applied[k++];
+    memset(&res->findings, 0, sizeof res->findings);
+    for (size_t i = 0; i < nf; i++)
+        res->n_fixed += applied[i];
+    free(fixes);
+    free(applied);
+    al_source fixed;
+    al_source_from_memory(&fixed, src->path, next, len);
+    run_cxx_rules(&fixed, opt, &res->findings);
+    al_source_free(&fixed);
+    res->fixed = next;
+    res->fixed_len = len;
+}
+
 void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res)
 {
     memset(res, 0, sizeof *res);
+    if (al_is_cxx_path(src->path)) {
+        lint_cxx(src, opt, res);
+        return;
+    }
     if (!prefilter(src, opt)) {
         res->skipped_by_prefilter = true;
         return;

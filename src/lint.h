@@ -14,6 +14,8 @@ typedef struct {
     const al_op_table *ops;
     bool apply_safe;   /* --fix or --diff */
     bool apply_unsafe; /* --unsafe-fixes */
+    const char *const *cxx_args; /* extra clang arguments for C++/CUDA files */
+    int n_cxx_args;
 } al_lint_options;
 
 typedef struct {
@@ -27,6 +29,7 @@ typedef struct {
     bool syntax_error;      /* analysed, but no fix may touch the file */
     bool fix_reverted;      /* a fix made the parse worse and was dropped */
     bool skipped_by_prefilter;
+    bool cxx_unavailable; /* a C++/CUDA file, and no libclang in this build */
 } al_lint_result;
 
 void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res);

@@ -139,6 +139,21 @@ const al_op_summary *al_ops_find(const al_op_table *table, const char *name)
     return NULL;
 }
 
+const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
+                                        const char *kw, size_t kwlen)
+{
+    for (size_t i = table->n; i-- > 0;) {
+        const al_op_summary *op = &table->items[i];
+        if (strcmp(op->name, name) != 0)
+            continue;
+        if (kw ? (op->out_keyword && strlen(op->out_keyword) == kwlen &&
+                  memcmp(op->out_keyword, kw, kwlen) == 0)
+               : (pos >= 0 && op->out_position == pos))
+            return op;
+    }
+    return NULL;
+}
+
 void al_ops_free(al_op_table *table)
 {
     for (size_t i = 0; i < table->n; i++) {

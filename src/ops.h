@@ -38,6 +38,10 @@ bool al_ops_read_array(al_op_table *table, const al_toml *doc, const char *array
 /* The built-in tables from rules/ops/. */
 bool al_ops_load_builtin(al_op_table *table, al_ops_error *err);
 const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
+/* The summary naming this argument (a keyword, or a position when kw is
+ * NULL) of the op as its output, or NULL. An op can have several. */
+const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
+                                        const char *kw, size_t kwlen);
 void al_ops_free(al_op_table *table);
 
 #endif

@@ -65,9 +65,67 @@ static const char *read_codes(al_suppression *s, const char *p, const char *end)
     return last;
 }
 
+/* C++ comments: // NOLINT(AL102), // NOLINTNEXTLINE(AL102), // noqa: AL102. */
+static bool parse_cxx_comment(al_suppressions *out, const al_source *src, size_t start,
+                              size_t end)
+{
+    const char *base = src->bytes, *e = base + end;
+    if (end - start < 2 || base[start] != '/' || (base[start + 1] != '/' && base[start + 1] != '*'))
+        return false;
+    const char *p = base + start + 2;
+    while (p < e && *p == ' ')
+        p++;
+    al_suppression s;
+    memset(&s, 0, sizeof s);
+    s.row = row_of(src, start);
+    s.dir_start = start;
+    const char *codes = NULL;
+    if ((size_t)(e - p) >= 14 && !strncmp(p, "NOLINTNEXTLINE", 14)) {
+        s.kind = AL_SUP_IGNORE;
+        s.target_row = s.row + 1;
+        codes = p + 14;
+    } else if ((size_t)(e - p) >= 6 && !strncmp(p, "NOLINT", 6)) {
+        s.kind = AL_SUP_NOQA;
+        s.target_row = s.row;
+        codes = p + 6;
+    } else if ((size_t)(e - p) >= 4 && !strncasecmp(p, "noqa", 4)) {
+        s.kind = AL_SUP_NOQA;
+        s.target_row = s.row;
+        p += 4;
+        if (p < e && *p == ':') {
+            p++;
+            while (p < e && *p == ' ')
+                p++;
+            s.codes_start = (size_t)(p - base);
+            p = read_codes(&s, p, e);
+            s.codes_end = (size_t)(p - base);
+        }
+        s.dir_end = (size_t)(p - base);
+        AL_PUSH(out->items, out->n, out->cap, s);
+        return true;
+    } else {
+        return true; /* a C++ comment, not a directive */
+    }
+    if (codes < e && *codes == '(') {
+        const char *close = memchr(codes, ')', (size_t)(e - codes));
+        if (!close)
+            return true;
+        s.codes_start = (size_t)(codes + 1 - base);
+        read_codes(&s, codes + 1, close);
+        s.codes_end = (size_t)(close - base);
+        s.dir_end = (size_t)(close + 1 - base);
+    } else {
+        s.dir_end = (size_t)(codes - base);
+    }
+    AL_PUSH(out->items, out->n, out->cap, s);
+    return true;
+}
+
 static void parse_comment(al_suppressions *out, const al_source *src, size_t start, size_t end)
 {
     const char *base = src->bytes;
+    if (parse_cxx_comment(out, src, start, end))
+        return;
     for (size_t i = start; i < end; i++) {
         if (base[i] != '#')
             continue;

@@ -28,7 +28,7 @@ say() { echo "golden $code/$name: $*" >&2; fail=1; }
 cp "$fixture" "$work/$name"
 cd "$work" || exit 2
 # A fixture may choose its rules: `# golden-args: --select AL101,AL900`.
-args=$(sed -n 's/^# golden-args: //p' "$name" | head -n 1)
+args=$(sed -n 's/^\(#\|\/\/\) golden-args: //p' "$name" | head -n 1)
 [ -n "$args" ] || args="--select $code"
 
 "$alloclint" check $args --output-format concise -q --no-respect-gitignore "$name" >findings.txt 2>stderr.txt
@@ -53,7 +53,7 @@ awk -v code="$code" '
         next
     }
     {
-        if (match($0, /# expect: [A-Z0-9]+ [a-z]+/)) {
+        if (match($0, /(#|\/\/) expect: [A-Z0-9]+ [a-z]+/)) {
             split(substr($0, RSTART, RLENGTH), w, " ")
             want[FNR] = w[3] " " w[4]
         } else if (index($0, "# expect: none")) {

@@ -3,6 +3,7 @@
 #ifndef ALLOCLINT_RULES_H
 #define ALLOCLINT_RULES_H
 
+#include "../cxx/cxx.h"
 #include "../facts.h"
 #include "../finding.h"
 
@@ -11,7 +12,8 @@
 typedef struct {
     const char *source; /* file bytes, for composing replacement text */
     size_t len;
-    const al_facts *facts;
+    const al_facts *facts;   /* Python files */
+    const al_cxx_facts *cxx; /* C++/CUDA files (rules that read it ignore facts) */
 } al_rule_input;
 
 typedef struct {
@@ -21,6 +23,7 @@ typedef struct {
     bool default_on;
     const char *fix; /* the tiers its fixes come in */
     void (*run)(const al_rule_input *in, al_findings *out);
+    bool cxx; /* runs on C++/CUDA files, not Python */
 } al_rule;
 
 extern const al_rule al_rules[];
@@ -32,6 +35,7 @@ const al_rule *al_rule_find(const char *code);
 const char *al_rule_page(const char *code, size_t *len);
 
 void al_rule_al101(const al_rule_input *in, al_findings *out);
+void al_rule_al102(const al_rule_input *in, al_findings *out);
 void al_rule_al103(const al_rule_input *in, al_findings *out);
 void al_rule_al104(const al_rule_input *in, al_findings *out);
 void al_rule_al201(const al_rule_input *in, al_findings *out);

@@ -1,0 +1,43 @@
+/* AL102 cpp-zeros-overwritten: the C++/CUDA side of AL101, from the
+ * token-level facts of src/cxx. */
+#include "rules.h"
+
+#include "../util.h"
+
+#include <string.h>
+
+void al_rule_al102(const al_rule_input *in, al_findings *out)
+{
+    if (!in->cxx)
+        return;
+    for (size_t i = 0; i < in->cxx->n; i++) {
+        const al_cxx_alloc *a = &in->cxx->allocs[i];
+        if (a->proof != AL_PROOF_FULL_WRITE && a->proof != AL_PROOF_OUTPUT_ONLY)
+            continue;
+        bool method = !strncmp(a->factory, "new_", 4);
+        const char *to = method ? "new_empty" : "empty";
+        al_strbuf msg = {0};
+        if (a->proof == AL_PROOF_FULL_WRITE)
+            al_strbuf_printf(&msg, "`%s` tensor `%s` is fully overwritten by `%s` on line %zu "
+                                   "before any read; the fill is wasted",
+                             a->factory, a->var, a->evidence ? a->evidence : "a write",
+                             a->evidence_row);
+        else
+            al_strbuf_printf(&msg, "`%s` tensor `%s` is passed as an output to `%s` on line %zu "
+                                   "before any read, but alloclint cannot prove that it writes "
+                                   "every element; the fill is likely wasted",
+                             a->factory, a->var, a->evidence ? a->evidence : "a kernel",
+                             a->evidence_row);
+        al_strbuf fm = {0};
+        al_strbuf_printf(&fm, "Replace `%s` with `%s`%s", a->factory, to,
+                         a->fill_end > a->fill_start ? " and drop the fill value" : "");
+        al_fix *fix = al_fix_new(a->proof == AL_PROOF_FULL_WRITE ? AL_FIX_SAFE : AL_FIX_UNSAFE,
+                                 fm.data);
+        al_fix_add_edit(fix, a->name_start, a->name_end, to);
+        if (a->fill_end > a->fill_start)
+            al_fix_add_edit(fix, a->fill_start, a->fill_end, "");
+        al_strbuf_free(&fm);
+        al_findings_add(out, "AL102", "cpp-zeros-overwritten", a->start, a->end,
+                        al_strbuf_detach(&msg), fix);
+    }
+}

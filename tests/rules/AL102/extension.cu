@@ -1,0 +1,156 @@
+// golden-args: --select AL102,AL900 --cxx-arg -I/usr/include/torch/csrc/api/include --cxx-arg -I/usr/include
+// AL102 fixtures: the host code of a CUDA extension, as an engine's csrc/
+// holds it. Parsed against Debian's libtorch-dev headers.
+#include <torch/all.h>
+
+__global__ void scale_kernel(float* out, const float* in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * 2.0f;
+}
+
+__global__ void count_kernel(int* counts, const int* ids, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&counts[ids[i]], 1);
+}
+
+torch::Tensor copy_into(const torch::Tensor& x) {
+  auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 safe
+  out.copy_(x.flatten());
+  return out;
+}
+
+torch::Tensor filled(int64_t n, const torch::TensorOptions& opts, double v) {
+  torch::Tensor b = torch::zeros({n}, opts);  // expect: AL102 safe
+  b.fill_(v);
+  return b;
+}
+
+at::Tensor product(const at::Tensor& a, const at::Tensor& b) {
+  at::Tensor c = at::zeros({a.size(0), b.size(1)}, a.options());  // expect: AL102 safe
+  at::mm_out(c, a, b);
+  return c;
+}
+
+torch::Tensor ones_then_copy(const torch::Tensor& x) {
+  auto w = torch::ones(x.sizes(), x.options());  // expect: AL102 safe
+  w.copy_(x);
+  return w;
+}
+
+torch::Tensor full_then_copy(const torch::Tensor& x) {
+  auto m = torch::full({x.numel()}, -1.0, x.options());  // expect: AL102 safe
+  m.copy_(x.flatten());
+  return m;
+}
+
+torch::Tensor new_zeros_then_copy(const torch::Tensor& x) {
+  auto o = x.new_zeros({x.numel()});  // expect: AL102 safe
+  o.copy_(x.flatten());
+  return o;
+}
+
+torch::Tensor kernel_output(const torch::Tensor& x) {
+  auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 unsafe
+  int n = x.numel();
+  scale_kernel<<<(n + 255) / 256, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(), n);
+  return out;
+}
+
+torch::Tensor kernel_output_accessor(const torch::Tensor& x) {
+  auto out = torch::zeros_like(x);
+  auto y = torch::zeros({x.numel()}, x.options());  // expect: AL102 unsafe
+  scale_kernel<<<1, 256>>>(y.mutable_data_ptr<float>(), x.data_ptr<float>(), x.numel());
+  return y;
+}
+
+torch::Tensor returned_unwritten(int64_t n) {
+  // Returned before anything writes it: the zeros are the result.
+  auto z = torch::zeros({n}, torch::kInt32);  // expect: none
+  return z;
+}
+
+torch::Tensor written_from_offset(const torch::Tensor& counts) {
+  // Element 0 relies on the fill: cu_seqlens-style offsets.
+  auto offsets = torch::zeros({counts.numel() + 1}, counts.options());  // expect: none
+  offsets.slice(0, 1).copy_(counts.cumsum(0));
+  return offsets;
+}
+
+torch::Tensor pointer_offset(const torch::Tensor& x) {
+  auto out = torch::zeros({x.numel() + 1}, x.options());  // expect: none
+  scale_kernel<<<1, 256>>>(out.data_ptr<float>() + 1, x.data_ptr<float>(), x.numel());
+  return out;
+}
+
+torch::Tensor atomic_counts(const torch::Tensor& ids, int64_t num_experts) {
+  // The kernel accumulates with atomicAdd: it needs the zeros.
+  auto counts = torch::zeros({num_experts}, ids.options());  // expect: none
+  count_kernel<<<1, 256>>>(counts.data_ptr<int>(), ids.data_ptr<int>(), ids.numel());
+  return counts;
+}
+
+torch::Tensor accumulated_after_write(const torch::Tensor& x, const torch::Tensor& y) {
+  auto acc = torch::zeros_like(x);
+  auto s = torch::zeros({x.numel()}, x.options());  // expect: none
+  s.copy_(x.flatten());
+  s.add_(y.flatten());
+  return s;
+}
+
+torch::Tensor written_under_condition(const torch::Tensor& x, bool flag) {
+  auto o = torch::zeros({x.numel()}, x.options());  // expect: none
+  if (flag) {
+    o.copy_(x.flatten());
+  }
+  return o;
+}
+
+torch::Tensor read_first(const torch::Tensor& x) {
+  auto o = torch::zeros({x.numel()}, x.options());  // expect: none
+  auto total = o.sum();
+  o.copy_(x.flatten());
+  return o + total;
+}
+
+void helper(torch::Tensor& t);
+
+torch::Tensor handed_to_helper(const torch::Tensor& x) {
+  auto o = torch::zeros({x.numel()}, x.options());  // expect: none
+  helper(o);
+  o.copy_(x.flatten());
+  return o;
+}
+
+int64_t round_up(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+torch::Tensor padded_scales(const torch::Tensor& x, int64_t rows) {
+  // Padded to 128 rows; the kernel writes only the real ones.
+  auto scales = torch::zeros({round_up(rows, 128)}, x.options());  // expect: none
+  scale_kernel<<<1, 256>>>(scales.data_ptr<float>(), x.data_ptr<float>(), rows);
+  return scales;
+}
+
+torch::Tensor suppressed_nolint(const torch::Tensor& x) {
+  auto o = torch::zeros({x.numel()}, x.options());  // NOLINT(AL102)  // expect: none
+  o.copy_(x.flatten());
+  return o;
+}
+
+torch::Tensor suppressed_next_line(const torch::Tensor& x) {
+  // NOLINTNEXTLINE(AL102)
+  auto o = torch::zeros({x.numel()}, x.options());  // expect: none
+  o.copy_(x.flatten());
+  return o;
+}
+
+torch::Tensor suppressed_noqa(const torch::Tensor& x) {
+  auto o = torch::zeros({x.numel()}, x.options());  // noqa: AL102  // expect: none
+  o.copy_(x.flatten());
+  return o;
+}
+
+torch::Tensor already_empty(const torch::Tensor& x) {
+  auto o = torch::empty({x.numel()}, x.options());  // expect: none
+  o.copy_(x.flatten());
+  return o;
+}
