@@ -101,7 +101,7 @@ static bool prefilter(const al_source *src, const al_lint_options *opt)
 {
     unsigned t = scan_tokens(src);
     for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r] && rule_may_fire(al_rules[r].code, t))
+        if (opt->enabled[r] && !al_rules[r].cxx && rule_may_fire(al_rules[r].code, t))
             return true;
     return false;
 }

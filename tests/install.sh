@@ -28,6 +28,6 @@ if command -v bash >/dev/null 2>&1; then
     got=$(PATH="$prefix/bin:$PATH" bash -c ". '$comp'; COMP_WORDS=(alloclint check --unsa); COMP_CWORD=2; _alloclint; echo \${COMPREPLY[*]}")
     [ "$got" = "--unsafe-fixes" ] || say "completion of --unsa gave '$got'"
     got=$(PATH="$prefix/bin:$PATH" bash -c ". '$comp'; COMP_WORDS=(alloclint rule AL10); COMP_CWORD=2; _alloclint; echo \${COMPREPLY[*]}")
-    [ "$got" = "AL101 AL103 AL104" ] || say "completion of rule AL10 gave '$got'"
+    [ "$got" = "AL101 AL102 AL103 AL104" ] || say "completion of rule AL10 gave '$got'"
 fi
 exit $fail
