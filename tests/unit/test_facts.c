@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "facts.h"
+#include "schema.h"
 
 static al_op_table ops;
 
@@ -166,6 +167,34 @@ static void while_true_exits_only_by_break(void **state)
     assert_int_equal(v.proof, AL_PROOF_FULL_WRITE);
 }
 
+/* An extension's schema makes its ops known: `Tensor!` arguments are
+ * outputs (written, not proved in full); the others are read. */
+static void schema_declares_outputs(void **state)
+{
+    (void)state;
+    static const char bindings[] =
+        "#include <torch/library.h>\n"
+        "TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {\n"
+        "  ops.def(\"rms_norm(Tensor! out, Tensor input, Tensor weight, float eps) -> ()\");\n"
+        "  ops.impl(\"rms_norm\", torch::kCUDA, &rms_norm);\n"
+        "  ops.def(\n"
+        "      \"fused_add_rms_norm(Tensor input, Tensor(a!) residual, \"\n"
+        "      \"Tensor weight, float eps) -> ()\");\n"
+        "}\n";
+    assert_int_equal(al_schema_scan(bindings, sizeof bindings - 1, "torch_bindings.cpp", &ops), 2);
+    assert_non_null(al_ops_find_output(&ops, "torch.ops._C.rms_norm", 0, NULL, 0));
+    assert_null(al_ops_find_output(&ops, "torch.ops._C.rms_norm", 1, NULL, 0));
+    assert_non_null(al_ops_find_output(&ops, "torch.ops._C.fused_add_rms_norm", 1, NULL, 0));
+    assert_null(al_ops_find_output(&ops, "torch.ops._C.fused_add_rms_norm", 0, NULL, 0));
+
+    verdict v = facts_of("    b = torch.zeros(n)\n    torch.ops._C.rms_norm(b, x, x, 1e-6)\n    return b\n");
+    assert_int_equal(v.proof, AL_PROOF_OUTPUT_ONLY);
+    v = facts_of("    b = torch.zeros(n)\n    torch.ops._C.rms_norm(x, b, x, 1e-6)\n    return b\n");
+    assert_int_equal(v.proof, AL_PROOF_BLOCKED);
+    assert_int_equal(v.block, AL_BLOCK_READ);
+    assert_int_equal(v.block_row, ROW(2));
+}
+
 static void deep_nesting_is_skipped_not_crashed(void **state)
 {
     (void)state;
@@ -210,6 +239,7 @@ int main(void)
         cmocka_unit_test(negative_index_completes_a_prefix),
         cmocka_unit_test(trailing_dims_via_ellipsis),
         cmocka_unit_test(loop_rebinding_is_a_fresh_buffer),
+        cmocka_unit_test(schema_declares_outputs),
         cmocka_unit_test(while_true_exits_only_by_break),
         cmocka_unit_test(deep_nesting_is_skipped_not_crashed),
     };
