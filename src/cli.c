@@ -59,6 +59,9 @@ static const char USAGE[] =
     "  --no-respect-gitignore  Check files that .gitignore ignores\n"
     "  --force-exclude       Apply ignore rules to files named explicitly too\n"
     "  --cxx-arg ARG         An extra clang argument for C++/CUDA files\n"
+    "  --build-dir DIR       Read DIR/compile_commands.json for C++/CUDA flags\n"
+    "                        (default: ./compile_commands.json, then\n"
+    "                        ./build/compile_commands.json, when present)\n"
     "                        (e.g. -I/usr/include/torch/csrc/api/include)\n"
     "  --since REV           Check only files changed since a git revision\n"
     "                        (committed since, staged, unstaged or untracked)\n"
@@ -88,6 +91,7 @@ typedef struct {
     char **ignores, **extends; /* --ignore and --extend-select, repeated */
     size_t n_ign, cap_ign, n_ext, cap_ext;
     char **cxx_args; /* --cxx-arg, repeated */
+    const char *build_dir; /* --build-dir */
     size_t n_cxx, cap_cxx;
     char **paths;
     size_t n_paths, cap_paths;
@@ -269,6 +273,8 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
             o->discover.force_exclude = true;
         } else if (TAKES_VALUE("--select")) {
             o->select = value;
+        } else if (TAKES_VALUE("--build-dir")) {
+            o->build_dir = value;
         } else if (TAKES_VALUE("--cxx-arg")) {
             AL_PUSH(o->cxx_args, o->n_cxx, o->cap_cxx, (char *)value);
         } else if (TAKES_VALUE("--since")) {
@@ -422,6 +428,45 @@ int al_cli_main(int argc, char **argv)
     lo.apply_unsafe = o.unsafe_fixes;
     lo.cxx_args = (const char *const *)o.cxx_args;
     lo.n_cxx_args = (int)o.n_cxx;
+    /* As clang-tidy does: the build's own flags for each C++/CUDA file. */
+    al_compdb compdb = {0};
+    {
+        bool has_cxx = false;
+        for (size_t i = 0; i < files.n && !has_cxx; i++)
+            has_cxx = al_is_cxx_path(files.paths[i]);
+        char cerr[512];
+        int got = 0;
+        if (o.build_dir) {
+            got = al_compdb_load(&compdb, o.build_dir, cerr, sizeof cerr);
+            if (got == 0)
+                snprintf(cerr, sizeof cerr, "%s/compile_commands.json: no such file", o.build_dir);
+        } else if (has_cxx && al_cxx_available()) {
+            /* Found, not asked for: a broken one is reported, not fatal. */
+            got = al_compdb_load(&compdb, ".", cerr, sizeof cerr);
+            if (got == 0)
+                got = al_compdb_load(&compdb, "build", cerr, sizeof cerr);
+            if (got < 0 && !o.quiet)
+                fprintf(stderr, "alloclint: warning: %s; C++/CUDA files are parsed with the "
+                                "defaults\n", cerr);
+            if (got <= 0)
+                al_compdb_free(&compdb);
+            got = 1;
+        } else {
+            got = 1;
+        }
+        if (got <= 0) {
+            fprintf(stderr, "alloclint: error: %s\n", cerr);
+            al_compdb_free(&compdb);
+            al_file_list_free(&files);
+            al_ops_free(&ops);
+            free(o.paths);
+            free(o.ignores);
+            free(o.extends);
+            free(o.cxx_args);
+            return AL_EXIT_ERROR;
+        }
+        lo.compdb = &compdb;
+    }
 
     /* Colour only for a terminal, and never with NO_COLOR set. */
     bool color = !o.output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
@@ -707,6 +752,7 @@ int al_cli_main(int argc, char **argv)
     free(o.ignores);
     free(o.extends);
     free(o.cxx_args);
+    al_compdb_free(&compdb);
     if (error)
         return AL_EXIT_ERROR;
     if (o.exit_non_zero_on_fix && o.fix && total_fixed > 0)

@@ -169,8 +169,17 @@ bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
 /* C++/CUDA: the cxx rules on libclang's facts, then suppressions. */
 static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_findings *out)
 {
+    /* The file's own build flags first, so --cxx-arg can add to them. */
+    const al_compdb_entry *entry = al_compdb_find(opt->compdb, src->path);
+    size_t n_entry = entry ? entry->n_args : 0;
+    const char **args = al_xcalloc(n_entry + (size_t)opt->n_cxx_args + 1, sizeof *args);
+    for (size_t i = 0; i < n_entry; i++)
+        args[i] = entry->args[i];
+    for (int i = 0; i < opt->n_cxx_args; i++)
+        args[n_entry + (size_t)i] = opt->cxx_args[i];
     al_cxx_facts cf;
-    al_cxx_analyse(src, opt->cxx_args, opt->n_cxx_args, opt->ops, &cf);
+    al_cxx_analyse(src, args, (int)(n_entry + (size_t)opt->n_cxx_args), opt->ops, &cf);
+    free(args);
     if (!cf.parsed) {
         al_cxx_facts_free(&cf);
         return false;

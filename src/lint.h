@@ -3,6 +3,7 @@
 #ifndef ALLOCLINT_LINT_H
 #define ALLOCLINT_LINT_H
 
+#include "cxx/compdb.h"
 #include "finding.h"
 #include "ops.h"
 #include "source.h"
@@ -16,6 +17,7 @@ typedef struct {
     bool apply_unsafe; /* --unsafe-fixes */
     const char *const *cxx_args; /* extra clang arguments for C++/CUDA files */
     int n_cxx_args;
+    const al_compdb *compdb; /* compile_commands.json, or NULL */
 } al_lint_options;
 
 typedef struct {
