@@ -66,7 +66,7 @@ typedef struct {
     al_cxx_facts *out;
     tok *t; /* the tokens of the whole file */
     size_t n;
-    char **atomic_kernels; /* __global__ functions whose body uses atomics */
+    char **atomic_kernels; /* __global__ functions that accumulate (atomics, out[i] += v) */
     size_t n_atomic, cap_atomic;
 } ctx;
 
@@ -467,6 +467,40 @@ static enum CXChildVisitResult find_bodies(CXCursor cur, CXCursor parent, CXClie
     return CXChildVisit_Recurse;
 }
 
+/* out[i] += v with `out` a pointer parameter of the function [a, b):
+ * read-modify-write through memory the caller passed, as a kernel that
+ * adds into its zero-filled output does. A local array (`float acc[3];
+ * acc[0] *= w`) is not the caller's memory and does not count. */
+static bool pointer_param_rmw(const ctx *c, size_t a, size_t b, size_t i)
+{
+    if (c->t[i].kind != TK_IDENT || i + 1 >= b || !is(c, i + 1, "["))
+        return false;
+    size_t close = match(c, i + 1);
+    if (close + 1 >= b)
+        return false;
+    size_t op = close + 1;
+    if (!(is(c, op, "+=") || is(c, op, "-=") || is(c, op, "*=") || is(c, op, "/=") ||
+          is(c, op, "|=") || is(c, op, "&=") || is(c, op, "^=") || is(c, op, "++") ||
+          is(c, op, "--")))
+        return false;
+    /* The parameter list: the first ( ... ) in the declaration. */
+    size_t open = a;
+    while (open < b && !is(c, open, "("))
+        open++;
+    if (open >= b)
+        return false;
+    size_t end = match(c, open);
+    for (size_t k = open + 1; k < end && k < b; k++)
+        if (c->t[k].kind == TK_IDENT &&
+            (is(c, k - 1, "*") || (k >= 2 && is(c, k - 2, "*") &&
+                                   (is(c, k - 1, "__restrict__") || is(c, k - 1, "__restrict")))) &&
+            c->t[k].end - c->t[k].start == c->t[i].end - c->t[i].start &&
+            !memcmp(c->src->bytes + c->t[k].start, c->src->bytes + c->t[i].start,
+                    c->t[i].end - c->t[i].start))
+            return true;
+    return false;
+}
+
 static enum CXChildVisitResult find_kernels(CXCursor cur, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -484,6 +518,8 @@ static enum CXChildVisitResult find_kernels(CXCursor cur, CXCursor parent, CXCli
                 global = true;
             size_t len = w->c->t[i].end - w->c->t[i].start;
             if (len >= 6 && !memcmp(w->c->src->bytes + w->c->t[i].start, "atomic", 6))
+                atomic = true;
+            if (pointer_param_rmw(w->c, a, b, i))
                 atomic = true;
         }
         if (global && atomic) {

@@ -13,6 +13,14 @@ __global__ void count_kernel(int* counts, const int* ids, int n) {
   if (i < n) atomicAdd(&counts[ids[i]], 1);
 }
 
+// One thread per row sums its row into out[row]: no atomics, but it adds
+// into what is there.
+__global__ void row_sum_kernel(float* __restrict__ out, const float* x, int rows, int cols) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  for (int c = 0; c < cols; ++c) out[row] += x[row * cols + c];
+}
+
 torch::Tensor copy_into(const torch::Tensor& x) {
   auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 safe
   out.copy_(x.flatten());
@@ -87,6 +95,32 @@ torch::Tensor atomic_counts(const torch::Tensor& ids, int64_t num_experts) {
   auto counts = torch::zeros({num_experts}, ids.options());  // expect: none
   count_kernel<<<1, 256>>>(counts.data_ptr<int>(), ids.data_ptr<int>(), ids.numel());
   return counts;
+}
+
+// Accumulates in a local array, then stores each element once: the output
+// is not read, so its zeros are not needed.
+__global__ void pair_sum_kernel(float* out, const float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc[2] = {0.f, 0.f};
+  acc[0] += x[2 * i];
+  acc[1] += x[2 * i + 1];
+  out[i] = acc[0] + acc[1];
+}
+
+torch::Tensor pair_sums(const torch::Tensor& x) {
+  auto out = torch::zeros({x.numel() / 2}, x.options());  // expect: AL102 unsafe
+  pair_sum_kernel<<<(x.numel() / 2 + 255) / 256, 256>>>(out.data_ptr<float>(),
+                                                        x.data_ptr<float>(), x.numel() / 2);
+  return out;
+}
+
+torch::Tensor row_sums(const torch::Tensor& x) {
+  // row_sum_kernel adds into out[row]: the zeros are its initial value.
+  auto out = torch::zeros({x.size(0)}, x.options());  // expect: none
+  row_sum_kernel<<<(x.size(0) + 255) / 256, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(),
+                                                    x.size(0), x.size(1));
+  return out;
 }
 
 torch::Tensor accumulated_after_write(const torch::Tensor& x, const torch::Tensor& y) {
