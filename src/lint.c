@@ -166,6 +166,43 @@ bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
     return false;
 }
 
+/* Applies the fixes the options want among `found`. Returns the new text,
+ * or NULL when none is wanted; *applied says, per wanted fix, whether it
+ * went in (overlapping ones do not), and *count how many did. */
+static char *apply_wanted(const al_lint_options *opt, const al_findings *found, const char *text,
+                          size_t len, bool **applied, size_t *count, size_t *new_len)
+{
+    al_fix **fixes = al_xcalloc(found->n ? found->n : 1, sizeof *fixes);
+    size_t nf = 0;
+    for (size_t i = 0; i < found->n; i++)
+        if (al_lint_fix_wanted(opt, found->items[i].fix))
+            fixes[nf++] = found->items[i].fix;
+    *applied = NULL;
+    *count = 0;
+    if (nf == 0) {
+        free(fixes);
+        return NULL;
+    }
+    *applied = al_xcalloc(nf, sizeof(bool));
+    char *next = al_fix_apply(text, len, fixes, nf, *applied, new_len);
+    free(fixes);
+    for (size_t i = 0; i < nf; i++)
+        *count += (*applied)[i];
+    return next;
+}
+
+/* Keeps the first run's findings, and which of them were fixed, for the
+ * report; the findings of the fixed text come next. */
+static void keep_initial(al_lint_result *res, const al_lint_options *opt, const bool *applied)
+{
+    res->initial = res->findings;
+    res->initial_applied = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
+    for (size_t i = 0, k = 0; i < res->initial.n; i++)
+        if (al_lint_fix_wanted(opt, res->initial.items[i].fix))
+            res->initial_applied[i] = applied[k++];
+    memset(&res->findings, 0, sizeof res->findings);
+}
+
 /* C++/CUDA: the cxx rules on libclang's facts, then suppressions. */
 static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_findings *out)
 {
@@ -228,27 +265,13 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
     if (!opt->apply_safe || src->has_nul || src->bad_utf8)
         return;
     /* One round: the edits rename a factory and drop an argument. */
-    al_fix **fixes = al_xcalloc(res->findings.n ? res->findings.n : 1, sizeof *fixes);
-    size_t nf = 0;
-    for (size_t i = 0; i < res->findings.n; i++)
-        if (al_lint_fix_wanted(opt, res->findings.items[i].fix))
-            fixes[nf++] = res->findings.items[i].fix;
-    if (nf == 0) {
-        free(fixes);
+    bool *applied;
+    size_t count, len;
+    char *next = apply_wanted(opt, &res->findings, src->bytes, src->len, &applied, &count, &len);
+    if (!next)
         return;
-    }
-    bool *applied = al_xcalloc(nf, sizeof(bool));
-    size_t len;
-    char *next = al_fix_apply(src->bytes, src->len, fixes, nf, applied, &len);
-    res->initial = res->findings;
-    res->initial_applied = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
-    for (size_t i = 0, k = 0; i < res->initial.n; i++)
-        if (al_lint_fix_wanted(opt, res->initial.items[i].fix))
-            res->initial_applied[i] = applied[k++];
-    memset(&res->findings, 0, sizeof res->findings);
-    for (size_t i = 0; i < nf; i++)
-        res->n_fixed += applied[i];
-    free(fixes);
+    keep_initial(res, opt, applied);
+    res->n_fixed = count;
     free(applied);
     al_source fixed;
     al_source_from_memory(&fixed, src->path, next, len);
@@ -300,42 +323,22 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     size_t len = src->len;
     long base_errors = al_python_error_count(src->bytes, src->len);
     for (int round = 0; round < 10; round++) {
-        al_fix **fixes = al_xcalloc(res->findings.n, sizeof *fixes);
-        size_t nf = 0;
-        for (size_t i = 0; i < res->findings.n; i++)
-            if (al_lint_fix_wanted(opt, res->findings.items[i].fix))
-                fixes[nf++] = res->findings.items[i].fix;
-        if (nf == 0) {
-            free(fixes);
+        bool *applied;
+        size_t count, new_len;
+        char *next = apply_wanted(opt, &res->findings, text, len, &applied, &count, &new_len);
+        if (!next)
             break;
-        }
-        bool *applied = al_xcalloc(nf, sizeof(bool));
-        size_t new_len;
-        char *next = al_fix_apply(text, len, fixes, nf, applied, &new_len);
-        size_t count = 0;
-        for (size_t i = 0; i < nf; i++)
-            count += applied[i];
-        free(fixes);
-        bool *applied_copy = applied;
         long errors = al_python_error_count(next, new_len);
         if (count == 0 || errors < 0 || errors > base_errors) {
             if (count)
                 res->fix_reverted = true;
-            free(applied_copy);
+            free(applied);
             free(next);
             break;
         }
-        if (round == 0) {
-            /* Keep the first run's findings and which of them were fixed. */
-            res->initial = res->findings;
-            res->initial_applied = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
-            size_t k = 0;
-            for (size_t i = 0; i < res->initial.n; i++)
-                if (al_lint_fix_wanted(opt, res->initial.items[i].fix))
-                    res->initial_applied[i] = applied_copy[k++];
-            memset(&res->findings, 0, sizeof res->findings);
-        }
-        free(applied_copy);
+        if (round == 0)
+            keep_initial(res, opt, applied);
+        free(applied);
         free(cur);
         cur = next;
         cur_len = new_len;
