@@ -65,6 +65,28 @@ static const char *read_codes(al_suppression *s, const char *p, const char *end)
     return last;
 }
 
+/* The tail of a `noqa`: nothing (every rule) or `: A, B`. */
+static const char *read_noqa_codes(al_suppression *s, const char *p, const char *e,
+                                   const char *base)
+{
+    if (p < e && *p == ':') {
+        p++;
+        while (p < e && *p == ' ')
+            p++;
+        s->codes_start = (size_t)(p - base);
+        p = read_codes(s, p, e);
+        s->codes_end = (size_t)(p - base);
+    }
+    return p;
+}
+
+/* `noqa` as a word, in any case (flake8 accepts `NOQA`). */
+static bool is_noqa(const char *p, const char *e)
+{
+    return (size_t)(e - p) >= 4 && !strncasecmp(p, "noqa", 4) &&
+           (p + 4 == e || (!isalnum((unsigned char)p[4]) && p[4] != '_'));
+}
+
 /* C++ comments: // NOLINT(AL102), // NOLINTNEXTLINE(AL102), // noqa: AL102. */
 static bool parse_cxx_comment(al_suppressions *out, const al_source *src, size_t start,
                               size_t end)
@@ -88,18 +110,10 @@ static bool parse_cxx_comment(al_suppressions *out, const al_source *src, size_t
         s.kind = AL_SUP_NOQA;
         s.target_row = s.row;
         codes = p + 6;
-    } else if ((size_t)(e - p) >= 4 && !strncasecmp(p, "noqa", 4)) {
+    } else if (is_noqa(p, e)) {
         s.kind = AL_SUP_NOQA;
         s.target_row = s.row;
-        p += 4;
-        if (p < e && *p == ':') {
-            p++;
-            while (p < e && *p == ' ')
-                p++;
-            s.codes_start = (size_t)(p - base);
-            p = read_codes(&s, p, e);
-            s.codes_end = (size_t)(p - base);
-        }
+        p = read_noqa_codes(&s, p + 4, e, base);
         s.dir_end = (size_t)(p - base);
         AL_PUSH(out->items, out->n, out->cap, s);
         return true;
@@ -137,19 +151,10 @@ static void parse_comment(al_suppressions *out, const al_source *src, size_t sta
         s.row = row_of(src, start);
         s.dir_start = i;
         const char *p = base + j, *e = base + end;
-        if ((size_t)(e - p) >= 4 && !strncasecmp(p, "noqa", 4) &&
-            (p + 4 == e || !isalnum((unsigned char)p[4]))) {
+        if (is_noqa(p, e)) {
             s.kind = AL_SUP_NOQA;
             s.target_row = s.row;
-            p += 4;
-            if (p < e && *p == ':') {
-                p++;
-                while (p < e && *p == ' ')
-                    p++;
-                s.codes_start = (size_t)(p - base);
-                p = read_codes(&s, p, e);
-                s.codes_end = (size_t)(p - base);
-            }
+            p = read_noqa_codes(&s, p + 4, e, base);
         } else if ((size_t)(e - p) >= 10 && !strncmp(p, "alloclint:", 10)) {
             p += 10;
             while (p < e && *p == ' ')
@@ -168,15 +173,7 @@ static void parse_comment(al_suppressions *out, const al_source *src, size_t sta
                 p = close + 1;
             } else if ((size_t)(e - p) >= 4 && !strncmp(p, "noqa", 4)) {
                 s.kind = AL_SUP_FILE;
-                p += 4;
-                if (p < e && *p == ':') {
-                    p++;
-                    while (p < e && *p == ' ')
-                        p++;
-                    s.codes_start = (size_t)(p - base);
-                    p = read_codes(&s, p, e);
-                    s.codes_end = (size_t)(p - base);
-                }
+                p = read_noqa_codes(&s, p + 4, e, base);
             } else {
                 continue;
             }

@@ -16,6 +16,13 @@ def bare_noqa(x):
     return buf
 
 
+def noqa_is_a_whole_word(x):
+    # `noqa_reason` is a different word, not a suppression (as in ruff).
+    buf = torch.zeros(x.shape)  # noqa_reason: kept for the kernel  # expect: AL101 safe
+    buf.copy_(x)
+    return buf
+
+
 def ignore_on_the_line_before(x):
     # alloclint: ignore[AL101]
     buf = torch.zeros(x.shape)  # expect: none
