@@ -2,17 +2,18 @@
 
 #include "atomic.h"
 #include "config.h"
+#include "analysis/ops.h"
+#include "analysis/schema.h"
 #include "cxx/cxx.h"
-#include "schema.h"
 #include "diff.h"
 #include "discover.h"
 #include "jobs.h"
 #include "lint.h"
-#include "ops.h"
 #include "report.h"
 #include "rules/rules.h"
 #include "source.h"
 #include "util.h"
+#include "version.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -83,7 +84,7 @@ typedef struct {
     al_discover_options discover;
     al_format format;
     const char *output_file;
-    bool enabled[16];
+    bool enabled[AL_MAX_RULES];
     int threads;           /* 0: one per CPU */
     int unsafe_flag;       /* -1 not given, 0/1 --no-unsafe-fixes/--unsafe-fixes */
     const char *select;    /* --select, or NULL: the config's or the defaults */
@@ -315,7 +316,7 @@ static int parse_args(int argc, char **argv, options *o, bool *done)
 #undef TAKES_VALUE
     }
     /* Check the selectors now; they are applied per file, with its config. */
-    bool scratch[16];
+    bool scratch[AL_MAX_RULES];
     if (rc < 0 && o->select && !apply_selector(scratch, o->select, true))
         rc = AL_EXIT_ERROR;
     for (size_t k = 0; rc < 0 && k < o->n_ign; k++)
@@ -470,12 +471,18 @@ int al_cli_main(int argc, char **argv)
 
     /* Colour only for a terminal, and never with NO_COLOR set. */
     bool color = !o.output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
-    al_report_options ro = {o.format, true, o.unsafe_fixes, o.statistics, color};
+    al_report_rule rule_info[AL_MAX_RULES];
+    for (size_t r = 0; r < al_rules_count; r++)
+        rule_info[r] = (al_report_rule){al_rules[r].code, al_rules[r].name, al_rules[r].summary,
+                                        al_rules[r].default_on};
+    al_report_options ro = {o.format, true, o.unsafe_fixes, o.statistics, color, rule_info,
+                            al_rules_count};
     al_report *report = NULL;
     al_strbuf shown = {0};
-    al_report *unfixed = o.diff ? al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true,
-                                                                     o.unsafe_fixes, false, false})
-                                : NULL;
+    al_report *unfixed =
+        o.diff ? al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true, o.unsafe_fixes, false,
+                                                    false, rule_info, al_rules_count})
+               : NULL;
     al_strbuf patch = {0};
     size_t total_fixed = 0, total_remaining = 0, total_unapplied = 0;
 

@@ -2,9 +2,6 @@
 #ifndef ALLOCLINT_CLI_H
 #define ALLOCLINT_CLI_H
 
-#define ALLOCLINT_VERSION "0.1.0"
-#define ALLOCLINT_VERSION_STRING ALLOCLINT_VERSION
-
 enum { AL_EXIT_CLEAN = 0, AL_EXIT_FINDINGS = 1, AL_EXIT_ERROR = 2 };
 
 /* Runs the command line and returns the process exit code. */

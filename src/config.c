@@ -11,19 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void list_add(al_strlist *l, char *s)
-{
-    AL_PUSH(l->items, l->n, l->cap, s);
-}
-
-static void list_free(al_strlist *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->items[i]);
-    free(l->items);
-    memset(l, 0, sizeof *l);
-}
-
 static bool fail(al_config_error *err, const char *path, TSNode at, const char *key,
                  const char *what)
 {
@@ -45,7 +32,7 @@ static bool read_strings(const al_toml *doc, TSNode value, al_strlist *out, cons
         char *s = al_toml_is(c, "string") ? al_toml_string(doc, c) : NULL;
         if (!s)
             return fail(err, path, c, key, "expected an array of strings");
-        list_add(out, s);
+        al_strlist_add(out, s);
     }
     return true;
 }
@@ -174,14 +161,14 @@ void al_config_free(al_config *cfg)
 {
     free(cfg->path);
     free(cfg->dir);
-    list_free(&cfg->select);
-    list_free(&cfg->extend_select);
-    list_free(&cfg->ignore);
-    list_free(&cfg->exclude);
-    list_free(&cfg->extend_exclude);
+    al_strlist_free(&cfg->select);
+    al_strlist_free(&cfg->extend_select);
+    al_strlist_free(&cfg->ignore);
+    al_strlist_free(&cfg->exclude);
+    al_strlist_free(&cfg->extend_exclude);
     for (size_t i = 0; i < cfg->n_pfi; i++) {
         free(cfg->pfi[i].glob);
-        list_free(&cfg->pfi[i].codes);
+        al_strlist_free(&cfg->pfi[i].codes);
     }
     free(cfg->pfi);
     al_ops_free(&cfg->ops);
@@ -357,7 +344,7 @@ void al_config_file_ignores(const al_config *cfg, const char *path, al_strlist *
     for (size_t i = 0; i < cfg->n_pfi; i++)
         if (glob_hits(cfg->pfi[i].glob, rel))
             for (size_t k = 0; k < cfg->pfi[i].codes.n; k++)
-                list_add(out, al_xstrdup(cfg->pfi[i].codes.items[k]));
+                al_strlist_add(out, al_xstrdup(cfg->pfi[i].codes.items[k]));
 }
 
 void al_config_cache_add_ops(al_config_cache *c, const al_op_table *extra)

@@ -5,15 +5,11 @@
 #ifndef ALLOCLINT_CONFIG_H
 #define ALLOCLINT_CONFIG_H
 
-#include "ops.h"
+#include "analysis/ops.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-typedef struct {
-    char **items;
-    size_t n, cap;
-} al_strlist;
 
 typedef struct {
     char *glob;

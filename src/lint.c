@@ -1,110 +1,16 @@
 #include "lint.h"
 
-#include "facts.h"
+#include "analysis/module.h"
+#include "cxx/cxx.h"
 #include "fix.h"
+#include "prefilter.h"
 #include "python/pyast.h"
 #include "rules/rules.h"
-#include "cxx/cxx.h"
 #include "suppress.h"
 #include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Cheap token facts about a file, to skip parsing files no enabled rule
- * can fire on. A word counts when it is called: followed (after blanks)
- * by `(`, as in `zeros(`, `zeros_like (`. */
-enum {
-    TOK_FACTORY = 1 << 0, /* zeros ones full (and _like, new_) */
-    TOK_FILL = 1 << 1,    /* fill_( zero_( */
-    TOK_TRITON = 1 << 2,  /* triton */
-    TOK_CAT = 1 << 3,     /* cat( concat( concatenate( stack( */
-    TOK_LOOP = 1 << 4,    /* for / while */
-    TOK_MOVE = 1 << 5,    /* .to( .cuda( */
-    TOK_MAKER = 1 << 6,   /* empty arange tensor rand eye linspace ... */
-    TOK_SUPPRESS = 1 << 7, /* noqa, alloclint: */
-};
-
-static bool called(const char *p, const char *end, const char *word)
-{
-    size_t wl = strlen(word);
-    for (const char *at = p; (at = memmem(at, (size_t)(end - at), word, wl)) != NULL; at += wl) {
-        const char *q = at + wl;
-        if (q < end && *q == '_') { /* zeros_like, full_like */
-            while (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z')))
-                q++;
-        }
-        while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\\'))
-            q++;
-        if (q < end && *q == '(')
-            return true;
-    }
-    return false;
-}
-
-static unsigned scan_tokens(const al_source *src)
-{
-    const char *p = src->bytes, *end = src->bytes + src->len;
-    unsigned t = 0;
-    static const char *const factory[] = {"zeros", "ones", "full", NULL};
-    /* Every factory patterns.c knows, spelled out: `rand` does not find
-     * `randn(`. */
-    static const char *const maker[] = {"empty", "arange", "tensor", "rand", "randn", "randint",
-                                        "randperm", "normal", "bernoulli", "multinomial", "eye",
-                                        "linspace", "logspace", "as_tensor", NULL};
-    static const char *const cat[] = {"cat", "concat", "concatenate", "stack", NULL};
-    for (int i = 0; factory[i] && !(t & TOK_FACTORY); i++)
-        if (called(p, end, factory[i]))
-            t |= TOK_FACTORY;
-    for (int i = 0; maker[i] && !(t & TOK_MAKER); i++)
-        if (called(p, end, maker[i]))
-            t |= TOK_MAKER;
-    for (int i = 0; cat[i] && !(t & TOK_CAT); i++)
-        if (called(p, end, cat[i]))
-            t |= TOK_CAT;
-    if (called(p, end, "fill_") || called(p, end, "zero_"))
-        t |= TOK_FILL;
-    if (memmem(p, src->len, "triton", 6))
-        t |= TOK_TRITON;
-    if (memmem(p, src->len, "for ", 4) || memmem(p, src->len, "while ", 6))
-        t |= TOK_LOOP;
-    if (memmem(p, src->len, ".to(", 4) || memmem(p, src->len, ".cuda(", 6))
-        t |= TOK_MOVE;
-    if (memmem(p, src->len, "noqa", 4) || memmem(p, src->len, "alloclint:", 10))
-        t |= TOK_SUPPRESS;
-    return t;
-}
-
-/* Whether a rule could fire on a file with these tokens. */
-static bool rule_may_fire(const char *code, unsigned t)
-{
-    if (!strcmp(code, "AL101"))
-        return t & TOK_FACTORY;
-    if (!strcmp(code, "AL103"))
-        return (t & TOK_FILL) && (t & (TOK_FACTORY | TOK_MAKER));
-    if (!strcmp(code, "AL104") || !strcmp(code, "AL302"))
-        return t & TOK_TRITON;
-    if (!strcmp(code, "AL201"))
-        return (t & TOK_CAT) && (t & TOK_FACTORY);
-    if (!strcmp(code, "AL202"))
-        return (t & TOK_CAT) && (t & TOK_LOOP);
-    if (!strcmp(code, "AL301"))
-        return (t & (TOK_FACTORY | TOK_MAKER)) && (t & TOK_LOOP);
-    if (!strcmp(code, "AL501"))
-        return (t & TOK_MOVE) && (t & (TOK_FACTORY | TOK_MAKER));
-    if (!strcmp(code, "AL900"))
-        return t & TOK_SUPPRESS;
-    return true; /* AL401 and any rule without a filter: always parse */
-}
-
-static bool prefilter(const al_source *src, const al_lint_options *opt)
-{
-    unsigned t = scan_tokens(src);
-    for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r] && !al_rules[r].cxx && rule_may_fire(al_rules[r].code, t))
-            return true;
-    return false;
-}
 
 static bool rule_enabled(const char *code, void *arg)
 {
@@ -113,6 +19,45 @@ static bool rule_enabled(const char *code, void *arg)
         if (!strcmp(al_rules[r].code, code))
             return opt->enabled[r];
     return false;
+}
+
+/* Whether an enabled rule of these languages could fire on the file's
+ * tokens: if none can, the file is not parsed. */
+static bool prefilter(const al_source *src, const al_lint_options *opt, bool cxx)
+{
+    unsigned tokens = al_prefilter_scan(src->bytes, src->len);
+    for (size_t r = 0; r < al_rules_count; r++) {
+        const al_rule *rule = &al_rules[r];
+        if (opt->enabled[r] && (rule->lang == AL_LANG_CXX) == cxx &&
+            al_prefilter_admits(rule->needs, tokens))
+            return true;
+    }
+    return false;
+}
+
+/* The callee names whose calls the enabled Python rules read. */
+static void wanted_calls(const al_lint_options *opt, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < al_rules_count; r++)
+        for (size_t i = 0; opt->enabled[r] && al_rules[r].calls && al_rules[r].calls[i]; i++)
+            if (n + 1 < max)
+                names[n++] = al_rules[r].calls[i];
+    names[n] = NULL;
+}
+
+/* Drops suppressed findings; adds AL900 for unused suppressions. */
+static void suppress(const al_source *src, const al_lint_options *opt, const al_span *comments,
+                     size_t n_comments, al_findings *out, al_suppressions *sup)
+{
+    al_findings_sort(out);
+    al_suppressions_parse(sup, src, comments, n_comments);
+    al_suppressions_apply(sup, src, out);
+    if (rule_enabled("AL900", (void *)opt)) {
+        al_suppressions_unused(sup, src, rule_enabled, (void *)opt, out);
+        al_suppressions_apply(sup, src, out); /* `# noqa: AL900` */
+        al_findings_sort(out);
+    }
 }
 
 typedef struct {
@@ -129,28 +74,24 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, al_findi
         return false;
     }
     *syntax_error = pf.has_error;
-    al_facts facts;
-    al_facts_build(&facts, &pf, opt->ops);
-    al_rule_input in = {src->bytes, src->len, &facts, NULL};
+    const char *calls[64];
+    wanted_calls(opt, calls, 64);
+    al_pymodule module;
+    al_pymodule_build(&module, &pf, opt->ops, calls);
+    al_rule_input in = {src, &module, NULL, opt->ops};
     for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r] && al_rules[r].run && !al_rules[r].cxx)
+        if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON)
             al_rules[r].run(&in, out);
-    al_findings_sort(out);
     al_suppressions sup;
-    al_suppressions_parse(&sup, src, &facts);
-    al_suppressions_apply(&sup, src, out);
-    if (rule_enabled("AL900", (void *)opt)) {
-        al_suppressions_unused(&sup, src, rule_enabled, (void *)opt, out);
-        al_suppressions_apply(&sup, src, out); /* `# noqa: AL900` */
-        al_findings_sort(out);
-    }
+    suppress(src, opt, module.comments, module.n_comments, out, &sup);
     if (add_noqa) {
         /* Every finding still standing gets a directive on its line. */
         add_noqa->fix = al_fix_new(AL_FIX_SAFE, "Add noqa");
-        add_noqa->count = al_suppressions_add_noqa(&sup, src, &facts, out, add_noqa->fix);
+        add_noqa->count = al_suppressions_add_noqa(&sup, src, module.long_strings,
+                                                   module.n_long_strings, out, add_noqa->fix);
     }
     al_suppressions_free(&sup);
-    al_facts_free(&facts);
+    al_pymodule_free(&module);
     al_pyfile_free(&pf);
     return true;
 }
@@ -203,7 +144,7 @@ static void keep_initial(al_lint_result *res, const al_lint_options *opt, const 
     memset(&res->findings, 0, sizeof res->findings);
 }
 
-/* C++/CUDA: the cxx rules on libclang's facts, then suppressions. */
+/* C++/CUDA: the C++ rules on libclang's unit, then suppressions. */
 static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_findings *out)
 {
     /* The file's own build flags first, so --cxx-arg can add to them. */
@@ -214,43 +155,27 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
         args[i] = entry->args[i];
     for (int i = 0; i < opt->n_cxx_args; i++)
         args[n_entry + (size_t)i] = opt->cxx_args[i];
-    al_cxx_facts cf;
-    al_cxx_analyse(src, args, (int)(n_entry + (size_t)opt->n_cxx_args), opt->ops, &cf);
+    al_cxx_unit unit;
+    al_cxx_parse(src, args, (int)(n_entry + (size_t)opt->n_cxx_args), &unit);
     free(args);
-    if (!cf.parsed) {
-        al_cxx_facts_free(&cf);
+    if (!unit.parsed) {
+        al_cxx_unit_free(&unit);
         return false;
     }
-    al_rule_input in = {src->bytes, src->len, NULL, &cf};
+    al_rule_input in = {src, NULL, &unit, opt->ops};
     for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r] && al_rules[r].run && al_rules[r].cxx)
+        if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_CXX)
             al_rules[r].run(&in, out);
-    al_findings_sort(out);
-    al_facts comments;
-    memset(&comments, 0, sizeof comments);
-    comments.comments = cf.comments;
-    comments.n_comments = cf.n_comments;
     al_suppressions sup;
-    al_suppressions_parse(&sup, src, &comments);
-    al_suppressions_apply(&sup, src, out);
-    if (rule_enabled("AL900", (void *)opt)) {
-        al_suppressions_unused(&sup, src, rule_enabled, (void *)opt, out);
-        al_suppressions_apply(&sup, src, out);
-        al_findings_sort(out);
-    }
+    suppress(src, opt, unit.comments, unit.n_comments, out, &sup);
     al_suppressions_free(&sup);
-    al_cxx_facts_free(&cf);
+    al_cxx_unit_free(&unit);
     return true;
 }
 
 static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_result *res)
 {
-    bool wanted = false;
-    unsigned t = scan_tokens(src);
-    for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r] && al_rules[r].cxx && (t & TOK_FACTORY))
-            wanted = true;
-    if (!wanted) {
+    if (!prefilter(src, opt, true)) {
         res->skipped_by_prefilter = true;
         return;
     }
@@ -288,7 +213,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         lint_cxx(src, opt, res);
         return;
     }
-    if (!prefilter(src, opt)) {
+    if (!prefilter(src, opt, false)) {
         res->skipped_by_prefilter = true;
         return;
     }
@@ -365,7 +290,7 @@ char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t 
                        size_t *out_len)
 {
     *added = 0;
-    if (!prefilter(src, opt) || src->has_nul || src->bad_utf8)
+    if (!prefilter(src, opt, false) || src->has_nul || src->bad_utf8)
         return NULL;
     al_findings findings = {0};
     noqa_request req = {NULL, 0};

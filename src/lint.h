@@ -5,13 +5,14 @@
 
 #include "cxx/compdb.h"
 #include "finding.h"
-#include "ops.h"
+#include "analysis/ops.h"
+#include "rules/rules.h"
 #include "source.h"
 
 #include <stdbool.h>
 
 typedef struct {
-    bool enabled[16]; /* indexed like al_rules */
+    bool enabled[AL_MAX_RULES]; /* indexed like al_rules */
     const al_op_table *ops;
     bool apply_safe;   /* --fix or --diff */
     bool apply_unsafe; /* --unsafe-fixes */

@@ -1,6 +1,6 @@
 #include "report.h"
 
-#include "cli.h"
+#include "version.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -111,8 +111,8 @@ static void add_sarif(al_report *r, const al_source *src, const al_finding *f)
 {
     cJSON *res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "ruleId", f->code);
-    for (size_t i = 0; i < al_rules_count; i++)
-        if (!strcmp(al_rules[i].code, f->code))
+    for (size_t i = 0; i < r->opt.n_rules; i++)
+        if (!strcmp(r->opt.rules[i].code, f->code))
             cJSON_AddNumberToObject(res, "ruleIndex", (double)i);
     cJSON_AddStringToObject(res, "level", "warning");
     cJSON *msg = cJSON_AddObjectToObject(res, "message");
@@ -158,16 +158,17 @@ static bool write_sarif(al_report *r, FILE *out)
     cJSON *run = cJSON_CreateObject();
     cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
     cJSON_AddStringToObject(driver, "name", "alloclint");
-    cJSON_AddStringToObject(driver, "version", ALLOCLINT_VERSION_STRING);
+    cJSON_AddStringToObject(driver, "version", ALLOCLINT_VERSION);
     cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
-    for (size_t i = 0; i < al_rules_count; i++) {
+    for (size_t i = 0; i < r->opt.n_rules; i++) {
+        const al_report_rule *ri = &r->opt.rules[i];
         cJSON *rule = cJSON_CreateObject();
-        cJSON_AddStringToObject(rule, "id", al_rules[i].code);
-        cJSON_AddStringToObject(rule, "name", al_rules[i].name);
+        cJSON_AddStringToObject(rule, "id", ri->code);
+        cJSON_AddStringToObject(rule, "name", ri->name);
         cJSON_AddStringToObject(cJSON_AddObjectToObject(rule, "shortDescription"), "text",
-                                al_rules[i].summary);
+                                ri->summary);
         cJSON *conf = cJSON_AddObjectToObject(rule, "defaultConfiguration");
-        cJSON_AddBoolToObject(conf, "enabled", al_rules[i].default_on);
+        cJSON_AddBoolToObject(conf, "enabled", ri->default_on);
         cJSON_AddStringToObject(conf, "level", "warning");
         cJSON_AddItemToArray(rules, rule);
     }

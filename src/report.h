@@ -3,7 +3,6 @@
 #define ALLOCLINT_REPORT_H
 
 #include "finding.h"
-#include "rules/rules.h"
 #include "source.h"
 #include "util.h"
 
@@ -19,12 +18,20 @@ typedef enum {
     AL_FORMAT_SARIF,  /* SARIF 2.1.0, fixes included */
 } al_format;
 
+/* What SARIF says about each rule. */
+typedef struct {
+    const char *code, *name, *summary;
+    bool default_on;
+} al_report_rule;
+
 typedef struct {
     al_format format;
     bool show_fix_marks; /* [*] for fixes that --fix would apply */
     bool unsafe_fixes;   /* unsafe fixes count as applicable */
     bool statistics;     /* a count per rule instead of the findings */
     bool color;          /* ANSI colour (a TTY without NO_COLOR) */
+    const al_report_rule *rules; /* every rule, for SARIF's driver */
+    size_t n_rules;
 } al_report_options;
 
 typedef struct al_report al_report;

@@ -11,6 +11,11 @@
  * vendored blobs.  Real model files are well under 1 MiB. */
 #define AL_SOURCE_MAX_BYTES (16u * 1024u * 1024u)
 
+/* A byte range of a source: a comment, a string, a statement. */
+typedef struct {
+    size_t start, end;
+} al_span;
+
 typedef enum {
     AL_SOURCE_OK = 0,
     AL_SOURCE_ERR_OPEN,      /* missing, unreadable: errno in err_errno */

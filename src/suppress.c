@@ -185,11 +185,12 @@ static void parse_comment(al_suppressions *out, const al_source *src, size_t sta
     }
 }
 
-void al_suppressions_parse(al_suppressions *out, const al_source *src, const al_facts *facts)
+void al_suppressions_parse(al_suppressions *out, const al_source *src, const al_span *comments,
+                           size_t n_comments)
 {
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < facts->n_comments; i++)
-        parse_comment(out, src, facts->comments[i].start, facts->comments[i].end);
+    for (size_t i = 0; i < n_comments; i++)
+        parse_comment(out, src, comments[i].start, comments[i].end);
 }
 
 static bool covers(al_suppression *s, const char *code)
@@ -297,7 +298,8 @@ void al_suppressions_unused(const al_suppressions *s, const al_source *src,
 }
 
 size_t al_suppressions_add_noqa(const al_suppressions *s, const al_source *src,
-                                const al_facts *facts, const al_findings *findings, al_fix *fix)
+                                const al_span *long_strings, size_t n_long_strings,
+                                const al_findings *findings, al_fix *fix)
 {
     size_t added = 0;
     size_t last_row = 0;
@@ -309,8 +311,8 @@ size_t al_suppressions_add_noqa(const al_suppressions *s, const al_source *src,
         size_t ls, le;
         al_source_line(src, row, &ls, &le);
         bool in_string = false;
-        for (size_t k = 0; k < facts->n_long_strings; k++)
-            if (facts->long_strings[k].start < le && le < facts->long_strings[k].end)
+        for (size_t k = 0; k < n_long_strings; k++)
+            if (long_strings[k].start < le && le < long_strings[k].end)
                 in_string = true;
         if (in_string)
             continue;

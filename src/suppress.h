@@ -9,7 +9,6 @@
 #ifndef ALLOCLINT_SUPPRESS_H
 #define ALLOCLINT_SUPPRESS_H
 
-#include "facts.h"
 #include "finding.h"
 #include "source.h"
 
@@ -41,7 +40,9 @@ typedef struct {
     size_t n, cap;
 } al_suppressions;
 
-void al_suppressions_parse(al_suppressions *out, const al_source *src, const al_facts *facts);
+/* Reads the directives in the comments of a file (their byte spans). */
+void al_suppressions_parse(al_suppressions *out, const al_source *src, const al_span *comments,
+                           size_t n_comments);
 /* Drops suppressed findings and marks what each directive suppressed. */
 void al_suppressions_apply(al_suppressions *s, const al_source *src, al_findings *findings);
 /* AL900 for AL codes (of enabled rules) that suppressed nothing. */
@@ -49,9 +50,11 @@ void al_suppressions_unused(const al_suppressions *s, const al_source *src,
                             bool (*enabled)(const char *code, void *arg), void *arg,
                             al_findings *out);
 /* Edits adding `# noqa: CODE` for each finding, merged per line; lines
- * that end inside a multi-line string are skipped. Returns the count. */
+ * that end inside one of the multi-line strings are skipped. Returns the
+ * count. */
 size_t al_suppressions_add_noqa(const al_suppressions *s, const al_source *src,
-                                const al_facts *facts, const al_findings *findings, al_fix *fix);
+                                const al_span *long_strings, size_t n_long_strings,
+                                const al_findings *findings, al_fix *fix);
 void al_suppressions_free(al_suppressions *s);
 
 #endif

@@ -122,3 +122,32 @@ bool al_str_ends_with(const char *s, const char *suffix)
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
+
+bool al_str_in_list(const char *const *list, const char *s, size_t len)
+{
+    for (int i = 0; list[i]; i++)
+        if (strlen(list[i]) == len && memcmp(list[i], s, len) == 0)
+            return true;
+    return false;
+}
+
+void al_strlist_add(al_strlist *l, char *s)
+{
+    AL_PUSH(l->items, l->n, l->cap, s);
+}
+
+bool al_strlist_has(const al_strlist *l, const char *s, size_t len)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strlen(l->items[i]) == len && memcmp(l->items[i], s, len) == 0)
+            return true;
+    return false;
+}
+
+void al_strlist_free(al_strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}

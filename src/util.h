@@ -41,7 +41,20 @@ void al_strbuf_free(al_strbuf *sb);
         (arr)[(n)++] = (value);                                            \
     } while (0)
 
+/* A growable list of owned strings. */
+typedef struct {
+    char **items;
+    size_t n, cap;
+} al_strlist;
+
+/* Takes ownership of s. */
+void al_strlist_add(al_strlist *l, char *s);
+bool al_strlist_has(const al_strlist *l, const char *s, size_t len);
+void al_strlist_free(al_strlist *l);
+
 bool al_str_starts_with(const char *s, const char *prefix);
 bool al_str_ends_with(const char *s, const char *suffix);
+/* Whether s[0..len) is one of the strings of a NULL-terminated list. */
+bool al_str_in_list(const char *const *list, const char *s, size_t len);
 
 #endif

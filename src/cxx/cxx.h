@@ -7,42 +7,62 @@
 #ifndef ALLOCLINT_CXX_H
 #define ALLOCLINT_CXX_H
 
-#include "../facts.h"
-#include "../ops.h"
 #include "../source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct {
-    size_t start, end;           /* the allocation call */
-    size_t name_start, name_end; /* `zeros` in torch::zeros */
-    char *factory;               /* zeros, ones, full, new_zeros, ... */
-    char *var;
-    size_t fill_start, fill_end; /* full(): the fill argument to delete */
-    al_proof proof;
-    char *evidence;
-    size_t evidence_row;
-    char *why; /* what blocked the proof, for tests and --explain */
-} al_cxx_alloc;
+typedef enum { AL_CXX_PUNCT, AL_CXX_KEYWORD, AL_CXX_IDENT, AL_CXX_LITERAL } al_cxx_token_kind;
 
 typedef struct {
-    al_cxx_alloc *allocs;
-    size_t n, cap;
-    al_comment *comments; /* for NOLINT / noqa */
+    al_cxx_token_kind kind;
+    size_t start, end; /* bytes */
+} al_cxx_token;
+
+/* A function or function template declaration of the main file. */
+typedef struct {
+    size_t first, last; /* its tokens, [first, last) */
+    char *name;
+} al_cxx_function;
+
+/* One statement of a block, by tokens [start, end). */
+typedef struct {
+    size_t start, end;
+    bool control; /* if/for/while/switch/do/try or a nested block */
+} al_cxx_stmt;
+
+typedef struct {
+    const al_source *src;
+    al_cxx_token *tokens; /* every token of the file but comments */
+    size_t n;
+    al_span *comments; /* for NOLINT / noqa */
     size_t n_comments, cap_comments;
-    size_t functions;
+    size_t *bodies; /* the `{` token of each outermost compound statement */
+    size_t n_bodies, cap_bodies;
+    al_cxx_function *functions;
+    size_t n_functions, cap_functions;
     bool parsed;
     char error[256];
-} al_cxx_facts;
+} al_cxx_unit;
 
 /* Whether this build has libclang. */
 bool al_cxx_available(void);
 bool al_is_cxx_path(const char *path);
-/* Analyses one C++/CUDA source (its bytes in src; args are extra clang
- * arguments, e.g. from compile_commands.json). */
-void al_cxx_analyse(const al_source *src, const char *const *args, int nargs,
-                    const al_op_table *ops, al_cxx_facts *out);
-void al_cxx_facts_free(al_cxx_facts *f);
+/* Parses one C++/CUDA source (its bytes in src; args are extra clang
+ * arguments, e.g. from compile_commands.json). Without args, includes are
+ * not followed. src must outlive the unit. */
+void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_cxx_unit *out);
+void al_cxx_unit_free(al_cxx_unit *u);
+
+/* Whether token i spells s (false past the end). */
+bool al_cxx_is(const al_cxx_unit *u, size_t i, const char *s);
+bool al_cxx_word_in(const al_cxx_unit *u, size_t i, const char *const *list);
+/* The token matching the ( [ { at i, or n. */
+size_t al_cxx_match(const al_cxx_unit *u, size_t i);
+/* The statements of the block whose `{` is token b and `}` token e. */
+size_t al_cxx_split(const al_cxx_unit *u, size_t b, size_t e, al_cxx_stmt *out, size_t max);
+/* The source text of tokens [a, b); caller frees. */
+char *al_cxx_text(const al_cxx_unit *u, size_t a, size_t b);
+size_t al_cxx_row(const al_cxx_unit *u, size_t offset);
 
 #endif

@@ -12,13 +12,6 @@ static void add(al_imports *im, const char *local, size_t local_len,
     AL_PUSH(im->items, im->n, im->cap, entry);
 }
 
-static char *text_of(const al_pyfile *pf, TSNode n)
-{
-    size_t len;
-    const char *p = al_node_ptr(pf, n, &len);
-    return al_xstrndup(p, len);
-}
-
 static void import_statement(al_imports *im, const al_pyfile *pf, TSNode stmt)
 {
     uint32_t k = ts_node_named_child_count(stmt);
@@ -27,12 +20,12 @@ static void import_statement(al_imports *im, const al_pyfile *pf, TSNode stmt)
         if (al_node_is(c, "dotted_name")) {
             /* `import a.b` binds `a` to `a`. */
             TSNode first = ts_node_named_child(c, 0);
-            char *base = text_of(pf, first);
+            char *base = al_node_text(pf, first);
             add(im, base, strlen(base), base);
             free(base);
         } else if (al_node_is(c, "aliased_import")) {
-            char *name = text_of(pf, al_node_field(c, "name"));
-            char *alias = text_of(pf, al_node_field(c, "alias"));
+            char *name = al_node_text(pf, al_node_field(c, "name"));
+            char *alias = al_node_text(pf, al_node_field(c, "alias"));
             add(im, alias, strlen(alias), name);
             free(name);
             free(alias);
@@ -45,7 +38,7 @@ static void import_from(al_imports *im, const al_pyfile *pf, TSNode stmt)
     TSNode module = al_node_field(stmt, "module_name");
     if (ts_node_is_null(module) || !al_node_is(module, "dotted_name"))
         return; /* relative imports bind project modules, not torch */
-    char *mod = text_of(pf, module);
+    char *mod = al_node_text(pf, module);
     uint32_t k = ts_node_named_child_count(stmt);
     for (uint32_t i = 0; i < k; i++) {
         TSNode c = ts_node_named_child(stmt, i);
@@ -58,8 +51,8 @@ static void import_from(al_imports *im, const al_pyfile *pf, TSNode stmt)
         } else if (!al_node_is(c, "dotted_name")) {
             continue;
         }
-        char *name = text_of(pf, name_node);
-        char *alias = text_of(pf, alias_node);
+        char *name = al_node_text(pf, name_node);
+        char *alias = al_node_text(pf, alias_node);
         al_strbuf target = {0};
         al_strbuf_printf(&target, "%s.%s", mod, name);
         add(im, alias, strlen(alias), target.data);

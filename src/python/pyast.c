@@ -85,6 +85,13 @@ bool al_node_text_eq(const al_pyfile *pf, TSNode n, const char *s)
     return strlen(s) == len && memcmp(p, s, len) == 0;
 }
 
+char *al_node_text(const al_pyfile *pf, TSNode n)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return al_xstrndup(p, len);
+}
+
 char *al_node_text_compact(const al_pyfile *pf, TSNode n)
 {
     size_t len;

@@ -1,5 +1,4 @@
-/* Parsing Python with tree-sitter and small helpers over its nodes.  Only
- * the python/ and facts modules include tree-sitter's API. */
+/* Parsing Python with tree-sitter and small helpers over its nodes. */
 #ifndef ALLOCLINT_PYAST_H
 #define ALLOCLINT_PYAST_H
 
@@ -29,6 +28,8 @@ bool al_node_is(TSNode n, const char *type);
 /* Pointer into the source and byte length of a node's text. */
 const char *al_node_ptr(const al_pyfile *pf, TSNode n, size_t *len);
 bool al_node_text_eq(const al_pyfile *pf, TSNode n, const char *s);
+/* A copy of a node's text; caller frees. */
+char *al_node_text(const al_pyfile *pf, TSNode n);
 /* Text with runs of whitespace (including line continuations) collapsed
  * to nothing, for comparing expressions; caller frees. */
 char *al_node_text_compact(const al_pyfile *pf, TSNode n);

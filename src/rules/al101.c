@@ -1,6 +1,6 @@
 /* AL101 zeros-overwritten: a zero/one/constant fill that no path reads.
- * The proof is the facts layer's; this file decides the tier and writes
- * the message and the edits. */
+ * The proof is the analysis core's (analysis/buffer.c); this file decides
+ * the tier and writes the message and the edits. */
 #include "rules.h"
 
 #include "../util.h"
@@ -44,48 +44,46 @@ static const char *fill_word(al_factory f)
 
 void al_rule_al101(const al_rule_input *in, al_findings *out)
 {
-    for (size_t i = 0; i < in->facts->n; i++) {
-        const al_alloc_fact *a = &in->facts->allocs[i];
-        if (a->proof != AL_PROOF_FULL_WRITE && a->proof != AL_PROOF_OUTPUT_ONLY)
+    const char *torch = in->py->torch;
+    const al_buffers *buffers = al_pymodule_buffers(in->py);
+    for (size_t i = 0; i < buffers->n; i++) {
+        const al_buffer *b = &buffers->items[i];
+        const al_alloc_site *a = &b->site;
+        if (b->proof != AL_PROOF_FULL_WRITE && b->proof != AL_PROOF_OUTPUT_ONLY)
             continue;
         const char *to = empty_name(a->factory);
-        al_strbuf callee = {0};
-        bool method = a->qualified[0] == '.';
-        if (method) {
-            al_strbuf_printf(&callee, "%s", a->qualified + 1);
-        } else {
-            al_strbuf_puts(&callee, a->qualified);
-        }
+        const char *callee = a->method ? a->qualified + 1 : a->qualified;
 
         al_applicability tier = AL_FIX_SAFE;
         al_strbuf why = {0};
-        if (a->proof == AL_PROOF_OUTPUT_ONLY) {
+        if (b->proof == AL_PROOF_OUTPUT_ONLY) {
             tier = AL_FIX_UNSAFE;
             al_strbuf_printf(&why, "is passed as an output to %s on line %zu before any read, "
                                    "but alloclint cannot prove that it writes every element",
-                             a->evidence ? a->evidence : "an op", a->evidence_row);
+                             b->evidence ? b->evidence : "an op", b->evidence_row);
         } else {
             al_strbuf_printf(&why, "is fully overwritten by %s on line %zu before any read",
-                             a->evidence ? a->evidence : "a write", a->evidence_row);
+                             b->evidence ? b->evidence : "a write", b->evidence_row);
         }
         /* torch.full infers int64 from 7 and bool from True: the fix
          * spells that dtype where the fill value stood. */
         const char *dtype = a->fill_dtype == AL_FILL_DTYPE_INT64  ? "int64"
                             : a->fill_dtype == AL_FILL_DTYPE_BOOL ? "bool"
                                                                   : NULL;
-        bool dtype_unknown = a->fill_dtype == AL_FILL_DTYPE_UNKNOWN ||
-                             (dtype && !in->facts->torch_alias);
+        bool dtype_unknown = a->fill_dtype == AL_FILL_DTYPE_UNKNOWN || (dtype && !torch);
+        size_t fill_start = 0, fill_end = 0;
+        if (!ts_node_is_null(a->fill_arg))
+            al_py_arg_delete_range(&a->args, a->fill_arg, &fill_start, &fill_end);
 
         /* A from-import (`zeros(...)`) needs a torch module name to call
          * `empty` through; without one the fix is not offered. */
         al_strbuf replacement = {0};
-        size_t edit_start = a->callee_name_start, edit_end = a->callee_name_end;
+        TSNode renamed = a->callee_name;
         bool fixable = !dtype_unknown;
         if (a->callee_bare) {
-            if (in->facts->torch_alias) {
-                al_strbuf_printf(&replacement, "%s.%s", in->facts->torch_alias, to);
-                edit_start = a->callee_start;
-                edit_end = a->callee_end;
+            if (torch) {
+                al_strbuf_printf(&replacement, "%s.%s", torch, to);
+                renamed = a->callee;
             } else {
                 fixable = false;
             }
@@ -94,28 +92,29 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         }
 
         al_strbuf msg = {0};
-        al_strbuf_printf(&msg, "`%s` buffer `%s` %s; the %s is %swasted", callee.data, a->name,
+        al_strbuf_printf(&msg, "`%s` buffer `%s` %s; the %s is %swasted", callee, a->name,
                          why.data, fill_word(a->factory),
-                         a->proof == AL_PROOF_OUTPUT_ONLY ? "likely " : "");
+                         b->proof == AL_PROOF_OUTPUT_ONLY ? "likely " : "");
 
         al_fix *fix = NULL;
         if (fixable) {
             al_strbuf fixmsg = {0};
             al_strbuf_printf(&fixmsg, "Replace `%s` with `%s`%s%s%s", al_factory_name(a->factory),
-                             to,
-                             dtype ? " and the fill value with `dtype=torch." : "",
-                             dtype ? dtype : (a->fill_end > a->fill_start ? " and drop the fill value" : ""),
+                             to, dtype ? " and the fill value with `dtype=torch." : "",
+                             dtype ? dtype : (fill_end > fill_start ? " and drop the fill value" : ""),
                              dtype ? "`" : "");
             fix = al_fix_new(tier, fixmsg.data);
             al_strbuf_free(&fixmsg);
-            al_fix_add_edit(fix, edit_start, edit_end, replacement.data);
+            al_fix_add_edit(fix, ts_node_start_byte(renamed), ts_node_end_byte(renamed),
+                            replacement.data);
             if (dtype) {
                 al_strbuf kw = {0};
-                al_strbuf_printf(&kw, "dtype=%s.%s", in->facts->torch_alias, dtype);
-                al_fix_add_edit(fix, a->fill_arg_start, a->fill_arg_end, kw.data);
+                al_strbuf_printf(&kw, "dtype=%s.%s", torch, dtype);
+                al_fix_add_edit(fix, ts_node_start_byte(a->fill_arg), ts_node_end_byte(a->fill_arg),
+                                kw.data);
                 al_strbuf_free(&kw);
-            } else if (a->fill_end > a->fill_start) {
-                al_fix_add_edit(fix, a->fill_start, a->fill_end, "");
+            } else if (fill_end > fill_start) {
+                al_fix_add_edit(fix, fill_start, fill_end, "");
             }
         } else if (dtype_unknown) {
             al_strbuf_puts(&msg, " (no fix: `torch.full` infers its dtype from the fill value; "
@@ -123,9 +122,8 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         } else {
             al_strbuf_puts(&msg, " (no fix: add `import torch` to call `torch.empty`)");
         }
-        al_findings_add(out, "AL101", "zeros-overwritten", a->call_start, a->call_end,
-                        al_strbuf_detach(&msg), fix);
-        al_strbuf_free(&callee);
+        al_findings_add(out, "AL101", "zeros-overwritten", ts_node_start_byte(a->call),
+                        ts_node_end_byte(a->call), al_strbuf_detach(&msg), fix);
         al_strbuf_free(&why);
         al_strbuf_free(&replacement);
     }

@@ -1,7 +1,8 @@
-/* AL102 cpp-zeros-overwritten: the C++/CUDA side of AL101, from the
- * token-level facts of src/cxx. */
+/* AL102 cpp-zeros-overwritten: the C++/CUDA side of AL101, on the
+ * token-level buffer facts of analysis/cxx_buffer.c. */
 #include "rules.h"
 
+#include "../analysis/cxx_buffer.h"
 #include "../util.h"
 
 #include <string.h>
@@ -10,8 +11,10 @@ void al_rule_al102(const al_rule_input *in, al_findings *out)
 {
     if (!in->cxx)
         return;
-    for (size_t i = 0; i < in->cxx->n; i++) {
-        const al_cxx_alloc *a = &in->cxx->allocs[i];
+    al_cxx_buffers buffers;
+    al_cxx_buffers_analyse(in->cxx, in->ops, &buffers);
+    for (size_t i = 0; i < buffers.n; i++) {
+        const al_cxx_buffer *a = &buffers.items[i];
         if (a->proof != AL_PROOF_FULL_WRITE && a->proof != AL_PROOF_OUTPUT_ONLY)
             continue;
         bool method = !strncmp(a->factory, "new_", 4);
@@ -40,4 +43,5 @@ void al_rule_al102(const al_rule_input *in, al_findings *out)
         al_findings_add(out, "AL102", "cpp-zeros-overwritten", a->start, a->end,
                         al_strbuf_detach(&msg), fix);
     }
+    al_cxx_buffers_free(&buffers);
 }

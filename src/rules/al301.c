@@ -3,46 +3,188 @@
  * pays with cudaMallocAsync or without a cache. Off by default. */
 #include "rules.h"
 
+#include "../analysis/lifetime.h"
 #include "../util.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A loop-invariant allocation made every iteration. */
+typedef struct {
+    size_t start, end; /* the allocation call */
+    char *name, *call, *indent, *stmt_indent, *refill;
+    size_t stmt_line_start, stmt_line_end, loop_start, loop_row;
+    bool body_has_other_statements;
+} loopalloc;
+
+static void report(al_pymodule *py, const loopalloc *f, al_findings *out)
+{
+    /* A zeros buffer fully overwritten every iteration needs no
+     * re-zeroing once hoisted: the buffer facts say so. */
+    bool overwritten = false;
+    const al_buffers *buffers = al_pymodule_buffers(py);
+    for (size_t k = 0; k < buffers->n; k++)
+        if (ts_node_start_byte(buffers->items[k].site.call) == f->start &&
+            buffers->items[k].proof == AL_PROOF_FULL_WRITE)
+            overwritten = true;
+    const char *refill = overwritten ? NULL : f->refill;
+    al_strbuf msg = {0};
+    al_strbuf_printf(&msg, "`%s` is allocated on every iteration of the loop on line %zu "
+                           "with the same shape, dtype and device, and does not outlive "
+                           "the iteration: hoist it",
+                     f->name, f->loop_row);
+    al_fix *fix = NULL;
+    if (refill || f->body_has_other_statements) {
+        fix = al_fix_new(AL_FIX_UNSAFE, refill ? "Hoist the allocation and refill it in "
+                                                 "the loop"
+                                               : "Hoist the allocation before the loop");
+        al_strbuf a = {0};
+        al_strbuf_printf(&a, "%s = %s\n%s", f->name, f->call, f->indent);
+        al_fix_add_edit(fix, f->loop_start, f->loop_start, a.data);
+        if (refill) {
+            al_strbuf r = {0};
+            al_strbuf_printf(&r, "%s%s\n", f->stmt_indent ? f->stmt_indent : "", refill);
+            al_fix_add_edit(fix, f->stmt_line_start, f->stmt_line_end, r.data);
+            al_strbuf_free(&r);
+        } else {
+            al_fix_add_edit(fix, f->stmt_line_start, f->stmt_line_end, "");
+        }
+        al_strbuf_free(&a);
+    }
+    al_findings_add(out, "AL301", "alloc-in-loop", f->start, f->end, al_strbuf_detach(&msg),
+                    fix);
+}
+
+typedef struct {
+    const al_rule_input *in;
+    TSNode func;
+    al_findings *out;
+} walk_ctx;
+
+/* Every use of `name` is inside the loop, after the allocation, and none
+ * lets the value outlive the iteration. */
+static bool lives_in_iteration(const al_pymodule *m, TSNode func, TSNode loop, TSNode stmt,
+                               TSNode target, const char *name)
+{
+    const al_pyfile *pf = m->pf;
+    if (al_py_count_ident(pf, func, name) != al_py_count_ident(pf, loop, name))
+        return false;
+    bool ok = true;
+    TSTreeCursor cur = ts_tree_cursor_new(loop);
+    bool more = true;
+    while (more && ok) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (al_node_is(n, "identifier") && al_node_text_eq(pf, n, name)) {
+            TSNode par = ts_node_parent(n);
+            bool is_attr_name = al_node_is(par, "attribute") &&
+                                ts_node_eq(al_node_field(par, "attribute"), n);
+            bool is_kw_name = al_node_is(par, "keyword_argument") &&
+                              ts_node_eq(al_node_field(par, "name"), n);
+            if (!is_attr_name && !is_kw_name && !ts_node_eq(n, target) &&
+                (ts_node_start_byte(n) < ts_node_start_byte(stmt) ||
+                 al_use_escapes(pf, &m->imports, n)))
+                ok = false;
+        }
+        if (ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+            if (!ts_tree_cursor_goto_parent(&cur) ||
+                ts_node_eq(ts_tree_cursor_current_node(&cur), loop)) {
+                more = false;
+                break;
+            }
+        }
+    }
+    ts_tree_cursor_delete(&cur);
+    return ok;
+}
+
+/* What refills the hoisted buffer each iteration as the factory did. */
+static char *refill_of(const al_pyfile *pf, const char *factory, const char *name, TSNode call)
+{
+    al_strbuf r = {0};
+    if (strstr(factory, "zeros")) {
+        al_strbuf_printf(&r, "%s.zero_()", name);
+    } else if (strstr(factory, "ones")) {
+        al_strbuf_printf(&r, "%s.fill_(1)", name);
+    } else if (strstr(factory, "full")) {
+        al_py_args a;
+        al_py_args_read(call, &a);
+        TSNode v = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "fill_value");
+        if (!ts_node_is_null(v)) {
+            char *vt = al_node_text(pf, v);
+            al_strbuf_printf(&r, "%s.fill_(%s)", name, vt);
+            free(vt);
+        }
+    }
+    char *refill = r.len ? al_strbuf_detach(&r) : NULL;
+    al_strbuf_free(&r);
+    return refill;
+}
+
+static void alloc_in_loop(TSNode stmt, void *arg)
+{
+    walk_ctx *w = arg;
+    al_pymodule *m = w->in->py;
+    const al_pyfile *pf = m->pf;
+    TSNode target;
+    const char *factory;
+    TSNode call = al_factory_statement(pf, &m->imports, stmt, &target, &factory);
+    /* arange/tensor/eye carry content a hoisted buffer could lose to an
+     * in-place update; zeros/ones/full are refilled, empty needs nothing. */
+    if (ts_node_is_null(call) ||
+        (!al_factory_is_constant(factory) && strncmp(factory, "new_", 4) != 0))
+        return;
+    TSNode loop = al_enclosing_loop(w->func, stmt);
+    if (ts_node_is_null(loop))
+        return;
+    char *name = al_node_text(pf, target);
+    al_strlist bound = {0};
+    al_py_bound_names(pf, loop, &bound);
+    int binds = 0;
+    for (size_t i = 0; i < bound.n; i++)
+        if (!strcmp(bound.items[i], name))
+            binds++;
+    /* x.new_empty(...) takes its dtype and device from x: x counts too. */
+    TSNode fn = al_node_field(call, "function");
+    bool ok = binds == 1 && al_loop_invariant(pf, al_node_field(call, "arguments"), &bound) &&
+              (!al_node_is(fn, "attribute") ||
+               al_loop_invariant(pf, al_node_field(fn, "object"), &bound));
+    al_strlist_free(&bound);
+    if (ok)
+        ok = lives_in_iteration(m, w->func, loop, stmt, target, name);
+    size_t ls, le;
+    char *indent = ok ? al_py_indent_of(pf, loop) : NULL;
+    if (!ok || !indent || !al_py_statement_lines(pf, stmt, &ls, &le)) {
+        free(indent);
+        free(name);
+        return;
+    }
+    loopalloc f;
+    memset(&f, 0, sizeof f);
+    f.start = ts_node_start_byte(call);
+    f.end = ts_node_end_byte(call);
+    f.name = name;
+    f.call = al_node_text(pf, call);
+    f.indent = indent;
+    f.stmt_indent = al_py_indent_of(pf, stmt);
+    f.stmt_line_start = ls;
+    f.stmt_line_end = le;
+    f.loop_start = ts_node_start_byte(loop);
+    f.loop_row = al_node_row(loop);
+    f.body_has_other_statements = al_py_named_statements(ts_node_parent(stmt)) > 1;
+    f.refill = refill_of(pf, factory, name, call);
+    report(m, &f, w->out);
+    free(f.name), free(f.call), free(f.indent), free(f.stmt_indent), free(f.refill);
+}
 
 void al_rule_al301(const al_rule_input *in, al_findings *out)
 {
-    for (size_t i = 0; i < in->facts->n_loopallocs; i++) {
-        const al_loopalloc_fact *f = &in->facts->loopallocs[i];
-        /* A zeros buffer fully overwritten every iteration needs no
-         * re-zeroing once hoisted: AL101's proof says so. */
-        bool overwritten = false;
-        for (size_t k = 0; k < in->facts->n; k++)
-            if (in->facts->allocs[k].call_start == f->start &&
-                in->facts->allocs[k].proof == AL_PROOF_FULL_WRITE)
-                overwritten = true;
-        const char *refill = overwritten ? NULL : f->refill;
-        al_strbuf msg = {0};
-        al_strbuf_printf(&msg, "`%s` is allocated on every iteration of the loop on line %zu "
-                               "with the same shape, dtype and device, and does not outlive "
-                               "the iteration: hoist it",
-                         f->name, f->loop_row);
-        al_fix *fix = NULL;
-        if (refill || f->body_has_other_statements) {
-            fix = al_fix_new(AL_FIX_UNSAFE, refill ? "Hoist the allocation and refill it in "
-                                                     "the loop"
-                                                   : "Hoist the allocation before the loop");
-            al_strbuf a = {0};
-            al_strbuf_printf(&a, "%s = %s\n%s", f->name, f->call, f->indent);
-            al_fix_add_edit(fix, f->loop_start, f->loop_start, a.data);
-            if (refill) {
-                al_strbuf r = {0};
-                al_strbuf_printf(&r, "%s%s\n", f->stmt_indent ? f->stmt_indent : "", refill);
-                al_fix_add_edit(fix, f->stmt_line_start, f->stmt_line_end, r.data);
-                al_strbuf_free(&r);
-            } else {
-                al_fix_add_edit(fix, f->stmt_line_start, f->stmt_line_end, "");
-            }
-            al_strbuf_free(&a);
-        }
-        al_findings_add(out, "AL301", "alloc-in-loop", f->start, f->end, al_strbuf_detach(&msg),
-                        fix);
+    walk_ctx w = {.in = in, .out = out};
+    al_py_walker walker = {NULL, alloc_in_loop, &w};
+    for (size_t i = 0; i < in->py->n_functions; i++) {
+        w.func = in->py->functions[i];
+        al_py_walk_body(al_node_field(w.func, "body"), &walker);
     }
 }

@@ -3,25 +3,172 @@
  * compiler hoists it (0.99-1.11x); a readability fix, off by default. */
 #include "rules.h"
 
+#include "../analysis/lifetime.h"
 #include "../util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Equal tl.arange expressions hoisted out of one loop. */
+typedef struct {
+    size_t loop_start, loop_row;
+    char *expr;   /* compact text, to group equal expressions */
+    char *source; /* the first occurrence as written */
+    char *name, *indent;
+    size_t *occ_start, *occ_end;
+    size_t n_occ;
+} invariant;
+
+typedef struct {
+    invariant *items;
+    size_t n, cap;
+} invariants;
+
+static bool is_tl(const al_pymodule *m, TSNode fn, const char *name)
+{
+    char want[64];
+    snprintf(want, sizeof want, "triton.language.%s", name);
+    return al_pymodule_resolves_to(m, fn, want);
+}
+
+static bool range_loop(const al_pymodule *m, TSNode loop)
+{
+    TSNode it = al_node_field(loop, "right");
+    if (!al_node_is(it, "call"))
+        return false;
+    TSNode fn = al_node_field(it, "function");
+    return al_node_text_eq(m->pf, fn, "range") || is_tl(m, fn, "range") ||
+           is_tl(m, fn, "static_range");
+}
+
+static void arange_calls(const al_pymodule *m, TSNode n, TSNode *out, size_t *nout, size_t max,
+                         int depth)
+{
+    if (depth > 200 || *nout >= max)
+        return;
+    if (al_node_is(n, "call") && is_tl(m, al_node_field(n, "function"), "arange")) {
+        out[(*nout)++] = n;
+        return;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        arange_calls(m, ts_node_named_child(n, i), out, nout, max, depth + 1);
+}
+
+/* The outermost enclosing range loop of the kernel that the call's bounds
+ * do not depend on, or a null node. */
+static TSNode hoist_target(const al_pymodule *m, TSNode func, TSNode call)
+{
+    TSNode target = {0};
+    for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         p = ts_node_parent(p)) {
+        if (al_node_is(p, "while_statement"))
+            break;
+        if (!al_node_is(p, "for_statement") || !range_loop(m, p))
+            continue;
+        al_strlist bound = {0};
+        al_py_bound_names(m->pf, p, &bound);
+        bool inv = al_loop_invariant(m->pf, al_node_field(call, "arguments"), &bound);
+        al_strlist_free(&bound);
+        if (!inv)
+            break;
+        target = p;
+    }
+    return target;
+}
+
+/* offs_0_BLOCK from tl.arange(0, BLOCK), made unique in the function. */
+static char *hoisted_name(const al_pyfile *pf, TSNode func, TSNode call)
+{
+    al_strbuf name = {0};
+    al_strbuf_puts(&name, "arange");
+    al_py_args a;
+    al_py_args_read(call, &a);
+    for (int k = 0; k < a.npos; k++) {
+        char *t = al_node_text_compact(pf, a.pos[k]);
+        al_strbuf_putc(&name, '_');
+        for (char *q = t; *q; q++)
+            al_strbuf_putc(&name, isalnum((unsigned char)*q) ? *q : '_');
+        free(t);
+    }
+    for (int k = 2; al_py_count_ident(pf, func, name.data) > 0 && k < 100; k++)
+        al_strbuf_printf(&name, "_%d", k);
+    return al_strbuf_detach(&name);
+}
+
+static void collect(const al_pymodule *m, TSNode func, invariants *list)
+{
+    TSNode calls[256];
+    size_t n = 0;
+    arange_calls(m, al_node_field(func, "body"), calls, &n, 256, 0);
+    for (size_t i = 0; i < n; i++) {
+        TSNode target = hoist_target(m, func, calls[i]);
+        if (ts_node_is_null(target))
+            continue;
+        char *expr = al_node_text_compact(m->pf, calls[i]);
+        invariant *f = NULL;
+        for (size_t j = 0; j < list->n; j++) {
+            invariant *g = &list->items[j];
+            if (g->loop_start == ts_node_start_byte(target) && !strcmp(g->expr, expr))
+                f = g;
+        }
+        if (!f) {
+            char *indent = al_py_indent_of(m->pf, target);
+            if (!indent) {
+                free(expr);
+                continue;
+            }
+            invariant nf;
+            memset(&nf, 0, sizeof nf);
+            nf.loop_start = ts_node_start_byte(target);
+            nf.loop_row = al_node_row(target);
+            nf.expr = expr;
+            nf.source = al_node_text(m->pf, calls[i]);
+            expr = NULL;
+            nf.indent = indent;
+            nf.name = hoisted_name(m->pf, func, calls[i]);
+            AL_PUSH(list->items, list->n, list->cap, nf);
+            f = &list->items[list->n - 1];
+        }
+        free(expr);
+        f->occ_start = al_xrealloc(f->occ_start, (f->n_occ + 1) * sizeof(size_t));
+        f->occ_end = al_xrealloc(f->occ_end, (f->n_occ + 1) * sizeof(size_t));
+        f->occ_start[f->n_occ] = ts_node_start_byte(calls[i]);
+        f->occ_end[f->n_occ] = ts_node_end_byte(calls[i]);
+        f->n_occ++;
+    }
+}
+
+static void report(const invariant *f, al_findings *out)
+{
+    al_fix *fix = al_fix_new(AL_FIX_SAFE, "Hoist it into a name before the loop");
+    al_strbuf a = {0};
+    al_strbuf_printf(&a, "%s = %s\n%s", f->name, f->source, f->indent);
+    al_fix_add_edit(fix, f->loop_start, f->loop_start, a.data);
+    for (size_t k = 0; k < f->n_occ; k++)
+        al_fix_add_edit(fix, f->occ_start[k], f->occ_end[k], f->name);
+    al_strbuf_free(&a);
+    al_strbuf msg = {0};
+    al_strbuf_printf(&msg, "`%s` does not change across the loop on line %zu%s: hoist it "
+                           "(Triton hoists it too; a readability fix)",
+                     f->source, f->loop_row,
+                     f->n_occ > 1 ? " and is computed more than once" : "");
+    al_findings_add(out, "AL302", "triton-loop-invariant", f->occ_start[0], f->occ_end[0],
+                    al_strbuf_detach(&msg), fix);
+}
 
 void al_rule_al302(const al_rule_input *in, al_findings *out)
 {
-    for (size_t i = 0; i < in->facts->n_tinvariants; i++) {
-        const al_tinvariant_fact *f = &in->facts->tinvariants[i];
-        al_fix *fix = al_fix_new(AL_FIX_SAFE, "Hoist it into a name before the loop");
-        al_strbuf a = {0};
-        al_strbuf_printf(&a, "%s = %s\n%s", f->name, f->source, f->indent);
-        al_fix_add_edit(fix, f->loop_start, f->loop_start, a.data);
-        for (size_t k = 0; k < f->n_occ; k++)
-            al_fix_add_edit(fix, f->occ_start[k], f->occ_end[k], f->name);
-        al_strbuf_free(&a);
-        al_strbuf msg = {0};
-        al_strbuf_printf(&msg, "`%s` does not change across the loop on line %zu%s: hoist it "
-                               "(Triton hoists it too; a readability fix)",
-                         f->source, f->loop_row,
-                         f->n_occ > 1 ? " and is computed more than once" : "");
-        al_findings_add(out, "AL302", "triton-loop-invariant", f->occ_start[0], f->occ_end[0],
-                        al_strbuf_detach(&msg), fix);
+    invariants list = {0};
+    for (size_t i = 0; i < in->py->n_kernels; i++)
+        collect(in->py, in->py->kernels[i], &list);
+    for (size_t i = 0; i < list.n; i++) {
+        invariant *f = &list.items[i];
+        report(f, out);
+        free(f->expr), free(f->source), free(f->name), free(f->indent);
+        free(f->occ_start), free(f->occ_end);
     }
+    free(list.items);
 }

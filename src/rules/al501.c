@@ -4,46 +4,185 @@
 
 #include "../util.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A tensor made on the host, then moved to the device. */
+typedef struct {
+    size_t start, end;     /* the whole chain */
+    char *factory;         /* qualified */
+    size_t insert_at;      /* before the factory call's ')' */
+    bool args_empty;
+    size_t move_start, move_end; /* `.to(...)` / `.cuda()` to delete */
+    char *device;          /* NULL: unknown */
+    char *dtype;           /* also converts dtype */
+    bool non_blocking, random, has_device;
+} move;
+
+static void report(const move *f, al_findings *out)
+{
+    al_strbuf msg = {0};
+    al_strbuf_printf(&msg, "`%s` builds the tensor in host memory and then copies it to "
+                           "the device: pass `device=%s` to the factory",
+                     f->factory, f->device);
+    al_fix *fix = NULL;
+    if (f->has_device) {
+        al_strbuf_puts(&msg, " (no fix: the factory already names a device or dtype)");
+    } else {
+        al_applicability tier = AL_FIX_SAFE;
+        if (f->random) {
+            tier = AL_FIX_UNSAFE;
+            al_strbuf_puts(&msg, "; the device's random generator gives other numbers than "
+                                 "the host's");
+        }
+        if (f->non_blocking) {
+            tier = AL_FIX_UNSAFE;
+            al_strbuf_puts(&msg, "; `non_blocking` is dropped");
+        }
+        if (f->dtype) {
+            tier = AL_FIX_UNSAFE;
+            al_strbuf_puts(&msg, "; the dtype conversion moves into `dtype=`, which "
+                                 "changes where rounding happens");
+        }
+        al_strbuf kw = {0};
+        al_strbuf_printf(&kw, "%sdevice=%s", f->args_empty ? "" : ", ", f->device);
+        if (f->dtype)
+            al_strbuf_printf(&kw, ", dtype=%s", f->dtype);
+        al_strbuf fm = {0};
+        al_strbuf_printf(&fm, "Pass `device=%s` to `%s`", f->device, f->factory);
+        fix = al_fix_new(tier, fm.data);
+        al_fix_add_edit(fix, f->insert_at, f->insert_at, kw.data);
+        al_fix_add_edit(fix, f->move_start, f->move_end, "");
+        al_strbuf_free(&kw);
+        al_strbuf_free(&fm);
+    }
+    al_findings_add(out, "AL501", "host-alloc-then-copy", f->start, f->end,
+                    al_strbuf_detach(&msg), fix);
+}
+
+/* A `.to(...)` argument that names a device, not a dtype or a tensor. */
+static bool looks_like_device(const al_pymodule *m, TSNode v)
+{
+    if (al_node_is(v, "string"))
+        return true;
+    if (al_node_is(v, "call"))
+        return al_pymodule_resolves_to(m, al_node_field(v, "function"), "torch.device");
+    size_t len;
+    const char *p = al_py_last_name(m->pf, v, &len);
+    if (!len)
+        return false;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), p);
+    return !strcmp(name, "device") || !strcmp(name, "dev") || al_str_ends_with(name, "_device") ||
+           al_str_ends_with(name, "_dev");
+}
+
+static bool looks_like_dtype(const al_pymodule *m, TSNode v)
+{
+    char *q = al_pymodule_resolve(m, v);
+    bool yes = false;
+    if (q) {
+        static const char *const d[] = {"float", "half", "bfloat16", "int", "long", "bool",
+                                        "uint8", "int8", "int16", "double", "float8", NULL};
+        if (!strncmp(q, "torch.", 6))
+            for (int i = 0; d[i]; i++)
+                if (!strncmp(q + 6, d[i], strlen(d[i])))
+                    yes = true;
+    }
+    free(q);
+    size_t len;
+    const char *p = al_py_last_name(m->pf, v, &len);
+    if (len >= 5 && !memcmp(p + len - 5, "dtype", 5))
+        yes = true;
+    return yes;
+}
+
+/* The device (and dtype) of `.cuda(...)` / `.to(...)`; false when the
+ * call is not a plain move to a device: .to(x), .to(dtype), .cuda(i). */
+static bool read_move(const al_pymodule *m, bool cuda, const al_py_args *ma, move *f)
+{
+    const al_pyfile *pf = m->pf;
+    bool unknown = false;
+    if (cuda) {
+        if (ma->npos == 0)
+            f->device = al_xstrdup("\"cuda\"");
+        else
+            unknown = true;
+        for (int i = 0; i < ma->nkw; i++) {
+            if (al_node_text_eq(pf, al_node_field(ma->kw[i], "name"), "non_blocking"))
+                f->non_blocking = true;
+            else
+                unknown = true;
+        }
+        return f->device && !unknown;
+    }
+    for (int i = 0; i < ma->npos; i++) {
+        if (looks_like_device(m, ma->pos[i]) && !f->device)
+            f->device = al_node_text(pf, ma->pos[i]);
+        else if (looks_like_dtype(m, ma->pos[i]) && !f->dtype)
+            f->dtype = al_node_text(pf, ma->pos[i]);
+        else
+            unknown = true;
+    }
+    for (int i = 0; i < ma->nkw; i++) {
+        TSNode name = al_node_field(ma->kw[i], "name");
+        if (al_node_text_eq(pf, name, "device") && !f->device)
+            f->device = al_node_text(pf, al_node_field(ma->kw[i], "value"));
+        else if (al_node_text_eq(pf, name, "dtype") && !f->dtype)
+            f->dtype = al_node_text(pf, al_node_field(ma->kw[i], "value"));
+        else if (al_node_text_eq(pf, name, "non_blocking"))
+            f->non_blocking = true;
+        else
+            unknown = true;
+    }
+    return f->device && !unknown;
+}
+
+static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode fn = al_node_field(call, "function");
+    if (!al_node_is(fn, "attribute"))
+        return;
+    bool to = al_py_last_name_is(pf, fn, "to"), cuda = al_py_last_name_is(pf, fn, "cuda");
+    if (!to && !cuda)
+        return;
+    TSNode inner = al_py_unparen(al_node_field(fn, "object"));
+    bool random = false;
+    const char *factory = al_torch_factory(pf, &m->imports, inner, &random);
+    /* zeros_like(x) is made where x lives: nothing was on the host. */
+    if (!factory || strstr(factory, "_like"))
+        return;
+    al_py_args ma, fa;
+    al_py_args_read(call, &ma);
+    al_py_args_read(inner, &fa);
+    if (ma.splat || fa.splat)
+        return;
+    move f;
+    memset(&f, 0, sizeof f);
+    f.start = ts_node_start_byte(call);
+    f.end = ts_node_end_byte(call);
+    f.random = random;
+    f.insert_at = ts_node_end_byte(al_node_field(inner, "arguments")) - 1;
+    f.args_empty = fa.npos == 0 && fa.nkw == 0;
+    f.has_device = !ts_node_is_null(al_py_kwarg(pf, &fa, "device"));
+    f.move_start = ts_node_end_byte(inner);
+    f.move_end = f.end;
+    if (read_move(m, cuda, &ma, &f)) {
+        if (f.dtype && !ts_node_is_null(al_py_kwarg(pf, &fa, "dtype"))) {
+            free(f.dtype); /* two dtypes: leave it to the reader */
+            f.dtype = NULL;
+            f.has_device = true;
+        }
+        f.factory = al_pymodule_resolve(m, al_node_field(inner, "function"));
+        report(&f, out);
+    }
+    free(f.factory), free(f.device), free(f.dtype);
+}
+
 void al_rule_al501(const al_rule_input *in, al_findings *out)
 {
-    for (size_t i = 0; i < in->facts->n_moves; i++) {
-        const al_move_fact *f = &in->facts->moves[i];
-        al_strbuf msg = {0};
-        al_strbuf_printf(&msg, "`%s` builds the tensor in host memory and then copies it to "
-                               "the device: pass `device=%s` to the factory",
-                         f->factory, f->device);
-        al_fix *fix = NULL;
-        if (f->has_device) {
-            al_strbuf_puts(&msg, " (no fix: the factory already names a device or dtype)");
-        } else {
-            al_applicability tier = AL_FIX_SAFE;
-            if (f->random) {
-                tier = AL_FIX_UNSAFE;
-                al_strbuf_puts(&msg, "; the device's random generator gives other numbers than "
-                                     "the host's");
-            }
-            if (f->non_blocking) {
-                tier = AL_FIX_UNSAFE;
-                al_strbuf_puts(&msg, "; `non_blocking` is dropped");
-            }
-            if (f->dtype) {
-                tier = AL_FIX_UNSAFE;
-                al_strbuf_puts(&msg, "; the dtype conversion moves into `dtype=`, which "
-                                     "changes where rounding happens");
-            }
-            al_strbuf kw = {0};
-            al_strbuf_printf(&kw, "%sdevice=%s", f->args_empty ? "" : ", ", f->device);
-            if (f->dtype)
-                al_strbuf_printf(&kw, ", dtype=%s", f->dtype);
-            al_strbuf fm = {0};
-            al_strbuf_printf(&fm, "Pass `device=%s` to `%s`", f->device, f->factory);
-            fix = al_fix_new(tier, fm.data);
-            al_fix_add_edit(fix, f->insert_at, f->insert_at, kw.data);
-            al_fix_add_edit(fix, f->move_start, f->move_end, "");
-            al_strbuf_free(&kw);
-            al_strbuf_free(&fm);
-        }
-        al_findings_add(out, "AL501", "host-alloc-then-copy", f->start, f->end,
-                        al_strbuf_detach(&msg), fix);
-    }
+    for (size_t i = 0; i < in->py->n_calls; i++)
+        move_to_device(in->py, in->py->calls[i], out);
 }

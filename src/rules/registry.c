@@ -2,31 +2,43 @@
 
 #include <string.h>
 
+static const char *const FILL_CALLS[] = {"fill_", "zero_", NULL};
+static const char *const CAT_CALLS[] = {"cat", "concat", "concatenate", NULL};
+static const char *const MOVE_CALLS[] = {"to", "cuda", NULL};
+
 const al_rule al_rules[] = {
     {"AL101", "zeros-overwritten",
      "`torch.zeros/ones/full` buffer fully overwritten before it is read", true, "safe/unsafe",
-     al_rule_al101, false},
-    {"AL102", "cpp-zeros-overwritten", "`torch::zeros/ones/full` in C++/CUDA fully written "
-     "before it is read", true, "safe/unsafe", al_rule_al102, true},
-    {"AL103", "redundant-fill", "a fill the allocation or a later write makes redundant", true, "safe",
-     al_rule_al103, false},
-    {"AL104", "triton-redundant-store", "redundant zero accumulators and dead stores in Triton "
-     "kernels", true, "safe", al_rule_al104, false},
-    {"AL201", "cat-with-zeros", "`torch.cat` with a freshly made block of zeros", true, "safe/display",
-     al_rule_al201, false},
-    {"AL202", "cat-in-loop", "a tensor grown by `torch.cat` inside a loop", true, "unsafe", al_rule_al202, false},
+     AL_LANG_PYTHON, al_rule_al101, {AL_TOK_FACTORY}, NULL},
+    {"AL102", "cpp-zeros-overwritten",
+     "`torch::zeros/ones/full` in C++/CUDA fully written before it is read", true, "safe/unsafe",
+     AL_LANG_CXX, al_rule_al102, {AL_TOK_FACTORY}, NULL},
+    {"AL103", "redundant-fill", "a fill the allocation or a later write makes redundant", true,
+     "safe", AL_LANG_PYTHON, al_rule_al103, {AL_TOK_FILL, AL_TOK_FACTORY | AL_TOK_MAKER},
+     FILL_CALLS},
+    {"AL104", "triton-redundant-store",
+     "redundant zero accumulators and dead stores in Triton kernels", true, "safe",
+     AL_LANG_PYTHON, al_rule_al104, {AL_TOK_TRITON}, NULL},
+    {"AL201", "cat-with-zeros", "`torch.cat` with a freshly made block of zeros", true,
+     "safe/display", AL_LANG_PYTHON, al_rule_al201, {AL_TOK_CAT, AL_TOK_FACTORY}, CAT_CALLS},
+    {"AL202", "cat-in-loop", "a tensor grown by `torch.cat` inside a loop", true, "unsafe",
+     AL_LANG_PYTHON, al_rule_al202, {AL_TOK_CAT, AL_TOK_LOOP}, NULL},
     /* Off by default: GPU evidence shows no gain under PyTorch's caching
      * allocator (rules/AL301.md) or from Triton's own hoisting (AL302). */
-    {"AL301", "alloc-in-loop", "a loop-invariant allocation made every iteration", false, "unsafe",
-     al_rule_al301, false},
-    {"AL302", "triton-loop-invariant", "loop-invariant `tl.arange` inside a kernel loop", false, "safe",
-     al_rule_al302, false},
-    {"AL401", "inplace-candidate", "`x = x - y` on a fresh local tensor", false, "unsafe", al_rule_al401, false},
+    {"AL301", "alloc-in-loop", "a loop-invariant allocation made every iteration", false,
+     "unsafe", AL_LANG_PYTHON, al_rule_al301, {AL_TOK_FACTORY | AL_TOK_MAKER, AL_TOK_LOOP},
+     NULL},
+    {"AL302", "triton-loop-invariant", "loop-invariant `tl.arange` inside a kernel loop", false,
+     "safe", AL_LANG_PYTHON, al_rule_al302, {AL_TOK_TRITON}, NULL},
+    {"AL401", "inplace-candidate", "`x = x - y` on a fresh local tensor", false, "unsafe",
+     AL_LANG_PYTHON, al_rule_al401, {0}, NULL},
     {"AL501", "host-alloc-then-copy", "a tensor made on the host, then moved to the device",
-     true, "safe/unsafe", al_rule_al501, false},
+     true, "safe/unsafe", AL_LANG_PYTHON, al_rule_al501,
+     {AL_TOK_MOVE, AL_TOK_FACTORY | AL_TOK_MAKER}, MOVE_CALLS},
     /* Reported by the lint pipeline itself, after suppressions apply. */
-    {"AL900", "unused-suppression", "a suppression comment naming an AL code that suppressed "
-     "nothing", true, "safe", NULL, false},
+    {"AL900", "unused-suppression",
+     "a suppression comment naming an AL code that suppressed nothing", true, "safe",
+     AL_LANG_NONE, NULL, {AL_TOK_SUPPRESS}, NULL},
 };
 
 const size_t al_rules_count = sizeof al_rules / sizeof al_rules[0];

@@ -1,19 +1,31 @@
-/* The rule registry.  A rule reads facts and appends findings; it does no
- * I/O and never sees the syntax tree. */
+/* The rules and their registry. A rule is one C file: it matches the code
+ * shapes it is about, asks the analysis core what it needs proved, picks a
+ * fix tier, and writes the message and the edits. It does no I/O. To add
+ * one: src/rules/alNNN.c, a line in registry.c, rules/ALNNN.md and
+ * tests/rules/ALNNN/ (README, "Adding a rule"). */
 #ifndef ALLOCLINT_RULES_H
 #define ALLOCLINT_RULES_H
 
+#include "../analysis/module.h"
+#include "../analysis/ops.h"
 #include "../cxx/cxx.h"
-#include "../facts.h"
 #include "../finding.h"
+#include "../prefilter.h"
+#include "../source.h"
 
 #include <stdbool.h>
 
+typedef enum {
+    AL_LANG_PYTHON,
+    AL_LANG_CXX,
+    AL_LANG_NONE, /* reported by the pipeline itself (AL900) */
+} al_rule_lang;
+
 typedef struct {
-    const char *source; /* file bytes, for composing replacement text */
-    size_t len;
-    const al_facts *facts;   /* Python files */
-    const al_cxx_facts *cxx; /* C++/CUDA files (rules that read it ignore facts) */
+    const al_source *src;   /* the file's bytes, to compose replacement text */
+    al_pymodule *py;        /* Python: the analysed module */
+    const al_cxx_unit *cxx; /* C++/CUDA: the parsed unit */
+    const al_op_table *ops;
 } al_rule_input;
 
 typedef struct {
@@ -22,12 +34,18 @@ typedef struct {
     const char *summary;
     bool default_on;
     const char *fix; /* the tiers its fixes come in */
+    al_rule_lang lang;
     void (*run)(const al_rule_input *in, al_findings *out);
-    bool cxx; /* runs on C++/CUDA files, not Python */
+    /* The token classes a file must hold for the rule to fire: each entry
+     * a set of classes, one of which must be present (all zero: always). */
+    unsigned needs[AL_PREFILTER_TERMS];
+    /* Callee names whose calls the rule reads from al_pymodule.calls. */
+    const char *const *calls;
 } al_rule;
 
 extern const al_rule al_rules[];
 extern const size_t al_rules_count;
+#define AL_MAX_RULES 16
 
 const al_rule *al_rule_find(const char *code);
 /* The rule's documentation page (rules/<CODE>.md, embedded at build

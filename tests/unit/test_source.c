@@ -5,7 +5,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "ops.h"
+#include "analysis/ops.h"
 #include "source.h"
 
 static void positions_count_characters(void **state)

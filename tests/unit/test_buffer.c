@@ -1,5 +1,5 @@
-/* The facts layer on its own: for small functions, what is proved about
- * each allocation and, when nothing is, why. */
+/* The analysis core's buffer facts on their own: for small functions,
+ * what is proved about each allocation and, when nothing is, why. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "facts.h"
-#include "schema.h"
+#include "analysis/module.h"
+#include "analysis/schema.h"
 
 static al_op_table ops;
 
@@ -43,15 +43,16 @@ static verdict facts_of(const char *body)
     al_source_from_memory(&src, "t.py", text, strlen(text));
     al_pyfile pf;
     assert_true(al_pyfile_parse(&pf, &src));
-    al_facts facts;
-    al_facts_build(&facts, &pf, &ops);
-    verdict v = {AL_PROOF_NONE, AL_BLOCK_NONE, 0, facts.n};
-    if (facts.n) {
-        v.proof = facts.allocs[0].proof;
-        v.block = facts.allocs[0].block;
-        v.block_row = facts.allocs[0].block_row;
+    al_pymodule m;
+    al_pymodule_build(&m, &pf, &ops, NULL);
+    const al_buffers *b = al_pymodule_buffers(&m);
+    verdict v = {AL_PROOF_NONE, AL_BLOCK_NONE, 0, b->n};
+    if (b->n) {
+        v.proof = b->items[0].proof;
+        v.block = b->items[0].block;
+        v.block_row = b->items[0].block_row;
     }
-    al_facts_free(&facts);
+    al_pymodule_free(&m);
     al_pyfile_free(&pf);
     al_source_free(&src);
     return v;
@@ -216,11 +217,11 @@ static void deep_nesting_is_skipped_not_crashed(void **state)
     al_source_from_memory(&src, "t.py", text, strlen(text));
     al_pyfile pf;
     assert_true(al_pyfile_parse(&pf, &src));
-    al_facts facts;
-    al_facts_build(&facts, &pf, &ops);
-    assert_int_equal(facts.n, 0);
-    assert_int_equal(facts.skipped_deep, 1);
-    al_facts_free(&facts);
+    al_pymodule m;
+    al_pymodule_build(&m, &pf, &ops, NULL);
+    assert_int_equal(al_pymodule_buffers(&m)->n, 0);
+    assert_int_equal(m.skipped_deep, 1);
+    al_pymodule_free(&m);
     al_pyfile_free(&pf);
     al_source_free(&src);
     free(text);

@@ -1,11 +1,11 @@
 #include "ops.h"
 
-#include "util.h"
+#include "../util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "toml.h"
+#include "../toml.h"
 
 #include <tree_sitter/api.h>
 

@@ -4,7 +4,7 @@
 #ifndef ALLOCLINT_OPS_H
 #define ALLOCLINT_OPS_H
 
-#include "toml.h"
+#include "../toml.h"
 
 #include <stdbool.h>
 #include <stddef.h>

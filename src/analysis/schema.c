@@ -1,10 +1,24 @@
 #include "schema.h"
 
-#include "util.h"
+#include "../util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Appends one identifier at *pp to ns, spelling TORCH_EXTENSION_NAME as
+ * the `_C` that torch.utils.cpp_extension builds use. */
+static void namespace_part(al_strbuf *ns, const char **pp, const char *end)
+{
+    const char *p = *pp, *q = p;
+    while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+        q++;
+    if (q - p == 20 && !strncmp(p, "TORCH_EXTENSION_NAME", 20))
+        al_strbuf_puts(ns, "_C");
+    else
+        al_strbuf_append(ns, p, (size_t)(q - p));
+    *pp = q;
+}
 
 /* The namespace of TORCH_LIBRARY(ns, m) / TORCH_LIBRARY_EXPAND(ns, m) /
  * CONCAT(TORCH_EXTENSION_NAME, _suffix). */
@@ -18,24 +32,11 @@ static char *namespace_of(const char *p, const char *end)
         for (int part = 0; part < 2 && p < end; part++) {
             while (p < end && (isspace((unsigned char)*p) || *p == ','))
                 p++;
-            const char *q = p;
-            while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
-                q++;
-            if (q - p == 20 && !strncmp(p, "TORCH_EXTENSION_NAME", 20))
-                al_strbuf_puts(&ns, "_C");
-            else
-                al_strbuf_append(&ns, p, (size_t)(q - p));
-            p = q;
+            namespace_part(&ns, &p, end);
         }
         return al_strbuf_detach(&ns);
     }
-    const char *q = p;
-    while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
-        q++;
-    if (q - p == 20 && !strncmp(p, "TORCH_EXTENSION_NAME", 20))
-        al_strbuf_puts(&ns, "_C");
-    else
-        al_strbuf_append(&ns, p, (size_t)(q - p));
+    namespace_part(&ns, &p, end);
     return al_strbuf_detach(&ns);
 }
 

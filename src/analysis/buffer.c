@@ -1,0 +1,720 @@
+#include "buffer.h"
+
+#include "extent.h"
+#include "uses.h"
+#include "../python/cfg.h"
+#include "../util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COV 8
+#define MAX_ALIASES 8
+
+typedef struct {
+    const char *name;
+    size_t len;
+    al_alias_kind kind;
+    int region; /* for AL_ALIAS_REGION */
+    bool must;
+} alias;
+
+/* The buffer on the paths into one CFG node. */
+typedef struct {
+    bool reached;
+    bool pristine; /* some path: alive and not yet fully written */
+    bool written;  /* some path: fully written */
+    bool dirty;    /* some path: any element written since the allocation */
+    int cov[MAX_COV];
+    int ncov;
+    alias al[MAX_ALIASES];
+    int nal;
+} bstate;
+
+typedef struct {
+    TSNode *ids;
+    size_t n, cap;
+} occlist;
+
+/* One function: its graph, the identifiers each node evaluates, and the
+ * facts about names that every allocation in it shares. */
+typedef struct {
+    const al_buffer_env *env;
+    al_cfg cfg;
+    occlist *occ;
+    al_interner strs;
+    const char **even; /* expressions asserted even */
+    size_t neven, capeven;
+    const char **globals;
+    size_t nglobals, capglobals;
+} fctx;
+
+/* One allocation being analysed. */
+typedef struct {
+    fctx *f;
+    int alloc_node;
+    const char *root;
+    size_t root_len;
+    bool padded;
+    al_extents ext;
+    al_use_ctx uses;
+    bstate *in;
+    /* results */
+    bool blocked;
+    al_block_reason reason;
+    size_t reason_row;
+    bool accumulated;
+    bool completed_safe, completed_unsafe;
+    char *evidence;
+    size_t evidence_row;
+    unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
+} actx;
+
+const char *al_block_reason_text(al_block_reason r)
+{
+    switch (r) {
+    case AL_BLOCK_NONE: return "none";
+    case AL_BLOCK_READ: return "read before a full write";
+    case AL_BLOCK_ESCAPE: return "escapes before a full write";
+    case AL_BLOCK_ACCUMULATE: return "accumulated into";
+    case AL_BLOCK_PADDED_KERNEL: return "padded shape written by a kernel";
+    case AL_BLOCK_GLOBAL: return "global or nonlocal name";
+    }
+    return "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* States                                                               */
+
+static int find_alias(const bstate *s, const char *name, size_t len)
+{
+    for (int i = 0; i < s->nal; i++)
+        if (s->al[i].len == len && memcmp(s->al[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+static void add_alias(bstate *s, alias al)
+{
+    int i = find_alias(s, al.name, al.len);
+    if (i >= 0) {
+        s->al[i] = al;
+        return;
+    }
+    if (s->nal < MAX_ALIASES)
+        s->al[s->nal++] = al;
+}
+
+static void kill_alias(bstate *s, const char *name, size_t len)
+{
+    int i = find_alias(s, name, len);
+    if (i < 0)
+        return;
+    s->al[i] = s->al[--s->nal];
+}
+
+static bool state_eq(const bstate *a, const bstate *b)
+{
+    if (a->reached != b->reached || a->pristine != b->pristine || a->written != b->written ||
+        a->dirty != b->dirty || a->ncov != b->ncov || a->nal != b->nal)
+        return false;
+    if (memcmp(a->cov, b->cov, (size_t)a->ncov * sizeof a->cov[0]) != 0)
+        return false;
+    for (int i = 0; i < a->nal; i++) {
+        const alias *x = &a->al[i], *y = &b->al[i];
+        if (x->name != y->name || x->len != y->len || x->kind != y->kind ||
+            x->region != y->region || x->must != y->must)
+            return false;
+    }
+    return true;
+}
+
+static bool join(bstate *into, const bstate *from)
+{
+    if (!from->reached)
+        return false;
+    if (!into->reached) {
+        *into = *from;
+        return true;
+    }
+    bstate old = *into;
+    into->written |= from->written;
+    into->dirty |= from->dirty;
+    if (from->pristine) {
+        if (into->pristine) {
+            int n = 0;
+            for (int i = 0; i < into->ncov; i++)
+                for (int j = 0; j < from->ncov; j++)
+                    if (into->cov[i] == from->cov[j]) {
+                        into->cov[n++] = into->cov[i];
+                        break;
+                    }
+            into->ncov = n;
+        } else {
+            into->ncov = from->ncov;
+            memcpy(into->cov, from->cov, sizeof from->cov);
+        }
+        into->pristine = true;
+    }
+    /* May-aliases: the union; must only where both paths agree. */
+    for (int i = 0; i < into->nal; i++) {
+        int j = find_alias(from, into->al[i].name, into->al[i].len);
+        if (j < 0 || from->al[j].kind != into->al[i].kind ||
+            from->al[j].region != into->al[i].region || !from->al[j].must)
+            into->al[i].must = false;
+    }
+    for (int j = 0; j < from->nal; j++)
+        if (find_alias(into, from->al[j].name, from->al[j].len) < 0) {
+            alias al = from->al[j];
+            al.must = false;
+            add_alias(into, al);
+        }
+    return !state_eq(&old, into);
+}
+
+/* ------------------------------------------------------------------ */
+/* Transfer                                                             */
+
+static void block(actx *a, al_block_reason reason, size_t row)
+{
+    if (!a->blocked) {
+        a->blocked = true;
+        a->reason = reason;
+        a->reason_row = row;
+    }
+}
+
+static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_t row)
+{
+    if (!s->pristine)
+        return;
+    bool present = false;
+    for (int i = 0; i < s->ncov; i++)
+        if (s->cov[i] == rid)
+            present = true;
+    if (!present) {
+        if (s->ncov == MAX_COV)
+            return; /* too many pieces to reason about: stays partial */
+        s->cov[s->ncov++] = rid;
+    }
+    if (!al_extents_covered(&a->ext, s->cov, s->ncov))
+        return;
+    bool unsafe = al_extents_any_unsafe(&a->ext, s->cov, s->ncov);
+    if (unsafe && a->padded)
+        block(a, AL_BLOCK_PADDED_KERNEL, row);
+    if (unsafe)
+        a->completed_unsafe = true;
+    else
+        a->completed_safe = true;
+    if (!a->evidence && evidence) {
+        a->evidence = al_xstrdup(evidence);
+        a->evidence_row = row;
+    }
+    s->pristine = false;
+    s->written = true;
+    s->ncov = 0;
+}
+
+static bool name_eq(const al_pyfile *pf, TSNode id, const char *name, size_t len)
+{
+    size_t l;
+    const char *p = al_node_ptr(pf, id, &l);
+    return l == len && memcmp(p, name, len) == 0;
+}
+
+/* The state after the allocation node: a new buffer bound to the root.
+ * Buffers made there on earlier iterations stay reachable through their
+ * other aliases, which become may-aliases of this site. */
+static void transfer_alloc(actx *a, const bstate *in, bstate *out)
+{
+    bstate old = *in;
+    kill_alias(&old, a->root, a->root_len);
+    memset(out, 0, sizeof *out);
+    out->reached = true;
+    out->pristine = true;
+    out->al[0] = (alias){a->root, a->root_len, AL_ALIAS_SAME, AL_REGION_FULL, true};
+    out->nal = 1;
+    out->written = old.written;
+    if (old.pristine)
+        for (int i = 0; i < old.nal; i++) {
+            alias al = old.al[i];
+            al.must = false;
+            add_alias(out, al);
+        }
+}
+
+static void transfer(actx *a, int idx, const bstate *in, bstate *out)
+{
+    const al_cfg_node *node = &a->f->cfg.nodes[idx];
+    const al_pyfile *pf = a->f->env->pf;
+    *out = *in;
+    if (idx == a->alloc_node) {
+        transfer_alloc(a, in, out);
+        return;
+    }
+    const occlist *occ = &a->f->occ[idx];
+    if (occ->n == 0 || in->nal == 0)
+        return;
+    al_use evs[64];
+    int nev = 0;
+    for (size_t i = 0; i < occ->n && nev < 64; i++) {
+        for (int j = 0; j < in->nal; j++) {
+            if (!name_eq(pf, occ->ids[i], in->al[j].name, in->al[j].len))
+                continue;
+            evs[nev] = al_use_classify(&a->uses, node, occ->ids[i], in->al[j].kind,
+                                       in->al[j].region);
+            evs[nev].through_must = in->al[j].must;
+            evs[nev].alias_name = in->al[j].name;
+            evs[nev].alias_len = in->al[j].len;
+            nev++;
+            break;
+        }
+    }
+    /* Python evaluates operands before the store or call that writes. */
+    for (int i = 0; i < nev; i++) {
+        al_use *e = &evs[i];
+        if (e->kind == AL_USE_RMW)
+            a->accumulated = true, block(a, AL_BLOCK_ACCUMULATE, e->row);
+        if (!out->pristine)
+            continue;
+        if (e->kind == AL_USE_READ)
+            block(a, AL_BLOCK_READ, e->row);
+        else if (e->kind == AL_USE_ESCAPE)
+            block(a, AL_BLOCK_ESCAPE, e->row);
+    }
+    for (int i = 0; i < nev; i++) {
+        al_use *e = &evs[i];
+        if (e->kind == AL_USE_WRITE && e->zero_fill && a->refill_at) {
+            bool still_zero = out->pristine && !out->written && !out->dirty && out->ncov == 0 &&
+                              nev == 1 && e->through_must;
+            a->refill_at[idx] = still_zero && a->refill_at[idx] != 2 ? 1 : 2;
+        }
+        if (e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL || e->kind == AL_USE_RMW)
+            out->dirty = true;
+        if (e->kind == AL_USE_WRITE && e->through_must)
+            apply_write(a, out, e->region, e->evidence, e->row);
+        if ((e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL) && e->evidence_kind &&
+            strcmp(e->evidence_kind, "kernel") == 0 && a->padded && out->pristine)
+            block(a, AL_BLOCK_PADDED_KERNEL, e->row);
+    }
+    /* Kills, then new bindings: `x = x.view(-1)` rebinds x to an alias. */
+    bool was_pristine = out->pristine;
+    for (int i = 0; i < nev; i++)
+        if (evs[i].kind == AL_USE_KILL)
+            kill_alias(out, evs[i].alias_name, evs[i].alias_len);
+    /* An assignment to a tracked name that is not itself a use of the
+     * buffer also rebinds it. */
+    if (node->kind == AL_CFG_SIMPLE && al_node_is(node->eval, "expression_statement")) {
+        TSNode asg = ts_node_named_child(node->eval, 0);
+        while (al_node_is(asg, "assignment")) {
+            TSNode left = al_node_field(asg, "left");
+            if (al_node_is(left, "identifier")) {
+                size_t len;
+                const char *p = al_node_ptr(pf, left, &len);
+                kill_alias(out, p, len);
+            }
+            asg = al_node_field(asg, "right");
+        }
+    }
+    for (int i = 0; i < nev; i++) {
+        al_use *e = &evs[i];
+        if (e->kind == AL_USE_CREATE && was_pristine) {
+            alias al = {e->target, e->target_len, e->akind, e->aregion, e->through_must};
+            add_alias(out, al);
+        }
+        free(e->evidence);
+    }
+    if (out->nal == 0)
+        out->pristine = false; /* unreachable before anyone read it */
+}
+
+/* ------------------------------------------------------------------ */
+/* Loops that cover a dimension: for i in range(n): buf[i] = ...        */
+
+static bool has_jump(TSNode n, int depth)
+{
+    if (depth > 100)
+        return true;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement") ||
+        !strcmp(t, "return_statement") || !strcmp(t, "yield"))
+        return true;
+    if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+        !strcmp(t, "lambda"))
+        return false;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (has_jump(ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether a binding target (a name, or a tuple of them) binds `name`. */
+static bool target_binds(const al_pyfile *pf, TSNode target, const char *name, size_t len)
+{
+    if (al_node_is(target, "identifier"))
+        return name_eq(pf, target, name, len);
+    if (al_node_is(target, "pattern_list") || al_node_is(target, "tuple_pattern") ||
+        al_node_is(target, "list_pattern") || al_node_is(target, "list_splat_pattern") ||
+        al_node_is(target, "parenthesized_expression")) {
+        uint32_t k = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < k; i++)
+            if (target_binds(pf, ts_node_named_child(target, i), name, len))
+                return true;
+    }
+    return false;
+}
+
+static bool assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
+{
+    if (depth > 100)
+        return true;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
+        !strcmp(t, "for_statement") || !strcmp(t, "named_expression") ||
+        !strcmp(t, "as_pattern_target")) {
+        TSNode left = !strcmp(t, "as_pattern_target")  ? n
+                      : !strcmp(t, "named_expression") ? al_node_field(n, "name")
+                                                       : al_node_field(n, "left");
+        if (!ts_node_is_null(left) && target_binds(pf, left, name, len))
+            return true;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (assigns_name(pf, ts_node_named_child(n, i), name, len, depth + 1))
+            return true;
+    return false;
+}
+
+/* Identifier tokens spelling `name` under n, keyword names included. */
+static size_t count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
+{
+    if (depth > 100)
+        return 1000;
+    if (al_node_is(n, "identifier"))
+        return name_eq(pf, n, name, len) ? 1 : 0;
+    if (al_node_is(n, "attribute"))
+        return count_name(pf, al_node_field(n, "object"), name, len, depth + 1);
+    size_t total = 0;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        total += count_name(pf, ts_node_named_child(n, i), name, len, depth + 1);
+    return total;
+}
+
+/* The subscript a statement of a loop body writes through: `x[i] = ...`
+ * or `x[i].copy_(...)`, else a null node. */
+static TSNode written_subscript(const al_pyfile *pf, TSNode st)
+{
+    if (!al_node_is(st, "expression_statement"))
+        return (TSNode){0};
+    TSNode e = ts_node_named_child(st, 0);
+    if (al_node_is(e, "assignment") && al_node_is(al_node_field(e, "left"), "subscript"))
+        return al_node_field(e, "left");
+    if (al_node_is(e, "call")) {
+        TSNode fn = al_node_field(e, "function");
+        if (al_node_is(fn, "attribute")) {
+            size_t ml;
+            const char *m = al_node_ptr(pf, al_node_field(fn, "attribute"), &ml);
+            TSNode obj = al_node_field(fn, "object");
+            if (al_str_in_list(al_full_write_methods, m, ml) && al_node_is(obj, "subscript"))
+                return obj;
+        }
+    }
+    return (TSNode){0};
+}
+
+/* The region written by `for i in range(..)` over the whole loop for the
+ * name `target`, or -1. */
+static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
+{
+    const al_pyfile *pf = a->f->env->pf;
+    TSNode left = al_node_field(loop, "left"), right = al_node_field(loop, "right");
+    if (!al_node_is(left, "identifier") || !al_node_is(right, "call"))
+        return -1;
+    if (!al_node_text_eq(pf, al_node_field(right, "function"), "range"))
+        return -1;
+    TSNode args = al_node_field(right, "arguments");
+    TSNode pos[3];
+    int np = 0;
+    uint32_t k = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(args, i);
+        if (al_node_is(c, "comment"))
+            continue;
+        if (al_node_is(c, "keyword_argument") || al_node_is(c, "list_splat") || np == 3)
+            return -1;
+        pos[np++] = c;
+    }
+    al_loop_subst ls;
+    memset(&ls, 0, sizeof ls);
+    ls.var = al_node_ptr(pf, left, &ls.var_len);
+    if (np == 1) {
+        ls.lo = (al_sym){NULL, 0};
+        ls.hi = al_sym_parse(pf, &a->f->strs, pos[0]);
+    } else if (np == 2) {
+        ls.lo = al_sym_parse(pf, &a->f->strs, pos[0]);
+        ls.hi = al_sym_parse(pf, &a->f->strs, pos[1]);
+    } else {
+        return -1;
+    }
+    TSNode body = al_node_field(loop, "body");
+    if (has_jump(body, 0) || assigns_name(pf, body, ls.var, ls.var_len, 0))
+        return -1;
+    uint32_t n = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode sub = written_subscript(pf, ts_node_named_child(body, i));
+        if (ts_node_is_null(sub))
+            continue;
+        TSNode base = al_node_field(sub, "value");
+        if (!al_node_is(base, "identifier") || !name_eq(pf, base, target, tlen))
+            continue;
+        /* `buf[i, i]` is a diagonal and `buf[i, idx[i]]` a scatter: the
+         * loop variable must index exactly one dimension, bare. */
+        if (count_name(pf, sub, ls.var, ls.var_len, 0) != 1)
+            continue;
+        ls.used = false;
+        al_region r = al_extents_subscript(&a->ext, sub, &ls);
+        if (!r.unknown && ls.used)
+            return al_region_id(&a->ext, r);
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-allocation analysis                                              */
+
+static void propagate(actx *a, int from, const bstate *out, int *work, size_t *nwork,
+                      bool *queued)
+{
+    const al_cfg_node *node = &a->f->cfg.nodes[from];
+    for (size_t i = 0; i < node->n_succ; i++) {
+        int to = node->succ[i];
+        bstate edge = *out;
+        /* The loop's exit edges (not the first, into the body) leave
+         * after every iteration ran. */
+        if (node->kind == AL_CFG_FOR_TARGET && i > 0 && edge.pristine) {
+            for (int j = 0; j < edge.nal; j++) {
+                if (!edge.al[j].must || edge.al[j].kind != AL_ALIAS_SAME)
+                    continue;
+                int rid = loop_cover(a, node->ast, edge.al[j].name, edge.al[j].len);
+                if (rid >= 0) {
+                    apply_write(a, &edge, rid, "the loop over `range(...)`", al_node_row(node->ast));
+                    break;
+                }
+            }
+        }
+        if (join(&a->in[to], &edge) && !queued[to]) {
+            queued[to] = true;
+            work[(*nwork)++] = to;
+        }
+    }
+}
+
+static void analyse_alloc(actx *a)
+{
+    fctx *f = a->f;
+    size_t n = f->cfg.n;
+    a->in = al_xcalloc(n, sizeof(bstate));
+    int *work = al_xmalloc(n * sizeof(int) * 2 + 16);
+    bool *queued = al_xcalloc(n, sizeof(bool));
+    size_t nwork = 0;
+    for (size_t i = 0; i < f->nglobals; i++)
+        if (strlen(f->globals[i]) == a->root_len &&
+            memcmp(f->globals[i], a->root, a->root_len) == 0)
+            block(a, AL_BLOCK_GLOBAL, 0);
+
+    bstate out;
+    bstate empty;
+    memset(&empty, 0, sizeof empty);
+    empty.reached = true;
+    transfer(a, a->alloc_node, &empty, &out);
+    propagate(a, a->alloc_node, &out, work, &nwork, queued);
+    size_t steps = 0, limit = n * 64 + 1024;
+    while (nwork > 0 && steps++ < limit) {
+        int idx = work[--nwork];
+        queued[idx] = false;
+        transfer(a, idx, &a->in[idx], &out);
+        propagate(a, idx, &out, work, &nwork, queued);
+    }
+    if (nwork > 0)
+        block(a, AL_BLOCK_READ, 0); /* did not converge: prove nothing */
+    free(work);
+    free(queued);
+    free(a->in);
+    a->in = NULL;
+}
+
+static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
+{
+    const al_buffer_env *env = f->env;
+    al_buffer b;
+    memset(&b, 0, sizeof b);
+    if (!al_alloc_site_match(env->pf, env->im, f->cfg.nodes[node_idx].eval, &b.site))
+        return;
+    actx a;
+    memset(&a, 0, sizeof a);
+    a.f = f;
+    a.alloc_node = node_idx;
+    a.root = al_node_ptr(env->pf, b.site.target, &a.root_len);
+    a.padded = b.site.padded_shape;
+    al_extents_init(&a.ext, env->pf, &f->strs, f->even, f->neven);
+    if (!ts_node_is_null(b.site.size_expr) || b.site.size_multiple)
+        al_extents_read_shape(&a.ext, b.site.size_expr, b.site.size_multiple, &b.site.args, 0);
+    bool zeros = al_factory_is_zeros(b.site.factory);
+    a.uses = (al_use_ctx){env->pf, env->im, env->ops, env->kernels, env->atomic_kernels, &a.ext,
+                          zeros};
+    if (zeros)
+        a.refill_at = al_xcalloc(f->cfg.n, 1);
+    analyse_alloc(&a);
+    /* Escaped or accumulated into: someone else may have written it. */
+    bool trust_zero = !(a.blocked && (a.reason == AL_BLOCK_ESCAPE || a.reason == AL_BLOCK_GLOBAL ||
+                                      a.reason == AL_BLOCK_ACCUMULATE)) &&
+                      !a.accumulated;
+    for (size_t i = 0; trust_zero && a.refill_at && i < f->cfg.n; i++)
+        if (a.refill_at[i] == 1)
+            AL_PUSH(b.zero_refills, b.n_zero_refills, b.cap_zero_refills, f->cfg.nodes[i].eval);
+    free(a.refill_at);
+    if (a.blocked) {
+        b.proof = AL_PROOF_BLOCKED;
+        b.block = a.reason;
+        b.block_row = a.reason_row;
+    } else if (a.completed_unsafe) {
+        b.proof = AL_PROOF_OUTPUT_ONLY;
+    } else if (a.completed_safe) {
+        b.proof = AL_PROOF_FULL_WRITE;
+    } else {
+        b.proof = AL_PROOF_NONE;
+    }
+    b.evidence = a.evidence;
+    b.evidence_row = a.evidence_row;
+    AL_PUSH(out->items, out->n, out->cap, b);
+    al_extents_free(&a.ext);
+}
+
+/* ------------------------------------------------------------------ */
+/* Functions                                                            */
+
+static void collect_ids(TSNode n, occlist *out, bool into_blocks, int depth)
+{
+    if (depth > 400)
+        return;
+    const char *t = ts_node_type(n);
+    /* Blocks of clauses are nodes of their own in the graph. */
+    if (!into_blocks && strcmp(t, "block") == 0)
+        return;
+    if (strcmp(t, "identifier") == 0) {
+        AL_PUSH(out->ids, out->n, out->cap, n);
+        return;
+    }
+    if (strcmp(t, "string") == 0 || strcmp(t, "comment") == 0 ||
+        strcmp(t, "lambda_parameters") == 0 || strcmp(t, "dotted_name") == 0)
+        return;
+    /* Attribute names and keyword names are not variable references. */
+    if (strcmp(t, "attribute") == 0) {
+        collect_ids(al_node_field(n, "object"), out, into_blocks, depth + 1);
+        return;
+    }
+    if (strcmp(t, "keyword_argument") == 0) {
+        collect_ids(al_node_field(n, "value"), out, into_blocks, depth + 1);
+        return;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        collect_ids(ts_node_named_child(n, i), out, into_blocks, depth + 1);
+}
+
+/* `assert d % 2 == 0` makes d even. */
+static void note_even(fctx *f, TSNode assert_stmt)
+{
+    const al_pyfile *pf = f->env->pf;
+    TSNode c = ts_node_named_child(assert_stmt, 0);
+    if (!al_node_is(c, "comparison_operator") || ts_node_named_child_count(c) != 2)
+        return;
+    TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+    long v;
+    if (al_node_is(l, "binary_operator") && al_py_parse_long(pf, r, &v) && v == 0 &&
+        al_node_text_eq(pf, al_node_field(l, "operator"), "%") &&
+        al_py_parse_long(pf, al_node_field(l, "right"), &v) && v == 2) {
+        const char *e = al_intern_node(&f->strs, pf, al_node_field(l, "left"));
+        AL_PUSH(f->even, f->neven, f->capeven, e);
+    }
+}
+
+static void scan_function_facts(fctx *f, TSNode n, int depth)
+{
+    if (depth > 400)
+        return;
+    const char *t = ts_node_type(n);
+    if (depth > 0 && (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")))
+        return;
+    if (!strcmp(t, "assert_statement"))
+        note_even(f, n);
+    if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (al_node_is(c, "identifier")) {
+                size_t len;
+                const char *p = al_node_ptr(f->env->pf, c, &len);
+                const char *s = al_intern(&f->strs, p, len);
+                AL_PUSH(f->globals, f->nglobals, f->capglobals, s);
+            }
+        }
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        scan_function_facts(f, ts_node_named_child(n, i), depth + 1);
+}
+
+static bool mentions_factory(const al_pyfile *pf, TSNode body)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, body, &len);
+    static const char *const words[] = {"zeros", "ones", "full", NULL};
+    for (int i = 0; words[i]; i++) {
+        size_t wl = strlen(words[i]);
+        for (size_t j = 0; j + wl <= len; j++)
+            if (p[j] == words[i][0] && memcmp(p + j, words[i], wl) == 0)
+                return true;
+    }
+    return false;
+}
+
+void al_buffers_analyse_function(al_buffers *out, const al_buffer_env *env, TSNode func)
+{
+    TSNode body = al_node_field(func, "body");
+    if (ts_node_is_null(body) || !mentions_factory(env->pf, body))
+        return;
+    fctx f;
+    memset(&f, 0, sizeof f);
+    f.env = env;
+    al_cfg_build(&f.cfg, body);
+    f.occ = al_xcalloc(f.cfg.n, sizeof(occlist));
+    for (size_t i = 0; i < f.cfg.n; i++)
+        if (!ts_node_is_null(f.cfg.nodes[i].eval))
+            collect_ids(f.cfg.nodes[i].eval, &f.occ[i], f.cfg.nodes[i].kind == AL_CFG_DEF, 0);
+    scan_function_facts(&f, body, 1);
+    for (size_t i = 0; i < f.cfg.n; i++)
+        if (f.cfg.nodes[i].kind == AL_CFG_SIMPLE)
+            consider_alloc(&f, out, (int)i);
+    for (size_t i = 0; i < f.cfg.n; i++)
+        free(f.occ[i].ids);
+    free(f.occ);
+    al_interner_free(&f.strs);
+    free(f.even);
+    free(f.globals);
+    al_cfg_free(&f.cfg);
+}
+
+void al_buffers_free(al_buffers *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        al_alloc_site_free(&b->items[i].site);
+        free(b->items[i].evidence);
+        free(b->items[i].zero_refills);
+    }
+    free(b->items);
+    memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,179 @@
+#include "module.h"
+
+#include "../util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool text_contains(const al_pyfile *pf, TSNode n, const char *needle)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return memmem(p, len, needle, strlen(needle)) != NULL;
+}
+
+static bool is_triton_kernel(const al_pyfile *pf, TSNode decorated)
+{
+    uint32_t k = ts_node_named_child_count(decorated);
+    for (uint32_t j = 0; j < k; j++) {
+        TSNode d = ts_node_named_child(decorated, j);
+        if (al_node_is(d, "decorator") && text_contains(pf, d, "triton"))
+            return true;
+    }
+    return false;
+}
+
+/* The deepest nesting under n, measured without recursion. */
+static unsigned max_depth(TSNode n, unsigned limit)
+{
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    unsigned depth = 0, max = 0;
+    for (;;) {
+        if (depth > max)
+            max = depth;
+        if (max > limit)
+            break;
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+                ts_tree_cursor_delete(&c);
+                return max;
+            }
+            depth--;
+        }
+    }
+    ts_tree_cursor_delete(&c);
+    return max;
+}
+
+static bool call_wanted(const al_pyfile *pf, TSNode call, const char *const *names)
+{
+    size_t len;
+    const char *p = al_py_last_name(pf, al_node_field(call, "function"), &len);
+    return names && al_str_in_list(names, p, len);
+}
+
+static void add_kernel(al_pymodule *m, TSNode def)
+{
+    const al_pyfile *pf = m->pf;
+    char *name = al_node_text_compact(pf, al_node_field(def, "name"));
+    if (text_contains(pf, al_node_field(def, "body"), "atomic_"))
+        AL_PUSH(m->atomic_kernel_names.items, m->atomic_kernel_names.n,
+                m->atomic_kernel_names.cap, al_xstrdup(name));
+    AL_PUSH(m->kernel_names.items, m->kernel_names.n, m->kernel_names.cap, name);
+    if (max_depth(def, AL_MAX_FUNCTION_DEPTH) <= AL_MAX_FUNCTION_DEPTH)
+        AL_PUSH(m->kernels, m->n_kernels, m->cap_kernels, def);
+}
+
+static void add_function(al_pymodule *m, TSNode def)
+{
+    if (max_depth(def, AL_MAX_FUNCTION_DEPTH) > AL_MAX_FUNCTION_DEPTH)
+        m->skipped_deep++;
+    else
+        AL_PUSH(m->functions, m->n_functions, m->cap_functions, def);
+}
+
+/* The one traversal of the file. */
+void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *ops,
+                       const char *const *call_names)
+{
+    memset(m, 0, sizeof *m);
+    m->pf = pf;
+    m->ops = ops;
+    TSTreeCursor c = ts_tree_cursor_new(pf->root);
+    unsigned depth = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        const char *t = ts_node_type(n);
+        bool descend = ts_node_is_named(n);
+        if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
+            al_imports_add_statement(&m->imports, pf, n);
+            descend = false;
+        } else if (!strcmp(t, "function_definition")) {
+            add_function(m, n);
+        } else if (!strcmp(t, "decorated_definition")) {
+            TSNode def = al_node_field(n, "definition");
+            if (al_node_is(def, "function_definition") && is_triton_kernel(pf, n))
+                add_kernel(m, def);
+        } else if (!strcmp(t, "call") && call_wanted(pf, n, call_names)) {
+            AL_PUSH(m->calls, m->n_calls, m->cap_calls, n);
+        } else if (!strcmp(t, "comment")) {
+            al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
+            AL_PUSH(m->comments, m->n_comments, m->cap_comments, s);
+            descend = false;
+        } else if (!strcmp(t, "string")) {
+            if (ts_node_start_point(n).row != ts_node_end_point(n).row) {
+                al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
+                AL_PUSH(m->long_strings, m->n_long_strings, m->cap_long_strings, s);
+            }
+            descend = false;
+        }
+        if (descend && depth < 2000 && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+                ts_tree_cursor_delete(&c);
+                m->torch = al_imports_alias_for(&m->imports, "torch");
+                return;
+            }
+            depth--;
+        }
+    }
+}
+
+static int compare_buffers(const void *x, const void *y)
+{
+    uint32_t a = ts_node_start_byte(((const al_buffer *)x)->site.call);
+    uint32_t b = ts_node_start_byte(((const al_buffer *)y)->site.call);
+    return a < b ? -1 : a > b;
+}
+
+const al_buffers *al_pymodule_buffers(al_pymodule *m)
+{
+    if (m->buffers_ready)
+        return &m->buffers;
+    m->buffers_ready = true;
+    al_buffer_env env = {m->pf, &m->imports, m->ops, &m->kernel_names, &m->atomic_kernel_names};
+    for (size_t i = 0; i < m->n_functions; i++)
+        al_buffers_analyse_function(&m->buffers, &env, m->functions[i]);
+    if (m->buffers.n > 1)
+        qsort(m->buffers.items, m->buffers.n, sizeof *m->buffers.items, compare_buffers);
+    return &m->buffers;
+}
+
+char *al_pymodule_resolve(const al_pymodule *m, TSNode expr)
+{
+    return al_imports_resolve(&m->imports, m->pf, expr);
+}
+
+bool al_pymodule_resolves_to(const al_pymodule *m, TSNode expr, const char *qualified)
+{
+    char *q = al_pymodule_resolve(m, expr);
+    bool yes = q && !strcmp(q, qualified);
+    free(q);
+    return yes;
+}
+
+const char *al_pymodule_alias_for(const al_pymodule *m, const char *module)
+{
+    return al_imports_alias_for(&m->imports, module);
+}
+
+void al_pymodule_free(al_pymodule *m)
+{
+    al_buffers_free(&m->buffers);
+    al_imports_free(&m->imports);
+    al_strlist_free(&m->kernel_names);
+    al_strlist_free(&m->atomic_kernel_names);
+    free(m->functions);
+    free(m->kernels);
+    free(m->calls);
+    free(m->comments);
+    free(m->long_strings);
+    memset(m, 0, sizeof *m);
+}

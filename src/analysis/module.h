@@ -1,0 +1,64 @@
+/* A Python file as the rules see it, built by one traversal of its tree:
+ * what its imports bind, its functions, its Triton kernels (and which
+ * accumulate with atomics), the calls the enabled rules asked for by name,
+ * its comments and multi-line strings; and, computed on first use and
+ * shared by every rule that asks, what is proved about each buffer it
+ * allocates. */
+#ifndef ALLOCLINT_MODULE_H
+#define ALLOCLINT_MODULE_H
+
+#include "buffer.h"
+#include "ops.h"
+#include "../python/imports.h"
+#include "../python/syntax.h"
+#include "../source.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Functions nested deeper than this are not analysed: every walk of the
+ * analysis stays far inside its own depth guard, so no use can be missed. */
+#define AL_MAX_FUNCTION_DEPTH 200
+
+typedef struct {
+    const al_pyfile *pf;
+    const al_op_table *ops;
+    al_imports imports;
+    const char *torch; /* the local name of the torch module, or NULL */
+    /* Every function_definition the analysis can take, in document order
+     * (nested ones and methods included). */
+    TSNode *functions;
+    size_t n_functions, cap_functions;
+    size_t skipped_deep; /* functions too deeply nested to analyse */
+    /* @triton-decorated functions the analysis can take. */
+    TSNode *kernels;
+    size_t n_kernels, cap_kernels;
+    al_strlist kernel_names;        /* every Triton kernel of the file */
+    al_strlist atomic_kernel_names; /* those that use atomics */
+    /* Calls whose callee's last name is one the rules asked for. */
+    TSNode *calls;
+    size_t n_calls, cap_calls;
+    al_span *comments;
+    size_t n_comments, cap_comments;
+    al_span *long_strings; /* strings spanning lines: no noqa can go there */
+    size_t n_long_strings, cap_long_strings;
+    bool buffers_ready;
+    al_buffers buffers;
+} al_pymodule;
+
+/* call_names: NULL-terminated callee names (`cat`, `fill_`) whose calls
+ * the enabled rules read. */
+void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *ops,
+                       const char *const *call_names);
+/* What is proved about every allocation site of the analysable functions
+ * that mention a filled factory, in source order. */
+const al_buffers *al_pymodule_buffers(al_pymodule *m);
+/* The qualified name an expression stands for through the imports
+ * (`th.zeros` -> "torch.zeros"), or NULL; caller frees. */
+char *al_pymodule_resolve(const al_pymodule *m, TSNode expr);
+bool al_pymodule_resolves_to(const al_pymodule *m, TSNode expr, const char *qualified);
+/* The local name bound to a module (`torch`, `th`), or NULL. */
+const char *al_pymodule_alias_for(const al_pymodule *m, const char *module);
+void al_pymodule_free(al_pymodule *m);
+
+#endif
