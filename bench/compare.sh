@@ -22,10 +22,12 @@ bin=${2:?binary}
 out=${3:?output directory}
 shift 3
 [ -x "$bin" ] || { echo "compare: $bin is not executable" >&2; exit 2; }
+bin=$(realpath "$bin")
 mkdir -p "$out"
 status=0
 for tree in "$@"; do
-    key=$(printf '%s' "$tree" | sed 's#/*$##; s#.*/##')
+    tree=$(realpath "$tree")
+    key=$(basename "$tree")
     for m in json diff unsafe; do
         case $m in
             json) args="--output-format json --exit-zero" ;;

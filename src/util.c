@@ -144,6 +144,14 @@ bool al_strlist_has(const al_strlist *l, const char *s, size_t len)
     return false;
 }
 
+size_t al_strlist_count(const al_strlist *l, const char *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += strcmp(l->items[i], s) == 0;
+    return n;
+}
+
 void al_strlist_free(al_strlist *l)
 {
     for (size_t i = 0; i < l->n; i++)

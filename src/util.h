@@ -50,6 +50,7 @@ typedef struct {
 /* Takes ownership of s. */
 void al_strlist_add(al_strlist *l, char *s);
 bool al_strlist_has(const al_strlist *l, const char *s, size_t len);
+size_t al_strlist_count(const al_strlist *l, const char *s);
 void al_strlist_free(al_strlist *l);
 
 bool al_str_starts_with(const char *s, const char *prefix);

@@ -138,13 +138,11 @@ bool al_alloc_site_match(const al_pyfile *pf, const al_imports *im, TSNode stmt,
                          al_alloc_site *out)
 {
     memset(out, 0, sizeof *out);
-    if (!al_node_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1)
-        return false;
-    TSNode asg = ts_node_named_child(stmt, 0);
-    if (!al_node_is(asg, "assignment"))
+    TSNode asg = al_py_name_assignment(stmt);
+    if (ts_node_is_null(asg))
         return false;
     TSNode left = al_node_field(asg, "left"), call = al_node_field(asg, "right");
-    if (!al_node_is(left, "identifier") || !al_node_is(call, "call"))
+    if (!al_node_is(call, "call"))
         return false;
     TSNode fn = al_node_field(call, "function");
     if (!factory_of(pf, im, fn, out))
@@ -237,11 +235,8 @@ const char *al_torch_factory(const al_pyfile *pf, const al_imports *im, TSNode c
 TSNode al_factory_statement(const al_pyfile *pf, const al_imports *im, TSNode stmt,
                             TSNode *target, const char **factory)
 {
-    if (!al_node_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1)
-        return (TSNode){0};
-    TSNode asg = ts_node_named_child(stmt, 0);
-    if (!al_node_is(asg, "assignment") || !al_node_is(al_node_field(asg, "left"), "identifier") ||
-        !ts_node_is_null(al_node_field(asg, "type")))
+    TSNode asg = al_py_name_assignment(stmt);
+    if (ts_node_is_null(asg) || !ts_node_is_null(al_node_field(asg, "type")))
         return (TSNode){0};
     TSNode call = al_node_field(asg, "right");
     bool random = false;

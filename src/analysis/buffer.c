@@ -40,7 +40,7 @@ typedef struct {
 /* One function: its graph, the identifiers each node evaluates, and the
  * facts about names that every allocation in it shares. */
 typedef struct {
-    const al_buffer_env *env;
+    const al_file_env *env;
     al_cfg cfg;
     occlist *occ;
     al_interner strs;
@@ -548,7 +548,7 @@ static void analyse_alloc(actx *a)
 
 static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
 {
-    const al_buffer_env *env = f->env;
+    const al_file_env *env = f->env;
     al_buffer b;
     memset(&b, 0, sizeof b);
     if (!al_alloc_site_match(env->pf, env->im, f->cfg.nodes[node_idx].eval, &b.site))
@@ -563,8 +563,7 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     if (!ts_node_is_null(b.site.size_expr) || b.site.size_multiple)
         al_extents_read_shape(&a.ext, b.site.size_expr, b.site.size_multiple, &b.site.args, 0);
     bool zeros = al_factory_is_zeros(b.site.factory);
-    a.uses = (al_use_ctx){env->pf, env->im, env->ops, env->kernels, env->atomic_kernels, &a.ext,
-                          zeros};
+    a.uses = (al_use_ctx){env, &a.ext, zeros};
     if (zeros)
         a.refill_at = al_xcalloc(f->cfg.n, 1);
     analyse_alloc(&a);
@@ -682,7 +681,7 @@ static bool mentions_factory(const al_pyfile *pf, TSNode body)
     return false;
 }
 
-void al_buffers_analyse_function(al_buffers *out, const al_buffer_env *env, TSNode func)
+void al_buffers_analyse_function(al_buffers *out, const al_file_env *env, TSNode func)
 {
     TSNode body = al_node_field(func, "body");
     if (ts_node_is_null(body) || !mentions_factory(env->pf, body))

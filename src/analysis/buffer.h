@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "ops.h"
+#include "uses.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,18 +50,9 @@ typedef struct {
     size_t n, cap;
 } al_buffers;
 
-/* What the analysis of a function needs to know about its file. */
-typedef struct {
-    const al_pyfile *pf;
-    const al_imports *im;
-    const al_op_table *ops;
-    const al_strlist *kernels;        /* @triton.jit functions of the file */
-    const al_strlist *atomic_kernels; /* those that use tl.atomic_* */
-} al_buffer_env;
-
 /* Adds the allocation sites of one function (a function_definition) and
  * what is proved about each, in statement order. */
-void al_buffers_analyse_function(al_buffers *out, const al_buffer_env *env, TSNode func);
+void al_buffers_analyse_function(al_buffers *out, const al_file_env *env, TSNode func);
 void al_buffers_free(al_buffers *b);
 const char *al_block_reason_text(al_block_reason r);
 

@@ -138,12 +138,18 @@ const al_buffers *al_pymodule_buffers(al_pymodule *m)
     if (m->buffers_ready)
         return &m->buffers;
     m->buffers_ready = true;
-    al_buffer_env env = {m->pf, &m->imports, m->ops, &m->kernel_names, &m->atomic_kernel_names};
+    al_file_env env = {m->pf, &m->imports, m->ops, &m->kernel_names, &m->atomic_kernel_names};
     for (size_t i = 0; i < m->n_functions; i++)
         al_buffers_analyse_function(&m->buffers, &env, m->functions[i]);
     if (m->buffers.n > 1)
         qsort(m->buffers.items, m->buffers.n, sizeof *m->buffers.items, compare_buffers);
     return &m->buffers;
+}
+
+void al_pymodule_walk(const al_pymodule *m, const al_py_walker *w)
+{
+    for (size_t i = 0; i < m->n_functions; i++)
+        al_py_walk_function(m->functions[i], w);
 }
 
 char *al_pymodule_resolve(const al_pymodule *m, TSNode expr)

@@ -53,6 +53,8 @@ void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *o
 /* What is proved about every allocation site of the analysable functions
  * that mention a filled factory, in source order. */
 const al_buffers *al_pymodule_buffers(al_pymodule *m);
+/* Walks the body of every analysable function (al_py_walk_function). */
+void al_pymodule_walk(const al_pymodule *m, const al_py_walker *w);
 /* The qualified name an expression stands for through the imports
  * (`th.zeros` -> "torch.zeros"), or NULL; caller frees. */
 char *al_pymodule_resolve(const al_pymodule *m, TSNode expr);

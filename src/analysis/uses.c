@@ -93,8 +93,8 @@ static bool has_keyword(const al_use_ctx *c, TSNode call, const char *kw, const 
     for (uint32_t i = 0; i < k; i++) {
         TSNode a = ts_node_named_child(args, i);
         if (al_node_is(a, "keyword_argument") &&
-            al_node_text_eq(c->pf, al_node_field(a, "name"), kw) &&
-            (!value || al_node_text_eq(c->pf, al_node_field(a, "value"), value)))
+            al_node_text_eq(c->env->pf, al_node_field(a, "name"), kw) &&
+            (!value || al_node_text_eq(c->env->pf, al_node_field(a, "value"), value)))
             return true;
     }
     return false;
@@ -110,7 +110,7 @@ static al_use method_use(const al_use_ctx *c, TSNode attr_node, TSNode call, al_
                          int rid, TSNode root)
 {
     size_t len;
-    const char *m = al_node_ptr(c->pf, al_node_field(attr_node, "attribute"), &len);
+    const char *m = al_node_ptr(c->env->pf, al_node_field(attr_node, "attribute"), &len);
     if (al_str_in_list(META_METHODS, m, len))
         return make(AL_USE_META, call);
     if (al_str_in_list(al_full_write_methods, m, len)) {
@@ -122,8 +122,8 @@ static al_use method_use(const al_use_ctx *c, TSNode attr_node, TSNode call, al_
         if (kind == AL_ALIAS_SAME &&
             ((len == 5 && !memcmp(m, "zero_", 5) && nargs == 0) ||
              (len == 5 && !memcmp(m, "fill_", 5) && nargs == 1 &&
-              (al_node_text_eq(c->pf, ts_node_named_child(args, 0), "0") ||
-               al_node_text_eq(c->pf, ts_node_named_child(args, 0), "0.0")))))
+              (al_node_text_eq(c->env->pf, ts_node_named_child(args, 0), "0") ||
+               al_node_text_eq(c->env->pf, ts_node_named_child(args, 0), "0.0")))))
             e.zero_fill = true;
         return e;
     }
@@ -145,8 +145,8 @@ static al_use method_use(const al_use_ctx *c, TSNode attr_node, TSNode call, al_
 
 static bool is_imported_name(const al_use_ctx *c, const char *p, size_t len)
 {
-    for (size_t i = 0; i < c->im->n; i++)
-        if (strlen(c->im->items[i].local) == len && memcmp(c->im->items[i].local, p, len) == 0)
+    for (size_t i = 0; i < c->env->im->n; i++)
+        if (strlen(c->env->im->items[i].local) == len && memcmp(c->env->im->items[i].local, p, len) == 0)
             return true;
     return false;
 }
@@ -165,13 +165,13 @@ static bool is_kernel_name(const al_use_ctx *c, TSNode n)
             base = al_node_field(base, "object");
         if (!al_node_is(base, "identifier"))
             return false;
-        p = al_node_ptr(c->pf, base, &len);
+        p = al_node_ptr(c->env->pf, base, &len);
         return is_imported_name(c, p, len);
     }
     if (!al_node_is(n, "identifier"))
         return false;
-    p = al_node_ptr(c->pf, n, &len);
-    return (c->kernels && al_strlist_has(c->kernels, p, len)) || is_imported_name(c, p, len);
+    p = al_node_ptr(c->env->pf, n, &len);
+    return (c->env->kernels && al_strlist_has(c->env->kernels, p, len)) || is_imported_name(c, p, len);
 }
 
 static bool is_out_keyword(const char *kw, size_t len)
@@ -184,8 +184,8 @@ static al_use kernel_launch_use(const al_use_ctx *c, TSNode call, TSNode kernel,
                                 int wr)
 {
     size_t len;
-    const char *p = al_node_ptr(c->pf, kernel, &len);
-    if (c->atomic_kernels && al_strlist_has(c->atomic_kernels, p, len))
+    const char *p = al_node_ptr(c->env->pf, kernel, &len);
+    if (c->env->atomic_kernels && al_strlist_has(c->env->atomic_kernels, p, len))
         return make(AL_USE_RMW, call); /* the kernel accumulates with atomics */
     /* A non-zero fill handed to a kernel is most likely an input. */
     if (!c->zero_fill || !ts_node_is_null(kw))
@@ -208,16 +208,16 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
             return kernel_launch_use(c, call, launched, kw, wr);
         return make(AL_USE_ESCAPE, call); /* `table[key](buf)`: an unknown callable */
     }
-    char *q = al_imports_resolve(c->im, c->pf, fn);
+    char *q = al_imports_resolve(c->env->im, c->env->pf, fn);
     char *bare = NULL;
     if (!q && al_node_is(fn, "identifier"))
-        bare = al_node_text(c->pf, fn);
+        bare = al_node_text(c->env->pf, fn);
     const char *name = q ? q : bare;
     al_use e;
     size_t kwlen = 0;
-    const char *kwp = ts_node_is_null(kw) ? NULL : al_node_ptr(c->pf, kw, &kwlen);
-    const al_op_summary *op = name ? al_ops_find(c->ops, name) : NULL;
-    const al_op_summary *out_op = name ? al_ops_find_output(c->ops, name, pos, kwp, kwlen) : NULL;
+    const char *kwp = ts_node_is_null(kw) ? NULL : al_node_ptr(c->env->pf, kw, &kwlen);
+    const al_op_summary *op = name ? al_ops_find(c->env->ops, name) : NULL;
+    const al_op_summary *out_op = name ? al_ops_find_output(c->env->ops, name, pos, kwp, kwlen) : NULL;
     char what[200];
     if (name && in_list_z(META_FUNCS, name)) {
         e = make(AL_USE_META, call);
@@ -232,7 +232,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         e = make(AL_USE_READ, call);
     } else if (kwp && is_out_keyword(kwp, kwlen)) {
         size_t fl;
-        const char *fp = al_node_ptr(c->pf, fn, &fl);
+        const char *fp = al_node_ptr(c->env->pf, fn, &fl);
         snprintf(what, sizeof what, "`%.*s=` of `%.*s`", (int)kwlen, kwp, (int)(fl < 80 ? fl : 80),
                  fp);
         e = make_write(c, wr, true, call, what);
@@ -262,7 +262,7 @@ static al_use attribute_use(const al_use_ctx *c, TSNode q, al_alias_kind kind, i
     if (al_node_is(g, "call") && al_py_node_eq(al_node_field(g, "function"), q))
         return method_use(c, q, g, kind, rid, root);
     size_t len;
-    const char *attr = al_node_ptr(c->pf, al_node_field(q, "attribute"), &len);
+    const char *attr = al_node_ptr(c->env->pf, al_node_field(q, "attribute"), &len);
     if (al_str_in_list(META_ATTRS, attr, len))
         return make(AL_USE_META, q);
     if ((len == 1 && attr[0] == 'T') || (len == 2 && memcmp(attr, "mT", 2) == 0))
@@ -278,7 +278,7 @@ static al_use assignment_use(const al_use_ctx *c, TSNode q, TSNode E, al_alias_k
     if (al_py_node_eq(al_node_field(q, "left"), E)) {
         if (al_node_is(E, "identifier"))
             return make(AL_USE_KILL, E);
-        char *target = al_node_text_compact(c->pf, E);
+        char *target = al_node_text_compact(c->env->pf, E);
         char what[128];
         if (strlen(target) > 60)
             snprintf(what, sizeof what, "an assignment to `%.57s...`", target);
@@ -291,7 +291,7 @@ static al_use assignment_use(const al_use_ctx *c, TSNode q, TSNode E, al_alias_k
         TSNode left = al_node_field(q, "left");
         if (al_node_is(left, "identifier")) {
             al_use e = make(AL_USE_CREATE, q);
-            e.target = al_node_ptr(c->pf, left, &e.target_len);
+            e.target = al_node_ptr(c->env->pf, left, &e.target_len);
             e.akind = kind;
             e.aregion = rid;
             return e;
@@ -469,7 +469,7 @@ al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
     if (inside(id, node->eval, COMPREHENSIONS))
         return make(AL_USE_READ, id);
     al_use e = use_of_value(c, id, kind, region, node->eval);
-    if (e.kind == AL_USE_WRITE && in_graph_capture(c->pf, id)) {
+    if (e.kind == AL_USE_WRITE && in_graph_capture(c->env->pf, id)) {
         free(e.evidence);
         return make(AL_USE_PARTIAL, id); /* recorded now, executed at replay */
     }

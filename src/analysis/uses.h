@@ -56,13 +56,18 @@ typedef struct {
  * in-place random fills). */
 extern const char *const al_full_write_methods[];
 
-/* What classifying a use needs to know about the file and the buffer. */
+/* What the analysis of a buffer needs to know about its file. */
 typedef struct {
     const al_pyfile *pf;
     const al_imports *im;
     const al_op_table *ops;
     const al_strlist *kernels;        /* @triton.jit functions of the file */
     const al_strlist *atomic_kernels; /* those that use tl.atomic_* */
+} al_file_env;
+
+/* What classifying a use needs to know about the file and the buffer. */
+typedef struct {
+    const al_file_env *env;
     al_extents *extents;
     bool zero_fill; /* the buffer is zero-filled: a kernel may use it as a pure output */
 } al_use_ctx;

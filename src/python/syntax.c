@@ -288,6 +288,16 @@ int al_py_named_statements(TSNode block)
     return n;
 }
 
+TSNode al_py_name_assignment(TSNode stmt)
+{
+    if (!al_node_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1)
+        return (TSNode){0};
+    TSNode asg = ts_node_named_child(stmt, 0);
+    if (!al_node_is(asg, "assignment") || !al_node_is(al_node_field(asg, "left"), "identifier"))
+        return (TSNode){0};
+    return asg;
+}
+
 TSNode al_py_statement_call(TSNode stmt)
 {
     if (!al_node_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1)
@@ -296,12 +306,12 @@ TSNode al_py_statement_call(TSNode stmt)
     return al_node_is(e, "call") ? e : (TSNode){0};
 }
 
-static void walk(TSNode n, const al_py_walker *w, int depth)
+static void walk(TSNode func, TSNode n, const al_py_walker *w, int depth)
 {
     if (depth > 200)
         return;
     if (w->on_block && al_node_is(n, "block"))
-        w->on_block(n, w->arg);
+        w->on_block(func, n, w->arg);
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++) {
         TSNode s = ts_node_named_child(n, i);
@@ -311,16 +321,16 @@ static void walk(TSNode n, const al_py_walker *w, int depth)
             continue;
         if (!strcmp(t, "expression_statement")) {
             if (w->on_statement)
-                w->on_statement(s, w->arg);
+                w->on_statement(func, s, w->arg);
             continue;
         }
-        walk(s, w, depth + 1);
+        walk(func, s, w, depth + 1);
     }
 }
 
-void al_py_walk_body(TSNode body, const al_py_walker *w)
+void al_py_walk_function(TSNode func, const al_py_walker *w)
 {
-    walk(body, w, 0);
+    walk(func, al_node_field(func, "body"), w, 0);
 }
 
 static int count_ident(const al_pyfile *pf, TSNode n, const char *name, int depth)

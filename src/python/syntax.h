@@ -65,20 +65,23 @@ bool al_py_statement_lines(const al_pyfile *pf, TSNode stmt, size_t *start, size
  * children too), or the child count. */
 uint32_t al_py_next_statement(TSNode block, uint32_t i);
 int al_py_named_statements(TSNode block);
+/* The assignment that is the whole statement `name = value` (one plain
+ * name as target; annotated or not), or a null node. */
+TSNode al_py_name_assignment(TSNode stmt);
 /* The call that is the whole statement, or a null node. */
 TSNode al_py_statement_call(TSNode stmt);
 
 /* Calls on_block (may be NULL) for every block and on_statement (may be
- * NULL) for every expression statement of a function body, in source
+ * NULL) for every expression statement of a function's body, in source
  * order, without entering nested function or class definitions (each is
  * a function of its own). */
 typedef struct {
-    void (*on_block)(TSNode block, void *arg);
-    void (*on_statement)(TSNode stmt, void *arg);
+    void (*on_block)(TSNode func, TSNode block, void *arg);
+    void (*on_statement)(TSNode func, TSNode stmt, void *arg);
     void *arg;
 } al_py_walker;
 
-void al_py_walk_body(TSNode body, const al_py_walker *w);
+void al_py_walk_function(TSNode func, const al_py_walker *w);
 
 /* Names. */
 /* Occurrences of `name` as a variable under n (attribute and keyword

@@ -189,17 +189,13 @@ static bool method_call_on(const al_pyfile *pf, TSNode stmt, const char *name, c
     return true;
 }
 
-typedef struct {
-    const al_rule_input *in;
-    const char *torch;
-    al_findings *out;
-} walk_ctx;
-
 /* x = torch.FACTORY(...) followed by x.fill_(v) or x.zero_(). */
-static void refill_next(TSNode block, void *arg)
+static void refill_next(TSNode func, TSNode block, void *arg)
 {
-    walk_ctx *w = arg;
+    al_rule_visit *w = arg;
     const al_pyfile *pf = w->in->py->pf;
+    const char *torch = w->in->py->torch ? w->in->py->torch : "torch";
+    (void)func;
     uint32_t k = ts_node_named_child_count(block);
     for (uint32_t i = 0; i < k; i++) {
         uint32_t j = al_py_next_statement(block, i);
@@ -243,7 +239,7 @@ static void refill_next(TSNode block, void *arg)
         f.del_start = ds;
         f.del_end = de;
         describe(pf, &f, factory, &fa, zero ? NULL : &fl, al_node_row(s2));
-        report(w->torch, &f, w->out);
+        report(torch, &f, w->out);
     }
 }
 
@@ -289,10 +285,8 @@ void al_rule_al103(const al_rule_input *in, al_findings *out)
 {
     const char *torch = in->py->torch ? in->py->torch : "torch";
     already_zero(in, torch, out);
-    walk_ctx w = {in, torch, out};
-    al_py_walker walker = {refill_next, NULL, &w};
-    for (size_t i = 0; i < in->py->n_functions; i++)
-        al_py_walk_body(al_node_field(in->py->functions[i], "body"), &walker);
+    al_rule_visit w = {in, out};
+    al_pymodule_walk(in->py, &(al_py_walker){refill_next, NULL, &w});
     for (size_t i = 0; i < in->py->n_calls; i++)
         refill_chained(in, torch, in->py->calls[i], out);
 }

@@ -53,12 +53,6 @@ static void report(const catloop *f, al_findings *out)
     al_findings_add(out, "AL202", "cat-in-loop", f->start, f->end, al_strbuf_detach(&msg), fix);
 }
 
-typedef struct {
-    const al_rule_input *in;
-    TSNode func;
-    al_findings *out;
-} walk_ctx;
-
 /* `name_parts`, made unique in the function. */
 static char *parts_name(const al_pyfile *pf, TSNode func, const char *name)
 {
@@ -71,15 +65,13 @@ static char *parts_name(const al_pyfile *pf, TSNode func, const char *name)
     return al_strbuf_detach(&parts);
 }
 
-static void cat_in_loop(TSNode stmt, void *arg)
+static void cat_in_loop(TSNode func, TSNode stmt, void *arg)
 {
-    walk_ctx *w = arg;
+    al_rule_visit *w = arg;
     const al_pymodule *m = w->in->py;
     const al_pyfile *pf = m->pf;
-    if (ts_node_named_child_count(stmt) != 1)
-        return;
-    TSNode asg = ts_node_named_child(stmt, 0);
-    if (!al_node_is(asg, "assignment") || !al_node_is(al_node_field(asg, "left"), "identifier"))
+    TSNode asg = al_py_name_assignment(stmt);
+    if (ts_node_is_null(asg))
         return;
     TSNode call = al_node_field(asg, "right");
     if (!al_node_is(call, "call"))
@@ -111,7 +103,7 @@ static void cat_in_loop(TSNode stmt, void *arg)
     }
     TSNode target = al_node_field(asg, "left");
     char *name = al_node_text(pf, target);
-    TSNode loop = al_enclosing_loop(w->func, stmt);
+    TSNode loop = al_enclosing_loop(func, stmt);
     if (n < 2 || !al_node_is(items[0], "identifier") || !al_node_text_eq(pf, items[0], name) ||
         ts_node_is_null(loop)) {
         free(name);
@@ -121,10 +113,7 @@ static void cat_in_loop(TSNode stmt, void *arg)
      * the cat must be its only binding in the loop. */
     al_strlist bound = {0};
     al_py_bound_names(pf, loop, &bound);
-    int binds = 0;
-    for (size_t i = 0; i < bound.n; i++)
-        if (!strcmp(bound.items[i], name))
-            binds++;
+    size_t binds = al_strlist_count(&bound, name);
     al_strlist_free(&bound);
     if (binds != 1) {
         free(name);
@@ -158,7 +147,7 @@ static void cat_in_loop(TSNode stmt, void *arg)
     f.rest_args = al_strbuf_detach(&rest);
     if (al_py_count_ident(pf, loop, name) - 2 > 0)
         f.used_elsewhere = true;
-    f.parts = parts_name(pf, w->func, name);
+    f.parts = parts_name(pf, func, name);
     f.indent = al_py_indent_of(pf, loop);
     f.loop_start = ts_node_start_byte(loop);
     f.loop_end = ts_node_end_byte(loop);
@@ -170,10 +159,6 @@ static void cat_in_loop(TSNode stmt, void *arg)
 
 void al_rule_al202(const al_rule_input *in, al_findings *out)
 {
-    walk_ctx w = {.in = in, .out = out};
-    al_py_walker walker = {NULL, cat_in_loop, &w};
-    for (size_t i = 0; i < in->py->n_functions; i++) {
-        w.func = in->py->functions[i];
-        al_py_walk_body(al_node_field(w.func, "body"), &walker);
-    }
+    al_rule_visit w = {in, out};
+    al_pymodule_walk(in->py, &(al_py_walker){NULL, cat_in_loop, &w});
 }

@@ -56,12 +56,6 @@ static void report(al_pymodule *py, const loopalloc *f, al_findings *out)
                     fix);
 }
 
-typedef struct {
-    const al_rule_input *in;
-    TSNode func;
-    al_findings *out;
-} walk_ctx;
-
 /* Every use of `name` is inside the loop, after the allocation, and none
  * lets the value outlive the iteration. */
 static bool lives_in_iteration(const al_pymodule *m, TSNode func, TSNode loop, TSNode stmt,
@@ -123,9 +117,9 @@ static char *refill_of(const al_pyfile *pf, const char *factory, const char *nam
     return refill;
 }
 
-static void alloc_in_loop(TSNode stmt, void *arg)
+static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
 {
-    walk_ctx *w = arg;
+    al_rule_visit *w = arg;
     al_pymodule *m = w->in->py;
     const al_pyfile *pf = m->pf;
     TSNode target;
@@ -136,16 +130,13 @@ static void alloc_in_loop(TSNode stmt, void *arg)
     if (ts_node_is_null(call) ||
         (!al_factory_is_constant(factory) && strncmp(factory, "new_", 4) != 0))
         return;
-    TSNode loop = al_enclosing_loop(w->func, stmt);
+    TSNode loop = al_enclosing_loop(func, stmt);
     if (ts_node_is_null(loop))
         return;
     char *name = al_node_text(pf, target);
     al_strlist bound = {0};
     al_py_bound_names(pf, loop, &bound);
-    int binds = 0;
-    for (size_t i = 0; i < bound.n; i++)
-        if (!strcmp(bound.items[i], name))
-            binds++;
+    size_t binds = al_strlist_count(&bound, name);
     /* x.new_empty(...) takes its dtype and device from x: x counts too. */
     TSNode fn = al_node_field(call, "function");
     bool ok = binds == 1 && al_loop_invariant(pf, al_node_field(call, "arguments"), &bound) &&
@@ -153,7 +144,7 @@ static void alloc_in_loop(TSNode stmt, void *arg)
                al_loop_invariant(pf, al_node_field(fn, "object"), &bound));
     al_strlist_free(&bound);
     if (ok)
-        ok = lives_in_iteration(m, w->func, loop, stmt, target, name);
+        ok = lives_in_iteration(m, func, loop, stmt, target, name);
     size_t ls, le;
     char *indent = ok ? al_py_indent_of(pf, loop) : NULL;
     if (!ok || !indent || !al_py_statement_lines(pf, stmt, &ls, &le)) {
@@ -181,10 +172,6 @@ static void alloc_in_loop(TSNode stmt, void *arg)
 
 void al_rule_al301(const al_rule_input *in, al_findings *out)
 {
-    walk_ctx w = {.in = in, .out = out};
-    al_py_walker walker = {NULL, alloc_in_loop, &w};
-    for (size_t i = 0; i < in->py->n_functions; i++) {
-        w.func = in->py->functions[i];
-        al_py_walk_body(al_node_field(w.func, "body"), &walker);
-    }
+    al_rule_visit w = {in, out};
+    al_pymodule_walk(in->py, &(al_py_walker){NULL, alloc_in_loop, &w});
 }

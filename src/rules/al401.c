@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    const al_rule_input *in;
-    TSNode func;
-    al_strlist params;
-    al_findings *out;
-} walk_ctx;
-
 static void report(TSNode asg, const char *name, const char *method, const char *operand,
                    al_findings *out)
 {
@@ -155,26 +148,37 @@ static bool bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const ch
     return false;
 }
 
-static void inplace_candidate(TSNode stmt, void *arg)
+/* A parameter is caller-owned. */
+static bool is_parameter(const al_pyfile *pf, TSNode func, const char *name)
 {
-    walk_ctx *w = arg;
+    TSNode params = al_node_field(func, "parameters");
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode id = ts_node_named_child(params, i);
+        while (!ts_node_is_null(id) && !al_node_is(id, "identifier"))
+            id = ts_node_named_child_count(id) ? ts_node_named_child(id, 0) : (TSNode){0};
+        if (!ts_node_is_null(id) && al_node_text_eq(pf, id, name))
+            return true;
+    }
+    return false;
+}
+
+static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
+{
+    al_rule_visit *w = arg;
     const al_pymodule *m = w->in->py;
     const al_pyfile *pf = m->pf;
-    if (ts_node_named_child_count(stmt) != 1)
-        return;
-    TSNode asg = ts_node_named_child(stmt, 0);
-    if (!al_node_is(asg, "assignment") || !al_node_is(al_node_field(asg, "left"), "identifier") ||
-        !ts_node_is_null(al_node_field(asg, "type")))
+    TSNode asg = al_py_name_assignment(stmt);
+    if (ts_node_is_null(asg) || !ts_node_is_null(al_node_field(asg, "type")))
         return;
     char *name = al_node_text(pf, al_node_field(asg, "left"));
     TSNode operand = {0};
     char *extra = NULL;
     const char *method = inplace_form(m, al_node_field(asg, "right"), name, &operand, &extra);
-    /* A parameter is caller-owned; the name must be bound before, in this
-     * function, by a fresh value. */
+    /* Not a parameter; bound before, in this function, by a fresh value. */
     bool ok = method && al_py_count_ident(pf, operand, name) == 0 &&
-              !al_strlist_has(&w->params, name, strlen(name)) &&
-              fresh_and_unaliased(m, w->func, asg, name) && bound_before(pf, w->func, stmt, name);
+              !is_parameter(pf, func, name) &&
+              fresh_and_unaliased(m, func, asg, name) && bound_before(pf, func, stmt, name);
     if (ok) {
         char *op = al_node_text(pf, operand);
         al_strbuf sb = {0};
@@ -187,27 +191,8 @@ static void inplace_candidate(TSNode stmt, void *arg)
     free(extra);
 }
 
-static void read_params(const al_pyfile *pf, TSNode func, al_strlist *out)
-{
-    TSNode params = al_node_field(func, "parameters");
-    uint32_t k = ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode id = ts_node_named_child(params, i);
-        while (!ts_node_is_null(id) && !al_node_is(id, "identifier"))
-            id = ts_node_named_child_count(id) ? ts_node_named_child(id, 0) : (TSNode){0};
-        if (!ts_node_is_null(id))
-            al_strlist_add(out, al_node_text(pf, id));
-    }
-}
-
 void al_rule_al401(const al_rule_input *in, al_findings *out)
 {
-    walk_ctx w = {.in = in, .out = out};
-    al_py_walker walker = {NULL, inplace_candidate, &w};
-    for (size_t i = 0; i < in->py->n_functions; i++) {
-        w.func = in->py->functions[i];
-        read_params(in->py->pf, w.func, &w.params);
-        al_py_walk_body(al_node_field(w.func, "body"), &walker);
-        al_strlist_free(&w.params);
-    }
+    al_rule_visit w = {in, out};
+    al_pymodule_walk(in->py, &(al_py_walker){NULL, inplace_candidate, &w});
 }

@@ -1,5 +1,8 @@
 #include "rules.h"
 
+#include "../util.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const FILL_CALLS[] = {"fill_", "zero_", NULL};
@@ -66,4 +69,34 @@ const al_rule *al_rule_find(const char *code)
         if (strcmp(al_rules[i].code, code) == 0)
             return &al_rules[i];
     return NULL;
+}
+
+bool al_rules_select(bool *enabled, const char *list, bool value, al_strlist *unknown)
+{
+    char *copy = al_xstrdup(list);
+    bool ok = true;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        size_t tl = strlen(tok);
+        while (tl && tok[tl - 1] == ' ')
+            tok[--tl] = '\0';
+        if (!*tok)
+            continue;
+        bool matched = false;
+        for (size_t r = 0; r < al_rules_count; r++) {
+            if (strcmp(tok, "ALL") == 0 || al_str_starts_with(al_rules[r].code, tok)) {
+                enabled[r] = value;
+                matched = true;
+            }
+        }
+        if (!matched) {
+            if (unknown)
+                al_strlist_add(unknown, al_xstrdup(tok));
+            ok = false;
+        }
+    }
+    free(copy);
+    return ok;
 }

@@ -12,6 +12,7 @@
 #include "../finding.h"
 #include "../prefilter.h"
 #include "../source.h"
+#include "../util.h"
 
 #include <stdbool.h>
 
@@ -27,6 +28,12 @@ typedef struct {
     const al_cxx_unit *cxx; /* C++/CUDA: the parsed unit */
     const al_op_table *ops;
 } al_rule_input;
+
+/* What a rule's visitor callbacks (al_pymodule_walk) need. */
+typedef struct {
+    const al_rule_input *in;
+    al_findings *out;
+} al_rule_visit;
 
 typedef struct {
     const char *code;
@@ -48,6 +55,11 @@ extern const size_t al_rules_count;
 #define AL_MAX_RULES 16
 
 const al_rule *al_rule_find(const char *code);
+/* Sets enabled[r] = value for the rules a selector list names
+ * ("AL101,AL2", "ALL"; comma-separated, blanks ignored). Returns false
+ * when a selector names no rule, adding it to unknown (may be NULL); the
+ * known ones are applied all the same. */
+bool al_rules_select(bool *enabled, const char *list, bool value, al_strlist *unknown);
 /* The rule's documentation page (rules/<CODE>.md, embedded at build
  * time), or NULL. */
 const char *al_rule_page(const char *code, size_t *len);

@@ -1,0 +1,532 @@
+#include "check.h"
+
+#include "analysis/ops.h"
+#include "analysis/schema.h"
+#include "atomic.h"
+#include "config.h"
+#include "cxx/compdb.h"
+#include "cxx/cxx.h"
+#include "diff.h"
+#include "jobs.h"
+#include "lint.h"
+#include "rules/rules.h"
+#include "source.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void al_check_options_free(al_check_options *o)
+{
+    free(o->ignores.items);
+    free(o->extends.items);
+    free(o->cxx_args.items);
+    free(o->paths.items);
+    memset(&o->ignores, 0, sizeof o->ignores);
+    memset(&o->extends, 0, sizeof o->extends);
+    memset(&o->cxx_args, 0, sizeof o->cxx_args);
+    memset(&o->paths, 0, sizeof o->paths);
+}
+
+/* Applies one selector list; unknown codes are reported on stderr. */
+static bool select_rules(bool *enabled, const char *list, bool value)
+{
+    al_strlist unknown = {0};
+    bool ok = al_rules_select(enabled, list, value, &unknown);
+    for (size_t i = 0; i < unknown.n; i++)
+        fprintf(stderr, "alloclint: error: unknown rule selector `%s`\n", unknown.items[i]);
+    al_strlist_free(&unknown);
+    return ok;
+}
+
+/* The rules a file is checked with. An explicit --select replaces the
+ * config's whole selection (select, extend-select and ignore): the
+ * command line wins. Otherwise: the config's select, else the defaults,
+ * then extend-select and ignore. --extend-select, --ignore and the
+ * config's per-file-ignores apply in both cases. */
+static bool rules_for(const al_check_options *o, const al_config *cfg, const char *path,
+                      bool *enabled, al_config_error *err)
+{
+    bool ok = true;
+    for (size_t r = 0; r < al_rules_count; r++)
+        enabled[r] = al_rules[r].default_on && !(o->select || (cfg && cfg->has_select));
+    if (o->select) {
+        select_rules(enabled, o->select, true);
+    } else if (cfg) {
+        for (size_t i = 0; i < cfg->select.n; i++)
+            ok &= select_rules(enabled, cfg->select.items[i], true);
+        for (size_t i = 0; i < cfg->extend_select.n; i++)
+            ok &= select_rules(enabled, cfg->extend_select.items[i], true);
+    }
+    for (size_t k = 0; k < o->extends.n; k++)
+        select_rules(enabled, o->extends.items[k], true);
+    if (cfg) {
+        for (size_t i = 0; !o->select && i < cfg->ignore.n; i++)
+            ok &= select_rules(enabled, cfg->ignore.items[i], false);
+        al_strlist pfi = {0};
+        al_config_file_ignores(cfg, path, &pfi);
+        for (size_t i = 0; i < pfi.n; i++)
+            ok &= select_rules(enabled, pfi.items[i], false);
+        al_strlist_free(&pfi);
+    }
+    for (size_t k = 0; k < o->ignores.n; k++)
+        select_rules(enabled, o->ignores.items[k], false);
+    if (!ok)
+        snprintf(err->message, sizeof err->message, "%s: unknown rule code in the configuration",
+                 cfg->path);
+    return ok;
+}
+
+/* The path a patch names: relative to the current directory, as `git
+ * apply` and `patch -p1` expect from its root. */
+static char *diff_path(const char *path)
+{
+    char cwd[4096], real[4096];
+    const char *p = path;
+    if (path[0] == '/' && getcwd(cwd, sizeof cwd) && realpath(path, real)) {
+        size_t n = strlen(cwd);
+        if (strncmp(real, cwd, n) == 0 && real[n] == '/')
+            return al_xstrdup(real + n + 1);
+    }
+    while (p[0] == '.' && p[1] == '/')
+        p += 2;
+    while (*p == '/')
+        p++; /* outside the current directory: the best a patch can say */
+    return al_xstrdup(p);
+}
+
+/* Everything one run holds, released in one place. */
+typedef struct {
+    const al_check_options *o;
+    bool unsafe_fixes; /* the command line's, else every file's configuration agrees */
+    bool error;
+    al_op_table ops;
+    al_file_list files;
+    al_compdb compdb;
+    al_config_cache *configs;
+    al_lint_options *per_file;
+    al_report_rule rule_info[AL_MAX_RULES];
+    al_report *report, *unfixed;
+    al_strbuf shown, patch;
+    size_t total_fixed, total_remaining, total_unapplied;
+} run;
+
+static void run_free(run *r)
+{
+    al_strbuf_free(&r->patch);
+    al_strbuf_free(&r->shown);
+    free(r->per_file);
+    if (r->configs)
+        al_config_cache_free(r->configs);
+    al_report_free(r->report);
+    al_report_free(r->unfixed);
+    al_file_list_free(&r->files);
+    al_ops_free(&r->ops);
+    al_compdb_free(&r->compdb);
+}
+
+/* As clang-tidy does: the build's own flags for each C++/CUDA file. An
+ * explicit --build-dir must be readable; a database found in ./ or
+ * ./build is used when sound and reported (not fatal) when broken. */
+static bool load_compdb(run *r)
+{
+    const al_check_options *o = r->o;
+    char cerr[512];
+    if (o->build_dir) {
+        int got = al_compdb_load(&r->compdb, o->build_dir, cerr, sizeof cerr);
+        if (got == 0)
+            snprintf(cerr, sizeof cerr, "%s/compile_commands.json: no such file", o->build_dir);
+        if (got <= 0) {
+            fprintf(stderr, "alloclint: error: %s\n", cerr);
+            al_compdb_free(&r->compdb);
+            return false;
+        }
+        return true;
+    }
+    bool has_cxx = false;
+    for (size_t i = 0; i < r->files.n && !has_cxx; i++)
+        has_cxx = al_is_cxx_path(r->files.paths[i]);
+    if (!has_cxx || !al_cxx_available())
+        return true;
+    int got = al_compdb_load(&r->compdb, ".", cerr, sizeof cerr);
+    if (got == 0)
+        got = al_compdb_load(&r->compdb, "build", cerr, sizeof cerr);
+    if (got < 0 && !o->quiet)
+        fprintf(stderr, "alloclint: warning: %s; C++/CUDA files are parsed with the defaults\n",
+                cerr);
+    if (got <= 0)
+        al_compdb_free(&r->compdb);
+    return true;
+}
+
+/* Each file's configuration: exclusions, rules, op summaries. Drops the
+ * excluded files from the list. */
+static bool configure_files(run *r, const al_lint_options *lo)
+{
+    const al_check_options *o = r->o;
+    r->configs = al_config_cache_new();
+    r->per_file = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->per_file);
+    size_t kept = 0;
+    for (size_t i = 0; i < r->files.n; i++) {
+        const al_config *cfg = NULL;
+        al_config_error cerr;
+        if (!al_config_for(r->configs, r->files.paths[i], &cfg, &cerr)) {
+            fprintf(stderr, "alloclint: error: %s\n", cerr.message);
+            /* The rest of the list is released with it. */
+            for (size_t k = i; k < r->files.n; k++)
+                r->files.paths[kept + k - i] = r->files.paths[k];
+            r->files.n = kept + r->files.n - i;
+            return false;
+        }
+        bool named = false;
+        for (size_t p = 0; p < o->paths.n; p++)
+            if (!strcmp(o->paths.items[p], r->files.paths[i]))
+                named = true;
+        if (cfg && (!named || o->discover.force_exclude) &&
+            al_config_excludes(cfg, r->files.paths[i])) {
+            free(r->files.paths[i]);
+            continue;
+        }
+        al_lint_options fo = *lo;
+        if (!rules_for(o, cfg, r->files.paths[i], fo.enabled, &cerr)) {
+            fprintf(stderr, "alloclint: error: %s\n", cerr.message);
+            r->error = true;
+        }
+        if (cfg) {
+            fo.ops = &cfg->ops;
+            if (o->unsafe_fixes < 0 && cfg->unsafe_fixes >= 0)
+                fo.apply_unsafe = cfg->unsafe_fixes;
+        }
+        r->per_file[kept] = fo;
+        r->files.paths[kept++] = r->files.paths[i];
+    }
+    r->files.n = kept;
+    return true;
+}
+
+/* --add-noqa: a directive on every line with a finding, written in place. */
+static int add_noqa(run *r)
+{
+    size_t total = 0, touched = 0;
+    for (size_t i = 0; i < r->files.n; i++) {
+        al_source src;
+        if (al_source_load(&src, r->files.paths[i]) != AL_SOURCE_OK) {
+            fprintf(stderr, "alloclint: error: %s: cannot read\n", r->files.paths[i]);
+            r->error = true;
+            continue;
+        }
+        size_t added = 0, len = 0;
+        char *text = al_lint_add_noqa(&src, &r->per_file[i], &added, &len);
+        if (text) {
+            int err;
+            al_write_status ws = al_write_atomic(src.path, text, len, src.hash, &err);
+            if (ws == AL_WRITE_OK) {
+                total += added;
+                touched++;
+            } else {
+                fprintf(stderr, "alloclint: error: %s: %s; not rewritten\n", src.path,
+                        ws == AL_WRITE_CHANGED ? "changed on disk while alloclint was running"
+                                               : strerror(err));
+                r->error = true;
+            }
+            free(text);
+        }
+        al_source_free(&src);
+    }
+    if (!r->o->quiet)
+        printf("Added %zu noqa directive%s to %zu file%s.\n", total, total == 1 ? "" : "s",
+               touched, touched == 1 ? "" : "s");
+    return r->error ? AL_EXIT_ERROR : AL_EXIT_CLEAN;
+}
+
+/* Operator schemas of the C++ sources (TORCH_LIBRARY ... def("op(Tensor!
+ * out, ...)")): which argument of a torch.ops call is written. */
+static void read_schemas(run *r)
+{
+    al_op_table schemas = {0};
+    size_t n_cxx = 0;
+    for (size_t i = 0; i < r->files.n; i++) {
+        if (!al_is_cxx_path(r->files.paths[i]))
+            continue;
+        n_cxx++;
+        al_source src;
+        if (al_source_load(&src, r->files.paths[i]) != AL_SOURCE_OK)
+            continue;
+        if (memmem(src.bytes, src.len, "TORCH_LIBRARY", 13))
+            al_schema_scan(src.bytes, src.len, src.path, &schemas);
+        al_source_free(&src);
+    }
+    if (schemas.n) {
+        al_config_cache_add_ops(r->configs, &schemas);
+        for (size_t k = 0; k < schemas.n; k++) {
+            al_op_summary op = schemas.items[k];
+            op.name = al_xstrdup(op.name);
+            op.origin = al_xstrdup(op.origin);
+            AL_PUSH(r->ops.items, r->ops.n, r->ops.cap, op);
+        }
+    }
+    al_ops_free(&schemas);
+    if (n_cxx && !al_cxx_available() && !r->o->quiet)
+        fprintf(stderr, "alloclint: notice: %zu C++/CUDA file%s not checked: this alloclint "
+                        "was built without libclang\n",
+                n_cxx, n_cxx == 1 ? "" : "s");
+}
+
+/* "- path:" then "    N × CODE (name)" per code fixed. */
+static void list_fixed(al_strbuf *shown, const char *path, const al_lint_result *res)
+{
+    al_strbuf_printf(shown, "- %s:\n", path);
+    for (size_t k = 0; k < res->initial.n; k++) {
+        if (!res->initial_applied[k])
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < k; j++)
+            if (res->initial_applied[j] &&
+                !strcmp(res->initial.items[j].code, res->initial.items[k].code))
+                seen = true;
+        if (seen)
+            continue;
+        size_t count = 0;
+        for (size_t j = k; j < res->initial.n; j++)
+            count += res->initial_applied[j] &&
+                     !strcmp(res->initial.items[j].code, res->initial.items[k].code);
+        al_strbuf_printf(shown, "    %zu \xc3\x97 %s (%s)\n", count, res->initial.items[k].code,
+                         res->initial.items[k].name);
+    }
+}
+
+static void take_diff(run *r, const al_source *src, const al_lint_result *res)
+{
+    if (!res->fixed) {
+        al_report_add(r->unfixed, src, &res->findings);
+        r->total_remaining += res->findings.n;
+        r->total_unapplied += res->findings.n;
+        return;
+    }
+    char *rel = diff_path(src->path);
+    al_diff_unified(&r->patch, rel, src->bytes, src->len, res->fixed, res->fixed_len, 3);
+    free(rel);
+    /* Report what the patch does not fix, where it was found. */
+    al_findings rest = {0};
+    for (size_t k = 0; k < res->initial.n; k++)
+        if (!res->initial_applied[k]) {
+            al_finding f = res->initial.items[k];
+            AL_PUSH(rest.items, rest.n, rest.cap, f);
+        }
+    al_report_add(r->unfixed, src, &rest);
+    r->total_unapplied += rest.n;
+    free(rest.items);
+    r->total_remaining += res->initial.n;
+    r->total_fixed += res->initial.n - rest.n;
+}
+
+static void take_fix(run *r, const al_source *src, const al_lint_result *res)
+{
+    int err;
+    al_write_status ws = al_write_atomic(src->path, res->fixed, res->fixed_len, src->hash, &err);
+    if (ws != AL_WRITE_OK) {
+        if (ws == AL_WRITE_CHANGED)
+            fprintf(stderr, "alloclint: error: %s: changed on disk while alloclint was "
+                            "running; not rewritten\n",
+                    src->path);
+        else
+            fprintf(stderr, "alloclint: error: %s: cannot write the fixed file: %s; "
+                            "original left unchanged\n",
+                    src->path, strerror(err));
+        r->error = true;
+        al_report_add(r->report, src, &res->initial);
+        r->total_remaining += res->initial.n;
+        return;
+    }
+    if (r->o->show_fixes)
+        list_fixed(&r->shown, src->path, res);
+    al_source fixed_src;
+    al_source_from_memory(&fixed_src, src->path, res->fixed, res->fixed_len);
+    al_report_add(r->report, &fixed_src, &res->findings);
+    al_source_free(&fixed_src);
+    r->total_fixed += res->n_fixed;
+    r->total_remaining += res->findings.n;
+}
+
+/* Phase 1, in parallel: load, check and fix each file in memory.
+ * Phase 2, in order: messages, writes and the report. */
+static void check_files(run *r)
+{
+    const al_check_options *o = r->o;
+    al_file_job *jobs = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *jobs);
+    /* A progress line only on a terminal, and only when it is worth it. */
+    bool progress = r->files.n > 2000 && isatty(STDERR_FILENO) && !o->quiet;
+    al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
+    for (size_t i = 0; i < r->files.n; i++) {
+        al_file_job *job = &jobs[i];
+        if (job->messages.len)
+            fputs(job->messages.data, stderr);
+        if (job->error)
+            r->error = true;
+        if (job->loaded) {
+            if (o->diff) {
+                take_diff(r, &job->src, &job->res);
+            } else if (o->fix && job->res.fixed) {
+                take_fix(r, &job->src, &job->res);
+            } else {
+                al_report_add(r->report, &job->src, &job->res.findings);
+                r->total_remaining += job->res.findings.n;
+            }
+            al_lint_result_free(&job->res);
+            al_source_free(&job->src);
+        }
+        al_strbuf_free(&job->messages);
+    }
+    free(jobs);
+}
+
+static void print_summary(FILE *out, const run *r)
+{
+    const al_check_options *o = r->o;
+    size_t remaining = r->total_remaining, fixed = r->total_fixed;
+    if (o->quiet || o->format == AL_FORMAT_JSON || o->format == AL_FORMAT_JSON_LINES ||
+        o->format == AL_FORMAT_GITHUB || o->format == AL_FORMAT_SARIF)
+        return;
+    if (remaining == 0 && fixed == 0) {
+        fprintf(out, "All checks passed!\n");
+        return;
+    }
+    if (fixed)
+        fprintf(out, "Found %zu finding%s (%zu fixed, %zu remaining).\n", remaining + fixed,
+                remaining + fixed == 1 ? "" : "s", fixed, remaining);
+    else
+        fprintf(out, "Found %zu finding%s.\n", remaining, remaining == 1 ? "" : "s");
+    if (!o->fix && !o->diff) {
+        size_t fixable_safe = al_report_fixable(r->report, false);
+        size_t fixable_unsafe = al_report_fixable(r->report, true);
+        size_t fixable = fixable_safe + (r->unsafe_fixes ? fixable_unsafe : 0);
+        if (fixable)
+            fprintf(out, "[*] %zu fixable with the `--fix` option", fixable);
+        if (!r->unsafe_fixes && fixable_unsafe)
+            fprintf(out, "%s%zu hidden fix%s can be enabled with the `--unsafe-fixes` option",
+                    fixable ? " (" : "", fixable_unsafe, fixable_unsafe == 1 ? "" : "es");
+        if (fixable && !r->unsafe_fixes && fixable_unsafe)
+            fputc(')', out);
+        if (fixable || (!r->unsafe_fixes && fixable_unsafe))
+            fputs(".\n", out);
+    }
+}
+
+static void write_output(run *r)
+{
+    const al_check_options *o = r->o;
+    FILE *out = stdout;
+    if (o->output_file) {
+        out = fopen(o->output_file, "w");
+        if (!out) {
+            fprintf(stderr, "alloclint: error: %s: %s\n", o->output_file, strerror(errno));
+            r->error = true;
+            return;
+        }
+    }
+    bool ok;
+    if (o->diff) {
+        ok = r->patch.len == 0 || fwrite(r->patch.data, 1, r->patch.len, out) == r->patch.len;
+        al_report_write(r->unfixed, stderr);
+        if (!o->quiet)
+            fprintf(stderr, "%zu fix%s in the diff; %zu finding%s without an applied fix.\n",
+                    r->total_fixed, r->total_fixed == 1 ? "" : "es", r->total_unapplied,
+                    r->total_unapplied == 1 ? "" : "s");
+    } else {
+        ok = al_report_write(r->report, out);
+        print_summary(out, r);
+        if (r->shown.len && !o->quiet)
+            fprintf(out, "Fixed:\n%s", r->shown.data);
+    }
+    if (out != stdout) {
+        if (fclose(out) != 0)
+            ok = false;
+    } else if (fflush(out) != 0) {
+        ok = false;
+    }
+    if (!ok) {
+        fprintf(stderr, "alloclint: error: writing the output failed\n");
+        r->error = true;
+    }
+}
+
+int al_check_run(const al_check_options *o)
+{
+    run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.unsafe_fixes = o->unsafe_fixes > 0;
+    int rc = AL_EXIT_ERROR;
+    al_ops_error operr;
+    if (!al_ops_load_builtin(&r.ops, &operr)) {
+        fprintf(stderr, "alloclint: error: built-in op table: %s\n", operr.message);
+        goto done;
+    }
+    char *dot = ".";
+    char *const *roots = o->paths.n ? (char *const *)o->paths.items : &dot;
+    al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &o->discover);
+    for (size_t i = 0; i < r.files.n_errors; i++) {
+        fprintf(stderr, "alloclint: error: %s\n", r.files.errors[i]);
+        r.error = true;
+    }
+    if (o->since) {
+        char serr[512];
+        if (!al_keep_changed_since(&r.files, o->since, serr, sizeof serr)) {
+            fprintf(stderr, "alloclint: error: %s\n", serr);
+            goto done;
+        }
+    }
+    al_lint_options lo;
+    memset(&lo, 0, sizeof lo);
+    lo.ops = &r.ops;
+    lo.apply_safe = o->fix || o->diff;
+    lo.apply_unsafe = r.unsafe_fixes;
+    lo.cxx_args = o->cxx_args.items;
+    lo.n_cxx_args = (int)o->cxx_args.n;
+    if (!load_compdb(&r))
+        goto done;
+    lo.compdb = &r.compdb;
+
+    for (size_t k = 0; k < al_rules_count; k++)
+        r.rule_info[k] = (al_report_rule){al_rules[k].code, al_rules[k].name, al_rules[k].summary,
+                                          al_rules[k].default_on};
+    if (o->diff)
+        r.unfixed = al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true, r.unsafe_fixes,
+                                                       false, false, r.rule_info, al_rules_count});
+    if (!configure_files(&r, &lo))
+        goto done;
+    if (o->add_noqa) {
+        rc = add_noqa(&r);
+        goto done;
+    }
+    read_schemas(&r);
+    /* The configuration's unsafe-fixes counts for the marks and summary
+     * when it holds for every file checked. */
+    if (o->unsafe_fixes < 0 && r.files.n > 0) {
+        bool all_unsafe = true;
+        for (size_t i = 0; i < r.files.n; i++)
+            all_unsafe &= r.per_file[i].apply_unsafe;
+        r.unsafe_fixes = all_unsafe;
+    }
+    /* Colour only for a terminal, and never with NO_COLOR set. */
+    bool color = !o->output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    r.report = al_report_new(&(al_report_options){o->format, true, r.unsafe_fixes, o->statistics,
+                                                  color, r.rule_info, al_rules_count});
+    check_files(&r);
+    write_output(&r);
+    if (r.error)
+        rc = AL_EXIT_ERROR;
+    else if (o->exit_non_zero_on_fix && o->fix && r.total_fixed > 0)
+        rc = AL_EXIT_FINDINGS;
+    else if (o->exit_zero)
+        rc = AL_EXIT_CLEAN;
+    else
+        rc = r.total_remaining > 0 ? AL_EXIT_FINDINGS : AL_EXIT_CLEAN;
+done:
+    run_free(&r);
+    return rc;
+}

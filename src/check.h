@@ -1,0 +1,39 @@
+/* The check command: find the files, check them on every core with their
+ * configuration, fix or print the diff, and report. */
+#ifndef ALLOCLINT_CHECK_H
+#define ALLOCLINT_CHECK_H
+
+#include "discover.h"
+#include "report.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { AL_EXIT_CLEAN = 0, AL_EXIT_FINDINGS = 1, AL_EXIT_ERROR = 2 };
+
+/* Strings borrowed from argv. */
+typedef struct {
+    const char **items;
+    size_t n, cap;
+} al_args;
+
+typedef struct {
+    bool fix, diff, exit_zero, quiet, add_noqa, statistics, exit_non_zero_on_fix, show_fixes;
+    int unsafe_fixes; /* -1 not given (the configuration decides), 0 or 1 */
+    al_discover_options discover;
+    al_format format;
+    const char *output_file;
+    int threads;         /* 0: one per CPU */
+    const char *select;  /* --select, or NULL: the config's or the defaults */
+    const char *since;   /* --since REV */
+    const char *build_dir;
+    al_args ignores, extends; /* --ignore and --extend-select, repeated */
+    al_args cxx_args;         /* --cxx-arg, repeated */
+    al_args paths;
+} al_check_options;
+
+/* Runs the command and returns the process exit code. */
+int al_check_run(const al_check_options *o);
+void al_check_options_free(al_check_options *o);
+
+#endif
