@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include "analysis/index.h"
 #include "analysis/ops.h"
 #include "analysis/schema.h"
 #include "atomic.h"
@@ -105,6 +106,7 @@ typedef struct {
     bool unsafe_fixes; /* the command line's, else every file's configuration agrees */
     bool error;
     al_op_table ops;
+    al_index *index;
     al_file_list files;
     al_compdb compdb;
     al_config_cache *configs;
@@ -127,6 +129,7 @@ static void run_free(run *r)
     al_file_list_free(&r->files);
     al_ops_free(&r->ops);
     al_compdb_free(&r->compdb);
+    al_index_free(r->index);
 }
 
 /* As clang-tidy does: the build's own flags for each C++/CUDA file. An
@@ -485,6 +488,10 @@ int al_check_run(const al_check_options *o)
     lo.ops = &r.ops;
     lo.apply_safe = o->fix || o->diff;
     lo.apply_unsafe = r.unsafe_fixes;
+    r.index = al_index_new();
+    lo.index = r.index;
+    char cwd[4096];
+    lo.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
     lo.cxx_args = o->cxx_args.items;
     lo.n_cxx_args = (int)o->cxx_args.n;
     if (!load_compdb(&r))

@@ -1,6 +1,7 @@
 #include "discover.h"
 
 #include "cxx/cxx.h"
+#include "paths.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -11,11 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static const char *const SKIP_DIRS[] = {
-    ".git", ".hg", ".svn", "__pycache__", "node_modules", "build", "dist",
-    "venv", ".venv", ".tox", ".nox", ".mypy_cache", ".ruff_cache",
-    ".pytest_cache", "site-packages", ".eggs", NULL};
 
 typedef struct {
     git_repository *repo;
@@ -106,16 +102,6 @@ static void add_path(al_file_list *out, const char *path)
     AL_PUSH(out->paths, out->n, out->cap, p);
 }
 
-static bool is_virtualenv(const char *dir)
-{
-    al_strbuf sb = {0};
-    al_strbuf_printf(&sb, "%s/pyvenv.cfg", dir);
-    struct stat st;
-    bool yes = stat(sb.data, &st) == 0;
-    al_strbuf_free(&sb);
-    return yes;
-}
-
 static void walk_dir(walker *w, const char *dir, int depth)
 {
     if (depth > 64) {
@@ -132,38 +118,28 @@ static void walk_dir(walker *w, const char *dir, int depth)
         const char *name = ent->d_name;
         if (!strcmp(name, ".") || !strcmp(name, ".."))
             continue;
-        al_strbuf sb = {0};
-        if (!strcmp(dir, "."))
-            al_strbuf_puts(&sb, name);
-        else if (al_str_ends_with(dir, "/"))
-            al_strbuf_printf(&sb, "%s%s", dir, name);
-        else
-            al_strbuf_printf(&sb, "%s/%s", dir, name);
+        char *path = al_path_join(dir, name);
         struct stat st;
-        if (lstat(sb.data, &st) != 0) {
-            add_error(w->out, sb.data, strerror(errno));
-            al_strbuf_free(&sb);
+        if (lstat(path, &st) != 0) {
+            add_error(w->out, path, strerror(errno));
+            free(path);
             continue;
         }
         if (S_ISLNK(st.st_mode)) {
             /* Follow links to files, never to directories (cycles). */
-            if (stat(sb.data, &st) != 0 || S_ISDIR(st.st_mode)) {
-                al_strbuf_free(&sb);
+            if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
+                free(path);
                 continue;
             }
         }
         if (S_ISDIR(st.st_mode)) {
-            bool skip = false;
-            for (int i = 0; SKIP_DIRS[i]; i++)
-                if (!strcmp(name, SKIP_DIRS[i]))
-                    skip = true;
-            if (!skip && !is_virtualenv(sb.data) && !git_ignored(w, sb.data, true))
-                walk_dir(w, sb.data, depth + 1);
+            if (!al_path_skip_dir(dir, name) && !git_ignored(w, path, true))
+                walk_dir(w, path, depth + 1);
         } else if (S_ISREG(st.st_mode) && (al_is_python_path(name) || al_is_cxx_path(name))) {
-            if (!git_ignored(w, sb.data, false))
-                add_path(w->out, sb.data);
+            if (!git_ignored(w, path, false))
+                add_path(w->out, path);
         }
-        al_strbuf_free(&sb);
+        free(path);
     }
     closedir(d);
 }

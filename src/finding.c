@@ -33,7 +33,7 @@ static void fix_free(al_fix *fix)
 void al_findings_add(al_findings *list, const char *code, const char *name,
                      size_t start, size_t end, char *message, al_fix *fix)
 {
-    al_finding f = {code, name, message, start, end, fix};
+    al_finding f = {code, name, message, start, end, fix, NULL, 0, 0};
     AL_PUSH(list->items, list->n, list->cap, f);
 }
 
@@ -51,12 +51,26 @@ void al_findings_sort(al_findings *list)
         qsort(list->items, list->n, sizeof *list->items, compare);
 }
 
+void al_findings_note(al_findings *list, const char *path, size_t row, const char *message)
+{
+    al_finding *f = &list->items[list->n - 1];
+    al_note n = {al_xstrdup(message), path ? al_xstrdup(path) : NULL, row};
+    AL_PUSH(f->notes, f->n_notes, f->cap_notes, n);
+}
+
 void al_finding_free(al_finding *f)
 {
     free(f->message);
     fix_free(f->fix);
+    for (size_t i = 0; i < f->n_notes; i++) {
+        free(f->notes[i].message);
+        free(f->notes[i].path);
+    }
+    free(f->notes);
     f->message = NULL;
     f->fix = NULL;
+    f->notes = NULL;
+    f->n_notes = 0;
 }
 
 void al_findings_free(al_findings *list)

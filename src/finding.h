@@ -23,12 +23,22 @@ typedef struct {
     size_t n_edits, cap_edits;
 } al_fix;
 
+/* A step of the reasoning behind a finding, possibly in another file:
+ * which callee, which kernel, which store. */
+typedef struct {
+    char *message;
+    char *path; /* NULL: the finding's own file */
+    size_t row; /* 1-based */
+} al_note;
+
 typedef struct {
     const char *code; /* static: "AL101" */
     const char *name; /* static: "zeros-overwritten" */
     char *message;
     size_t start, end; /* byte span */
     al_fix *fix;       /* NULL when there is none */
+    al_note *notes;
+    size_t n_notes, cap_notes;
 } al_finding;
 
 typedef struct {
@@ -41,6 +51,8 @@ void al_fix_add_edit(al_fix *fix, size_t start, size_t end, const char *content)
 void al_findings_add(al_findings *list, const char *code, const char *name,
                      size_t start, size_t end, char *message, al_fix *fix);
 void al_findings_sort(al_findings *list);
+/* Adds a note to the finding most recently added to list. */
+void al_findings_note(al_findings *list, const char *path, size_t row, const char *message);
 /* Frees one finding's message and fix (not the finding itself). */
 void al_finding_free(al_finding *f);
 void al_findings_free(al_findings *list);

@@ -46,6 +46,19 @@ static void wanted_calls(const al_lint_options *opt, const char **names, size_t 
     names[n] = NULL;
 }
 
+/* Notes name files as the index read them (absolute): shown relative to
+ * the current folder, as the findings' own files are. */
+static void relative_notes(const al_lint_options *opt, al_findings *out)
+{
+    size_t cl = opt->cwd ? strlen(opt->cwd) : 0;
+    for (size_t i = 0; cl && i < out->n; i++)
+        for (size_t k = 0; k < out->items[i].n_notes; k++) {
+            char *p = out->items[i].notes[k].path;
+            if (p && !strncmp(p, opt->cwd, cl) && p[cl] == '/')
+                memmove(p, p + cl + 1, strlen(p + cl + 1) + 1);
+        }
+}
+
 /* Drops suppressed findings; adds AL900 for unused suppressions. */
 static void suppress(const al_source *src, const al_lint_options *opt, const al_span *comments,
                      size_t n_comments, al_findings *out, al_suppressions *sup)
@@ -78,10 +91,13 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, al_findi
     wanted_calls(opt, calls, 64);
     al_pymodule module;
     al_pymodule_build(&module, &pf, opt->ops, calls);
+    if (opt->index)
+        al_pymodule_use_index(&module, src->path, opt->index);
     al_rule_input in = {src, &module, NULL, opt->ops};
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON)
             al_rules[r].run(&in, out);
+    relative_notes(opt, out);
     al_suppressions sup;
     suppress(src, opt, module.comments, module.n_comments, out, &sup);
     if (add_noqa) {
@@ -166,6 +182,7 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_CXX)
             al_rules[r].run(&in, out);
+    relative_notes(opt, out);
     al_suppressions sup;
     suppress(src, opt, unit.comments, unit.n_comments, out, &sup);
     al_suppressions_free(&sup);

@@ -19,6 +19,9 @@ typedef struct {
     const char *const *cxx_args; /* extra clang arguments for C++/CUDA files */
     int n_cxx_args;
     const al_compdb *compdb; /* compile_commands.json, or NULL */
+    struct al_index *index;  /* the repo index, shared by every file of a run; NULL: calls
+                              * are not followed */
+    const char *cwd;         /* notes' paths are shown relative to it (may be NULL) */
 } al_lint_options;
 
 typedef struct {

@@ -68,6 +68,14 @@ static cJSON *finding_json(const al_source *src, const al_finding *f)
     } else {
         cJSON_AddNullToObject(o, "fix");
     }
+    cJSON *notes = cJSON_AddArrayToObject(o, "notes");
+    for (size_t i = 0; i < f->n_notes; i++) {
+        cJSON *n = cJSON_CreateObject();
+        cJSON_AddStringToObject(n, "message", f->notes[i].message);
+        cJSON_AddStringToObject(n, "filename", f->notes[i].path ? f->notes[i].path : src->path);
+        cJSON_AddNumberToObject(n, "row", (double)f->notes[i].row);
+        cJSON_AddItemToArray(notes, n);
+    }
     return o;
 }
 
@@ -123,6 +131,21 @@ static void add_sarif(al_report *r, const al_source *src, const al_finding *f)
     cJSON_AddItemToObject(phys, "artifactLocation", sarif_artifact(src->path));
     cJSON_AddItemToObject(phys, "region", sarif_region(src, f->start, f->end));
     cJSON_AddItemToArray(locs, loc);
+    if (f->n_notes) {
+        cJSON *related = cJSON_AddArrayToObject(res, "relatedLocations");
+        for (size_t i = 0; i < f->n_notes; i++) {
+            cJSON *rl = cJSON_CreateObject();
+            cJSON_AddNumberToObject(rl, "id", (double)i);
+            cJSON *rp = cJSON_AddObjectToObject(rl, "physicalLocation");
+            cJSON_AddItemToObject(rp, "artifactLocation",
+                                  sarif_artifact(f->notes[i].path ? f->notes[i].path : src->path));
+            cJSON_AddNumberToObject(cJSON_AddObjectToObject(rp, "region"), "startLine",
+                                    (double)(f->notes[i].row ? f->notes[i].row : 1));
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(rl, "message"), "text",
+                                    f->notes[i].message);
+            cJSON_AddItemToArray(related, rl);
+        }
+    }
     if (f->fix && f->fix->n_edits) {
         cJSON *props = cJSON_AddObjectToObject(res, "properties");
         cJSON_AddStringToObject(props, "applicability",
@@ -268,6 +291,10 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
     if (f->fix)
         al_strbuf_printf(&r->text, "       = fix (%s): %s\n",
                          al_applicability_name(f->fix->applicability), f->fix->message);
+    for (size_t i = 0; i < f->n_notes; i++)
+        al_strbuf_printf(&r->text, "       = note: %s:%zu: %s\n",
+                         f->notes[i].path ? f->notes[i].path : src->path, f->notes[i].row,
+                         f->notes[i].message);
     al_strbuf_putc(&r->text, '\n');
 }
 

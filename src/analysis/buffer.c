@@ -1,8 +1,10 @@
 #include "buffer.h"
 
 #include "extent.h"
+#include "module.h"
 #include "uses.h"
 #include "../python/cfg.h"
+#include "../python/syntax.h"
 #include "../util.h"
 
 #include <stdio.h>
@@ -41,6 +43,7 @@ typedef struct {
  * facts about names that every allocation in it shares. */
 typedef struct {
     const al_file_env *env;
+    TSNode func;
     al_cfg cfg;
     occlist *occ;
     al_interner strs;
@@ -66,8 +69,12 @@ typedef struct {
     size_t reason_row;
     bool accumulated;
     bool completed_safe, completed_unsafe;
+    bool touched; /* some path wrote some element */
     char *evidence;
     size_t evidence_row;
+    char *why;
+    al_chain chain;
+    al_buffer_desc desc;
     unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
 } actx;
 
@@ -80,6 +87,7 @@ const char *al_block_reason_text(al_block_reason r)
     case AL_BLOCK_ACCUMULATE: return "accumulated into";
     case AL_BLOCK_PADDED_KERNEL: return "padded shape written by a kernel";
     case AL_BLOCK_GLOBAL: return "global or nonlocal name";
+    case AL_BLOCK_CALLEE: return "a callee may leave elements unwritten";
     }
     return "?";
 }
@@ -185,7 +193,8 @@ static void block(actx *a, al_block_reason reason, size_t row)
     }
 }
 
-static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_t row)
+static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_t row,
+                        const al_use *by)
 {
     if (!s->pristine)
         return;
@@ -210,7 +219,11 @@ static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_
     if (!a->evidence && evidence) {
         a->evidence = al_xstrdup(evidence);
         a->evidence_row = row;
+        if (by)
+            al_chain_append(&a->chain, &by->chain);
     }
+    if (unsafe && !a->why && by && by->why)
+        a->why = al_xstrdup(by->why);
     s->pristine = false;
     s->written = true;
     s->ncov = 0;
@@ -282,6 +295,8 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             block(a, AL_BLOCK_READ, e->row);
         else if (e->kind == AL_USE_ESCAPE)
             block(a, AL_BLOCK_ESCAPE, e->row);
+        else if (e->kind == AL_USE_NEEDED)
+            block(a, AL_BLOCK_CALLEE, e->row);
     }
     for (int i = 0; i < nev; i++) {
         al_use *e = &evs[i];
@@ -291,9 +306,9 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             a->refill_at[idx] = still_zero && a->refill_at[idx] != 2 ? 1 : 2;
         }
         if (e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL || e->kind == AL_USE_RMW)
-            out->dirty = true;
+            out->dirty = a->touched = true;
         if (e->kind == AL_USE_WRITE && e->through_must)
-            apply_write(a, out, e->region, e->evidence, e->row);
+            apply_write(a, out, e->region, e->evidence, e->row, e);
         if ((e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL) && e->evidence_kind &&
             strcmp(e->evidence_kind, "kernel") == 0 && a->padded && out->pristine)
             block(a, AL_BLOCK_PADDED_KERNEL, e->row);
@@ -323,7 +338,7 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             alias al = {e->target, e->target_len, e->akind, e->aregion, e->through_must};
             add_alias(out, al);
         }
-        free(e->evidence);
+        al_use_free(e);
     }
     if (out->nal == 0)
         out->pristine = false; /* unreachable before anyone read it */
@@ -500,7 +515,8 @@ static void propagate(actx *a, int from, const bstate *out, int *work, size_t *n
                     continue;
                 int rid = loop_cover(a, node->ast, edge.al[j].name, edge.al[j].len);
                 if (rid >= 0) {
-                    apply_write(a, &edge, rid, "the loop over `range(...)`", al_node_row(node->ast));
+                    apply_write(a, &edge, rid, "the loop over `range(...)`", al_node_row(node->ast),
+                                NULL);
                     break;
                 }
             }
@@ -512,7 +528,8 @@ static void propagate(actx *a, int from, const bstate *out, int *work, size_t *n
     }
 }
 
-static void analyse_alloc(actx *a)
+/* Runs the dataflow from node `start`, whose out-state is `first`. */
+static void run(actx *a, int start, const bstate *first)
 {
     fctx *f = a->f;
     size_t n = f->cfg.n;
@@ -524,13 +541,8 @@ static void analyse_alloc(actx *a)
         if (strlen(f->globals[i]) == a->root_len &&
             memcmp(f->globals[i], a->root, a->root_len) == 0)
             block(a, AL_BLOCK_GLOBAL, 0);
-
-    bstate out;
-    bstate empty;
-    memset(&empty, 0, sizeof empty);
-    empty.reached = true;
-    transfer(a, a->alloc_node, &empty, &out);
-    propagate(a, a->alloc_node, &out, work, &nwork, queued);
+    bstate out = *first;
+    propagate(a, start, &out, work, &nwork, queued);
     size_t steps = 0, limit = n * 64 + 1024;
     while (nwork > 0 && steps++ < limit) {
         int idx = work[--nwork];
@@ -546,27 +558,51 @@ static void analyse_alloc(actx *a)
     a->in = NULL;
 }
 
+static void init_actx(actx *a, fctx *f, const char *root, size_t root_len, bool zero_fill)
+{
+    memset(a, 0, sizeof *a);
+    a->f = f;
+    a->alloc_node = -1;
+    a->root = root;
+    a->root_len = root_len;
+    al_extents_init(&a->ext, f->env->pf, &f->strs, f->even, f->neven);
+    a->desc.name = al_intern(&f->strs, root, root_len);
+    a->desc.func = f->func;
+    a->uses = (al_use_ctx){f->env, &a->ext, zero_fill, &a->desc};
+}
+
+static void free_actx(actx *a)
+{
+    al_extents_free(&a->ext);
+    free(a->evidence);
+    free(a->why);
+    al_chain_free(&a->chain);
+}
+
 static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
 {
     const al_file_env *env = f->env;
     al_buffer b;
     memset(&b, 0, sizeof b);
-    if (!al_alloc_site_match(env->pf, env->im, f->cfg.nodes[node_idx].eval, &b.site))
+    if (!al_alloc_site_match(env->pf, &env->mod->imports, f->cfg.nodes[node_idx].eval, &b.site))
         return;
     actx a;
-    memset(&a, 0, sizeof a);
-    a.f = f;
+    size_t root_len;
+    const char *root = al_node_ptr(env->pf, b.site.target, &root_len);
+    bool zeros = al_factory_is_zeros(b.site.factory);
+    init_actx(&a, f, root, root_len, zeros);
     a.alloc_node = node_idx;
-    a.root = al_node_ptr(env->pf, b.site.target, &a.root_len);
+    a.desc.site = &b.site;
     a.padded = b.site.padded_shape;
-    al_extents_init(&a.ext, env->pf, &f->strs, f->even, f->neven);
     if (!ts_node_is_null(b.site.size_expr) || b.site.size_multiple)
         al_extents_read_shape(&a.ext, b.site.size_expr, b.site.size_multiple, &b.site.args, 0);
-    bool zeros = al_factory_is_zeros(b.site.factory);
-    a.uses = (al_use_ctx){env, &a.ext, zeros};
     if (zeros)
         a.refill_at = al_xcalloc(f->cfg.n, 1);
-    analyse_alloc(&a);
+    bstate first, empty;
+    memset(&empty, 0, sizeof empty);
+    empty.reached = true;
+    transfer(&a, node_idx, &empty, &first);
+    run(&a, node_idx, &first);
     /* Escaped or accumulated into: someone else may have written it. */
     bool trust_zero = !(a.blocked && (a.reason == AL_BLOCK_ESCAPE || a.reason == AL_BLOCK_GLOBAL ||
                                       a.reason == AL_BLOCK_ACCUMULATE)) &&
@@ -588,8 +624,12 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     }
     b.evidence = a.evidence;
     b.evidence_row = a.evidence_row;
+    b.why = a.why;
+    b.chain = a.chain;
+    a.evidence = a.why = NULL;
+    memset(&a.chain, 0, sizeof a.chain);
     AL_PUSH(out->items, out->n, out->cap, b);
-    al_extents_free(&a.ext);
+    free_actx(&a);
 }
 
 /* ------------------------------------------------------------------ */
@@ -681,30 +721,90 @@ static bool mentions_factory(const al_pyfile *pf, TSNode body)
     return false;
 }
 
+static void open_function(fctx *f, const al_file_env *env, TSNode func)
+{
+    memset(f, 0, sizeof *f);
+    f->env = env;
+    f->func = func;
+    TSNode body = al_node_field(func, "body");
+    al_cfg_build(&f->cfg, body);
+    f->occ = al_xcalloc(f->cfg.n, sizeof(occlist));
+    for (size_t i = 0; i < f->cfg.n; i++)
+        if (!ts_node_is_null(f->cfg.nodes[i].eval))
+            collect_ids(f->cfg.nodes[i].eval, &f->occ[i], f->cfg.nodes[i].kind == AL_CFG_DEF, 0);
+    scan_function_facts(f, body, 1);
+}
+
+static void close_function(fctx *f)
+{
+    for (size_t i = 0; i < f->cfg.n; i++)
+        free(f->occ[i].ids);
+    free(f->occ);
+    al_interner_free(&f->strs);
+    free(f->even);
+    free(f->globals);
+    al_cfg_free(&f->cfg);
+}
+
 void al_buffers_analyse_function(al_buffers *out, const al_file_env *env, TSNode func)
 {
     TSNode body = al_node_field(func, "body");
     if (ts_node_is_null(body) || !mentions_factory(env->pf, body))
         return;
     fctx f;
-    memset(&f, 0, sizeof f);
-    f.env = env;
-    al_cfg_build(&f.cfg, body);
-    f.occ = al_xcalloc(f.cfg.n, sizeof(occlist));
-    for (size_t i = 0; i < f.cfg.n; i++)
-        if (!ts_node_is_null(f.cfg.nodes[i].eval))
-            collect_ids(f.cfg.nodes[i].eval, &f.occ[i], f.cfg.nodes[i].kind == AL_CFG_DEF, 0);
-    scan_function_facts(&f, body, 1);
+    open_function(&f, env, func);
     for (size_t i = 0; i < f.cfg.n; i++)
         if (f.cfg.nodes[i].kind == AL_CFG_SIMPLE)
             consider_alloc(&f, out, (int)i);
-    for (size_t i = 0; i < f.cfg.n; i++)
-        free(f.occ[i].ids);
-    free(f.occ);
-    al_interner_free(&f.strs);
-    free(f.even);
-    free(f.globals);
-    al_cfg_free(&f.cfg);
+    close_function(&f);
+}
+
+void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *param,
+                            al_call_effect *out)
+{
+    memset(out, 0, sizeof *out);
+    fctx f;
+    open_function(&f, env, func);
+    al_strlist params = {0};
+    al_py_param_names(env->pf, func, &params);
+    actx a;
+    init_actx(&a, &f, param, strlen(param), false);
+    a.desc.params = &params;
+    a.desc.name = al_intern(&f.strs, param, strlen(param));
+    bstate first;
+    memset(&first, 0, sizeof first);
+    first.reached = first.pristine = true;
+    first.al[0] = (alias){a.desc.name, strlen(param), AL_ALIAS_SAME, AL_REGION_FULL, true};
+    first.nal = 1;
+    run(&a, f.cfg.entry, &first);
+    const char *why = NULL;
+    if (a.blocked) {
+        switch (a.reason) {
+        case AL_BLOCK_READ: out->effect = AL_EFFECT_READS; why = "reads it before writing it"; break;
+        case AL_BLOCK_ACCUMULATE: out->effect = AL_EFFECT_ACCUMULATES; why = "accumulates into it"; break;
+        case AL_BLOCK_CALLEE: out->effect = AL_EFFECT_SKIPS; why = "hands it to a callee that may skip elements"; break;
+        case AL_BLOCK_PADDED_KERNEL: out->effect = AL_EFFECT_WRITES_SOME; why = "writes it with a kernel"; break;
+        default: out->effect = AL_EFFECT_ESCAPES; why = "keeps it or hands it on before writing it"; break;
+        }
+        al_chain_add(&out->chain, env->path, a.reason_row, "%s", why);
+    } else if (a.completed_unsafe || (a.completed_safe && a.desc.conflict)) {
+        out->effect = AL_EFFECT_WRITES_SOME;
+        out->why = al_xstrdup(a.why ? a.why : "could not prove that every element is written");
+    } else if (a.completed_safe) {
+        out->effect = AL_EFFECT_WRITES_ALL;
+        out->req = a.desc.exported;
+    } else if (a.touched) {
+        out->effect = AL_EFFECT_WRITES_SOME;
+        why = "writes only part of it";
+    } else {
+        out->effect = AL_EFFECT_UNUSED;
+    }
+    if (why && !out->why)
+        out->why = al_xstrdup(why);
+    al_chain_append(&out->chain, &a.chain);
+    free_actx(&a);
+    al_strlist_free(&params);
+    close_function(&f);
 }
 
 void al_buffers_free(al_buffers *b)
@@ -712,6 +812,8 @@ void al_buffers_free(al_buffers *b)
     for (size_t i = 0; i < b->n; i++) {
         al_alloc_site_free(&b->items[i].site);
         free(b->items[i].evidence);
+        free(b->items[i].why);
+        al_chain_free(&b->items[i].chain);
         free(b->items[i].zero_refills);
     }
     free(b->items);

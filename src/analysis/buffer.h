@@ -10,6 +10,7 @@
 
 #include "alloc.h"
 #include "ops.h"
+#include "summary.h"
 #include "uses.h"
 
 #include <stdbool.h>
@@ -29,6 +30,7 @@ typedef enum {
     AL_BLOCK_ACCUMULATE,    /* read-modify-write (+=, add_, index_add_) */
     AL_BLOCK_PADDED_KERNEL, /* padded/rounded shape written by a kernel */
     AL_BLOCK_GLOBAL,        /* the name is global or nonlocal */
+    AL_BLOCK_CALLEE,        /* a callee may leave elements unwritten (data-dependent exit) */
 } al_block_reason;
 
 typedef struct {
@@ -38,6 +40,8 @@ typedef struct {
     size_t block_row;
     char *evidence; /* what proved the write, e.g. "`copy_`" */
     size_t evidence_row;
+    char *why;      /* OUTPUT_ONLY: what could not be proved */
+    al_chain chain; /* the callees and stores behind the write */
     /* Statements that fill the buffer with zeros where every path still
      * holds the allocation's zeros and nothing else could have written it
      * (zeros factories only). */
@@ -54,6 +58,10 @@ typedef struct {
  * what is proved about each, in statement order. */
 void al_buffers_analyse_function(al_buffers *out, const al_file_env *env, TSNode func);
 void al_buffers_free(al_buffers *b);
+/* What function `func` does to its parameter `param`, for its callers:
+ * the same dataflow, rooted at the parameter, mapped to an effect. */
+void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *param,
+                            al_call_effect *out);
 const char *al_block_reason_text(al_block_reason r);
 
 #endif

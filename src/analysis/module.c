@@ -133,12 +133,18 @@ static int compare_buffers(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *index)
+{
+    m->path = path;
+    m->index = index;
+}
+
 const al_buffers *al_pymodule_buffers(al_pymodule *m)
 {
     if (m->buffers_ready)
         return &m->buffers;
     m->buffers_ready = true;
-    al_file_env env = {m->pf, &m->imports, m->ops, &m->kernel_names, &m->atomic_kernel_names};
+    al_file_env env = {m->path, m->pf, m, m->ops, m->index, 0};
     for (size_t i = 0; i < m->n_functions; i++)
         al_buffers_analyse_function(&m->buffers, &env, m->functions[i]);
     if (m->buffers.n > 1)

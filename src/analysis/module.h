@@ -20,9 +20,11 @@
  * analysis stays far inside its own depth guard, so no use can be missed. */
 #define AL_MAX_FUNCTION_DEPTH 200
 
-typedef struct {
+typedef struct al_pymodule {
     const al_pyfile *pf;
     const al_op_table *ops;
+    const char *path;         /* the file, for the index (may be NULL) */
+    struct al_index *index;   /* the repo index, or NULL: calls are not followed */
     al_imports imports;
     const char *torch; /* the local name of the torch module, or NULL */
     /* Every function_definition the analysis can take, in document order
@@ -50,6 +52,8 @@ typedef struct {
  * the enabled rules read. */
 void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *ops,
                        const char *const *call_names);
+/* Follows calls through the repo index from now on (path names the file). */
+void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *index);
 /* What is proved about every allocation site of the analysable functions
  * that mention a filled factory, in source order. */
 const al_buffers *al_pymodule_buffers(al_pymodule *m);

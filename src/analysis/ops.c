@@ -64,9 +64,13 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             op.full_write = strcmp(b, "true") == 0;
             have_full = true;
             free(b);
+        } else if (strcmp(keytext, "library") == 0 && al_toml_is(value, "boolean")) {
+            char *b = al_toml_text(doc, value);
+            op.library = strcmp(b, "true") == 0;
+            free(b);
         } else {
             set_error(err, origin, pair,
-                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false)",
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false, library = true|false)",
                       keytext);
             ok = false;
         }

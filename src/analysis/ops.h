@@ -15,6 +15,8 @@ typedef struct {
     int out_position;  /* positional index of the output, or -1 */
     bool full_write;   /* every element of the output is written */
     char *origin;      /* file the entry came from, for messages */
+    bool library;      /* a library outside the project (flashinfer, aiter): its full
+                        * write is documented, not proved, so a fix is at most unsafe */
 } al_op_summary;
 
 typedef struct {

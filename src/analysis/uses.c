@@ -1,5 +1,7 @@
 #include "uses.h"
 
+#include "module.h"
+#include "values.h"
 #include "../util.h"
 
 #include <ctype.h>
@@ -145,8 +147,9 @@ static al_use method_use(const al_use_ctx *c, TSNode attr_node, TSNode call, al_
 
 static bool is_imported_name(const al_use_ctx *c, const char *p, size_t len)
 {
-    for (size_t i = 0; i < c->env->im->n; i++)
-        if (strlen(c->env->im->items[i].local) == len && memcmp(c->env->im->items[i].local, p, len) == 0)
+    const al_imports *im = &c->env->mod->imports;
+    for (size_t i = 0; i < im->n; i++)
+        if (strlen(im->items[i].local) == len && memcmp(im->items[i].local, p, len) == 0)
             return true;
     return false;
 }
@@ -171,7 +174,7 @@ static bool is_kernel_name(const al_use_ctx *c, TSNode n)
     if (!al_node_is(n, "identifier"))
         return false;
     p = al_node_ptr(c->env->pf, n, &len);
-    return (c->env->kernels && al_strlist_has(c->env->kernels, p, len)) || is_imported_name(c, p, len);
+    return al_strlist_has(&c->env->mod->kernel_names, p, len) || is_imported_name(c, p, len);
 }
 
 static bool is_out_keyword(const char *kw, size_t len)
@@ -185,7 +188,7 @@ static al_use kernel_launch_use(const al_use_ctx *c, TSNode call, TSNode kernel,
 {
     size_t len;
     const char *p = al_node_ptr(c->env->pf, kernel, &len);
-    if (c->env->atomic_kernels && al_strlist_has(c->env->atomic_kernels, p, len))
+    if (al_strlist_has(&c->env->mod->atomic_kernel_names, p, len))
         return make(AL_USE_RMW, call); /* the kernel accumulates with atomics */
     /* A non-zero fill handed to a kernel is most likely an input. */
     if (!c->zero_fill || !ts_node_is_null(kw))
@@ -197,18 +200,286 @@ static al_use kernel_launch_use(const al_use_ctx *c, TSNode call, TSNode kernel,
     return e;
 }
 
+/* ------------------------------------------------------------------ */
+/* Callee summaries at a call                                           */
+
+/* `a*b` of the dims, parenthesised as the value texts nest products. */
+static char *dims_product(char *const *dims, int n)
+{
+    al_strbuf sb = {0};
+    al_strbuf_puts(&sb, "");
+    for (int i = 0; i < n; i++) {
+        bool op = strpbrk(dims[i], "+-*/%") != NULL;
+        if (i >= 2) {
+            char *prev = al_strbuf_detach(&sb);
+            al_strbuf_printf(&sb, "(%s)", prev);
+            free(prev);
+        }
+        al_strbuf_printf(&sb, "%s%s%s%s", i ? "*" : "", op && n > 1 ? "(" : "", dims[i],
+                         op && n > 1 ? ")" : "");
+    }
+    return al_strbuf_detach(&sb);
+}
+
+/* What the buffer's allocation says about its size, as value texts: the
+ * tensor it is made like (or whose `.shape` it is made with) and its
+ * dims when they are spelled out. */
+typedef struct {
+    char *like;
+    char *dims[AL_MAX_DIMS];
+    int ndims; /* -1 unknown */
+} size_facts;
+
+static void read_size(const al_use_ctx *c, size_facts *sf)
+{
+    memset(sf, 0, sizeof *sf);
+    sf->ndims = -1;
+    const al_alloc_site *site = c->buf ? c->buf->site : NULL;
+    if (!site)
+        return;
+    const al_pyfile *pf = c->env->pf;
+    TSNode func = c->buf->func;
+    bool like = site->factory == AL_FACTORY_ZEROS_LIKE || site->factory == AL_FACTORY_ONES_LIKE ||
+                site->factory == AL_FACTORY_FULL_LIKE;
+    if (like) {
+        if (site->args.npos > 0)
+            sf->like = al_value_text(pf, func, site->stmt, site->args.pos[0]);
+        return;
+    }
+    if (site->size_multiple) {
+        for (int i = 0; i < site->args.npos && i < AL_MAX_DIMS; i++)
+            sf->dims[sf->ndims = i, i] = al_value_text(pf, func, site->stmt, site->args.pos[i]);
+        sf->ndims = site->args.npos <= AL_MAX_DIMS ? site->args.npos : -1;
+        return;
+    }
+    if (ts_node_is_null(site->size_expr))
+        return;
+    TSNode s = al_py_unparen(site->size_expr);
+    if (al_node_is(s, "tuple") || al_node_is(s, "list")) {
+        int n = 0;
+        uint32_t k = ts_node_named_child_count(s);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode e = ts_node_named_child(s, i);
+            if (al_node_is(e, "comment"))
+                continue;
+            if (n == AL_MAX_DIMS || al_node_is(e, "list_splat")) {
+                n = -1;
+                break;
+            }
+            sf->dims[n++] = al_value_text(pf, func, site->stmt, e);
+        }
+        sf->ndims = n;
+        return;
+    }
+    char *t = al_value_text(pf, func, site->stmt, s);
+    if (al_str_ends_with(t, ".shape")) {
+        t[strlen(t) - 6] = '\0'; /* zeros(x.shape): made like x */
+        sf->like = t;
+    } else if (al_node_is(s, "integer") || al_node_is(s, "binary_operator")) {
+        sf->dims[0] = t;
+        sf->ndims = 1;
+    } else {
+        free(t); /* a name: an int or a shape, cannot tell */
+    }
+}
+
+static void size_free(size_facts *sf)
+{
+    free(sf->like);
+    for (int i = 0; i < AL_MAX_DIMS; i++)
+        free(sf->dims[i]);
+}
+
+static bool text_is_fmt(const char *text, const char *fmt, const char *a)
+{
+    char want[512];
+    snprintf(want, sizeof want, fmt, a);
+    return !strcmp(text, want);
+}
+
+/* Parameter mode: `v` names a parameter of the function (its value). */
+static int param_named(const al_use_ctx *c, const char *v)
+{
+    const al_strlist *ps = c->buf ? c->buf->params : NULL;
+    for (size_t i = 0; ps && i < ps->n; i++)
+        if (!strcmp(ps->items[i], v) && strcmp(v, c->buf->name))
+            return (int)i;
+    return -1;
+}
+
+/* Parameter mode: `v` is `<param>` + suffix; the parameter's index. */
+static int param_with(const al_use_ctx *c, const char *v, const char *suffix)
+{
+    const al_strlist *ps = c->buf ? c->buf->params : NULL;
+    size_t vl = strlen(v), sl = strlen(suffix);
+    if (vl <= sl || strcmp(v + vl - sl, suffix))
+        return -1;
+    for (size_t i = 0; ps && i < ps->n; i++)
+        if (strlen(ps->items[i]) == vl - sl && !strncmp(ps->items[i], v, vl - sl))
+            return (int)i;
+    return -1;
+}
+
+static int export(al_use_ctx *c, al_req_kind kind, int param)
+{
+    al_req r = {.kind = kind, .param = param};
+    al_buffer_desc *b = c->buf;
+    if (b->exported.kind == AL_REQ_NONE)
+        b->exported = r;
+    else if (b->exported.kind != kind || b->exported.param != param)
+        b->conflict = true;
+    return 2;
+}
+
+/* Whether the buffer meets a callee's requirement at `call`: 1 yes, 0 not
+ * proved, 2 yes if the function's caller proves it (exported). */
+static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
+{
+    if (r->kind == AL_REQ_NONE)
+        return 1;
+    if (!c->buf)
+        return 0;
+    al_use_ctx *mc = (al_use_ctx *)c;
+    const al_pyfile *pf = c->env->pf;
+    const char *name = c->buf->name;
+    TSNode func = c->buf->func;
+    size_facts sf;
+    read_size(c, &sf);
+    char *v = al_value_text(pf, func, call, r->node);
+    int met = 0, q;
+    char *product = sf.ndims > 0 ? dims_product(sf.dims, sf.ndims) : NULL;
+    switch (r->kind) {
+    case AL_REQ_NONE:
+        met = 1;
+        break;
+    case AL_REQ_NUMEL_IS_VALUE:
+        if (text_is_fmt(v, "%s.numel()", name) || (sf.like && text_is_fmt(v, "%s.numel()", sf.like)) ||
+            (product && !strcmp(v, product)))
+            met = 1;
+        else if (!c->buf->site && (q = param_named(c, v)) >= 0)
+            met = export(mc, AL_REQ_NUMEL_IS_VALUE, q);
+        else if (!c->buf->site && (q = param_with(c, v, ".numel()")) >= 0)
+            met = export(mc, AL_REQ_NUMEL_IS_NUMEL, q);
+        break;
+    case AL_REQ_NUMEL_IS_NUMEL:
+    case AL_REQ_SHAPE_IS_SHAPE:
+        if (!strcmp(v, name) || (sf.like && !strcmp(v, sf.like)))
+            met = 1;
+        else if (!c->buf->site && (q = param_named(c, v)) >= 0)
+            met = export(mc, r->kind, q);
+        break;
+    case AL_REQ_ROWS: {
+        char *cols = al_value_text(pf, func, call, r->node2);
+        char *stride = al_value_text(pf, func, call, r->node3);
+        bool flat = !strcmp(stride, cols); /* row stride = row length: [0, rows * cols) */
+        char rows_of[512], cols_of[512];
+        const char *who = sf.like ? sf.like : name;
+        snprintf(rows_of, sizeof rows_of, "%s.shape[0of2]", who);
+        snprintf(cols_of, sizeof cols_of, "%s.shape[1of2]", who);
+        bool fresh_2d = sf.ndims == 2 && !strcmp(v, sf.dims[0]) && !strcmp(cols, sf.dims[1]);
+        if (flat && (fresh_2d || (!strcmp(v, rows_of) && !strcmp(cols, cols_of))))
+            met = 1;
+        else if (fresh_2d && text_is_fmt(stride, "%s.stride(0)", name))
+            met = 1; /* a fresh zeros((M, N)) is contiguous */
+        else if (flat && !c->buf->site && (q = param_with(c, v, ".shape[0of2]")) >= 0 &&
+                 param_with(c, cols, ".shape[1of2]") == q)
+            met = export(mc, AL_REQ_NUMEL_IS_NUMEL, q);
+        free(cols);
+        free(stride);
+        break;
+    }
+    }
+    free(product);
+    free(v);
+    size_free(&sf);
+    return met;
+}
+
+static const char *requirement_text(al_req_kind k)
+{
+    switch (k) {
+    case AL_REQ_NUMEL_IS_VALUE: return "its bound equals the buffer's numel";
+    case AL_REQ_NUMEL_IS_NUMEL: return "the buffer has as many elements as its argument";
+    case AL_REQ_SHAPE_IS_SHAPE: return "the buffer has its argument's shape";
+    case AL_REQ_ROWS: return "its rows and columns are the buffer's own";
+    case AL_REQ_NONE: break;
+    }
+    return "";
+}
+
+/* The use that a callee's summary makes of the call. */
+static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, int wr,
+                         al_call_effect *e)
+{
+    al_use u;
+    switch (e->effect) {
+    case AL_EFFECT_WRITES_ALL: {
+        bool whole = kind == AL_ALIAS_SAME || kind == AL_ALIAS_RESHAPED;
+        int met = whole || e->req.kind == AL_REQ_NONE ? requirement_met(c, call, &e->req) : 0;
+        u = make_write(c, wr, met == 0, call, e->callee);
+        if (met == 0) {
+            char *v = ts_node_is_null(e->req.node) ? al_xstrdup("?")
+                                                   : al_node_text_compact(c->env->pf, e->req.node);
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "%s writes every element only if %s (`%s`), which alloclint "
+                                  "could not prove",
+                             e->callee, requirement_text(e->req.kind), v);
+            u.why = al_strbuf_detach(&sb);
+            free(v);
+        }
+        u.evidence_kind = met == 0 ? "kernel" : "op";
+        break;
+    }
+    case AL_EFFECT_WRITES_SOME:
+        u = make_write(c, wr, true, call, e->callee);
+        u.evidence_kind = "kernel";
+        if (e->why)
+            u.why = al_xstrdup(e->why);
+        break;
+    case AL_EFFECT_SKIPS:
+        u = make(AL_USE_NEEDED, call);
+        break;
+    case AL_EFFECT_ACCUMULATES:
+        u = make(AL_USE_RMW, call);
+        break;
+    case AL_EFFECT_READS:
+        u = make(AL_USE_READ, call);
+        break;
+    case AL_EFFECT_UNUSED:
+        u = make(AL_USE_META, call);
+        break;
+    default:
+        u = make(AL_USE_ESCAPE, call);
+        break;
+    }
+    al_chain_add(&u.chain, c->env->path, al_node_row(call), "handed to %s here", e->callee);
+    al_chain_append(&u.chain, &e->chain);
+    return u;
+}
+
 static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_alias_kind kind,
                       int rid)
 {
     TSNode fn = al_node_field(call, "function");
     int wr = write_region(kind, rid);
+    /* With the repo index: the callee's own summary first. What it cannot
+     * find is no write, but for ops an op summary describes. */
+    bool indexed = c->env->index != NULL;
+    if (indexed) {
+        al_call_effect e;
+        if (al_callee_effect(c->env, call, pos, kw, &e)) {
+            al_use u = effect_use(c, call, kind, wr, &e);
+            al_call_effect_free(&e);
+            return u;
+        }
+    }
     TSNode launched = al_node_field(fn, "value");
     if (al_node_is(fn, "subscript")) {
-        if (is_kernel_name(c, launched))
+        if (!indexed && is_kernel_name(c, launched))
             return kernel_launch_use(c, call, launched, kw, wr);
-        return make(AL_USE_ESCAPE, call); /* `table[key](buf)`: an unknown callable */
+        return make(AL_USE_ESCAPE, call); /* `table[key](buf)`, or a kernel not found */
     }
-    char *q = al_imports_resolve(c->env->im, c->env->pf, fn);
+    char *q = al_imports_resolve(&c->env->mod->imports, c->env->pf, fn);
     char *bare = NULL;
     if (!q && al_node_is(fn, "identifier"))
         bare = al_node_text(c->env->pf, fn);
@@ -226,18 +497,27 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
             snprintf(what, sizeof what, "`%s(%.*s=...)`", name, (int)kwlen, kwp);
         else
             snprintf(what, sizeof what, "`%s` (argument %d)", name, pos);
-        e = make_write(c, wr, !out_op->full_write, call, what);
-        e.evidence_kind = out_op->full_write ? "op" : "kernel";
+        /* A library outside the project is at most likely to write it all. */
+        bool proved = out_op->full_write && !out_op->library;
+        e = make_write(c, wr, !proved, call, what);
+        e.evidence_kind = proved ? "op" : "kernel";
+        if (out_op->library && out_op->full_write && e.kind == AL_USE_WRITE) {
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says it "
+                                  "writes the whole output, which alloclint cannot check",
+                             name);
+            e.why = al_strbuf_detach(&sb);
+        }
     } else if (op) {
         e = make(AL_USE_READ, call);
-    } else if (kwp && is_out_keyword(kwp, kwlen)) {
+    } else if (!indexed && kwp && is_out_keyword(kwp, kwlen)) {
         size_t fl;
         const char *fp = al_node_ptr(c->env->pf, fn, &fl);
         snprintf(what, sizeof what, "`%.*s=` of `%.*s`", (int)kwlen, kwp, (int)(fl < 80 ? fl : 80),
                  fp);
         e = make_write(c, wr, true, call, what);
         e.evidence_kind = "kernel";
-    } else if (q && al_str_starts_with(q, "torch.ops.") && (!c->zero_fill || pos != 0)) {
+    } else if (q && al_str_starts_with(q, "torch.ops.") && (indexed || !c->zero_fill || pos != 0)) {
         /* Without a schema, only the first argument of a custom op is
          * taken for its output (vLLM's and SGLang's `out`-first habit). */
         e = make(pos == 0 ? AL_USE_ESCAPE : AL_USE_READ, call);
@@ -442,6 +722,14 @@ static bool in_graph_capture(const al_pyfile *pf, TSNode n)
     return false;
 }
 
+void al_use_free(al_use *u)
+{
+    free(u->evidence);
+    free(u->why);
+    al_chain_free(&u->chain);
+    u->evidence = u->why = NULL;
+}
+
 al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
                        al_alias_kind kind, int region)
 {
@@ -450,11 +738,11 @@ al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
     if (node->kind == AL_CFG_FOR_TARGET) {
         al_use e = use_of_value(c, id, kind, region, node->eval);
         if (al_py_node_eq(id, node->eval) || e.kind == AL_USE_KILL) {
-            free(e.evidence);
+            al_use_free(&e);
             return make(AL_USE_KILL, id);
         }
         if (e.kind == AL_USE_WRITE) {
-            free(e.evidence);
+            al_use_free(&e);
             return make(AL_USE_PARTIAL, id);
         }
         return e;
@@ -470,11 +758,11 @@ al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
         return make(AL_USE_READ, id);
     al_use e = use_of_value(c, id, kind, region, node->eval);
     if (e.kind == AL_USE_WRITE && in_graph_capture(c->env->pf, id)) {
-        free(e.evidence);
+        al_use_free(&e);
         return make(AL_USE_PARTIAL, id); /* recorded now, executed at replay */
     }
     if ((e.kind == AL_USE_WRITE || e.kind == AL_USE_CREATE) && inside(id, node->eval, CONDITIONAL)) {
-        free(e.evidence);
+        al_use_free(&e);
         /* A write that may not happen proves nothing; it reads nothing either. */
         return make(e.kind == AL_USE_WRITE ? AL_USE_PARTIAL : AL_USE_READ, id);
     }

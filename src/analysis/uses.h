@@ -6,8 +6,10 @@
 #ifndef ALLOCLINT_USES_H
 #define ALLOCLINT_USES_H
 
+#include "alloc.h"
 #include "extent.h"
 #include "ops.h"
+#include "summary.h"
 #include "../python/cfg.h"
 #include "../python/imports.h"
 #include "../python/syntax.h"
@@ -32,6 +34,7 @@ typedef enum {
     AL_USE_PARTIAL, /* a write of unknown extent */
     AL_USE_KILL,    /* the name is rebound */
     AL_USE_CREATE,  /* a new alias bound to `target` */
+    AL_USE_NEEDED,  /* a callee may leave elements unwritten that are read later */
 } al_use_kind;
 
 typedef struct {
@@ -46,6 +49,8 @@ typedef struct {
     al_alias_kind akind; /* CREATE: how the new name refers to the buffer */
     int aregion;
     bool zero_fill; /* `.zero_()` / `.fill_(0)` on the buffer itself */
+    char *why;      /* owned: an unsafe write's missing proof */
+    al_chain chain; /* owned: the callees and stores behind a write */
     /* Set by the caller: the alias the use went through. */
     bool through_must;
     const char *alias_name;
@@ -56,25 +61,29 @@ typedef struct {
  * in-place random fills). */
 extern const char *const al_full_write_methods[];
 
-/* What the analysis of a buffer needs to know about its file. */
+/* The buffer whose uses are classified: an allocation, or a parameter of
+ * the function (when the function is summarised for its callers). */
 typedef struct {
-    const al_pyfile *pf;
-    const al_imports *im;
-    const al_op_table *ops;
-    const al_strlist *kernels;        /* @triton.jit functions of the file */
-    const al_strlist *atomic_kernels; /* those that use tl.atomic_* */
-} al_file_env;
+    const char *name;
+    TSNode func;               /* the function analysed */
+    const al_alloc_site *site; /* NULL for a parameter */
+    const al_strlist *params;  /* parameter mode: the function's parameters */
+    al_req exported;           /* parameter mode: what a full write needs from the caller */
+    bool conflict;             /* two different requirements: none can be exported */
+} al_buffer_desc;
 
 /* What classifying a use needs to know about the file and the buffer. */
 typedef struct {
     const al_file_env *env;
     al_extents *extents;
     bool zero_fill; /* the buffer is zero-filled: a kernel may use it as a pure output */
+    al_buffer_desc *buf;
 } al_use_ctx;
 
 /* The use at identifier `id`, evaluated in CFG node `node`, of a name
- * that refers to the buffer as (kind, region). */
+ * that refers to the buffer as (kind, region). Free it with al_use_free. */
 al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
                        al_alias_kind kind, int region);
+void al_use_free(al_use *u);
 
 #endif

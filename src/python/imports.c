@@ -36,9 +36,11 @@ static void import_statement(al_imports *im, const al_pyfile *pf, TSNode stmt)
 static void import_from(al_imports *im, const al_pyfile *pf, TSNode stmt)
 {
     TSNode module = al_node_field(stmt, "module_name");
-    if (ts_node_is_null(module) || !al_node_is(module, "dotted_name"))
-        return; /* relative imports bind project modules, not torch */
-    char *mod = al_node_text(pf, module);
+    if (!al_node_is(module, "dotted_name") && !al_node_is(module, "relative_import"))
+        return;
+    /* `from ..pkg import x` binds x to "..pkg.x"; `from . import x` to ".x". */
+    char *mod = al_node_text_compact(pf, module);
+    bool dots_only = mod[strspn(mod, ".")] == '\0';
     uint32_t k = ts_node_named_child_count(stmt);
     for (uint32_t i = 0; i < k; i++) {
         TSNode c = ts_node_named_child(stmt, i);
@@ -54,7 +56,7 @@ static void import_from(al_imports *im, const al_pyfile *pf, TSNode stmt)
         char *name = al_node_text(pf, name_node);
         char *alias = al_node_text(pf, alias_node);
         al_strbuf target = {0};
-        al_strbuf_printf(&target, "%s.%s", mod, name);
+        al_strbuf_printf(&target, dots_only ? "%s%s" : "%s.%s", mod, name);
         add(im, alias, strlen(alias), target.data);
         al_strbuf_free(&target);
         free(name);

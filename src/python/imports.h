@@ -8,7 +8,8 @@
 
 typedef struct {
     char *local;  /* name bound in the file */
-    char *target; /* qualified name it stands for */
+    char *target; /* qualified name it stands for; relative imports keep
+                   * their leading dots ("..pkg.mod.name") */
 } al_import;
 
 typedef struct {

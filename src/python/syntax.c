@@ -400,3 +400,27 @@ void al_py_bound_names(const al_pyfile *pf, TSNode n, al_strlist *out)
 {
     bound_names(pf, n, out, 0);
 }
+
+void al_py_param_names(const al_pyfile *pf, TSNode def, al_strlist *out)
+{
+    TSNode params = al_node_field(def, "parameters");
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if (al_node_is(p, "identifier")) {
+            al_strlist_add(out, al_node_text(pf, p));
+        } else if (al_node_is(p, "typed_parameter")) {
+            TSNode id = ts_node_named_child(p, 0);
+            if (al_node_is(id, "identifier"))
+                al_strlist_add(out, al_node_text(pf, id));
+            else
+                al_strlist_add(out, al_xstrdup(al_node_is(id, "dictionary_splat_pattern") ? "**" : "*"));
+        } else if (al_node_is(p, "default_parameter") || al_node_is(p, "typed_default_parameter")) {
+            al_strlist_add(out, al_node_text(pf, al_node_field(p, "name")));
+        } else if (al_node_is(p, "list_splat_pattern") || al_node_is(p, "keyword_separator")) {
+            al_strlist_add(out, al_xstrdup("*"));
+        } else if (al_node_is(p, "dictionary_splat_pattern")) {
+            al_strlist_add(out, al_xstrdup("**"));
+        }
+    }
+}

@@ -83,6 +83,11 @@ typedef struct {
 
 void al_py_walk_function(TSNode func, const al_py_walker *w);
 
+/* The parameters of a function_definition, in order: plain names, and
+ * "*" for `*args` or the bare `*` (nothing after it takes a position) and
+ * "**" for `**kwargs`. */
+void al_py_param_names(const al_pyfile *pf, TSNode def, al_strlist *out);
+
 /* Names. */
 /* Occurrences of `name` as a variable under n (attribute and keyword
  * names excluded); 1000 when n is nested too deeply to tell. */

@@ -61,6 +61,8 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
             al_strbuf_printf(&why, "is passed as an output to %s on line %zu before any read, "
                                    "but alloclint cannot prove that it writes every element",
                              b->evidence ? b->evidence : "an op", b->evidence_row);
+            if (b->why)
+                al_strbuf_printf(&why, " (%s)", b->why);
         } else {
             al_strbuf_printf(&why, "is fully overwritten by %s on line %zu before any read",
                              b->evidence ? b->evidence : "a write", b->evidence_row);
@@ -124,6 +126,10 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         }
         al_findings_add(out, "AL101", "zeros-overwritten", ts_node_start_byte(a->call),
                         ts_node_end_byte(a->call), al_strbuf_detach(&msg), fix);
+        /* The callees and stores behind the proof, or behind its gap. */
+        for (size_t k = 0; k < b->chain.n; k++)
+            al_findings_note(out, b->chain.items[k].path, b->chain.items[k].row,
+                             b->chain.items[k].text);
         al_strbuf_free(&why);
         al_strbuf_free(&replacement);
     }

@@ -402,7 +402,9 @@ static void text_format(void **state)
     char sub[600];
     snprintf(sub, sizeof sub, "%s/unsafecfg", dir);
     assert_int_equal(mkdir(sub, 0755), 0);
-    write_file("unsafecfg/alloclint.toml", "unsafe-fixes = true\n", 20);
+    const char *cfg = "unsafe-fixes = true\n\n[[ops]]\nname = \"torch.ops._C.act\"\nout = 0\n"
+                      "full = false\n";
+    write_file("unsafecfg/alloclint.toml", cfg, strlen(cfg));
     const char *k = "import torch\n\n\ndef f(x, out):\n"
                     "    o = torch.zeros_like(x)\n"
                     "    torch.ops._C.act(o, x)\n"

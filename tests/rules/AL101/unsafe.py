@@ -4,6 +4,7 @@ import torch
 import triton
 import triton.language as tl
 
+import flashinfer
 from my_kernels import rms_norm_kernel
 
 
@@ -14,22 +15,26 @@ def _silu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, x * tl.sigmoid(x), mask=offs < n)
 
 
-def silu(x):
-    # Passed to a Triton kernel as an argument: an output, probably whole.
+def silu_valid_prefix(x, n_valid):
+    # The kernel stores under `offs < n`, and n is n_valid here: nothing
+    # says n_valid is the buffer's numel, so the tail may keep its zeros.
     out = torch.zeros_like(x)  # expect: AL101 unsafe
-    _silu_kernel[(triton.cdiv(x.numel(), 1024),)](x, out, x.numel(), BLOCK=1024)
+    _silu_kernel[(triton.cdiv(n_valid, 1024),)](x, out, n_valid, BLOCK=1024)
     return out
 
 
 def imported_kernel(x, w, eps):
-    out = torch.zeros(x.shape, dtype=x.dtype, device=x.device)  # expect: AL101 unsafe
+    # A kernel outside the project has no summary: passing a buffer to it
+    # proves nothing and suggests nothing.
+    out = torch.zeros(x.shape, dtype=x.dtype, device=x.device)  # expect: none
     rms_norm_kernel[(x.shape[0],)](out, x, w, eps)
     return out
 
 
 def custom_op_output(x, weight, eps):
-    # First argument of a custom op without a schema: its output by habit.
-    out = torch.zeros_like(x)  # expect: AL101 unsafe
+    # A custom op with neither a schema nor an implementation in the
+    # project: no guess about which argument it writes.
+    out = torch.zeros_like(x)  # expect: none
     torch.ops._C.rms_norm(out, x, weight, eps)
     return out
 
@@ -43,8 +48,9 @@ def custom_op_input(x, eps):
 
 
 def output_keyword(layer, q, k, v):
-    # `output=` of an attention call: written, but maybe not every row.
-    output = torch.zeros(q.shape[0], layer.num_heads * layer.head_dim, dtype=q.dtype)  # expect: AL101 unsafe
+    # `output=` of a call alloclint cannot follow (a method of an object):
+    # no summary, no finding.
+    output = torch.zeros(q.shape[0], layer.num_heads * layer.head_dim, dtype=q.dtype)  # expect: none
     layer.impl.forward(q, k, v, output=output)
     return output
 
@@ -58,11 +64,27 @@ def fill_of_unknown_type(n, src, pad_id):
 
 
 def ones_to_kernel(x):
-    # A non-zero fill handed to a kernel positionally is kept: most likely
-    # an input (a scale, a weight).
-    scale = torch.ones(x.shape[0], device=x.device)  # expect: none
+    # The kernel's summary says out_ptr is stored, never read: the ones are
+    # an output's fill. One program covers one block only: unsafe.
+    scale = torch.ones(x.shape[0], device=x.device)  # expect: AL101 unsafe
     _silu_kernel[(1,)](x, scale, x.numel(), BLOCK=1024)
     return scale
+
+
+def ones_as_kernel_input(x):
+    # Passed where the kernel loads (x_ptr): an input, never reported.
+    weight = torch.ones_like(x)  # expect: none
+    out = torch.empty_like(x)
+    _silu_kernel[(triton.cdiv(x.numel(), 1024),)](weight, out, x.numel(), BLOCK=1024)
+    return out
+
+
+def library_output(x, weight, eps):
+    # flashinfer writes its `out=` whole by its documentation, not by a
+    # proof alloclint can check: at most unsafe (rules/ops/libraries.toml).
+    out = torch.zeros_like(x)  # expect: AL101 unsafe
+    flashinfer.norm.rmsnorm(x, weight, eps, out=out)
+    return out
 
 
 def dict_of_callables(handlers, key, x):

@@ -1,0 +1,22 @@
+/* Summaries of C++/CUDA functions, read from their tokens: what a host
+ * function (an op's implementation, a launcher) does to a tensor
+ * parameter — `copy_`/`fill_`/`zero_`, an `at::*_out` op, its `data_ptr()`
+ * handed to a `__global__` kernel, or the tensor handed to another
+ * function of the project — and what a kernel does through a pointer
+ * parameter: atomics or `+=` accumulate, a read reads, an early `return`
+ * on data loaded from memory skips, and a grid-stride loop
+ * `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x
+ * * gridDim.x) p[i] = ...` writes every element of [0, n). */
+#ifndef ALLOCLINT_CXX_SUMMARY_H
+#define ALLOCLINT_CXX_SUMMARY_H
+
+#include "index.h"
+#include "summary.h"
+
+/* The effect of function def on its parameter `param` (0-based). WRITES_ALL
+ * comes without a requirement only when the function proves it against
+ * the tensor itself (`n = out.numel()`). */
+void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int depth,
+                         al_call_effect *out);
+
+#endif

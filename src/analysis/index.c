@@ -1,0 +1,834 @@
+#include "index.h"
+
+#include "schema.h"
+#include "../paths.h"
+#include "../python/syntax.h"
+#include "../util.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Imports followed through re-exports (`from .x import f` in an
+ * __init__.py) before a name counts as unresolved. */
+#define MAX_REEXPORTS 6
+
+typedef struct {
+    char *op;   /* "ns.op" without "torch.ops." */
+    char *path; /* the file that registers it */
+    char *func; /* the implementing function's name */
+} op_binding;
+
+typedef struct {
+    op_binding *items;
+    size_t n, cap;
+} op_bindings;
+
+typedef struct {
+    char *root;
+    al_strlist py_roots; /* folders absolute imports start from */
+    bool walked;
+    al_strlist py_files, cxx_files;
+    bool py_ops_read, cxx_ops_read;
+    op_bindings py_ops, cxx_ops;
+    al_op_table schemas;
+} project;
+
+/* A Python file the index parsed. */
+typedef struct {
+    char *path;
+    bool ok;
+    al_source src;
+    al_pyfile pf;
+    al_pymodule mod;
+} pyfile;
+
+typedef struct {
+    char *path;
+    bool ok;
+    al_source src;
+    al_cxx_unit unit;
+} cxxfile;
+
+typedef struct {
+    char *key;
+    void *value;
+    void (*free_fn)(void *);
+} memo_entry;
+
+struct al_index {
+    pthread_mutex_t lock;
+    memo_entry *memo; /* open addressing, cap a power of two */
+    size_t n_memo, cap_memo;
+    project **projects;
+    size_t n_projects, cap_projects;
+    pyfile **py;
+    size_t n_py, cap_py;
+    cxxfile **cxx;
+    size_t n_cxx, cap_cxx;
+};
+
+al_index *al_index_new(void)
+{
+    al_index *ix = al_xcalloc(1, sizeof *ix);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&ix->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    return ix;
+}
+
+static void op_bindings_free(op_bindings *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->items[i].op);
+        free(b->items[i].path);
+        free(b->items[i].func);
+    }
+    free(b->items);
+}
+
+void al_index_free(al_index *ix)
+{
+    if (!ix)
+        return;
+    for (size_t i = 0; i < ix->n_projects; i++) {
+        project *p = ix->projects[i];
+        free(p->root);
+        al_strlist_free(&p->py_roots);
+        al_strlist_free(&p->py_files);
+        al_strlist_free(&p->cxx_files);
+        op_bindings_free(&p->py_ops);
+        op_bindings_free(&p->cxx_ops);
+        al_ops_free(&p->schemas);
+        free(p);
+    }
+    for (size_t i = 0; i < ix->n_py; i++) {
+        pyfile *f = ix->py[i];
+        if (f->ok) {
+            al_pymodule_free(&f->mod);
+            al_pyfile_free(&f->pf);
+            al_source_free(&f->src);
+        }
+        free(f->path);
+        free(f);
+    }
+    for (size_t i = 0; i < ix->n_cxx; i++) {
+        cxxfile *f = ix->cxx[i];
+        if (f->ok) {
+            al_cxx_unit_free(&f->unit);
+            al_source_free(&f->src);
+        }
+        free(f->path);
+        free(f);
+    }
+    for (size_t i = 0; i < ix->cap_memo; i++)
+        if (ix->memo[i].key) {
+            if (ix->memo[i].free_fn)
+                ix->memo[i].free_fn(ix->memo[i].value);
+            free(ix->memo[i].key);
+        }
+    free(ix->memo);
+    free(ix->projects);
+    free(ix->py);
+    free(ix->cxx);
+    pthread_mutex_destroy(&ix->lock);
+    free(ix);
+}
+
+void al_index_lock(al_index *ix)
+{
+    pthread_mutex_lock(&ix->lock);
+}
+
+void al_index_unlock(al_index *ix)
+{
+    pthread_mutex_unlock(&ix->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Memo                                                                 */
+
+static memo_entry *memo_slot(memo_entry *m, size_t cap, const char *key)
+{
+    size_t h = (size_t)al_hash_bytes(key, strlen(key));
+    for (size_t i = 0;; i++) {
+        memo_entry *e = &m[(h + i) & (cap - 1)];
+        if (!e->key || !strcmp(e->key, key))
+            return e;
+    }
+}
+
+void *al_index_memo_get(al_index *ix, const char *key)
+{
+    al_index_lock(ix);
+    void *v = NULL;
+    if (ix->cap_memo) {
+        memo_entry *e = memo_slot(ix->memo, ix->cap_memo, key);
+        v = e->key ? e->value : NULL;
+    }
+    al_index_unlock(ix);
+    return v;
+}
+
+void al_index_memo_put(al_index *ix, const char *key, void *value, void (*free_fn)(void *))
+{
+    al_index_lock(ix);
+    if (2 * (ix->n_memo + 1) > ix->cap_memo) {
+        size_t cap = ix->cap_memo ? ix->cap_memo * 2 : 256;
+        memo_entry *m = al_xcalloc(cap, sizeof *m);
+        for (size_t i = 0; i < ix->cap_memo; i++)
+            if (ix->memo[i].key)
+                *memo_slot(m, cap, ix->memo[i].key) = ix->memo[i];
+        free(ix->memo);
+        ix->memo = m;
+        ix->cap_memo = cap;
+    }
+    memo_entry *e = memo_slot(ix->memo, ix->cap_memo, key);
+    if (e->key) {
+        if (e->free_fn && e->value != value)
+            e->free_fn(e->value);
+    } else {
+        e->key = al_xstrdup(key);
+        ix->n_memo++;
+    }
+    e->value = value;
+    e->free_fn = free_fn;
+    al_index_unlock(ix);
+}
+
+/* ------------------------------------------------------------------ */
+/* Projects                                                             */
+
+static void add_root(project *p, const char *dir)
+{
+    char *real = al_path_real(dir);
+    if (real && al_path_is_dir(real) && !al_strlist_has(&p->py_roots, real, strlen(real)))
+        al_strlist_add(&p->py_roots, real);
+    else
+        free(real);
+}
+
+/* The project a file belongs to: the git work tree, else the folder of
+ * the nearest pyproject.toml, else the file's folder. */
+static project *project_of(al_index *ix, const char *path)
+{
+    char *dir = al_path_dirname(path);
+    char *root = al_path_find_up(dir, ".git");
+    if (!root)
+        root = al_path_find_up(dir, "pyproject.toml");
+    if (!root)
+        root = al_path_real(dir);
+    free(dir);
+    if (!root)
+        return NULL;
+    for (size_t i = 0; i < ix->n_projects; i++)
+        if (!strcmp(ix->projects[i]->root, root)) {
+            free(root);
+            return ix->projects[i];
+        }
+    project *p = al_xcalloc(1, sizeof *p);
+    p->root = root;
+    add_root(p, root);
+    char *python = al_path_join(root, "python"), *src = al_path_join(root, "src");
+    add_root(p, python);
+    add_root(p, src);
+    free(python);
+    free(src);
+    AL_PUSH(ix->projects, ix->n_projects, ix->cap_projects, p);
+    return p;
+}
+
+static bool inside(const project *p, const char *real)
+{
+    size_t n = strlen(p->root);
+    return !strncmp(real, p->root, n) && (real[n] == '/' || real[n] == '\0');
+}
+
+static bool is_python_name(const char *name)
+{
+    return al_str_ends_with(name, ".py");
+}
+
+static bool is_cxx_name(const char *name)
+{
+    return al_is_cxx_path(name);
+}
+
+static void collect_py(const char *path, void *arg)
+{
+    al_strlist_add(&((project *)arg)->py_files, al_xstrdup(path));
+}
+
+static void collect_cxx(const char *path, void *arg)
+{
+    al_strlist_add(&((project *)arg)->cxx_files, al_xstrdup(path));
+}
+
+static void walk_project(project *p)
+{
+    if (p->walked)
+        return;
+    p->walked = true;
+    al_path_walk(p->root, is_python_name, collect_py, p);
+    al_path_walk(p->root, is_cxx_name, collect_cxx, p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                                */
+
+static pyfile *load_py(al_index *ix, const char *path)
+{
+    char *real = al_path_real(path);
+    if (!real)
+        return NULL;
+    for (size_t i = 0; i < ix->n_py; i++)
+        if (!strcmp(ix->py[i]->path, real)) {
+            free(real);
+            return ix->py[i]->ok ? ix->py[i] : NULL;
+        }
+    pyfile *f = al_xcalloc(1, sizeof *f);
+    f->path = real;
+    AL_PUSH(ix->py, ix->n_py, ix->cap_py, f);
+    if (al_source_load(&f->src, real) != AL_SOURCE_OK) {
+        al_source_free(&f->src);
+        return NULL;
+    }
+    if (!al_pyfile_parse(&f->pf, &f->src)) {
+        al_pyfile_free(&f->pf);
+        al_source_free(&f->src);
+        return NULL;
+    }
+    al_pymodule_build(&f->mod, &f->pf, NULL, NULL);
+    f->ok = true;
+    return f;
+}
+
+static cxxfile *load_cxx(al_index *ix, const char *path)
+{
+    for (size_t i = 0; i < ix->n_cxx; i++)
+        if (!strcmp(ix->cxx[i]->path, path))
+            return ix->cxx[i]->ok ? ix->cxx[i] : NULL;
+    cxxfile *f = al_xcalloc(1, sizeof *f);
+    f->path = al_xstrdup(path);
+    AL_PUSH(ix->cxx, ix->n_cxx, ix->cap_cxx, f);
+    if (!al_cxx_available() || al_source_load(&f->src, path) != AL_SOURCE_OK) {
+        al_source_free(&f->src);
+        return NULL;
+    }
+    al_cxx_parse(&f->src, NULL, 0, &f->unit);
+    if (!f->unit.parsed) {
+        al_cxx_unit_free(&f->unit);
+        al_source_free(&f->src);
+        return NULL;
+    }
+    f->ok = true;
+    return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Modules                                                              */
+
+/* `<dir>/a/b.py` or `<dir>/a/b/__init__.py` for rel = "a.b" ("" names
+ * the package of dir itself). */
+static char *module_in(const char *dir, const char *rel)
+{
+    al_strbuf sb = {0};
+    al_strbuf_puts(&sb, dir);
+    if (*rel) {
+        al_strbuf_putc(&sb, '/');
+        for (const char *c = rel; *c; c++)
+            al_strbuf_putc(&sb, *c == '.' ? '/' : *c);
+    }
+    size_t base = sb.len;
+    if (*rel) {
+        al_strbuf_puts(&sb, ".py");
+        if (al_path_is_file(sb.data))
+            return al_strbuf_detach(&sb);
+        sb.len = base;
+        sb.data[base] = '\0';
+    }
+    al_strbuf_puts(&sb, "/__init__.py");
+    if (al_path_is_file(sb.data))
+        return al_strbuf_detach(&sb);
+    al_strbuf_free(&sb);
+    return NULL;
+}
+
+/* The folder above the outermost package holding `path`: where absolute
+ * imports of that package start. */
+static char *package_root(const char *path)
+{
+    char *dir = al_path_dirname(path);
+    for (int guard = 0; guard < 64; guard++) {
+        char *init = al_path_join(dir, "__init__.py");
+        bool package = al_path_is_file(init);
+        free(init);
+        if (!package || !strcmp(dir, "/") || !strcmp(dir, "."))
+            break;
+        char *up = al_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    return dir;
+}
+
+/* The file of module `module` imported from `from_path`: relative
+ * (leading dots) from its package, absolute from the project's roots. */
+static char *module_file(al_index *ix, const char *from_path, const char *module)
+{
+    size_t dots = strspn(module, ".");
+    if (dots > 0) {
+        char *dir = al_path_dirname(from_path);
+        for (size_t i = 1; i < dots; i++) {
+            char *up = al_path_dirname(dir);
+            free(dir);
+            dir = up;
+        }
+        char *f = module_in(dir, module + dots);
+        free(dir);
+        return f;
+    }
+    project *p = project_of(ix, from_path);
+    if (!p)
+        return NULL;
+    char *pkg = package_root(from_path);
+    char *f = module_in(pkg, module);
+    free(pkg);
+    for (size_t i = 0; !f && i < p->py_roots.n; i++)
+        f = module_in(p->py_roots.items[i], module);
+    if (f) {
+        char *real = al_path_real(f);
+        free(f);
+        f = real;
+        if (f && !inside(p, f)) {
+            free(f);
+            f = NULL;
+        }
+    }
+    return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Definitions                                                          */
+
+static bool is_triton_decorated(const al_pyfile *pf, TSNode decorated)
+{
+    uint32_t k = ts_node_named_child_count(decorated);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode d = ts_node_named_child(decorated, i);
+        if (!al_node_is(d, "decorator"))
+            continue;
+        size_t len;
+        const char *p = al_node_ptr(pf, d, &len);
+        if (memmem(p, len, "triton", 6))
+            return true;
+    }
+    return false;
+}
+
+static void fill_def(al_def *out, const char *path, const al_pyfile *pf, const al_pymodule *mod,
+                     TSNode def)
+{
+    out->path = path;
+    out->pf = pf;
+    out->mod = mod;
+    out->def = def;
+    TSNode parent = ts_node_parent(def);
+    out->kernel = al_node_is(parent, "decorated_definition") && is_triton_decorated(pf, parent);
+    TSNode owner = al_node_is(parent, "decorated_definition") ? ts_node_parent(parent) : parent;
+    out->method = al_node_is(owner, "block") && al_node_is(ts_node_parent(owner), "class_definition");
+}
+
+/* A function `name` defined directly in block (a module or class body). */
+static TSNode def_in_block(const al_pyfile *pf, TSNode block, const char *name)
+{
+    uint32_t k = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode s = ts_node_named_child(block, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (al_node_is(s, "function_definition") &&
+            al_node_text_eq(pf, al_node_field(s, "name"), name))
+            return s;
+    }
+    return (TSNode){0};
+}
+
+static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out);
+
+/* A qualified target "pkg.mod.name" (or "..mod.name") imported from
+ * from_path: the definition of `name` in module "pkg.mod". */
+static bool resolve_target(al_index *ix, const char *from_path, const char *target, int depth,
+                           al_def *out)
+{
+    const char *dot = strrchr(target, '.');
+    if (!dot || depth > MAX_REEXPORTS)
+        return false;
+    char *module = al_xstrndup(target, (size_t)(dot - target));
+    if (module[strspn(module, ".")] == '\0') {
+        /* `from . import f` ("." + "f"), `from .. import f`: the dots name
+         * a package itself. */
+        free(module);
+        module = al_xstrndup(target, (size_t)(dot - target) + 1);
+    }
+    char *file = module_file(ix, from_path, module);
+    free(module);
+    if (!file)
+        return false;
+    pyfile *f = load_py(ix, file);
+    free(file);
+    return f && find_def(ix, f, dot + 1, depth + 1, out);
+}
+
+static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out)
+{
+    TSNode def = def_in_block(&f->pf, f->pf.root, name);
+    if (!ts_node_is_null(def)) {
+        fill_def(out, f->path, &f->pf, &f->mod, def);
+        return true;
+    }
+    /* Re-exported: `from .impl import name` in the module. */
+    for (size_t i = 0; i < f->mod.imports.n; i++)
+        if (!strcmp(f->mod.imports.items[i].local, name))
+            return resolve_target(ix, f->path, f->mod.imports.items[i].target, depth, out);
+    return false;
+}
+
+/* The class a node is defined in (its innermost class body), or null. */
+static TSNode enclosing_class(TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+        if (al_node_is(p, "class_definition"))
+            return p;
+    return (TSNode){0};
+}
+
+bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode site,
+                      al_def *out)
+{
+    memset(out, 0, sizeof *out);
+    const al_pyfile *pf = from->pf;
+    bool ok = false;
+    al_index_lock(ix);
+    if (al_node_is(callee, "identifier")) {
+        char *name = al_node_text(pf, callee);
+        TSNode def = def_in_block(pf, pf->root, name);
+        if (!ts_node_is_null(def)) {
+            fill_def(out, from->path, pf, from->mod, def);
+            ok = true;
+        } else {
+            for (size_t i = 0; i < from->mod->imports.n && !ok; i++)
+                if (!strcmp(from->mod->imports.items[i].local, name))
+                    ok = from->path &&
+                         resolve_target(ix, from->path, from->mod->imports.items[i].target, 0, out);
+        }
+        free(name);
+    } else if (al_node_is(callee, "attribute")) {
+        TSNode obj = al_node_field(callee, "object");
+        TSNode attr = al_node_field(callee, "attribute");
+        if (al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls")) {
+            TSNode cls = enclosing_class(site);
+            char *name = al_node_text(pf, attr);
+            TSNode def = ts_node_is_null(cls) ? cls
+                                               : def_in_block(pf, al_node_field(cls, "body"), name);
+            free(name);
+            if (!ts_node_is_null(def)) {
+                fill_def(out, from->path, pf, from->mod, def);
+                ok = true;
+            }
+        } else if (from->path) {
+            char *q = al_imports_resolve(&from->mod->imports, pf, callee);
+            if (q)
+                ok = resolve_target(ix, from->path, q, 0, out);
+            free(q);
+        }
+    }
+    al_index_unlock(ix);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Custom ops                                                           */
+
+/* "torch.ops.ns.op(.default)" -> "ns.op"; "ns::op" -> "ns.op". */
+static char *op_key(const char *op)
+{
+    const char *p = al_str_starts_with(op, "torch.ops.") ? op + 10 : op;
+    al_strbuf sb = {0};
+    for (; *p; p++) {
+        if (p[0] == ':' && p[1] == ':') {
+            al_strbuf_putc(&sb, '.');
+            p++;
+        } else {
+            al_strbuf_putc(&sb, *p);
+        }
+    }
+    char *k = al_strbuf_detach(&sb);
+    if (al_str_ends_with(k, ".default"))
+        k[strlen(k) - 8] = '\0';
+    return k;
+}
+
+/* Whether a binding's key names the op: the same "ns.op", or the same op
+ * name when the binding's namespace is unknown. */
+static bool key_matches(const char *binding, const char *wanted)
+{
+    if (!strcmp(binding, wanted))
+        return true;
+    if (binding[0] != '*')
+        return false;
+    const char *w = strrchr(wanted, '.');
+    return w && !strcmp(binding + 2, w + 1);
+}
+
+static char *string_value(const al_pyfile *pf, TSNode n)
+{
+    if (!al_node_is(n, "string"))
+        return NULL;
+    char *t = al_node_text(pf, n);
+    size_t len = strlen(t);
+    if (len < 2 || (t[0] != '"' && t[0] != '\'') || t[len - 1] != t[0] || strchr(t, '{')) {
+        free(t);
+        return NULL;
+    }
+    char *v = al_xstrndup(t + 1, len - 2);
+    free(t);
+    return v;
+}
+
+static void add_op(op_bindings *ops, const char *name, const char *path, char *func)
+{
+    /* "ns::op" names its namespace; a bare name registers into a library
+     * chosen at run time: match it by name ("*." prefix). */
+    al_strbuf key = {0};
+    if (strstr(name, "::"))
+        al_strbuf_puts(&key, name);
+    else
+        al_strbuf_printf(&key, "*.%s", name);
+    op_binding b = {op_key(key.data), al_xstrdup(path), func};
+    al_strbuf_free(&key);
+    AL_PUSH(ops->items, ops->n, ops->cap, b);
+}
+
+/* direct_register_custom_op(op_name="x", op_func=f, ...) calls and
+ * @custom_op("ns::x") / @register_custom_op(...) decorators. */
+static void python_registrations(const pyfile *f, op_bindings *ops)
+{
+    const al_pyfile *pf = &f->pf;
+    TSTreeCursor c = ts_tree_cursor_new(pf->root);
+    unsigned depth = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (al_node_is(n, "call")) {
+            TSNode fn = al_node_field(n, "function");
+            if (al_py_last_name_is(pf, fn, "direct_register_custom_op")) {
+                al_py_args a;
+                al_py_args_read(n, &a);
+                TSNode name = a.npos > 0 ? a.pos[0] : al_py_kwarg(pf, &a, "op_name");
+                TSNode func = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "op_func");
+                char *op = string_value(pf, name);
+                if (op && al_node_is(func, "identifier"))
+                    add_op(ops, op, f->path, al_node_text(pf, func));
+                free(op);
+            }
+        } else if (al_node_is(n, "decorated_definition")) {
+            TSNode def = al_node_field(n, "definition");
+            uint32_t k = ts_node_named_child_count(n);
+            for (uint32_t i = 0; i < k && al_node_is(def, "function_definition"); i++) {
+                TSNode d = ts_node_named_child(n, i);
+                TSNode call = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : (TSNode){0};
+                if (!al_node_is(call, "call"))
+                    continue;
+                TSNode fn = al_node_field(call, "function");
+                if (!al_py_last_name_is(pf, fn, "custom_op") &&
+                    !al_py_last_name_is(pf, fn, "register_custom_op"))
+                    continue;
+                al_py_args a;
+                al_py_args_read(call, &a);
+                char *op = a.npos > 0 ? string_value(pf, a.pos[0]) : NULL;
+                if (!op)
+                    op = string_value(pf, al_py_kwarg(pf, &a, "op_name"));
+                char *fname = al_node_text(pf, al_node_field(def, "name"));
+                add_op(ops, op ? op : fname, f->path, fname);
+                free(op);
+            }
+        }
+        if (depth < 200 && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
+            continue;
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+                ts_tree_cursor_delete(&c);
+                return;
+            }
+            depth--;
+        }
+    }
+}
+
+/* Whether a file's bytes hold any of the markers (read without parsing). */
+static bool file_mentions(const char *path, const char *const *markers)
+{
+    al_source src;
+    bool yes = false;
+    if (al_source_load(&src, path) == AL_SOURCE_OK)
+        for (int i = 0; markers[i] && !yes; i++)
+            yes = memmem(src.bytes, src.len, markers[i], strlen(markers[i])) != NULL;
+    al_source_free(&src);
+    return yes;
+}
+
+static void read_python_ops(al_index *ix, project *p)
+{
+    if (p->py_ops_read)
+        return;
+    p->py_ops_read = true;
+    walk_project(p);
+    static const char *const markers[] = {"direct_register_custom_op", "custom_op(", NULL};
+    for (size_t i = 0; i < p->py_files.n; i++)
+        if (file_mentions(p->py_files.items[i], markers)) {
+            pyfile *f = load_py(ix, p->py_files.items[i]);
+            if (f)
+                python_registrations(f, &p->py_ops);
+        }
+}
+
+static void read_cxx_ops(project *p)
+{
+    if (p->cxx_ops_read)
+        return;
+    p->cxx_ops_read = true;
+    walk_project(p);
+    for (size_t i = 0; i < p->cxx_files.n; i++) {
+        al_source src;
+        if (al_source_load(&src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
+            memmem(src.bytes, src.len, "TORCH_LIBRARY", 13)) {
+            al_schema_scan(src.bytes, src.len, src.path, &p->schemas);
+            al_op_bindings b = {0};
+            al_schema_bindings(src.bytes, src.len, &b);
+            for (size_t k = 0; k < b.n; k++) {
+                op_binding ob = {op_key(b.items[k].op), al_xstrdup(src.path),
+                                 al_xstrdup(b.items[k].function)};
+                AL_PUSH(p->cxx_ops.items, p->cxx_ops.n, p->cxx_ops.cap, ob);
+            }
+            al_op_bindings_free(&b);
+        }
+        al_source_free(&src);
+    }
+}
+
+/* The one binding for the op; none when two bind different functions. */
+static const op_binding *binding_for(const op_bindings *ops, const char *op)
+{
+    char *key = op_key(op);
+    const op_binding *hit = NULL;
+    bool ambiguous = false;
+    for (size_t i = 0; i < ops->n; i++)
+        if (key_matches(ops->items[i].op, key)) {
+            if (hit && (strcmp(hit->func, ops->items[i].func) || strcmp(hit->path, ops->items[i].path)))
+                ambiguous = true;
+            hit = &ops->items[i];
+        }
+    free(key);
+    return ambiguous ? NULL : hit;
+}
+
+bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_def *out)
+{
+    bool ok = false;
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    if (p) {
+        read_python_ops(ix, p);
+        const op_binding *b = binding_for(&p->py_ops, op);
+        pyfile *f = b ? load_py(ix, b->path) : NULL;
+        ok = f && find_def(ix, f, b->func, 0, out);
+    }
+    al_index_unlock(ix);
+    return ok;
+}
+
+/* A function of the unit named `name` whose extent holds a body. */
+static bool function_in(const al_cxx_unit *u, const char *name, size_t *out)
+{
+    for (size_t i = 0; i < u->n_functions; i++) {
+        const al_cxx_function *fn = &u->functions[i];
+        if (strcmp(fn->name, name) != 0)
+            continue;
+        for (size_t t = fn->first; t < fn->last; t++)
+            if (al_cxx_is(u, t, "{")) {
+                *out = i;
+                return true;
+            }
+    }
+    return false;
+}
+
+static bool find_cxx_function(al_index *ix, project *p, const char *prefer, const char *name,
+                              al_cxx_def *out)
+{
+    walk_project(p);
+    /* The preferred file first, then sources before headers. */
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t i = 0; i < p->cxx_files.n; i++) {
+            const char *path = p->cxx_files.items[i];
+            bool header = al_str_ends_with(path, ".h") || al_str_ends_with(path, ".hpp") ||
+                          al_str_ends_with(path, ".cuh");
+            if (pass == 0 && (!prefer || strcmp(path, prefer)))
+                continue;
+            if ((pass == 1 && header) || (pass == 2 && !header))
+                continue;
+            const char *const markers[] = {name, NULL};
+            if (!file_mentions(path, markers))
+                continue;
+            cxxfile *f = load_cxx(ix, path);
+            size_t fi;
+            if (f && function_in(&f->unit, name, &fi)) {
+                *out = (al_cxx_def){f->path, &f->unit, fi};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx_def *out)
+{
+    bool ok = false;
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    if (p) {
+        read_cxx_ops(p);
+        const op_binding *b = binding_for(&p->cxx_ops, op);
+        ok = b && find_cxx_function(ix, p, b->path, b->func, out);
+    }
+    al_index_unlock(ix);
+    return ok;
+}
+
+bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name,
+                           al_cxx_def *out)
+{
+    bool ok = false;
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    char *real = from_path ? al_path_real(from_path) : NULL;
+    if (p)
+        ok = find_cxx_function(ix, p, real, name, out);
+    free(real);
+    al_index_unlock(ix);
+    return ok;
+}
+
+const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
+{
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    if (p)
+        read_cxx_ops(p);
+    al_index_unlock(ix);
+    return p ? &p->schemas : NULL;
+}

@@ -1,0 +1,93 @@
+/* Summaries of callees (DESIGN.md, "summaries of callees"): what a called
+ * Python helper, Triton kernel, custom op or C++/CUDA function does to a
+ * tensor handed to it, with the chain of callees and stores that decided
+ * it. The buffer analysis asks al_callee_effect at every call that takes
+ * a tracked buffer; the answer is computed from the repo's own code
+ * through the index, composed through helpers with a depth limit, and
+ * cached. */
+#ifndef ALLOCLINT_SUMMARY_H
+#define ALLOCLINT_SUMMARY_H
+
+#include "ops.h"
+#include "../python/pyast.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct al_index;
+struct al_pymodule;
+
+typedef enum {
+    AL_EFFECT_UNUSED,      /* the callee does not touch it */
+    AL_EFFECT_WRITES_ALL,  /* every element, before any read (under `req`) */
+    AL_EFFECT_WRITES_SOME, /* written, but coverage is not proved (`why`) */
+    AL_EFFECT_SKIPS,       /* a data-dependent exit may skip the store */
+    AL_EFFECT_ACCUMULATES, /* atomics, load-add-store, +=, add_ */
+    AL_EFFECT_READS,       /* an element is read before it is written */
+    AL_EFFECT_ESCAPES,     /* kept, or handed where it cannot be followed */
+    AL_EFFECT_UNKNOWN,
+} al_effect;
+
+/* What WRITES_ALL needs from the caller: the numel of the buffer equals a
+ * value or the numel of another argument. */
+typedef enum {
+    AL_REQ_NONE,
+    AL_REQ_NUMEL_IS_VALUE, /* numel(buffer) == the argument's value */
+    AL_REQ_NUMEL_IS_NUMEL, /* numel(buffer) == numel(the argument) */
+    AL_REQ_SHAPE_IS_SHAPE, /* the buffer has the argument's (2-D) shape */
+    AL_REQ_ROWS,           /* the buffer is 2-D: `node` rows of `node2`
+                            * elements, `node3` apart */
+} al_req_kind;
+
+typedef struct {
+    al_req_kind kind;
+    int param;                 /* in a summary: the callee parameter */
+    TSNode node, node2, node3; /* at a call site: the caller's expressions */
+} al_req;
+
+/* One step of the reasoning, shown to the user as a related location. */
+typedef struct {
+    char *text;
+    char *path; /* NULL: the file being checked */
+    size_t row;
+} al_link;
+
+typedef struct {
+    al_link *items;
+    size_t n, cap;
+} al_chain;
+
+void al_chain_add(al_chain *c, const char *path, size_t row, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void al_chain_append(al_chain *to, const al_chain *from);
+void al_chain_free(al_chain *c);
+
+/* What the callee does to one argument. */
+typedef struct {
+    al_effect effect;
+    al_req req;     /* WRITES_ALL: what the caller must prove */
+    char *callee;   /* "the Triton kernel `k`", "`helper`" */
+    char *why;      /* WRITES_SOME and the rest: the reason, for messages */
+    al_chain chain; /* the call, then the callee's own steps */
+} al_call_effect;
+
+void al_call_effect_free(al_call_effect *e);
+const char *al_effect_name(al_effect e);
+
+/* What the analysis of a buffer needs to know about its file. */
+typedef struct {
+    const char *path; /* the file, for the index and for chains */
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    const al_op_table *ops;
+    struct al_index *index; /* NULL: no calls are followed */
+    int depth;              /* summaries being computed around this one */
+} al_file_env;
+
+/* The effect of the call `call` on its argument at position `pos` (or the
+ * keyword argument named `kw`). False when the callee cannot be found:
+ * the caller falls back to its own rules. */
+bool al_callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
+                      al_call_effect *out);
+
+#endif

@@ -1,0 +1,19 @@
+/* What an expression stands for inside its function, as one canonical
+ * text, so that two spellings of one size compare equal: locals assigned
+ * once are replaced by their value (`M, N = x.shape` makes M stand for
+ * `x.shape[0]`), `x.size(1)` and `x.shape[1]` are one spelling, blanks are
+ * dropped. Nothing is evaluated; an expression that depends on a local
+ * assigned twice keeps the local's name, so it only ever equals itself. */
+#ifndef ALLOCLINT_VALUES_H
+#define ALLOCLINT_VALUES_H
+
+#include "../python/syntax.h"
+
+/* The canonical text of expr, read in function func (a function_definition,
+ * or a null node for module level) at the statement holding `at`; caller
+ * frees. */
+char *al_value_text(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr);
+/* The innermost function_definition around n, or a null node. */
+TSNode al_enclosing_function(TSNode n);
+
+#endif

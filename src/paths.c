@@ -1,0 +1,123 @@
+#include "paths.h"
+
+#include "util.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const SKIP_DIRS[] = {
+    ".git", ".hg", ".svn", "__pycache__", "node_modules", "build", "dist",
+    "venv", ".venv", ".tox", ".nox", ".mypy_cache", ".ruff_cache",
+    ".pytest_cache", "site-packages", ".eggs", NULL};
+
+char *al_path_join(const char *dir, const char *name)
+{
+    al_strbuf sb = {0};
+    if (!strcmp(dir, "."))
+        al_strbuf_puts(&sb, name);
+    else if (al_str_ends_with(dir, "/"))
+        al_strbuf_printf(&sb, "%s%s", dir, name);
+    else
+        al_strbuf_printf(&sb, "%s/%s", dir, name);
+    return al_strbuf_detach(&sb);
+}
+
+char *al_path_dirname(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return al_xstrdup(".");
+    if (slash == path)
+        return al_xstrdup("/");
+    return al_xstrndup(path, (size_t)(slash - path));
+}
+
+bool al_path_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool al_path_is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+char *al_path_real(const char *path)
+{
+    char buf[PATH_MAX];
+    return realpath(path, buf) ? al_xstrdup(buf) : NULL;
+}
+
+bool al_path_skip_dir(const char *dir, const char *name)
+{
+    for (int i = 0; SKIP_DIRS[i]; i++)
+        if (!strcmp(name, SKIP_DIRS[i]))
+            return true;
+    char *inner = al_path_join(dir, name);
+    char *cfg = al_path_join(inner, "pyvenv.cfg");
+    bool venv = al_path_is_file(cfg);
+    free(cfg);
+    free(inner);
+    return venv;
+}
+
+char *al_path_find_up(const char *dir, const char *marker)
+{
+    char *cur = al_path_real(dir);
+    while (cur) {
+        char *probe = al_path_join(cur, marker);
+        struct stat st;
+        bool found = stat(probe, &st) == 0;
+        free(probe);
+        if (found)
+            return cur;
+        if (!strcmp(cur, "/")) {
+            free(cur);
+            return NULL;
+        }
+        char *up = al_path_dirname(cur);
+        free(cur);
+        cur = up;
+    }
+    return NULL;
+}
+
+static void walk(const char *dir, int depth, bool (*want)(const char *name),
+                 void (*fn)(const char *path, void *arg), void *arg)
+{
+    if (depth > 64)
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        const char *name = ent->d_name;
+        if (!strcmp(name, ".") || !strcmp(name, ".."))
+            continue;
+        char *path = al_path_join(dir, name);
+        struct stat st;
+        if (lstat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                if (!al_path_skip_dir(dir, name))
+                    walk(path, depth + 1, want, fn, arg);
+            } else if ((S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && al_path_is_file(path))) &&
+                       want(name)) {
+                fn(path, arg);
+            }
+        }
+        free(path);
+    }
+    closedir(d);
+}
+
+void al_path_walk(const char *dir, bool (*want)(const char *name),
+                  void (*fn)(const char *path, void *arg), void *arg)
+{
+    walk(dir, 0, want, fn, arg);
+}

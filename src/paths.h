@@ -1,0 +1,29 @@
+/* Paths and directory walks shared by file discovery and the repo index:
+ * which folders never hold project code, where a project starts, and a
+ * depth-limited walk that follows no directory links. */
+#ifndef ALLOCLINT_PATHS_H
+#define ALLOCLINT_PATHS_H
+
+#include <stdbool.h>
+
+/* Whether the folder `name` inside `dir` is skipped: version control,
+ * caches, build output, virtualenvs (by name or by their pyvenv.cfg). */
+bool al_path_skip_dir(const char *dir, const char *name);
+/* dir + "/" + name ("." as dir gives name alone); caller frees. */
+char *al_path_join(const char *dir, const char *name);
+/* The folder part of a path ("." when there is none); caller frees. */
+char *al_path_dirname(const char *path);
+bool al_path_is_dir(const char *path);
+bool al_path_is_file(const char *path);
+/* The canonical absolute path, or NULL when it does not exist. */
+char *al_path_real(const char *path);
+/* The nearest folder at or above `dir` that holds `marker` (a file or a
+ * folder), or NULL; caller frees. */
+char *al_path_find_up(const char *dir, const char *marker);
+/* Calls fn for every regular file under dir whose name `want` accepts,
+ * in no particular order, skipping al_path_skip_dir folders and links to
+ * folders, at most 64 levels deep. */
+void al_path_walk(const char *dir, bool (*want)(const char *name),
+                  void (*fn)(const char *path, void *arg), void *arg);
+
+#endif
