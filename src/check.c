@@ -524,6 +524,11 @@ int al_check_run(const al_check_options *o)
     r.report = al_report_new(&(al_report_options){o->format, true, r.unsafe_fixes, o->statistics,
                                                   color, r.rule_info, al_rules_count});
     check_files(&r);
+    if (getenv("ALLOCLINT_INDEX_STATS")) {
+        char stats[512];
+        al_index_stats(r.index, stats, sizeof stats);
+        fprintf(stderr, "alloclint: %s\n", stats);
+    }
     write_output(&r);
     if (r.error)
         rc = AL_EXIT_ERROR;

@@ -70,6 +70,8 @@ typedef struct {
     bool accumulated;
     bool completed_safe, completed_unsafe;
     bool touched; /* some path wrote some element */
+    bool param_mode;
+    size_t unwritten_exit; /* parameter mode: a return reached with it unwritten (its row) */
     char *evidence;
     size_t evidence_row;
     char *why;
@@ -521,6 +523,11 @@ static void propagate(actx *a, int from, const bstate *out, int *work, size_t *n
                 }
             }
         }
+        /* A callee that returns before writing its parameter leaves the
+         * caller's values in place: a skip. Raising does not return. */
+        if (a->param_mode && to == a->f->cfg.exit && edge.pristine && edge.nal > 0 &&
+            !a->unwritten_exit && !al_node_is(node->eval, "raise_statement"))
+            a->unwritten_exit = ts_node_is_null(node->ast) ? 1 : al_node_row(node->ast);
         if (join(&a->in[to], &edge) && !queued[to]) {
             queued[to] = true;
             work[(*nwork)++] = to;
@@ -769,6 +776,7 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
     al_py_param_names(env->pf, func, &params);
     actx a;
     init_actx(&a, &f, param, strlen(param), false);
+    a.param_mode = true;
     a.desc.params = &params;
     a.desc.name = al_intern(&f.strs, param, strlen(param));
     bstate first;
@@ -787,12 +795,20 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
         default: out->effect = AL_EFFECT_ESCAPES; why = "keeps it or hands it on before writing it"; break;
         }
         al_chain_add(&out->chain, env->path, a.reason_row, "%s", why);
+    } else if (a.unwritten_exit && (a.completed_safe || a.completed_unsafe || a.touched)) {
+        out->effect = AL_EFFECT_SKIPS;
+        why = "returns on some path before writing it";
+        al_chain_add(&out->chain, env->path, a.unwritten_exit, "%s", why);
     } else if (a.completed_unsafe || (a.completed_safe && a.desc.conflict)) {
         out->effect = AL_EFFECT_WRITES_SOME;
         out->why = al_xstrdup(a.why ? a.why : "could not prove that every element is written");
     } else if (a.completed_safe) {
         out->effect = AL_EFFECT_WRITES_ALL;
         out->req = a.desc.exported;
+        if (!al_chain_store(&a.chain) && a.evidence) {
+            al_chain_add(&out->chain, env->path, a.evidence_row, "writes it with %s", a.evidence);
+            al_chain_mark_store(&out->chain);
+        }
     } else if (a.touched) {
         out->effect = AL_EFFECT_WRITES_SOME;
         why = "writes only part of it";

@@ -1,5 +1,6 @@
 #include "cxx_buffer.h"
 
+#include "cxx_summary.h"
 #include "../util.h"
 
 #include <stdio.h>
@@ -9,9 +10,19 @@
 typedef struct {
     const al_cxx_unit *u;
     const al_op_table *ops;
+    al_index *ix;
+    size_t body; /* the `{` of the block being read */
     al_cxx_buffers *out;
     al_strlist atomic_kernels; /* __global__ functions that accumulate */
+    al_cxx_numel numel;        /* the element count of the buffer being read */
 } ctx;
+
+/* What a use found beyond its kind: what wrote it, what is missing, and
+ * the callees behind it. */
+typedef struct {
+    char *evidence, *why;
+    al_chain chain;
+} use_info;
 
 static bool is(const ctx *c, size_t i, const char *s)
 {
@@ -27,7 +38,30 @@ static const char *const FULL[] = {"copy_", "fill_", "zero_", "normal_", "unifor
 static const char *const PTRS[] = {"data_ptr", "mutable_data_ptr", "packed_accessor32",
                                    "packed_accessor64", "accessor", "const_data_ptr", NULL};
 
-typedef enum { U_NONE, U_META, U_WRITE, U_OUTPUT, U_READ, U_ESCAPE, U_RMW, U_OFFSET, U_KILL } use_kind;
+typedef enum {
+    U_NONE, U_META, U_WRITE, U_OUTPUT, U_READ, U_ESCAPE, U_RMW, U_OFFSET, U_KILL, U_SKIP
+} use_kind;
+
+/* A summary's effect as a use of the variable. */
+static use_kind from_effect(al_call_effect *e, use_info *info)
+{
+    use_kind k;
+    switch (e->effect) {
+    case AL_EFFECT_WRITES_ALL: k = U_WRITE; break;
+    case AL_EFFECT_WRITES_SOME: k = U_OUTPUT; break;
+    case AL_EFFECT_SKIPS: k = U_SKIP; break;
+    case AL_EFFECT_ACCUMULATES: k = U_RMW; break;
+    case AL_EFFECT_READS: k = U_READ; break;
+    case AL_EFFECT_UNUSED: k = U_META; break;
+    default: k = U_ESCAPE; break;
+    }
+    info->evidence = al_xstrdup(e->callee ? e->callee : al_effect_name(e->effect));
+    if (k == U_OUTPUT && e->why)
+        info->why = al_xstrdup(e->why);
+    al_chain_append(&info->chain, &e->chain);
+    al_call_effect_free(e);
+    return k;
+}
 
 /* The kernel launched in a statement, `name<<<...>>>(`, or (size_t)-1. */
 static size_t launch_of(const ctx *c, size_t a, size_t b)
@@ -66,8 +100,9 @@ static size_t method_paren(const ctx *c, size_t i, size_t b)
 }
 
 static use_kind method_use(const ctx *c, size_t i, size_t paren, size_t a, size_t b,
-                           char **evidence)
+                           use_info *info)
 {
+    char **evidence = &info->evidence;
     size_t m = i + 2, close = al_cxx_match(c->u, paren);
     if (al_cxx_word_in(c->u, m, META))
         return U_META;
@@ -80,6 +115,11 @@ static use_kind method_use(const ctx *c, size_t i, size_t paren, size_t a, size_
         if (is(c, after, "+") || is(c, after, "["))
             return U_OFFSET; /* ptr + 1: element 0 keeps its fill */
         size_t k = launch_of(c, a, b);
+        if (k != (size_t)-1 && c->ix) {
+            al_call_effect e;
+            al_cxx_use_effect(c->ix, c->u, c->u->src->path, c->body, i, true, &c->numel, &e);
+            return from_effect(&e, info);
+        }
         if (k != (size_t)-1) {
             if (atomic_kernel(c, k))
                 return U_RMW;
@@ -97,14 +137,15 @@ static use_kind method_use(const ctx *c, size_t i, size_t paren, size_t a, size_
 }
 
 /* What one occurrence of the variable at token i (in statement a..b) does. */
-static use_kind classify(const ctx *c, size_t i, size_t a, size_t b, char **evidence)
+static use_kind classify(const ctx *c, size_t i, size_t a, size_t b, use_info *info)
 {
+    char **evidence = &info->evidence;
     const al_cxx_unit *u = c->u;
     if (i > a && (is(c, i - 1, ".") || is(c, i - 1, "->") || is(c, i - 1, "::")))
         return U_NONE; /* a member of something else */
     size_t paren = method_paren(c, i, b);
     if (is(c, i + 1, ".") && paren < b && is(c, paren, "("))
-        return method_use(c, i, paren, a, b, evidence);
+        return method_use(c, i, paren, a, b, info);
     if (is(c, i + 1, "+=") || is(c, i + 1, "-=") || is(c, i + 1, "*=") || is(c, i + 1, "/="))
         return U_RMW;
     if (is(c, i + 1, "=") && !is(c, i + 2, "="))
@@ -126,6 +167,14 @@ static use_kind classify(const ctx *c, size_t i, size_t a, size_t b, char **evid
             return op && op->full_write ? U_WRITE : U_OUTPUT;
         }
     }
+    /* handed to a function of the project: its summary */
+    if (c->ix && i > a && (is(c, i - 1, "(") || is(c, i - 1, ","))) {
+        al_call_effect e;
+        al_cxx_use_effect(c->ix, c->u, c->u->src->path, c->body, i, false, &c->numel, &e);
+        if (e.effect != AL_EFFECT_READS || !e.why || !strstr(e.why, "in an expression"))
+            return from_effect(&e, info);
+        al_call_effect_free(&e);
+    }
     return U_READ;
 }
 
@@ -134,6 +183,7 @@ static const char *const PAD[] = {"round_up", "cdiv", "align", "pad", "max_", "c
 static const char *block_text(use_kind u)
 {
     return u == U_RMW      ? "accumulated into"
+           : u == U_SKIP   ? "handed to a callee that may leave elements unwritten"
            : u == U_OFFSET ? "written from an offset or in part"
            : u == U_ESCAPE ? "escapes before a full write"
                            : "read before a full write";
@@ -142,7 +192,8 @@ static const char *block_text(use_kind u)
 /* The uses of the variable in one statement. */
 typedef struct {
     int writes, outputs, bad, kills;
-    char *evidence, *why;
+    char *evidence, *why, *gap;
+    al_chain chain;
 } stmt_uses;
 
 static void uses_in(const ctx *c, const al_cxx_buffer *al, const al_cxx_stmt *st, stmt_uses *s)
@@ -151,8 +202,9 @@ static void uses_in(const ctx *c, const al_cxx_buffer *al, const al_cxx_stmt *st
     for (size_t i = st->start; i < st->end; i++) {
         if (c->u->tokens[i].kind != AL_CXX_IDENT || !is(c, i, al->var))
             continue;
-        char *e = NULL;
-        use_kind u = classify(c, i, st->start, st->end, &e);
+        use_info info = {NULL, NULL, {0}};
+        use_kind u = classify(c, i, st->start, st->end, &info);
+        char *e = info.evidence;
         switch (u) {
         case U_NONE:
         case U_META:
@@ -165,6 +217,11 @@ static void uses_in(const ctx *c, const al_cxx_buffer *al, const al_cxx_stmt *st
                 s->outputs++;
             free(s->evidence);
             s->evidence = e, e = NULL;
+            free(s->gap);
+            s->gap = info.why, info.why = NULL;
+            al_chain_free(&s->chain);
+            s->chain = info.chain;
+            memset(&info.chain, 0, sizeof info.chain);
             break;
         case U_KILL:
             s->kills++;
@@ -176,6 +233,8 @@ static void uses_in(const ctx *c, const al_cxx_buffer *al, const al_cxx_stmt *st
             break;
         }
         free(e);
+        free(info.why);
+        al_chain_free(&info.chain);
     }
 }
 
@@ -193,42 +252,39 @@ static void analyse_alloc(ctx *c, al_cxx_buffer *al, const al_cxx_stmt *ss, size
             bool rmw = u.why && !strcmp(u.why, "accumulated into");
             if (rmw) {
                 al->proof = AL_PROOF_BLOCKED;
+                free(al->why);
                 al->why = u.why, u.why = NULL;
             }
-            free(u.why);
-            free(u.evidence);
-            if (rmw)
-                return;
-            continue;
-        }
-        if (u.bad) {
+        } else if (u.bad) {
             al->proof = AL_PROOF_BLOCKED;
-            al->why = u.why;
-            free(u.evidence);
-            return;
-        }
-        if (u.kills || st->control) {
+            al->why = u.why, u.why = NULL;
+        } else if (u.kills || st->control) {
             /* Rebound before anything: no proof either way. A write under
              * a condition proves nothing. */
-            free(u.evidence);
-            if (u.kills)
-                return;
-            continue;
-        }
-        if (u.writes + u.outputs > 0) {
+            if (!u.kills) {
+                free(u.evidence), free(u.gap), al_chain_free(&u.chain);
+                continue;
+            }
+        } else if (u.writes + u.outputs > 0) {
             if (u.outputs && padded) {
                 al->proof = AL_PROOF_BLOCKED;
                 al->why = al_xstrdup("padded shape written by a kernel");
-                free(u.evidence);
-                return;
+            } else {
+                al->proof = u.outputs ? AL_PROOF_OUTPUT_ONLY : AL_PROOF_FULL_WRITE;
+                al->evidence = u.evidence, u.evidence = NULL;
+                al->why = u.outputs ? u.gap : NULL;
+                if (u.outputs)
+                    u.gap = NULL;
+                al->chain = u.chain;
+                memset(&u.chain, 0, sizeof u.chain);
+                al->evidence_row = al_cxx_row(c->u, c->u->tokens[st->start].start);
+                written = true;
             }
-            al->proof = u.outputs ? AL_PROOF_OUTPUT_ONLY : AL_PROOF_FULL_WRITE;
-            al->evidence = u.evidence;
-            al->evidence_row = al_cxx_row(c->u, c->u->tokens[st->start].start);
-            written = true;
-            continue;
         }
-        free(u.evidence);
+        bool stop = al->proof == AL_PROOF_BLOCKED || (!written && u.kills);
+        free(u.why), free(u.evidence), free(u.gap), al_chain_free(&u.chain);
+        if (stop)
+            return;
     }
 }
 
@@ -250,6 +306,27 @@ static void fill_range(const ctx *c, size_t name, size_t close, al_cxx_buffer *a
         al->fill_start = c->u->tokens[commas[0]].start;
         al->fill_end = nc >= 2 ? c->u->tokens[commas[1]].start : c->u->tokens[close].start;
     }
+}
+
+/* The element count of `zeros({A, B}, ...)`, `zeros(x.sizes(), ...)`,
+ * `zeros_like(x)` or `y.new_zeros({A})`, whose name is token `name`. */
+static al_cxx_numel element_count(const ctx *c, size_t name, size_t close)
+{
+    al_cxx_numel n = {AL_CXX_NUMEL_UNKNOWN, 0, 0};
+    size_t a, b;
+    if (!al_cxx_list_item(c->u, name + 1, close, 0, &a, &b))
+        return n;
+    const al_cxx_token *t = &c->u->tokens[name];
+    bool like = t->end - t->start > 5 && !memcmp(c->u->src->bytes + t->end - 5, "_like", 5);
+    if (like) {
+        n = (al_cxx_numel){AL_CXX_NUMEL_OF, a, b};
+    } else if (is(c, a, "{") && al_cxx_match(c->u, a) + 1 == b) {
+        n = (al_cxx_numel){AL_CXX_NUMEL_DIMS, a + 1, b - 1};
+    } else if (b == a + 5 && c->u->tokens[a].kind == AL_CXX_IDENT && is(c, a + 1, ".") &&
+               is(c, a + 2, "sizes") && is(c, a + 3, "(") && is(c, a + 4, ")")) {
+        n = (al_cxx_numel){AL_CXX_NUMEL_OF, a, a + 1};
+    }
+    return n;
 }
 
 /* `T name = torch::zeros(...);` as statement s of ss: the allocation. */
@@ -275,7 +352,8 @@ static void allocation_statement(ctx *c, const al_cxx_stmt *ss, size_t ns, size_
     } else {
         return;
     }
-    static const char *const fns[] = {"zeros", "ones", "full", NULL};
+    static const char *const fns[] = {"zeros", "ones", "full", "zeros_like", "ones_like",
+                                      "full_like", NULL};
     static const char *const methods[] = {"new_zeros", "new_ones", "new_full", NULL};
     if (!al_cxx_word_in(u, name, method ? methods : fns) || !is(c, name + 1, "("))
         return;
@@ -292,6 +370,7 @@ static void allocation_statement(ctx *c, const al_cxx_stmt *ss, size_t ns, size_
     al.var = al_cxx_text(u, eq - 1, eq);
     if (strstr(al.factory, "full"))
         fill_range(c, name, close, &al);
+    c->numel = element_count(c, name, close);
     char *args = al_cxx_text(u, name + 1, close + 1);
     bool padded = false;
     for (int k = 0; PAD[k]; k++)
@@ -306,6 +385,8 @@ static void allocations_in_block(ctx *c, size_t b, size_t e, int depth)
 {
     if (depth > 64)
         return;
+    size_t outer = c->body;
+    c->body = b;
     al_cxx_stmt ss[1024];
     size_t ns = al_cxx_split(c->u, b, e, ss, 1024);
     for (size_t s = 0; s < ns; s++) {
@@ -320,6 +401,7 @@ static void allocations_in_block(ctx *c, size_t b, size_t e, int depth)
         if (!st->control)
             allocation_statement(c, ss, ns, s);
     }
+    c->body = outer;
 }
 
 /* out[i] += v with `out` a pointer parameter of the function [a, b):
@@ -380,13 +462,15 @@ static void find_atomic_kernels(ctx *c)
     }
 }
 
-void al_cxx_buffers_analyse(const al_cxx_unit *u, const al_op_table *ops, al_cxx_buffers *out)
+void al_cxx_buffers_analyse(const al_cxx_unit *u, const al_op_table *ops, struct al_index *ix,
+                            al_cxx_buffers *out)
 {
     memset(out, 0, sizeof *out);
     ctx c;
     memset(&c, 0, sizeof c);
     c.u = u;
     c.ops = ops;
+    c.ix = ix;
     c.out = out;
     find_atomic_kernels(&c);
     for (size_t i = 0; i < u->n_bodies; i++)
@@ -401,6 +485,7 @@ void al_cxx_buffers_free(al_cxx_buffers *b)
         free(b->items[i].var);
         free(b->items[i].evidence);
         free(b->items[i].why);
+        al_chain_free(&b->items[i].chain);
     }
     free(b->items);
     memset(b, 0, sizeof *b);

@@ -20,7 +20,8 @@ typedef struct {
     al_proof proof;
     char *evidence;
     size_t evidence_row;
-    char *why; /* what blocked the proof */
+    char *why; /* what blocked the proof, or what an unsafe proof lacks */
+    al_chain chain;
 } al_cxx_buffer;
 
 typedef struct {
@@ -28,7 +29,10 @@ typedef struct {
     size_t n, cap;
 } al_cxx_buffers;
 
-void al_cxx_buffers_analyse(const al_cxx_unit *u, const al_op_table *ops, al_cxx_buffers *out);
+/* With an index (may be NULL), launches and calls that take a buffer are
+ * followed into the project's kernels and functions. */
+void al_cxx_buffers_analyse(const al_cxx_unit *u, const al_op_table *ops, struct al_index *ix,
+                            al_cxx_buffers *out);
 void al_cxx_buffers_free(al_cxx_buffers *b);
 
 #endif

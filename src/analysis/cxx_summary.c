@@ -1,5 +1,6 @@
 #include "cxx_summary.h"
 
+#include "cxx_values.h"
 #include "../util.h"
 
 #include <stdarg.h>
@@ -144,6 +145,8 @@ static void set(al_call_effect *out, al_effect e, const char *path, size_t row, 
     out->why = al_xstrdup(buf);
     al_chain_free(&out->chain);
     al_chain_add(&out->chain, path, row, "%s", buf);
+    if (e == AL_EFFECT_WRITES_ALL)
+        al_chain_mark_store(&out->chain);
 }
 
 /* ------------------------------------------------------------------ */
@@ -183,6 +186,19 @@ static void loaded_locals(const fn_tokens *f, const param_tokens *ps, size_t np,
                 al_strlist_add(out, al_xstrndup(u->src->bytes + u->tokens[i].start,
                                                 u->tokens[i].end - u->tokens[i].start));
         }
+}
+
+/* Whether token i is inside a nested block of the body. */
+static bool nested_in_body(const fn_tokens *f, size_t i)
+{
+    int depth = 0;
+    for (size_t k = f->body + 1; k < i; k++) {
+        if (is(f->u, k, "{"))
+            depth++;
+        else if (is(f->u, k, "}"))
+            depth--;
+    }
+    return depth > 0;
 }
 
 /* The innermost `if (...)` whose body holds token i, as the token range
@@ -256,6 +272,72 @@ static int grid_stride_bound(const fn_tokens *f, const param_tokens *ps, size_t 
         }
         free(header);
         return bound;
+    }
+    return -1;
+}
+
+static bool is_thread_index(const char *t)
+{
+    static const char *const forms[] = {"blockIdx.x*blockDim.x+threadIdx.x",
+                                        "threadIdx.x+blockIdx.x*blockDim.x",
+                                        "blockDim.x*blockIdx.x+threadIdx.x",
+                                        "threadIdx.x+blockDim.x*blockIdx.x", NULL};
+    return al_str_in_list(forms, t, strlen(t));
+}
+
+/* `i = blockIdx.x * blockDim.x + threadIdx.x` declared once in the body,
+ * and the store `p[i] = ...` guarded by `if (i < n)` around it or by a
+ * top-level `if (i >= n) return;` before it: the bound parameter, or -1. */
+static int thread_index_bound(const fn_tokens *f, const param_tokens *ps, size_t np, size_t at,
+                              size_t index_a, size_t index_b)
+{
+    const al_cxx_unit *u = f->u;
+    if (index_b != index_a + 1 || u->tokens[index_a].kind != AL_CXX_IDENT)
+        return -1;
+    int decls = 0;
+    bool thread = false;
+    for (size_t i = f->body + 1; i + 1 < f->end; i++)
+        if (token_eq(u, i, index_a) && (is(u, i + 1, "=") || is(u, i + 1, "+=") || is(u, i + 1, "++") ||
+                                        is(u, i - 1, "++"))) {
+            decls++;
+            size_t e = i + 2;
+            while (e < f->end && !is(u, e, ";"))
+                e++;
+            char *t = al_cxx_compact(u, i + 2, e);
+            thread = is(u, i + 1, "=") && is_thread_index(t);
+            free(t);
+        }
+    if (decls != 1 || !thread)
+        return -1;
+    char var[128];
+    snprintf(var, sizeof var, "%.*s", (int)(u->tokens[index_a].end - u->tokens[index_a].start),
+             u->src->bytes + u->tokens[index_a].start);
+    for (size_t p = 0; p < np; p++) {
+        char n[128], lt[300], ge[300];
+        snprintf(n, sizeof n, "%.*s", (int)(u->tokens[ps[p].name].end - u->tokens[ps[p].name].start),
+                 u->src->bytes + u->tokens[ps[p].name].start);
+        snprintf(lt, sizeof lt, "%s<%s", var, n);
+        snprintf(ge, sizeof ge, "%s>=%s", var, n);
+        size_t ca, cb;
+        if (enclosing_if(f, at, &ca, &cb)) {
+            char *c = al_cxx_compact(u, ca, cb);
+            bool ok = !strcmp(c, lt);
+            free(c);
+            if (ok)
+                return (int)p;
+            continue;
+        }
+        /* `if (i >= n) return;` at the top level, before the store. */
+        for (size_t k = f->body + 1; k < at; k++) {
+            if (!is(u, k, "if") || !is(u, k + 1, "("))
+                continue;
+            size_t close = al_cxx_match(u, k + 1);
+            char *c = al_cxx_compact(u, k + 2, close);
+            bool ok = !strcmp(c, ge) && is(u, close + 1, "return") && is(u, close + 2, ";");
+            free(c);
+            if (ok && !nested_in_body(f, k))
+                return (int)p;
+        }
     }
     return -1;
 }
@@ -334,12 +416,14 @@ static void kernel_param_effect(const fn_tokens *f, int param, al_call_effect *o
             if (enclosing_if(f, i, &ca, &cb) && reads_memory(f, ps, np, ca, cb, &loaded))
                 set(out, AL_EFFECT_SKIPS, f->path, al_cxx_row(u, u->tokens[i].start),
                     "returns early on data loaded from memory");
-            else if (i < store_at)
+            else if (i < store_at && !(stores == 1 && thread_index_bound(f, ps, np, store_at, index_a,
+                                                                        index_b) >= 0))
                 set(out, AL_EFFECT_WRITES_SOME, f->path, al_cxx_row(u, u->tokens[i].start),
                     "returns early before storing");
         }
         size_t ca, cb;
-        if (out->effect != AL_EFFECT_SKIPS && enclosing_if(f, store_at, &ca, &cb)) {
+        if (out->effect != AL_EFFECT_SKIPS && enclosing_if(f, store_at, &ca, &cb) &&
+            !(stores == 1 && thread_index_bound(f, ps, np, store_at, index_a, index_b) >= 0)) {
             if (reads_memory(f, ps, np, ca, cb, &loaded))
                 set(out, AL_EFFECT_SKIPS, f->path, row, "stores only under a condition on loaded data");
             else
@@ -347,7 +431,18 @@ static void kernel_param_effect(const fn_tokens *f, int param, al_call_effect *o
         }
         if (severity(out->effect) <= severity(AL_EFFECT_WRITES_ALL)) {
             int bound = stores == 1 ? grid_stride_bound(f, ps, np, store_at, index_a, index_b) : -1;
-            if (bound >= 0) {
+            int guarded = stores == 1 && bound < 0
+                              ? thread_index_bound(f, ps, np, store_at, index_a, index_b)
+                              : -1;
+            if (guarded >= 0) {
+                set(out, AL_EFFECT_WRITES_ALL, f->path, row,
+                    "stores element `i` of every thread with `i < %.*s`, i = blockIdx.x * "
+                    "blockDim.x + threadIdx.x",
+                    (int)(u->tokens[ps[guarded].name].end - u->tokens[ps[guarded].name].start),
+                    u->src->bytes + u->tokens[ps[guarded].name].start);
+                out->req = (al_req){.kind = AL_REQ_NUMEL_IS_VALUE, .param = guarded,
+                                    .grid_covers = true};
+            } else if (bound >= 0) {
                 set(out, AL_EFFECT_WRITES_ALL, f->path, row,
                     "stores every element of a grid-stride loop up to its parameter %d", bound);
                 out->req = (al_req){.kind = AL_REQ_NUMEL_IS_VALUE, .param = bound};
@@ -449,37 +544,151 @@ static bool nested(const fn_tokens *f, size_t i)
     return is(u, a, "if") || is(u, a, "for") || is(u, a, "while") || is(u, a, "switch");
 }
 
-/* The kernel's argument at index `arg` of a launch, as compact text. */
-static char *launch_arg(const al_cxx_unit *u, size_t open, int arg)
+/* `name(a, b)` computes ceil(a / b): ATen's or libcu++'s `ceil_div`, or a
+ * function of the project whose body is `return (a + b - 1) / b;`. */
+static bool ceil_div_function(al_index *ix, const char *path, const char *name)
 {
-    size_t end = al_cxx_match(u, open), start = open + 1;
-    int idx = 0, depth = 0;
-    for (size_t t = open + 1; t <= end; t++) {
-        bool sep = t == end || (depth == 0 && is(u, t, ","));
-        if (!sep) {
-            if (is(u, t, "(") || is(u, t, "<") || is(u, t, "[") || is(u, t, "{"))
-                depth++;
-            else if (is(u, t, ")") || is(u, t, ">") || is(u, t, "]") || is(u, t, "}"))
-                depth--;
-            continue;
-        }
-        if (idx == arg) {
-            char *s = al_cxx_text(u, start, t);
-            char *w = s;
-            for (char *r = s; *r; r++)
-                if (*r != ' ' && *r != '\t' && *r != '\n')
-                    *w++ = *r;
-            *w = '\0';
-            return s;
-        }
-        idx++;
-        start = t + 1;
-    }
-    return NULL;
+    if (!strcmp(name, "at::ceil_div") || !strcmp(name, "cuda::ceil_div") ||
+        !strcmp(name, "c10::ceil_div"))
+        return true;
+    if (strstr(name, "::"))
+        return false;
+    al_cxx_def d;
+    fn_tokens cf;
+    if (!al_index_cxx_function(ix, path, name, &d) || !find_tokens(d.unit, d.path, d.function, &cf))
+        return false;
+    param_tokens ps[4];
+    if (read_params(&cf, ps, 4) != 2)
+        return false;
+    char want[300];
+    const al_cxx_unit *u = cf.u;
+    snprintf(want, sizeof want, "{return(%.*s+%.*s-1)/%.*s;}",
+             (int)(u->tokens[ps[0].name].end - u->tokens[ps[0].name].start),
+             u->src->bytes + u->tokens[ps[0].name].start,
+             (int)(u->tokens[ps[1].name].end - u->tokens[ps[1].name].start),
+             u->src->bytes + u->tokens[ps[1].name].start,
+             (int)(u->tokens[ps[1].name].end - u->tokens[ps[1].name].start),
+             u->src->bytes + u->tokens[ps[1].name].start);
+    char *body = al_cxx_compact(u, cf.body, cf.end + 1);
+    bool ok = !strcmp(body, want);
+    free(body);
+    return ok;
 }
 
-static void pointer_use(al_index *ix, const fn_tokens *f, size_t i, size_t pname, int depth,
-                        al_call_effect *out)
+/* Whether the grid text g, with the block text bl, launches at least
+ * `bound` threads along x: `(bound + bl - 1) / bl` or a ceil division. */
+static bool grid_text_covers(al_index *ix, const char *path, const char *g, const char *bl,
+                             const char *bound)
+{
+    bool digits = *bl != '\0';
+    for (const char *p = bl; *p; p++)
+        digits &= *p >= '0' && *p <= '9';
+    char forms[2][512];
+    int nforms = 0;
+    snprintf(forms[nforms++], sizeof forms[0], "(%s)", bound);
+    if (!al_cxx_needs_parens(bound, true))
+        snprintf(forms[nforms++], sizeof forms[0], "%s", bound);
+    for (int i = 0; i < nforms; i++) {
+        char want[1200];
+        snprintf(want, sizeof want, "(%s+%s-1)/%s", forms[i], bl, bl);
+        if (!strcmp(g, want))
+            return true;
+        snprintf(want, sizeof want, "(%s+(%s-1))/%s", forms[i], bl, bl);
+        if (!strcmp(g, want))
+            return true;
+        if (digits && strlen(bl) < 10) {
+            snprintf(want, sizeof want, "(%s+%ld)/%s", forms[i], atol(bl) - 1, bl);
+            if (!strcmp(g, want))
+                return true;
+        }
+    }
+    const char *paren = strchr(g, '(');
+    if (!paren || paren == g)
+        return false;
+    for (const char *p = g; p < paren; p++)
+        if (!(*p == ':' || *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9')))
+            return false;
+    char want[1200];
+    snprintf(want, sizeof want, "%.*s(%s,%s)", (int)(paren - g), g, bound, bl);
+    if (strcmp(g, want))
+        return false;
+    char *name = al_xstrndup(g, (size_t)(paren - g));
+    bool ok = ceil_div_function(ix, path, name);
+    free(name);
+    return ok;
+}
+
+/* A kernel that writes elements [0, n) of the pointer, launched at token
+ * `kernel` with its arguments at `args_open`: proved to write the whole
+ * buffer when the launch passes the buffer's element count as n (and,
+ * when one thread stores one element, its grid covers n); otherwise the
+ * effect drops to WRITES_SOME with the reason. The element count may be
+ * truncated by an `int` bound; a kernel that indexes with `int` already
+ * leaves elements past 2^31 unwritten with or without the fill. */
+static void prove_bound(al_index *ix, const fn_tokens *f, size_t kernel, size_t args_open,
+                        size_t pname, const al_cxx_numel *numel, al_call_effect *ke)
+{
+    const al_cxx_unit *u = f->u;
+    size_t row = al_cxx_row(u, u->tokens[kernel].start);
+    size_t a, b;
+    char *bound = NULL, *shown = NULL;
+    if (al_cxx_list_item(u, args_open, al_cxx_match(u, args_open), ke->req.param, &a, &b)) {
+        bound = al_cxx_value(f->u, f->body, f->end, a, b, kernel);
+        shown = al_cxx_compact(u, a, b);
+    }
+    char own[256];
+    snprintf(own, sizeof own, "%.*s.numel()", (int)(u->tokens[pname].end - u->tokens[pname].start),
+             u->src->bytes + u->tokens[pname].start);
+    char *count = al_cxx_numel_text(f->u, f->body, f->end, numel, kernel);
+    al_strbuf why = {0};
+    bool proved = bound && (!strcmp(bound, own) || (count && !strcmp(bound, count)));
+    if (!proved) {
+        al_strbuf_printf(&why, "stores elements [0, `%s`)", shown ? shown : "?");
+        if (bound && shown && strcmp(bound, shown))
+            al_strbuf_printf(&why, " with `%s` = `%s`", shown, bound);
+        al_strbuf_printf(&why, ", which alloclint could not prove equals the buffer's element "
+                               "count `%s`",
+                         count ? count : own);
+    }
+    size_t ga, gb, ba, bb;
+    char *g = NULL, *bl = NULL;
+    if (proved && ke->req.grid_covers) {
+        proved = al_cxx_launch_config(u, kernel, &ga, &gb, &ba, &bb);
+        if (proved) {
+            g = al_cxx_value(f->u, f->body, f->end, ga, gb, kernel);
+            bl = al_cxx_value(f->u, f->body, f->end, ba, bb, kernel);
+            proved = grid_text_covers(ix, f->path, g, bl, bound);
+        }
+        if (!proved) {
+            char *gs = proved || !g ? NULL : al_cxx_compact(u, ga, bb);
+            al_strbuf_printf(&why, "stores one element per thread, and the launch `<<<%s>>>` may "
+                                   "start fewer than `%s` threads",
+                             gs ? gs : "?", shown);
+            free(gs);
+        }
+    }
+    if (proved) {
+        al_chain_add(&ke->chain, f->path, row, "the launch passes `%s`%s%s%s, the buffer's element count%s",
+                     shown, strcmp(bound, shown) ? " = `" : "", strcmp(bound, shown) ? bound : "",
+                     strcmp(bound, shown) ? "`" : "",
+                     ke->req.grid_covers ? ", and its grid starts a thread for each element" : "");
+    } else {
+        ke->effect = AL_EFFECT_WRITES_SOME;
+        free(ke->why);
+        ke->why = al_strbuf_detach(&why);
+    }
+    al_strbuf_free(&why);
+    ke->req.kind = AL_REQ_NONE;
+    free(bound);
+    free(shown);
+    free(count);
+    free(g);
+    free(bl);
+}
+
+static void pointer_use(al_index *ix, const fn_tokens *f, size_t i, size_t pname,
+                        const al_cxx_numel *numel, int depth, al_call_effect *out)
 {
     const al_cxx_unit *u = f->u;
     size_t row = al_cxx_row(u, u->tokens[i].start);
@@ -507,26 +716,12 @@ static void pointer_use(al_index *ix, const fn_tokens *f, size_t i, size_t pname
         return;
     }
     kernel_param_effect(&kf, arg, &ke);
-    if (ke.effect == AL_EFFECT_WRITES_ALL && ke.req.kind == AL_REQ_NUMEL_IS_VALUE) {
-        /* The launch must pass `t.numel()` of this very tensor as the bound. */
-        char *bound = launch_arg(u, args_open, ke.req.param);
-        char want[256];
-        snprintf(want, sizeof want, "%.*s.numel()", (int)(u->tokens[pname].end - u->tokens[pname].start),
-                 u->src->bytes + u->tokens[pname].start);
-        if (!bound || strcmp(bound, want)) {
-            ke.effect = AL_EFFECT_WRITES_SOME;
-            free(ke.why);
-            al_strbuf sb = {0};
-            al_strbuf_printf(&sb, "launches `%s` with the bound `%s`; could not prove it equals "
-                                  "the tensor's numel",
-                             kname, bound ? bound : "?");
-            ke.why = al_strbuf_detach(&sb);
-        }
-        ke.req.kind = AL_REQ_NONE;
-        free(bound);
-    }
+    if (ke.effect == AL_EFFECT_WRITES_ALL && ke.req.kind == AL_REQ_NUMEL_IS_VALUE)
+        prove_bound(ix, f, kernel, args_open, pname, numel, &ke);
     int sev_before = severity(out->effect);
     if (severity(ke.effect) >= sev_before || out->effect == AL_EFFECT_UNUSED) {
+        free(out->callee);
+        out->callee = al_xstrdup(kname);
         out->effect = ke.effect;
         free(out->why);
         al_strbuf sb = {0};
@@ -598,6 +793,8 @@ static void argument_use(al_index *ix, const fn_tokens *f, size_t i, int depth, 
     if (ce.effect == AL_EFFECT_WRITES_ALL && nested(f, i))
         ce.effect = AL_EFFECT_WRITES_SOME;
     if (severity(ce.effect) >= severity(out->effect) || out->effect == AL_EFFECT_UNUSED) {
+        free(out->callee);
+        out->callee = al_xstrdup(name);
         out->effect = ce.effect;
         free(out->why);
         al_strbuf sb = {0};
@@ -648,7 +845,7 @@ static void host_param_effect(al_index *ix, const fn_tokens *f, int param, int d
                 }
                 set(out, AL_EFFECT_WRITES_SOME, f->path, row, "fills it under a condition");
             } else if (al_cxx_word_in(u, m, PTRS)) {
-                pointer_use(ix, f, i, name, depth, out);
+                pointer_use(ix, f, i, name, NULL, depth, out);
             } else if (is(u, m, "slice") || is(u, m, "narrow") || is(u, m, "select") ||
                        is(u, m, "index") || is(u, m, "view")) {
                 set(out, AL_EFFECT_UNKNOWN, f->path, row, "takes a view of it");
@@ -678,13 +875,15 @@ void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int dep
     const al_cxx_function *fn = &def->unit->functions[def->function];
     al_strbuf who = {0};
     al_strbuf_printf(&who, "the C++ function `%s`", fn->name);
-    out->callee = al_strbuf_detach(&who);
     if (!find_tokens(def->unit, def->path, def->function, &f)) {
+        out->callee = al_strbuf_detach(&who);
         out->effect = AL_EFFECT_UNKNOWN;
         out->why = al_xstrdup("its body could not be read");
         return;
     }
     host_param_effect(ix, &f, param, depth, out);
+    free(out->callee);
+    out->callee = al_strbuf_detach(&who);
     if (out->why) {
         al_strbuf sb = {0};
         al_strbuf_printf(&sb, "`%s` %s", fn->name, out->why);
@@ -698,4 +897,23 @@ void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int dep
                  "%s", out->why ? out->why : al_effect_name(out->effect));
     al_chain_append(&out->chain, &tail);
     al_chain_free(&tail);
+}
+
+void al_cxx_use_effect(al_index *ix, const al_cxx_unit *u, const char *path, size_t body,
+                       size_t i, bool pointer, const al_cxx_numel *numel, al_call_effect *out)
+{
+    memset(out, 0, sizeof *out);
+    fn_tokens f;
+    memset(&f, 0, sizeof f);
+    f.u = u;
+    f.path = path;
+    f.body = body;
+    f.end = al_cxx_match(u, body);
+    f.first = f.name = body;
+    if (pointer)
+        pointer_use(ix, &f, i, i, numel, 0, out);
+    else
+        argument_use(ix, &f, i, 0, out);
+    if (!out->callee)
+        out->callee = al_xstrdup(pointer ? "the kernel launch" : "the call");
 }

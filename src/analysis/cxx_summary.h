@@ -11,6 +11,7 @@
 #define ALLOCLINT_CXX_SUMMARY_H
 
 #include "index.h"
+#include "cxx_values.h"
 #include "summary.h"
 
 /* The effect of function def on its parameter `param` (0-based). WRITES_ALL
@@ -18,5 +19,13 @@
  * the tensor itself (`n = out.numel()`). */
 void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int depth,
                          al_call_effect *out);
+
+/* The effect of one use of a tensor variable in a body of unit u (whose
+ * `{` is token `body`): at token i, its data pointer (pointer = true) in
+ * a `<<<...>>>` launch, or the tensor itself as an argument of a call,
+ * followed into the project's kernel or function. numel (may be NULL) is
+ * the buffer's element count, which a kernel's bound must equal. */
+void al_cxx_use_effect(al_index *ix, const al_cxx_unit *u, const char *path, size_t body,
+                       size_t i, bool pointer, const al_cxx_numel *numel, al_call_effect *out);
 
 #endif

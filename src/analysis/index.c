@@ -5,7 +5,9 @@
 #include "../python/syntax.h"
 #include "../util.h"
 
+#include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,9 +26,18 @@ typedef struct {
     size_t n, cap;
 } op_bindings;
 
+/* Where a C++ function with a body is defined: its name, its file. */
+typedef struct {
+    char *name;
+    size_t file; /* index into cxx_files */
+} cxx_definition;
+
 typedef struct {
     char *root;
     al_strlist py_roots; /* folders absolute imports start from */
+    bool defs_read;
+    cxx_definition *defs; /* sorted by name */
+    size_t n_defs, cap_defs;
     bool walked;
     al_strlist py_files, cxx_files;
     bool py_ops_read, cxx_ops_read;
@@ -58,6 +69,7 @@ typedef struct {
 
 struct al_index {
     pthread_mutex_t lock;
+    size_t scanned; /* files read for registration markers */
     memo_entry *memo; /* open addressing, cap a power of two */
     size_t n_memo, cap_memo;
     project **projects;
@@ -99,6 +111,9 @@ void al_index_free(al_index *ix)
         al_strlist_free(&p->py_roots);
         al_strlist_free(&p->py_files);
         al_strlist_free(&p->cxx_files);
+        for (size_t k = 0; k < p->n_defs; k++)
+            free(p->defs[k].name);
+        free(p->defs);
         op_bindings_free(&p->py_ops);
         op_bindings_free(&p->cxx_ops);
         al_ops_free(&p->schemas);
@@ -767,22 +782,117 @@ static bool function_in(const al_cxx_unit *u, const char *name, size_t *out)
     return false;
 }
 
+/* Skips blanks, comments and C++ qualifiers after a parameter list. */
+static const char *after_signature(const char *p, const char *end)
+{
+    static const char *const words[] = {"const", "noexcept", "override", "final", "mutable", NULL};
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            p++;
+        if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+            while (p < end && *p != '\n')
+                p++;
+            continue;
+        }
+        if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+            const char *c = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+            p = c ? c + 2 : end;
+            continue;
+        }
+        bool word = false;
+        for (int i = 0; words[i]; i++) {
+            size_t wl = strlen(words[i]);
+            if ((size_t)(end - p) > wl && !strncmp(p, words[i], wl) && !isalnum((unsigned char)p[wl]) &&
+                p[wl] != '_') {
+                p += wl;
+                word = true;
+            }
+        }
+        if (!word)
+            return p;
+    }
+}
+
+static int compare_defs(const void *x, const void *y)
+{
+    const cxx_definition *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->file < b->file ? -1 : a->file > b->file);
+}
+
+/* One textual pass over every C++ file: `name(...) {` defines name. It
+ * over-collects (a constructor call followed by a block); the parse of
+ * the file decides. */
+static void read_definitions(project *p)
+{
+    if (p->defs_read)
+        return;
+    p->defs_read = true;
+    walk_project(p);
+    static const char *const keywords[] = {"if", "for", "while", "switch", "catch", "sizeof",
+                                           "return", "do", "else", "decltype", "alignas",
+                                           "__launch_bounds__", "__attribute__", NULL};
+    for (size_t f = 0; f < p->cxx_files.n; f++) {
+        al_source src;
+        if (al_source_load(&src, p->cxx_files.items[f]) != AL_SOURCE_OK) {
+            al_source_free(&src);
+            continue;
+        }
+        const char *b = src.bytes, *end = src.bytes + src.len;
+        for (const char *q = b; q < end; q++) {
+            if (*q != '(' || q == b)
+                continue;
+            const char *e = q;
+            while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+                e--;
+            const char *s0 = e;
+            while (s0 > b && (isalnum((unsigned char)s0[-1]) || s0[-1] == '_'))
+                s0--;
+            if (s0 == e || isdigit((unsigned char)*s0) || al_str_in_list(keywords, s0, (size_t)(e - s0)))
+                continue;
+            int depth = 0;
+            const char *c = q;
+            for (; c < end; c++) {
+                if (*c == '(')
+                    depth++;
+                else if (*c == ')' && --depth == 0)
+                    break;
+            }
+            if (c >= end)
+                break;
+            const char *after = after_signature(c + 1, end);
+            if (after < end && *after == '{') {
+                cxx_definition d = {al_xstrndup(s0, (size_t)(e - s0)), f};
+                AL_PUSH(p->defs, p->n_defs, p->cap_defs, d);
+            }
+        }
+        al_source_free(&src);
+    }
+    if (p->n_defs > 1)
+        qsort(p->defs, p->n_defs, sizeof *p->defs, compare_defs);
+}
+
 static bool find_cxx_function(al_index *ix, project *p, const char *prefer, const char *name,
                               al_cxx_def *out)
 {
-    walk_project(p);
+    read_definitions(p);
+    size_t lo = 0, hi = p->n_defs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(p->defs[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     /* The preferred file first, then sources before headers. */
     for (int pass = 0; pass < 3; pass++) {
-        for (size_t i = 0; i < p->cxx_files.n; i++) {
-            const char *path = p->cxx_files.items[i];
+        for (size_t i = lo; i < p->n_defs && !strcmp(p->defs[i].name, name); i++) {
+            const char *path = p->cxx_files.items[p->defs[i].file];
             bool header = al_str_ends_with(path, ".h") || al_str_ends_with(path, ".hpp") ||
                           al_str_ends_with(path, ".cuh");
             if (pass == 0 && (!prefer || strcmp(path, prefer)))
                 continue;
             if ((pass == 1 && header) || (pass == 2 && !header))
-                continue;
-            const char *const markers[] = {name, NULL};
-            if (!file_mentions(path, markers))
                 continue;
             cxxfile *f = load_cxx(ix, path);
             size_t fi;
@@ -831,4 +941,19 @@ const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
         read_cxx_ops(p);
     al_index_unlock(ix);
     return p ? &p->schemas : NULL;
+}
+
+void al_index_stats(al_index *ix, char *buf, size_t len)
+{
+    al_index_lock(ix);
+    size_t cxx_files = 0, py_files = 0;
+    for (size_t i = 0; i < ix->n_projects; i++) {
+        cxx_files += ix->projects[i]->cxx_files.n;
+        py_files += ix->projects[i]->py_files.n;
+    }
+    snprintf(buf, len,
+             "index: %zu project(s) (%zu Python, %zu C++ files listed), %zu Python and %zu C++ "
+             "files parsed, %zu memoised summaries",
+             ix->n_projects, py_files, cxx_files, ix->n_py, ix->n_cxx, ix->n_memo);
+    al_index_unlock(ix);
 }

@@ -74,6 +74,10 @@ bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name
 void *al_index_memo_get(al_index *ix, const char *key);
 void al_index_memo_put(al_index *ix, const char *key, void *value, void (*free_fn)(void *));
 
+/* How much the index read: Python and C++ files parsed, files scanned for
+ * registrations, summaries memoised (for --verbose and for tuning). */
+void al_index_stats(al_index *ix, char *buf, size_t len);
+
 /* The operator schemas (`Tensor!` outputs) of every C++ file of the
  * project, read once. */
 const al_op_table *al_index_schemas(al_index *ix, const char *from_path);

@@ -24,7 +24,7 @@ void al_chain_add(al_chain *c, const char *path, size_t row, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    al_link l = {al_xstrdup(buf), path ? al_xstrdup(path) : NULL, row};
+    al_link l = {al_xstrdup(buf), path ? al_xstrdup(path) : NULL, row, false};
     AL_PUSH(c->items, c->n, c->cap, l);
 }
 
@@ -33,9 +33,23 @@ void al_chain_append(al_chain *to, const al_chain *from)
     for (size_t i = 0; i < from->n; i++) {
         al_link l = {al_xstrdup(from->items[i].text),
                      from->items[i].path ? al_xstrdup(from->items[i].path) : NULL,
-                     from->items[i].row};
+                     from->items[i].row, from->items[i].store};
         AL_PUSH(to->items, to->n, to->cap, l);
     }
+}
+
+void al_chain_mark_store(al_chain *c)
+{
+    if (c->n)
+        c->items[c->n - 1].store = true;
+}
+
+const al_link *al_chain_store(const al_chain *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->items[i].store)
+            return &c->items[i];
+    return NULL;
 }
 
 void al_chain_free(al_chain *c)

@@ -43,6 +43,7 @@ typedef struct {
     al_req_kind kind;
     int param;                 /* in a summary: the callee parameter */
     TSNode node, node2, node3; /* at a call site: the caller's expressions */
+    bool grid_covers;          /* a CUDA kernel: the launch's blocks must cover the bound */
 } al_req;
 
 /* One step of the reasoning, shown to the user as a related location. */
@@ -50,6 +51,7 @@ typedef struct {
     char *text;
     char *path; /* NULL: the file being checked */
     size_t row;
+    bool store; /* the store that writes every element: named in messages */
 } al_link;
 
 typedef struct {
@@ -60,6 +62,10 @@ typedef struct {
 void al_chain_add(al_chain *c, const char *path, size_t row, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void al_chain_append(al_chain *to, const al_chain *from);
+/* Marks the last link as the store that carries a full-write proof. */
+void al_chain_mark_store(al_chain *c);
+/* The first store link, or NULL. */
+const al_link *al_chain_store(const al_chain *c);
 void al_chain_free(al_chain *c);
 
 /* What the callee does to one argument. */

@@ -55,11 +55,40 @@ static int param_index(const kctx *k, const char *p, size_t len)
     return -1;
 }
 
+/* The qualified name of a callee, with re-exports of triton.language
+ * (`from vllm.triton_utils import tl`: a binding ending in `.tl`) spelled
+ * as triton.language itself. */
+static char *resolve_tl(const kctx *k, TSNode fn)
+{
+    char *q = al_imports_resolve(&k->mod->imports, k->pf, fn);
+    if (!q || al_str_starts_with(q, "triton.language."))
+        return q;
+    TSNode base = fn;
+    while (al_node_is(base, "attribute"))
+        base = al_node_field(base, "object");
+    size_t bl;
+    const char *bp = al_node_ptr(k->pf, base, &bl);
+    for (size_t i = 0; i < k->mod->imports.n; i++) {
+        const al_import *im = &k->mod->imports.items[i];
+        if (strlen(im->local) == bl && !memcmp(im->local, bp, bl) &&
+            (al_str_ends_with(im->target, ".tl") || !strcmp(im->target, "tl"))) {
+            size_t tl = strlen(im->target);
+            if (strncmp(q, im->target, tl) == 0 && q[tl] == '.') {
+                al_strbuf sb = {0};
+                al_strbuf_printf(&sb, "triton.language%s", q + tl);
+                free(q);
+                return al_strbuf_detach(&sb);
+            }
+        }
+    }
+    return q;
+}
+
 static bool is_tl(const kctx *k, TSNode fn, const char *name)
 {
     char want[64];
     snprintf(want, sizeof want, "triton.language.%s", name);
-    char *q = al_imports_resolve(&k->mod->imports, k->pf, fn);
+    char *q = resolve_tl(k, fn);
     bool yes = q && !strcmp(q, want);
     free(q);
     return yes;
@@ -542,29 +571,45 @@ static bool store_context(kctx *k, TSNode store, al_kparam *p, bool *skips)
     return true;
 }
 
-/* An exit (return, break, continue) anywhere in the kernel: partial, or
- * a skip when its condition reads memory. */
-static bool find_exit(kctx *k, TSNode n, TSNode *exit, int depth)
+/* The exits (return, break, continue) of the kernel, but a last
+ * top-level return, which ends it anyway. */
+static void find_exits(kctx *k, TSNode n, TSNode *exits, size_t *nexits, size_t max, int depth)
 {
-    if (depth > 200)
-        return false;
+    if (depth > 200 || *nexits >= max)
+        return;
     if (depth > 0 && (al_node_is(n, "function_definition") || al_node_is(n, "lambda")))
-        return false;
+        return;
     if (al_node_is(n, "return_statement") || al_node_is(n, "break_statement") ||
         al_node_is(n, "continue_statement")) {
-        /* A final `return` at the top level ends the kernel anyway. */
         TSNode body = al_node_field(k->def, "body");
         bool last = ts_node_eq(ts_node_parent(n), body) &&
                     ts_node_eq(n, ts_node_named_child(body, ts_node_named_child_count(body) - 1));
-        if (!last) {
-            *exit = n;
-            return true;
-        }
+        if (!last)
+            exits[(*nexits)++] = n;
     }
     uint32_t m = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < m; i++)
-        if (find_exit(k, ts_node_named_child(n, i), exit, depth + 1))
+        find_exits(k, ts_node_named_child(n, i), exits, nexits, max, depth + 1);
+}
+
+/* Whether an exit may be taken on loaded data: an `if` around it whose
+ * condition reads memory. */
+static bool exit_on_data(const kctx *k, TSNode exit, char **cond_text)
+{
+    for (TSNode q = ts_node_parent(exit); !ts_node_is_null(q) && !ts_node_eq(q, k->def);
+         q = ts_node_parent(q)) {
+        if (!al_node_is(q, "if_statement") && !al_node_is(q, "elif_clause") &&
+            !al_node_is(q, "while_statement"))
+            continue;
+        TSNode cond = al_node_field(q, "condition");
+        if (!*cond_text)
+            *cond_text = al_node_text_compact(k->pf, cond);
+        if (has_load(k, cond, 0)) {
+            free(*cond_text);
+            *cond_text = al_node_text_compact(k->pf, cond);
             return true;
+        }
+    }
     return false;
 }
 
@@ -744,7 +789,7 @@ static void scan_calls(kctx *k, TSNode n, uses_of *u, int depth)
         else if (is_tl(k, fn, "load"))
             kind = "load";
         else {
-            char *q = al_imports_resolve(&k->mod->imports, k->pf, fn);
+            char *q = resolve_tl(k, fn);
             if (q && al_str_starts_with(q, "triton.language.atomic_"))
                 kind = "atomic";
             else if (!q || !al_str_starts_with(q, "triton.language."))
@@ -829,8 +874,9 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
     collect_locals(&k, body, 0);
     uses_of *u = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *u);
     scan_calls(&k, body, u, 0);
-    TSNode exit = {0};
-    bool has_exit = find_exit(&k, body, &exit, 0);
+    TSNode exits[32];
+    size_t nexits = 0;
+    find_exits(&k, body, exits, &nexits, 32, 0);
     out->n = k.nparams;
     out->names = k.params;
     out->params = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *out->params);
@@ -868,21 +914,28 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
         } else {
             bool skips = false;
             p->row = al_node_row(x->store);
-            if (has_exit) {
-                TSNode cond = {0};
-                for (TSNode q = ts_node_parent(exit); !ts_node_is_null(q) && ts_node_is_null(cond);
-                     q = ts_node_parent(q))
-                    if (al_node_is(q, "if_statement") || al_node_is(q, "elif_clause"))
-                        cond = al_node_field(q, "condition");
-                char *c = ts_node_is_null(cond) ? al_xstrdup("...") : al_node_text_compact(pf, cond);
-                if (!ts_node_is_null(cond) && has_load(&k, cond, 0)) {
-                    p->effect = AL_EFFECT_SKIPS;
-                    set_why(p, "exits early when `%s`, which depends on loaded data", c);
-                } else {
-                    p->effect = AL_EFFECT_WRITES_SOME;
-                    set_why(p, "exits early when `%s`", c);
+            if (nexits) {
+                /* Any exit taken on loaded data may skip the store. */
+                size_t pick = 0;
+                char *c = NULL;
+                bool data = false;
+                for (size_t e = 0; e < nexits && !data; e++) {
+                    char *t = NULL;
+                    data = exit_on_data(&k, exits[e], &t);
+                    if (data || !c) {
+                        free(c);
+                        c = t;
+                        pick = e;
+                    } else {
+                        free(t);
+                    }
                 }
-                p->row = al_node_row(exit);
+                p->effect = data ? AL_EFFECT_SKIPS : AL_EFFECT_WRITES_SOME;
+                if (data)
+                    set_why(p, "exits early when `%s`, which depends on loaded data", c ? c : "...");
+                else
+                    set_why(p, "exits early when `%s`", c ? c : "...");
+                p->row = al_node_row(exits[pick]);
                 free(c);
             } else if (!store_context(&k, x->store, p, &skips)) {
                 p->effect = skips ? AL_EFFECT_SKIPS : AL_EFFECT_WRITES_SOME;

@@ -155,6 +155,8 @@ void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k
     out->effect = p->effect;
     if (p->why) {
         al_chain_add(&out->chain, path, p->row, "%s %s", kernel, p->why);
+        if (p->effect == AL_EFFECT_WRITES_ALL)
+            al_chain_mark_store(&out->chain);
         al_strbuf sb = {0};
         al_strbuf_printf(&sb, "%s %s", kernel, p->why);
         out->why = al_strbuf_detach(&sb);

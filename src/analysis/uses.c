@@ -501,11 +501,16 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         bool proved = out_op->full_write && !out_op->library;
         e = make_write(c, wr, !proved, call, what);
         e.evidence_kind = proved ? "op" : "kernel";
-        if (out_op->library && out_op->full_write && e.kind == AL_USE_WRITE) {
+        if (!proved && e.kind == AL_USE_WRITE) {
             al_strbuf sb = {0};
-            al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says it "
-                                  "writes the whole output, which alloclint cannot check",
-                             name);
+            if (out_op->library && out_op->full_write)
+                al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says "
+                                      "it writes the whole output, which alloclint cannot check",
+                                 name);
+            else
+                al_strbuf_printf(&sb, "`%s` writes this argument (%s), but not necessarily every "
+                                      "element of it",
+                                 name, out_op->origin ? out_op->origin : "its op summary");
             e.why = al_strbuf_detach(&sb);
         }
     } else if (op) {

@@ -64,8 +64,10 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
             if (b->why)
                 al_strbuf_printf(&why, " (%s)", b->why);
         } else {
-            al_strbuf_printf(&why, "is fully overwritten by %s on line %zu before any read",
+            al_strbuf_printf(&why, "is fully overwritten by %s on line %zu",
                              b->evidence ? b->evidence : "a write", b->evidence_row);
+            al_rule_store_clause(&b->chain, in->src->path, &why);
+            al_strbuf_puts(&why, " before any read");
         }
         /* torch.full infers int64 from 7 and bool from True: the fix
          * spells that dtype where the fill value stood. */

@@ -8,6 +8,7 @@
 
 #include "../analysis/module.h"
 #include "../analysis/ops.h"
+#include "../analysis/summary.h"
 #include "../cxx/cxx.h"
 #include "../finding.h"
 #include "../prefilter.h"
@@ -27,6 +28,7 @@ typedef struct {
     al_pymodule *py;        /* Python: the analysed module */
     const al_cxx_unit *cxx; /* C++/CUDA: the parsed unit */
     const al_op_table *ops;
+    struct al_index *index; /* the repo index (C++ rules; Python ones reach it through py) */
 } al_rule_input;
 
 /* What a rule's visitor callbacks (al_pymodule_walk) need. */
@@ -63,6 +65,11 @@ bool al_rules_select(bool *enabled, const char *list, bool value, al_strlist *un
 /* The rule's documentation page (rules/<CODE>.md, embedded at build
  * time), or NULL. */
 const char *al_rule_page(const char *code, size_t *len);
+
+/* " (the store on line 8 of `kernels.py`)": which store carried a proof
+ * that crossed a call, for the message; nothing when the chain has none.
+ * checked is the path of the file being linted. */
+void al_rule_store_clause(const al_chain *chain, const char *checked, al_strbuf *sb);
 
 void al_rule_al101(const al_rule_input *in, al_findings *out);
 void al_rule_al102(const al_rule_input *in, al_findings *out);

@@ -57,8 +57,9 @@ torch::Tensor new_zeros_then_copy(const torch::Tensor& x) {
   return o;
 }
 
+// The bound `n` is the element count and the grid rounds up: proved.
 torch::Tensor kernel_output(const torch::Tensor& x) {
-  auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 unsafe
+  auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 safe
   int n = x.numel();
   scale_kernel<<<(n + 255) / 256, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(), n);
   return out;
@@ -109,7 +110,7 @@ __global__ void pair_sum_kernel(float* out, const float* x, int n) {
 }
 
 torch::Tensor pair_sums(const torch::Tensor& x) {
-  auto out = torch::zeros({x.numel() / 2}, x.options());  // expect: AL102 unsafe
+  auto out = torch::zeros({x.numel() / 2}, x.options());  // expect: AL102 safe
   pair_sum_kernel<<<(x.numel() / 2 + 255) / 256, 256>>>(out.data_ptr<float>(),
                                                         x.data_ptr<float>(), x.numel() / 2);
   return out;
@@ -187,4 +188,65 @@ torch::Tensor already_empty(const torch::Tensor& x) {
   auto o = torch::empty({x.numel()}, x.options());  // expect: none
   o.copy_(x.flatten());
   return o;
+}
+
+// The grid is computed for 128-thread blocks but launches 256-thread
+// ones: still enough threads, but alloclint only accepts the grid that
+// matches the block it launches.
+torch::Tensor mismatched_grid(const torch::Tensor& x) {
+  auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 unsafe
+  int64_t n = x.numel();
+  scale_kernel<<<(n + 127) / 128, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(), n);
+  return out;
+}
+
+torch::Tensor bound_changed(const torch::Tensor& x) {
+  // The last element is left to the fill.
+  auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 unsafe
+  int n = x.numel();
+  n -= 1;
+  scale_kernel<<<(n + 255) / 256, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(), n);
+  return out;
+}
+
+static inline int64_t div_ceil(int64_t a, int64_t b) { return (a + b - 1) / b; }
+static inline int64_t div_floor(int64_t a, int64_t b) { return a / b; }
+
+torch::Tensor like_with_helper_grid(const torch::Tensor& x) {
+  auto out = torch::zeros_like(x);  // expect: AL102 safe
+  const int threads = 256;
+  dim3 grid(div_ceil(x.numel(), threads));
+  dim3 block(threads);
+  scale_kernel<<<grid, block, 0>>>(out.data_ptr<float>(), x.data_ptr<float>(), x.numel());
+  return out;
+}
+
+torch::Tensor floor_grid(const torch::Tensor& x) {
+  // Rounds the grid down: the tail of the buffer keeps its fill.
+  auto out = torch::full_like(x, 1.0);  // expect: AL102 unsafe
+  scale_kernel<<<div_floor(x.numel(), 256), 256>>>(out.data_ptr<float>(), x.data_ptr<float>(),
+                                                   x.numel());
+  return out;
+}
+
+torch::Tensor count_from_sizes(const torch::Tensor& x) {
+  auto out = torch::ones(x.sizes(), x.options());  // expect: AL102 safe
+  scale_kernel<<<at::ceil_div(x.numel(), 256), 256>>>(out.data_ptr<float>(), x.data_ptr<float>(),
+                                                      x.numel());
+  return out;
+}
+
+torch::Tensor two_dims(const torch::Tensor& x, int64_t rows, int64_t cols) {
+  auto out = torch::zeros({rows, cols}, x.options());  // expect: AL102 safe
+  const int64_t n = rows * cols;
+  scale_kernel<<<(n + 255) / 256, 256>>>(out.data_ptr<float>(), x.data_ptr<float>(), n);
+  return out;
+}
+
+torch::Tensor other_count(const torch::Tensor& x, const torch::Tensor& y) {
+  // Bounded by another tensor's size.
+  auto out = torch::zeros({x.numel()}, x.options());  // expect: AL102 unsafe
+  scale_kernel<<<(y.numel() + 255) / 256, 256>>>(out.data_ptr<float>(), y.data_ptr<float>(),
+                                                 y.numel());
+  return out;
 }
