@@ -29,6 +29,7 @@ typedef struct {
     size_t alloc_end;            /* CHAINED: where the factory call ends */
     size_t del_start, del_end;   /* a statement line to delete, or equal */
     size_t row_fill;
+    bool shares_line; /* ALREADY_ZERO: other statements on its line, no fix */
 } refill;
 
 static const char *full_of(const char *factory)
@@ -43,8 +44,8 @@ static void report(const char *torch, refill *f, al_findings *out)
     al_strbuf msg = {0};
     al_fix *fix = NULL;
     if (f->kind == REFILL_ALREADY_ZERO || (zeros && f->fill_is_zero)) {
-        al_strbuf_printf(&msg, "the buffer is still all zeros from `torch.%s` here: the "
-                               "fill on line %zu writes it again for nothing",
+        al_strbuf_printf(&msg, "the buffer is still all zeros from `torch.%s` on line %zu: "
+                               "this fill writes it again for nothing",
                          f->factory, f->row_fill);
         if (f->del_end > f->del_start) {
             fix = al_fix_new(AL_FIX_SAFE, "Delete the redundant fill");
@@ -52,6 +53,8 @@ static void report(const char *torch, refill *f, al_findings *out)
         } else if (f->kind == REFILL_CHAINED && f->alloc_end > f->call_start) {
             fix = al_fix_new(AL_FIX_SAFE, "Drop the redundant fill");
             al_fix_add_edit(fix, f->alloc_end, f->end, "");
+        } else if (f->shares_line) {
+            al_strbuf_puts(&msg, " (no fix: its line holds other statements)");
         }
     } else if (empty && (f->fill_is_zero || f->fill_is_one) && f->name_end > f->name_start) {
         /* torch.empty(...) + zero_() is torch.zeros(...): no size needed. */
@@ -152,11 +155,16 @@ static void already_zero(const al_rule_input *in, const char *torch, al_findings
                     break;
                 ls--;
             }
-            if (ls > 0 && bytes[ls - 1] != '\n')
-                continue; /* not alone on its line */
-            le = al_py_next_line(pf, le);
+            /* The line must hold the fill alone (`x.zero_(); y = 1` does
+             * not), and its block must keep a statement. */
+            bool alone = ls == 0 || bytes[ls - 1] == '\n';
+            size_t after = le;
+            while (after < pf->src->len && (bytes[after] == ' ' || bytes[after] == '\t'))
+                after++;
+            alone &= after >= pf->src->len || strchr("\r\n#", bytes[after]) != NULL;
             if (al_py_named_statements(ts_node_parent(st)) < 2)
                 continue; /* deleting it would leave an empty block */
+            le = alone ? al_py_next_line(pf, le) : ls;
             refill f;
             memset(&f, 0, sizeof f);
             f.kind = REFILL_ALREADY_ZERO;
@@ -167,6 +175,7 @@ static void already_zero(const al_rule_input *in, const char *torch, al_findings
             f.del_start = ls;
             f.del_end = le;
             f.row_fill = al_node_row(buf->site.call);
+            f.shares_line = !alone;
             report(torch, &f, out);
         }
     }

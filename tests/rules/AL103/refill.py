@@ -131,3 +131,34 @@ def zero_of_a_global():
 def full_then_fill(n):
     # torch.full(...).fill_(v): AL103 leaves full() alone.
     return torch.full((n,), 1.0).fill_(2.0)  # expect: none
+
+
+def shares_its_line(n):
+    # Reported, but deleting the line would take `mask[0] = 1` with it.
+    mask = torch.zeros(n)
+    mask.zero_(); mask[0] = 1  # expect: AL103 nofix
+    return mask
+
+
+def _row_norms(t):
+    return t.abs().sum(dim=-1)
+
+
+def _load_rows(t, src):
+    t.copy_(src)
+
+
+def zero_after_reading_helper(n):
+    # _row_norms only reads the buffer: it is still all zeros.
+    acc = torch.zeros(n, 8)
+    norms = _row_norms(acc)
+    acc.zero_()  # expect: AL103 safe
+    return acc, norms
+
+
+def zero_after_writing_helper(src):
+    # _load_rows overwrote it: the zero_() is the reset it looks like.
+    acc = torch.zeros_like(src)
+    _load_rows(acc, src)
+    acc.zero_()  # expect: none
+    return acc
