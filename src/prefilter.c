@@ -21,10 +21,29 @@ static bool called(const char *p, const char *end, const char *word)
     return false;
 }
 
+/* Whether `word` is imported under another name: `zeros as tz`. */
+static bool aliased(const char *p, const char *end, const char *word)
+{
+    size_t wl = strlen(word);
+    for (const char *at = p; (at = memmem(at, (size_t)(end - at), word, wl)) != NULL; at += wl) {
+        const char *q = at + wl;
+        while (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z')))
+            q++;
+        const char *blank = q;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q == blank)
+            continue;
+        if (end - q > 3 && q[0] == 'a' && q[1] == 's' && (q[2] == ' ' || q[2] == '\t'))
+            return true;
+    }
+    return false;
+}
+
 static bool any_called(const char *p, const char *end, const char *const *words)
 {
     for (int i = 0; words[i]; i++)
-        if (called(p, end, words[i]))
+        if (called(p, end, words[i]) || aliased(p, end, words[i]))
             return true;
     return false;
 }

@@ -20,6 +20,7 @@ fixture=$2
 code=$(basename "$(dirname "$fixture")")
 name=$(basename "$fixture")
 dir=$(cd "$(dirname "$fixture")" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
@@ -38,38 +39,8 @@ if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
 fi
 
 # 1. annotations
-awk -v code="$code" '
-    FILENAME == ARGV[1] {
-        # findings: name:row:col: CODE [mark] message
-        split($0, parts, ":")
-        row = parts[2]
-        c = ""
-        if (match($0, / AL[0-9]+ /)) c = substr($0, RSTART + 1, RLENGTH - 2)
-        tier = "none"
-        if (index($0, c " [*]")) tier = "safe"
-        else if (index($0, c " [unsafe fix]")) tier = "unsafe"
-        else if (c != "") tier = "nofix"
-        got[row] = c " " tier
-        next
-    }
-    {
-        if (match($0, /(#|\/\/) expect: [A-Z0-9]+ [a-z]+/)) {
-            split(substr($0, RSTART, RLENGTH), w, " ")
-            want[FNR] = w[3] " " w[4]
-        } else if (index($0, "# expect: none")) {
-            want[FNR] = "none"
-        }
-    }
-    END {
-        bad = 0
-        for (r in want) {
-            g = (r in got) ? got[r] : "none"
-            if (want[r] == "none" && g != "none") g = g
-            if (g != want[r]) { printf "line %s: expected %s, got %s\n", r, want[r], g; bad = 1 }
-        }
-        for (r in got) if (!(r in want)) { printf "line %s: reported (%s) but not annotated\n", r, got[r]; bad = 1 }
-        exit bad
-    }' findings.txt "$name" >annotations.txt || { say "annotations disagree:"; cat annotations.txt >&2; }
+awk -f "$here/annotations.awk" findings.txt "$name" >annotations.txt ||
+    { say "annotations disagree:"; cat annotations.txt >&2; }
 
 # 2. exact findings
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then

@@ -714,16 +714,32 @@ static void scan_function_facts(fctx *f, TSNode n, int depth)
         scan_function_facts(f, ts_node_named_child(n, i), depth + 1);
 }
 
-static bool mentions_factory(const al_pyfile *pf, TSNode body)
+static bool mentions(const char *p, size_t len, const char *word)
+{
+    size_t wl = strlen(word);
+    for (size_t j = 0; j + wl <= len; j++)
+        if (p[j] == word[0] && memcmp(p + j, word, wl) == 0)
+            return true;
+    return false;
+}
+
+/* A cheap test before the dataflow: the body names a factory, directly or
+ * under a from-import alias (`from torch import zeros as tz`). */
+static bool mentions_factory(const al_file_env *env, TSNode body)
 {
     size_t len;
-    const char *p = al_node_ptr(pf, body, &len);
+    const char *p = al_node_ptr(env->pf, body, &len);
     static const char *const words[] = {"zeros", "ones", "full", NULL};
-    for (int i = 0; words[i]; i++) {
-        size_t wl = strlen(words[i]);
-        for (size_t j = 0; j + wl <= len; j++)
-            if (p[j] == words[i][0] && memcmp(p + j, words[i], wl) == 0)
-                return true;
+    for (int i = 0; words[i]; i++)
+        if (mentions(p, len, words[i]))
+            return true;
+    const al_imports *im = &env->mod->imports;
+    for (size_t i = 0; i < im->n; i++) {
+        const char *t = im->items[i].target;
+        if (!strncmp(t, "torch.", 6) &&
+            (strstr(t, "zeros") || strstr(t, "ones") || strstr(t, "full")) &&
+            mentions(p, len, im->items[i].local))
+            return true;
     }
     return false;
 }
@@ -756,7 +772,7 @@ static void close_function(fctx *f)
 void al_buffers_analyse_function(al_buffers *out, const al_file_env *env, TSNode func)
 {
     TSNode body = al_node_field(func, "body");
-    if (ts_node_is_null(body) || !mentions_factory(env->pf, body))
+    if (ts_node_is_null(body) || !mentions_factory(env, body))
         return;
     fctx f;
     open_function(&f, env, func);

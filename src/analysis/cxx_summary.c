@@ -240,7 +240,20 @@ static int grid_stride_bound(const fn_tokens *f, const param_tokens *ps, size_t 
         if (!is(u, k, "for") || !is(u, k + 1, "("))
             continue;
         size_t close = al_cxx_match(u, k + 1);
-        if (close < at) /* a loop that ended before the store */
+        size_t body_end = close + 1;
+        if (is(u, body_end, "{")) {
+            body_end = al_cxx_match(u, body_end);
+        } else {
+            int depth = 0;
+            while (body_end < f->end && !(depth == 0 && is(u, body_end, ";"))) {
+                if (is(u, body_end, "(") || is(u, body_end, "[") || is(u, body_end, "{"))
+                    depth++;
+                else if (is(u, body_end, ")") || is(u, body_end, "]") || is(u, body_end, "}"))
+                    depth--;
+                body_end++;
+            }
+        }
+        if (body_end < at || close > at) /* a loop that ended before the store */
             continue;
         char *header = al_cxx_text(u, k + 2, close);
         /* Compact: drop blanks. */
@@ -435,16 +448,24 @@ static void kernel_param_effect(const fn_tokens *f, int param, al_call_effect *o
                               ? thread_index_bound(f, ps, np, store_at, index_a, index_b)
                               : -1;
             if (guarded >= 0) {
+                int il = (int)(u->tokens[index_a].end - u->tokens[index_a].start);
+                const char *ip = u->src->bytes + u->tokens[index_a].start;
                 set(out, AL_EFFECT_WRITES_ALL, f->path, row,
-                    "stores element `i` of every thread with `i < %.*s`, i = blockIdx.x * "
+                    "stores element `%.*s` of every thread with `%.*s < %.*s`, %.*s = blockIdx.x * "
                     "blockDim.x + threadIdx.x",
+                    il, ip, il, ip,
                     (int)(u->tokens[ps[guarded].name].end - u->tokens[ps[guarded].name].start),
-                    u->src->bytes + u->tokens[ps[guarded].name].start);
+                    u->src->bytes + u->tokens[ps[guarded].name].start, il, ip);
                 out->req = (al_req){.kind = AL_REQ_NUMEL_IS_VALUE, .param = guarded,
                                     .grid_covers = true};
             } else if (bound >= 0) {
+                int il = (int)(u->tokens[index_a].end - u->tokens[index_a].start);
                 set(out, AL_EFFECT_WRITES_ALL, f->path, row,
-                    "stores every element of a grid-stride loop up to its parameter %d", bound);
+                    "stores element `%.*s` of a grid-stride loop over every `%.*s < %.*s`", il,
+                    u->src->bytes + u->tokens[index_a].start, il,
+                    u->src->bytes + u->tokens[index_a].start,
+                    (int)(u->tokens[ps[bound].name].end - u->tokens[ps[bound].name].start),
+                    u->src->bytes + u->tokens[ps[bound].name].start);
                 out->req = (al_req){.kind = AL_REQ_NUMEL_IS_VALUE, .param = bound};
             } else {
                 set(out, AL_EFFECT_WRITES_SOME, f->path, row,
@@ -798,7 +819,7 @@ static void argument_use(al_index *ix, const fn_tokens *f, size_t i, int depth, 
         out->effect = ce.effect;
         free(out->why);
         al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "`%s` %s", name, ce.why ? ce.why : al_effect_name(ce.effect));
+        al_strbuf_printf(&sb, "in `%s`, %s", name, ce.why ? ce.why : al_effect_name(ce.effect));
         out->why = al_strbuf_detach(&sb);
         al_chain_free(&out->chain);
         al_chain_add(&out->chain, f->path, row, "calls `%s`", name);
@@ -886,7 +907,7 @@ void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int dep
     out->callee = al_strbuf_detach(&who);
     if (out->why) {
         al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "`%s` %s", fn->name, out->why);
+        al_strbuf_printf(&sb, "in `%s`, %s", fn->name, out->why);
         free(out->why);
         out->why = al_strbuf_detach(&sb);
     }

@@ -49,11 +49,25 @@ static unsigned max_depth(TSNode n, unsigned limit)
     return max;
 }
 
-static bool call_wanted(const al_pyfile *pf, TSNode call, const char *const *names)
+/* Whether the callee's last name is one of names, directly or through a
+ * from-import alias (`from torch import cat as tcat`; imports come first
+ * in the traversal, as they do in files). */
+static bool call_wanted(const al_pymodule *m, TSNode call, const char *const *names)
 {
     size_t len;
-    const char *p = al_py_last_name(pf, al_node_field(call, "function"), &len);
-    return names && al_str_in_list(names, p, len);
+    TSNode fn = al_node_field(call, "function");
+    const char *p = al_py_last_name(m->pf, fn, &len);
+    if (!names)
+        return false;
+    if (al_str_in_list(names, p, len))
+        return true;
+    if (!al_node_is(fn, "identifier"))
+        return false;
+    char *q = al_imports_resolve(&m->imports, m->pf, fn);
+    const char *last = q ? strrchr(q, '.') : NULL;
+    bool hit = last && al_str_in_list(names, last + 1, strlen(last + 1));
+    free(q);
+    return hit;
 }
 
 static void add_kernel(al_pymodule *m, TSNode def)
@@ -98,7 +112,7 @@ void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *o
             TSNode def = al_node_field(n, "definition");
             if (al_node_is(def, "function_definition") && is_triton_kernel(pf, n))
                 add_kernel(m, def);
-        } else if (!strcmp(t, "call") && call_wanted(pf, n, call_names)) {
+        } else if (!strcmp(t, "call") && call_wanted(m, n, call_names)) {
             AL_PUSH(m->calls, m->n_calls, m->cap_calls, n);
         } else if (!strcmp(t, "comment")) {
             al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};

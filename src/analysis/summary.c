@@ -274,6 +274,12 @@ static bool op_effect(const al_file_env *env, TSNode call, const char *op, int p
     al_cxx_def cd;
     if (pos >= 0 && al_index_cxx_op(env->index, env->path, op, &cd)) {
         al_cxx_param_effect(env->index, &cd, pos, env->depth + 1, out);
+        if (out->chain.n) {
+            al_strbuf impl = {0};
+            al_strbuf_printf(&impl, "`%s` implements `%s`", cd.unit->functions[cd.function].name, op);
+            free(out->chain.items[0].text);
+            out->chain.items[0].text = al_strbuf_detach(&impl);
+        }
         char *who = out->callee;
         al_strbuf sb = {0};
         al_strbuf_printf(&sb, "the custom op `%s` (%s)", op, who ? who : "C++");

@@ -235,8 +235,13 @@ void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k
     }
     char *gt = ts_node_is_null(grid) ? al_xstrdup("?") : al_node_text_compact(pf, grid);
     char *nt = al_node_text_compact(pf, n_arg);
-    al_chain_add(&out->chain, caller->path, al_node_row(call),
-                 "the grid `%s` launches every program the bound `%s` needs", gt, nt);
+    if (p->cover == AL_TCOVER_ROWS)
+        al_chain_add(&out->chain, caller->path, al_node_row(call),
+                     "the grid `%s` launches one program per row, each covering the `%s` columns",
+                     gt, nt);
+    else
+        al_chain_add(&out->chain, caller->path, al_node_row(call),
+                     "the grid `%s` launches every program the bound `%s` needs", gt, nt);
     free(gt);
     free(nt);
     if (out->req.kind == AL_REQ_NONE)

@@ -230,6 +230,19 @@ typedef struct {
     int ndims; /* -1 unknown */
 } size_facts;
 
+/* Whether a value text is an int, not a shape: `x.numel()`, `x.shape[0]`,
+ * `len(x)`, a literal. */
+static bool int_text(const char *t)
+{
+    if (!*t)
+        return false;
+    if (strspn(t, "0123456789") == strlen(t) || al_str_ends_with(t, ".numel()") ||
+        al_str_starts_with(t, "len("))
+        return true;
+    const char *sh = strstr(t, ".shape[");
+    return sh && al_str_ends_with(t, "]") && !strchr(sh + 7, '.') && !strchr(sh + 7, '(');
+}
+
 static void read_size(const al_use_ctx *c, size_facts *sf)
 {
     memset(sf, 0, sizeof *sf);
@@ -275,7 +288,7 @@ static void read_size(const al_use_ctx *c, size_facts *sf)
     if (al_str_ends_with(t, ".shape")) {
         t[strlen(t) - 6] = '\0'; /* zeros(x.shape): made like x */
         sf->like = t;
-    } else if (al_node_is(s, "integer") || al_node_is(s, "binary_operator")) {
+    } else if (al_node_is(s, "integer") || al_node_is(s, "binary_operator") || int_text(t)) {
         sf->dims[0] = t;
         sf->ndims = 1;
     } else {

@@ -78,6 +78,7 @@ static void find_bindings(const ctx *c, TSNode n, const char *name, binding *b, 
 }
 
 static void text_of(const ctx *c, TSNode n, al_strbuf *out);
+static void object_text(const ctx *c, TSNode n, al_strbuf *out);
 
 /* `x.size(i)` -> `x.shape[i]`, `x.size()` -> `x.shape`, `x.nelement()` ->
  * `x.numel()`; NULL when the call is none of these. */
@@ -90,7 +91,7 @@ static bool size_call(const ctx *c, TSNode call, al_strbuf *out)
     al_py_args_read(call, &a);
     TSNode obj = al_node_field(fn, "object");
     if (al_py_last_name_is(c->pf, fn, "size") && a.nkw == 0 && !a.splat && a.npos <= 1) {
-        text_of(c, obj, out);
+        object_text(c, obj, out);
         al_strbuf_puts(out, ".shape");
         if (a.npos == 1) {
             al_strbuf_putc(out, '[');
@@ -101,14 +102,17 @@ static bool size_call(const ctx *c, TSNode call, al_strbuf *out)
     }
     if ((al_py_last_name_is(c->pf, fn, "numel") || al_py_last_name_is(c->pf, fn, "nelement")) &&
         a.npos == 0 && a.nkw == 0) {
-        text_of(c, obj, out);
+        object_text(c, obj, out);
         al_strbuf_puts(out, ".numel()");
         return true;
     }
     return false;
 }
 
-static void identifier_text(const ctx *c, TSNode n, al_strbuf *out)
+/* object: n is what an attribute, a subscript or a size call is taken
+ * of. There a name bound to a call stays a name: `out.numel()` with `out =
+ * torch.zeros(n)` is the buffer's own count, not the text of a new call. */
+static void identifier_text(const ctx *c, TSNode n, bool object, al_strbuf *out)
 {
     char *name = al_node_text(c->pf, n);
     binding b = {.count = 0, .position = -1};
@@ -118,7 +122,8 @@ static void identifier_text(const ctx *c, TSNode n, al_strbuf *out)
             b.count++;
         find_bindings(c, al_node_field(c->func, "body"), name, &b, 0);
     }
-    if (b.count == 1 && !ts_node_is_null(b.value) && ts_node_start_byte(b.value) < c->before) {
+    if (b.count == 1 && !ts_node_is_null(b.value) && ts_node_start_byte(b.value) < c->before &&
+        !(object && al_node_is(al_py_unparen(b.value), "call"))) {
         ctx inner = *c;
         inner.depth++;
         inner.before = ts_node_start_byte(b.value);
@@ -150,15 +155,15 @@ static void text_of(const ctx *c, TSNode n, al_strbuf *out)
     n = al_py_unparen(n);
     const char *t = ts_node_type(n);
     if (!strcmp(t, "identifier")) {
-        identifier_text(c, n, out);
+        identifier_text(c, n, false, out);
     } else if (!strcmp(t, "attribute")) {
-        text_of(c, al_node_field(n, "object"), out);
+        object_text(c, al_node_field(n, "object"), out);
         al_strbuf_putc(out, '.');
         char *a = al_node_text(c->pf, al_node_field(n, "attribute"));
         al_strbuf_puts(out, a);
         free(a);
     } else if (!strcmp(t, "subscript")) {
-        text_of(c, al_node_field(n, "value"), out);
+        object_text(c, al_node_field(n, "value"), out);
         TSNode subs[4];
         size_t k = al_node_field_children(n, "subscript", subs, 4);
         al_strbuf_putc(out, '[');
@@ -191,6 +196,15 @@ static void text_of(const ctx *c, TSNode n, al_strbuf *out)
         al_strbuf_puts(out, s);
         free(s);
     }
+}
+
+static void object_text(const ctx *c, TSNode n, al_strbuf *out)
+{
+    n = al_py_unparen(n);
+    if (al_node_is(n, "identifier"))
+        identifier_text(c, n, true, out);
+    else
+        text_of(c, n, out);
 }
 
 char *al_value_text(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr)
