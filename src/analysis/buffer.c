@@ -20,6 +20,8 @@ typedef struct {
     al_alias_kind kind;
     int region; /* for AL_ALIAS_REGION */
     bool must;
+    const char *via; /* interned: the callee that returned this view, for notes */
+    size_t via_row;
 } alias;
 
 /* The buffer on the paths into one CFG node. */
@@ -72,6 +74,9 @@ typedef struct {
     bool touched; /* some path wrote some element */
     bool param_mode;
     size_t unwritten_exit; /* parameter mode: a return reached with it unwritten (its row) */
+    size_t returned;       /* parameter mode: a `return` of it, untouched (its row) */
+    bool returns_whole;    /* ... and every such return is of all its elements */
+    unsigned char *returns_at; /* parameter mode: per node, 1 if it returns the parameter */
     char *evidence;
     size_t evidence_row;
     char *why;
@@ -221,6 +226,10 @@ static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_
     if (!a->evidence && evidence) {
         a->evidence = al_xstrdup(evidence);
         a->evidence_row = row;
+        if (by && by->via)
+            al_chain_add(&a->chain, a->f->env->path, by->via_row,
+                         "`%.*s` is the view of it that %s returns", (int)by->alias_len,
+                         by->alias_name, by->via);
         if (by)
             al_chain_append(&a->chain, &by->chain);
     }
@@ -248,7 +257,7 @@ static void transfer_alloc(actx *a, const bstate *in, bstate *out)
     memset(out, 0, sizeof *out);
     out->reached = true;
     out->pristine = true;
-    out->al[0] = (alias){a->root, a->root_len, AL_ALIAS_SAME, AL_REGION_FULL, true};
+    out->al[0] = (alias){a->root, a->root_len, AL_ALIAS_SAME, AL_REGION_FULL, true, NULL, 0};
     out->nal = 1;
     out->written = old.written;
     if (old.pristine)
@@ -282,6 +291,8 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             evs[nev].through_must = in->al[j].must;
             evs[nev].alias_name = in->al[j].name;
             evs[nev].alias_len = in->al[j].len;
+            evs[nev].via = in->al[j].via;
+            evs[nev].via_row = in->al[j].via_row;
             nev++;
             break;
         }
@@ -299,6 +310,15 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             block(a, AL_BLOCK_ESCAPE, e->row);
         else if (e->kind == AL_USE_NEEDED)
             block(a, AL_BLOCK_CALLEE, e->row);
+        else if (e->kind == AL_USE_RETURN && (!e->through_must || !a->returns_at))
+            block(a, AL_BLOCK_ESCAPE, e->row);
+        else if (e->kind == AL_USE_RETURN) {
+            a->returns_at[idx] = 1;
+            if (!a->returned)
+                a->returned = e->row;
+            if (e->akind != AL_ALIAS_SAME && e->akind != AL_ALIAS_RESHAPED)
+                a->returns_whole = false;
+        }
     }
     for (int i = 0; i < nev; i++) {
         al_use *e = &evs[i];
@@ -337,7 +357,12 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
     for (int i = 0; i < nev; i++) {
         al_use *e = &evs[i];
         if (e->kind == AL_USE_CREATE && was_pristine) {
-            alias al = {e->target, e->target_len, e->akind, e->aregion, e->through_must};
+            alias al = {e->target, e->target_len, e->akind, e->aregion, e->through_must,
+                        e->via, e->via_row};
+            if (e->evidence) { /* returned by a callee */
+                al.via = al_intern(&a->f->strs, e->evidence, strlen(e->evidence));
+                al.via_row = e->row;
+            }
             add_alias(out, al);
         }
         al_use_free(e);
@@ -526,7 +551,8 @@ static void propagate(actx *a, int from, const bstate *out, int *work, size_t *n
         /* A callee that returns before writing its parameter leaves the
          * caller's values in place: a skip. Raising does not return. */
         if (a->param_mode && to == a->f->cfg.exit && edge.pristine && edge.nal > 0 &&
-            !a->unwritten_exit && !al_node_is(node->eval, "raise_statement"))
+            !a->unwritten_exit && !al_node_is(node->eval, "raise_statement") &&
+            !(a->returns_at && a->returns_at[from]))
             a->unwritten_exit = ts_node_is_null(node->ast) ? 1 : al_node_row(node->ast);
         if (join(&a->in[to], &edge) && !queued[to]) {
             queued[to] = true;
@@ -795,10 +821,12 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
     a.param_mode = true;
     a.desc.params = &params;
     a.desc.name = al_intern(&f.strs, param, strlen(param));
+    a.returns_at = al_xcalloc(f.cfg.n ? f.cfg.n : 1, 1);
+    a.returns_whole = true;
     bstate first;
     memset(&first, 0, sizeof first);
     first.reached = first.pristine = true;
-    first.al[0] = (alias){a.desc.name, strlen(param), AL_ALIAS_SAME, AL_REGION_FULL, true};
+    first.al[0] = (alias){a.desc.name, strlen(param), AL_ALIAS_SAME, AL_REGION_FULL, true, NULL, 0};
     first.nal = 1;
     run(&a, f.cfg.entry, &first);
     const char *why = NULL;
@@ -811,6 +839,17 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
         default: out->effect = AL_EFFECT_ESCAPES; why = "keeps it or hands it on before writing it"; break;
         }
         al_chain_add(&out->chain, env->path, a.reason_row, "%s", why);
+    } else if (a.returned && (a.unwritten_exit || a.completed_safe || a.completed_unsafe ||
+                              a.touched)) {
+        /* Returned untouched on one path, written or dropped on another. */
+        out->effect = AL_EFFECT_ESCAPES;
+        why = "returns it untouched on some paths only";
+        al_chain_add(&out->chain, env->path, a.returned, "%s", why);
+    } else if (a.returned) {
+        out->effect = AL_EFFECT_RETURNS_ALIAS;
+        out->returns_whole = a.returns_whole;
+        why = a.returns_whole ? "returns it, or a view of all of it" : "returns a part of it";
+        al_chain_add(&out->chain, env->path, a.returned, "%s", why);
     } else if (a.unwritten_exit && (a.completed_safe || a.completed_unsafe || a.touched)) {
         out->effect = AL_EFFECT_SKIPS;
         why = "returns on some path before writing it";
@@ -834,6 +873,7 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
     if (why && !out->why)
         out->why = al_xstrdup(why);
     al_chain_append(&out->chain, &a.chain);
+    free(a.returns_at);
     free_actx(&a);
     al_strlist_free(&params);
     close_function(&f);

@@ -120,6 +120,7 @@ static int severity(al_effect e)
     case AL_EFFECT_SKIPS: return 5;
     case AL_EFFECT_ESCAPES: return 4;
     case AL_EFFECT_UNKNOWN: return 3;
+    case AL_EFFECT_RETURNS_ALIAS: return 4;
     case AL_EFFECT_WRITES_SOME: return 2;
     case AL_EFFECT_WRITES_ALL: return 1;
     case AL_EFFECT_UNUSED: return 0;

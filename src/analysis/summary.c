@@ -96,6 +96,7 @@ const char *al_effect_name(al_effect e)
     case AL_EFFECT_READS: return "reads-before-write";
     case AL_EFFECT_ESCAPES: return "escapes";
     case AL_EFFECT_UNKNOWN: return "unknown";
+    case AL_EFFECT_RETURNS_ALIAS: return "returns-alias";
     }
     return "?";
 }

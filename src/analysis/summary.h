@@ -26,6 +26,7 @@ typedef enum {
     AL_EFFECT_READS,       /* an element is read before it is written */
     AL_EFFECT_ESCAPES,     /* kept, or handed where it cannot be followed */
     AL_EFFECT_UNKNOWN,
+    AL_EFFECT_RETURNS_ALIAS, /* returned untouched, itself or a view (`returns_whole`) */
 } al_effect;
 
 /* What WRITES_ALL needs from the caller: the numel of the buffer equals a
@@ -75,6 +76,7 @@ typedef struct {
     char *callee;   /* "the Triton kernel `k`", "`helper`" */
     char *why;      /* WRITES_SOME and the rest: the reason, for messages */
     al_chain chain; /* the call, then the callee's own steps */
+    bool returns_whole; /* RETURNS_ALIAS: a view of every element, not a slice */
 } al_call_effect;
 
 void al_call_effect_free(al_call_effect *e);

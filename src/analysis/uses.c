@@ -420,6 +420,37 @@ static const char *requirement_text(al_req_kind k)
     return "";
 }
 
+/* `y = helper(buf)` where helper returns its argument untouched: y is a
+ * new alias (a view of every element when `whole`, else of an unknown
+ * part). A result dropped is no use; one used any other way escapes. */
+static al_use returned_alias(const al_use_ctx *c, TSNode call, al_alias_kind kind, int rid,
+                             bool whole, const char *callee)
+{
+    TSNode parent = ts_node_parent(call);
+    while (al_node_is(parent, "parenthesized_expression"))
+        parent = ts_node_parent(parent);
+    if (al_node_is(parent, "expression_statement"))
+        return make(AL_USE_META, call);
+    if (al_node_is(parent, "assignment") && al_py_node_eq(al_py_unparen(al_node_field(parent, "right")),
+                                                           call)) {
+        TSNode left = al_node_field(parent, "left");
+        if (al_node_is(left, "identifier")) {
+            al_use e = make(AL_USE_CREATE, parent);
+            e.target = al_node_ptr(c->env->pf, left, &e.target_len);
+            e.evidence = al_xstrdup(callee);
+            if (!whole || kind == AL_ALIAS_OPAQUE) {
+                e.akind = AL_ALIAS_OPAQUE;
+                e.aregion = AL_REGION_UNKNOWN;
+            } else {
+                e.akind = kind == AL_ALIAS_REGION ? AL_ALIAS_REGION : AL_ALIAS_RESHAPED;
+                e.aregion = rid;
+            }
+            return e;
+        }
+    }
+    return make(AL_USE_ESCAPE, call);
+}
+
 /* The use that a callee's summary makes of the call. */
 static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, int wr,
                          al_call_effect *e)
@@ -460,6 +491,9 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
         break;
     case AL_EFFECT_UNUSED:
         u = make(AL_USE_META, call);
+        break;
+    case AL_EFFECT_RETURNS_ALIAS:
+        u = returned_alias(c, call, kind, wr, e->returns_whole, e->callee);
         break;
     default:
         u = make(AL_USE_ESCAPE, call);
@@ -686,6 +720,14 @@ static al_use use_of_value(const al_use_ctx *c, TSNode E, al_alias_kind kind, in
         return make(al_node_is(E, "identifier") ? AL_USE_KILL : AL_USE_READ, q);
     if (strcmp(type, "global_statement") == 0 || strcmp(type, "nonlocal_statement") == 0)
         return make(AL_USE_ESCAPE, q);
+    /* A summarised function that returns its parameter (or a view of it)
+     * hands the caller an alias, not an escape. */
+    if (strcmp(type, "return_statement") == 0 && c->buf && !c->buf->site) {
+        al_use e = make(AL_USE_RETURN, q);
+        e.akind = kind;
+        e.aregion = rid;
+        return e;
+    }
     if (in_list_z(ESCAPE_PARENTS, type))
         return make(AL_USE_ESCAPE, q);
     if (strcmp(type, "as_pattern_target") == 0 || strcmp(type, "pattern_list") == 0 ||

@@ -35,6 +35,7 @@ typedef enum {
     AL_USE_KILL,    /* the name is rebound */
     AL_USE_CREATE,  /* a new alias bound to `target` */
     AL_USE_NEEDED,  /* a callee may leave elements unwritten that are read later */
+    AL_USE_RETURN,  /* parameter mode: `return` of the buffer or a view (akind, aregion) */
 } al_use_kind;
 
 typedef struct {
@@ -55,6 +56,8 @@ typedef struct {
     bool through_must;
     const char *alias_name;
     size_t alias_len;
+    const char *via; /* the callee that returned that alias, or NULL */
+    size_t via_row;
 } al_use;
 
 /* Methods that write every element of their receiver (`copy_`, `fill_`,
