@@ -889,7 +889,7 @@ static void host_param_effect(al_index *ix, const fn_tokens *f, int param, int d
     }
 }
 
-void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int depth,
+static void param_effect(al_index *ix, const al_cxx_def *def, int param, int depth,
                          al_call_effect *out)
 {
     memset(out, 0, sizeof *out);
@@ -921,7 +921,7 @@ void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int dep
     al_chain_free(&tail);
 }
 
-void al_cxx_use_effect(al_index *ix, const al_cxx_unit *u, const char *path, size_t body,
+static void use_effect(al_index *ix, const al_cxx_unit *u, const char *path, size_t body,
                        size_t i, bool pointer, const al_cxx_numel *numel, al_call_effect *out)
 {
     memset(out, 0, sizeof *out);
@@ -938,4 +938,21 @@ void al_cxx_use_effect(al_index *ix, const al_cxx_unit *u, const char *path, siz
         argument_use(ix, &f, i, 0, out);
     if (!out->callee)
         out->callee = al_xstrdup(pointer ? "the kernel launch" : "the call");
+}
+
+/* One summary at a time over the shared index (see al_callee_effect). */
+void al_cxx_param_effect(al_index *ix, const al_cxx_def *def, int param, int depth,
+                         al_call_effect *out)
+{
+    al_index_lock(ix);
+    param_effect(ix, def, param, depth, out);
+    al_index_unlock(ix);
+}
+
+void al_cxx_use_effect(al_index *ix, const al_cxx_unit *u, const char *path, size_t body,
+                       size_t i, bool pointer, const al_cxx_numel *numel, al_call_effect *out)
+{
+    al_index_lock(ix);
+    use_effect(ix, u, path, body, i, pointer, numel, out);
+    al_index_unlock(ix);
 }

@@ -291,8 +291,8 @@ static bool op_effect(const al_file_env *env, TSNode call, const char *op, int p
     return false;
 }
 
-bool al_callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
-                      al_call_effect *out)
+static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
+                          al_call_effect *out)
 {
     memset(out, 0, sizeof *out);
     if (!env->index || env->depth >= MAX_CALL_DEPTH)
@@ -340,4 +340,21 @@ bool al_callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
     al_chain_free(&tail);
     free(name);
     return true;
+}
+
+/* The index's files, their lazily built facts and the memo are shared by
+ * the worker threads: one summary is computed at a time (the lock is
+ * recursive, for the calls summaries make into each other), and a memo
+ * entry marked as being computed can only be this thread's own cycle. */
+bool al_callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
+                      al_call_effect *out)
+{
+    if (!env->index) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    al_index_lock(env->index);
+    bool ok = callee_effect(env, call, pos, kw, out);
+    al_index_unlock(env->index);
+    return ok;
 }
