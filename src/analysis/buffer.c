@@ -72,6 +72,7 @@ typedef struct {
     bool accumulated;
     bool completed_safe, completed_unsafe;
     bool touched; /* some path wrote some element */
+    bool origin_written; /* some write may have covered element 0 */
     bool param_mode;
     size_t unwritten_exit; /* parameter mode: a return reached with it unwritten (its row) */
     size_t returned;       /* parameter mode: a `return` of it, untouched (its row) */
@@ -240,6 +241,23 @@ static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_
     s->ncov = 0;
 }
 
+/* Whether region rid provably leaves out element 0: some dimension
+ * starts at a positive constant (`buf[1:]`), or takes the odd ones. */
+static bool misses_origin(const al_extents *x, int rid)
+{
+    if (rid <= AL_REGION_FULL || (size_t)rid >= x->nreg)
+        return false;
+    const al_region *r = &x->regions[rid];
+    if (r->unknown)
+        return false;
+    for (int d = 0; d < r->n; d++) {
+        const al_dimspec *s = &r->d[d];
+        if (s->kind == AL_DS_ODD || (s->kind == AL_DS_RANGE && !s->lo.base && s->lo.off > 0))
+            return true;
+    }
+    return false;
+}
+
 static bool name_eq(const al_pyfile *pf, TSNode id, const char *name, size_t len)
 {
     size_t l;
@@ -327,8 +345,11 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
                               nev == 1 && e->through_must;
             a->refill_at[idx] = still_zero && a->refill_at[idx] != 2 ? 1 : 2;
         }
-        if (e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL || e->kind == AL_USE_RMW)
+        if (e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL || e->kind == AL_USE_RMW) {
             out->dirty = a->touched = true;
+            if (e->kind != AL_USE_WRITE || !misses_origin(&a->ext, e->region))
+                a->origin_written = true;
+        }
         if (e->kind == AL_USE_WRITE && e->through_must)
             apply_write(a, out, e->region, e->evidence, e->row, e);
         if ((e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL) && e->evidence_kind &&
@@ -850,9 +871,9 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
         out->returns_whole = a.returns_whole;
         why = a.returns_whole ? "returns it, or a view of all of it" : "returns a part of it";
         al_chain_add(&out->chain, env->path, a.returned, "%s", why);
-    } else if (a.unwritten_exit && (a.completed_safe || a.completed_unsafe || a.touched)) {
+    } else if (a.unwritten_exit && (a.completed_safe || a.completed_unsafe)) {
         out->effect = AL_EFFECT_SKIPS;
-        why = "returns on some path before writing it";
+        why = "leaves it unwritten on some path to its return";
         al_chain_add(&out->chain, env->path, a.unwritten_exit, "%s", why);
     } else if (a.completed_unsafe || (a.completed_safe && a.desc.conflict)) {
         out->effect = AL_EFFECT_WRITES_SOME;
@@ -864,6 +885,9 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
             al_chain_add(&out->chain, env->path, a.evidence_row, "writes it with %s", a.evidence);
             al_chain_mark_store(&out->chain);
         }
+    } else if (a.touched && !a.origin_written) {
+        out->effect = AL_EFFECT_WRITES_PART;
+        why = "never writes its first element";
     } else if (a.touched) {
         out->effect = AL_EFFECT_WRITES_SOME;
         why = "writes only part of it";

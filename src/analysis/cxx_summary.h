@@ -1,12 +1,10 @@
-/* Summaries of C++/CUDA functions, read from their tokens: what a host
+/* Summaries of C++/CUDA host functions, read from their tokens: what a
  * function (an op's implementation, a launcher) does to a tensor
  * parameter — `copy_`/`fill_`/`zero_`, an `at::*_out` op, its `data_ptr()`
- * handed to a `__global__` kernel, or the tensor handed to another
- * function of the project — and what a kernel does through a pointer
- * parameter: atomics or `+=` accumulate, a read reads, an early `return`
- * on data loaded from memory skips, and a grid-stride loop
- * `for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x
- * * gridDim.x) p[i] = ...` writes every element of [0, n). */
+ * handed to a `__global__` kernel (cxx_kernel.h says what the kernel
+ * does; here the launch must pass the buffer's element count as the
+ * kernel's bound, and a grid that covers it), or the tensor handed to
+ * another function of the project. */
 #ifndef ALLOCLINT_CXX_SUMMARY_H
 #define ALLOCLINT_CXX_SUMMARY_H
 

@@ -11,12 +11,6 @@ static bool is(const al_cxx_unit *u, size_t i, const char *s)
     return al_cxx_is(u, i, s);
 }
 
-static bool token_eq(const al_cxx_unit *u, size_t a, size_t b)
-{
-    size_t la = u->tokens[a].end - u->tokens[a].start, lb = u->tokens[b].end - u->tokens[b].start;
-    return la == lb && !memcmp(u->src->bytes + u->tokens[a].start, u->src->bytes + u->tokens[b].start, la);
-}
-
 char *al_cxx_compact(const al_cxx_unit *u, size_t a, size_t b)
 {
     char *s = al_cxx_text(u, a, b);
@@ -86,7 +80,7 @@ static bool local_value(const al_cxx_unit *u, size_t body, size_t end, size_t na
     size_t decl = 0;
     int writes = 0;
     for (size_t k = body + 1; k < end; k++) {
-        if (u->tokens[k].kind != AL_CXX_IDENT || !token_eq(u, k, name))
+        if (u->tokens[k].kind != AL_CXX_IDENT || !al_cxx_token_eq(u, k, name))
             continue;
         size_t a, b;
         if (!is(u, k - 1, ".") && !is(u, k - 1, "->") && !is(u, k - 1, "::") &&
@@ -105,7 +99,7 @@ static bool local_value(const al_cxx_unit *u, size_t body, size_t end, size_t na
         if (u->tokens[v].kind != AL_CXX_IDENT)
             continue;
         for (size_t k = *eb; k < at; k++)
-            if (token_eq(u, k, v) && writes_ident(u, k))
+            if (al_cxx_token_eq(u, k, v) && writes_ident(u, k))
                 return false;
     }
     return true;

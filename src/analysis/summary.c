@@ -92,6 +92,7 @@ const char *al_effect_name(al_effect e)
     case AL_EFFECT_WRITES_ALL: return "writes-all";
     case AL_EFFECT_WRITES_SOME: return "writes-some";
     case AL_EFFECT_SKIPS: return "skips";
+    case AL_EFFECT_WRITES_PART: return "writes-part";
     case AL_EFFECT_ACCUMULATES: return "accumulates";
     case AL_EFFECT_READS: return "reads-before-write";
     case AL_EFFECT_ESCAPES: return "escapes";
@@ -330,6 +331,7 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
                  out->effect == AL_EFFECT_WRITES_ALL    ? "writes every element of"
                  : out->effect == AL_EFFECT_WRITES_SOME ? "writes part of"
                  : out->effect == AL_EFFECT_SKIPS       ? "may skip"
+                 : out->effect == AL_EFFECT_WRITES_PART ? "leaves part of"
                  : out->effect == AL_EFFECT_ACCUMULATES ? "accumulates into"
                  : out->effect == AL_EFFECT_READS       ? "reads"
                                                         : "keeps or hands on",

@@ -21,6 +21,8 @@ typedef enum {
     AL_EFFECT_UNUSED,      /* the callee does not touch it */
     AL_EFFECT_WRITES_ALL,  /* every element, before any read (under `req`) */
     AL_EFFECT_WRITES_SOME, /* written, but coverage is not proved (`why`) */
+    AL_EFFECT_WRITES_PART, /* written, leaving elements out by construction: an
+                            * offset, a stride, a lower bound, a slice */
     AL_EFFECT_SKIPS,       /* a data-dependent exit may skip the store */
     AL_EFFECT_ACCUMULATES, /* atomics, load-add-store, +=, add_ */
     AL_EFFECT_READS,       /* an element is read before it is written */

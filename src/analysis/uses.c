@@ -481,6 +481,7 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
             u.why = al_xstrdup(e->why);
         break;
     case AL_EFFECT_SKIPS:
+    case AL_EFFECT_WRITES_PART:
         u = make(AL_USE_NEEDED, call);
         break;
     case AL_EFFECT_ACCUMULATES:

@@ -264,3 +264,9 @@ void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_c
 }
 
 #endif
+
+bool al_cxx_token_eq(const al_cxx_unit *u, size_t a, size_t b)
+{
+    size_t la = u->tokens[a].end - u->tokens[a].start, lb = u->tokens[b].end - u->tokens[b].start;
+    return la == lb && !memcmp(u->src->bytes + u->tokens[a].start, u->src->bytes + u->tokens[b].start, la);
+}

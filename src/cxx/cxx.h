@@ -57,6 +57,8 @@ void al_cxx_unit_free(al_cxx_unit *u);
 /* Whether token i spells s (false past the end). */
 bool al_cxx_is(const al_cxx_unit *u, size_t i, const char *s);
 bool al_cxx_word_in(const al_cxx_unit *u, size_t i, const char *const *list);
+/* Whether tokens a and b spell the same text. */
+bool al_cxx_token_eq(const al_cxx_unit *u, size_t a, size_t b);
 /* The token matching the ( [ { at i, or n. */
 size_t al_cxx_match(const al_cxx_unit *u, size_t i);
 /* The statements of the block whose `{` is token b and `}` token e. */

@@ -1,0 +1,46 @@
+// CUDA kernels and host functions, one per effect the summaries tell apart.
+#include <cstdint>
+
+__global__ void guarded_store(float* out, const float* x, int64_t n) {
+  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.f * x[i];
+}
+
+__global__ void early_exit_store(float* out, int64_t n) {
+  int64_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  out[i] = 0.f;
+}
+
+__global__ void grid_stride(float* out, const float* x, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
+    out[i] = x[i];
+  }
+}
+
+__global__ void counts(int* hist, const int* ids, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&hist[ids[i]], 1);
+}
+
+__global__ void adds_into(float* acc, const float* x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) acc[i] += x[i];
+}
+
+__global__ void skips_on_data(float* out, const int* lens, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  if (lens[i] == 0) return;
+  out[i] = 1.f / lens[i];
+}
+
+__global__ void stores_when(float* out, const float* x, int n, bool enabled) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (enabled) out[i] = x[i];
+}
+
+__global__ void strided(float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[2 * i] = 1.f;
+}
