@@ -65,6 +65,33 @@ static bool launch_holding(const al_cxx_unit *u, size_t a, size_t b, size_t i, s
     return false;
 }
 
+/* The name of the kernel a launch starts, from token t before its `<<<`:
+ * `k`, `ns::k`, `k<T>`, or a local bound once to one of those (`auto
+ * kernel = ns::k<scalar_t>; kernel<<<...>>>`). */
+static void kernel_name(const al_cxx_fn *f, size_t t, char *out, size_t len)
+{
+    const al_cxx_unit *u = f->u;
+    if (is(u, t, ">") || is(u, t, ">>")) {
+        int depth = 0;
+        for (; t > f->body; t--) {
+            if (is(u, t, ">"))
+                depth++;
+            else if (is(u, t, ">>"))
+                depth += 2;
+            else if (is(u, t, "<") && --depth == 0)
+                break;
+        }
+        t--;
+    }
+    char *v = al_cxx_value(u, f->body, f->end, t, t + 1, t);
+    char *angle = strchr(v, '<');
+    if (angle)
+        *angle = '\0';
+    char *colon = strrchr(v, ':');
+    snprintf(out, len, "%s", colon ? colon + 1 : v);
+    free(v);
+}
+
 /* The statement bounds [a, b) around token i within the body. */
 static void statement_of(const al_cxx_fn *f, size_t i, size_t *a, size_t *b)
 {
@@ -263,8 +290,7 @@ static void pointer_use(al_index *ix, const al_cxx_fn *f, size_t i, size_t pname
         return;
     }
     char kname[128];
-    snprintf(kname, sizeof kname, "%.*s", (int)(u->tokens[kernel].end - u->tokens[kernel].start),
-             u->src->bytes + u->tokens[kernel].start);
+    kernel_name(f, kernel, kname, sizeof kname);
     al_cxx_def kd;
     if (depth >= MAX_DEPTH || !al_index_cxx_function(ix, f->path, kname, &kd)) {
         al_effect_set(out, AL_EFFECT_ESCAPES, f->path, row, "launches `%s`, whose body was not found", kname);
@@ -294,6 +320,24 @@ static void pointer_use(al_index *ix, const al_cxx_fn *f, size_t i, size_t pname
         al_chain_append(&out->chain, &ke.chain);
     }
     al_call_effect_free(&ke);
+}
+
+/* Calls that look at a tensor's metadata, not its elements: `device_of`
+ * for a device guard, and the CHECK_* / TORCH_CHECK_* macros extensions
+ * define for shapes, devices and contiguity. */
+static bool metadata_call(const char *name)
+{
+    static const char *const names[] = {"device_of", "TORCH_CHECK", "TORCH_INTERNAL_ASSERT",
+                                        "AT_ASSERT", NULL};
+    if (al_str_in_list(names, name, strlen(name)))
+        return true;
+    const char *p = al_str_starts_with(name, "TORCH_") ? name + 6 : name;
+    if (strncmp(p, "CHECK", 5))
+        return false;
+    for (p += 5; *p; p++)
+        if (!(*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')))
+            return false;
+    return true;
 }
 
 /* `fn(..., t, ...)` with fn a function of the project: its summary. */
@@ -335,6 +379,11 @@ static void argument_use(al_index *ix, const al_cxx_fn *f, size_t i, int depth, 
     snprintf(name, sizeof name, "%.*s", (int)(u->tokens[open - 1].end - u->tokens[open - 1].start),
              u->src->bytes + u->tokens[open - 1].start);
     size_t nl = strlen(name);
+    /* Checks and device guards read only the tensor's metadata. */
+    if (metadata_call(name)) {
+        al_effect_set(out, AL_EFFECT_UNUSED, f->path, row, "checks it");
+        return;
+    }
     /* at::mm_out(out, a, b) and friends write their first argument. */
     if (nl > 4 && !strcmp(name + nl - 4, "_out") && arg == 0 && open >= 3 && is(u, open - 2, "::")) {
         al_effect_set(out, nested(f, i) ? AL_EFFECT_WRITES_SOME : AL_EFFECT_WRITES_ALL, f->path, row,

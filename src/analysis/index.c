@@ -872,6 +872,21 @@ static void read_definitions(project *p)
         qsort(p->defs, p->n_defs, sizeof *p->defs, compare_defs);
 }
 
+/* How many leading path components a and b share. */
+static size_t shared_dirs(const char *a, const char *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+        if (a[i] == '/')
+            n++;
+    return n;
+}
+
+/* The definition of C++ function `name` in the project: in the file
+ * `prefer` if it has one, else the one nearest to it in the tree (the
+ * most folders in common), sources before headers. Two different files
+ * equally near: ambiguous, none is chosen (a CPU and a CUDA version of an
+ * op, or per-architecture copies, must not be mixed up). */
 static bool find_cxx_function(al_index *ix, project *p, const char *prefer, const char *name,
                               al_cxx_def *out)
 {
@@ -884,25 +899,35 @@ static bool find_cxx_function(al_index *ix, project *p, const char *prefer, cons
         else
             hi = mid;
     }
-    /* The preferred file first, then sources before headers. */
-    for (int pass = 0; pass < 3; pass++) {
-        for (size_t i = lo; i < p->n_defs && !strcmp(p->defs[i].name, name); i++) {
-            const char *path = p->cxx_files.items[p->defs[i].file];
-            bool header = al_str_ends_with(path, ".h") || al_str_ends_with(path, ".hpp") ||
-                          al_str_ends_with(path, ".cuh");
-            if (pass == 0 && (!prefer || strcmp(path, prefer)))
-                continue;
-            if ((pass == 1 && header) || (pass == 2 && !header))
-                continue;
-            cxxfile *f = load_cxx(ix, path);
-            size_t fi;
-            if (f && function_in(&f->unit, name, &fi)) {
-                *out = (al_cxx_def){f->path, &f->unit, fi};
-                return true;
-            }
+    long best_rank = -1;
+    bool tie = false;
+    al_cxx_def best = {0};
+    for (size_t i = lo; i < p->n_defs && !strcmp(p->defs[i].name, name); i++) {
+        const char *path = p->cxx_files.items[p->defs[i].file];
+        bool header = al_str_ends_with(path, ".h") || al_str_ends_with(path, ".hpp") ||
+                      al_str_ends_with(path, ".cuh");
+        long rank = prefer && !strcmp(path, prefer)
+                        ? 1000000
+                        : (long)(prefer ? shared_dirs(path, prefer) : 0) * 2 + (header ? 0 : 1);
+        if (rank < best_rank)
+            continue;
+        cxxfile *f = load_cxx(ix, path);
+        size_t fi;
+        if (!f || !function_in(&f->unit, name, &fi))
+            continue;
+        if (rank == best_rank && strcmp(best.path, f->path)) {
+            tie = true;
+            continue;
         }
+        if (rank > best_rank)
+            tie = false;
+        best_rank = rank;
+        best = (al_cxx_def){f->path, &f->unit, fi};
     }
-    return false;
+    if (best_rank < 0 || tie)
+        return false;
+    *out = best;
+    return true;
 }
 
 bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx_def *out)

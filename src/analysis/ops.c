@@ -134,11 +134,22 @@ bool al_ops_load_builtin(al_op_table *table, al_ops_error *err)
     return true;
 }
 
+bool al_op_name_matches(const char *pattern, const char *name)
+{
+    if (!strcmp(pattern, name))
+        return true;
+    /* torch.ops.*.op: the op in any namespace */
+    if (strncmp(pattern, "torch.ops.*.", 12) || strncmp(name, "torch.ops.", 10))
+        return false;
+    const char *dot = strchr(name + 10, '.');
+    return dot && !strcmp(dot + 1, pattern + 12);
+}
+
 const al_op_summary *al_ops_find(const al_op_table *table, const char *name)
 {
     /* Later entries (user config) override earlier ones (built in). */
     for (size_t i = table->n; i-- > 0;)
-        if (strcmp(table->items[i].name, name) == 0)
+        if (al_op_name_matches(table->items[i].name, name))
             return &table->items[i];
     return NULL;
 }
@@ -148,7 +159,7 @@ const al_op_summary *al_ops_find_output(const al_op_table *table, const char *na
 {
     for (size_t i = table->n; i-- > 0;) {
         const al_op_summary *op = &table->items[i];
-        if (strcmp(op->name, name) != 0)
+        if (!al_op_name_matches(op->name, name))
             continue;
         if (kw ? (op->out_keyword && strlen(op->out_keyword) == kwlen &&
                   memcmp(op->out_keyword, kw, kwlen) == 0)

@@ -39,6 +39,10 @@ bool al_ops_read_array(al_op_table *table, const al_toml *doc, const char *array
                        const char *origin, al_ops_error *err);
 /* The built-in tables from rules/ops/. */
 bool al_ops_load_builtin(al_op_table *table, al_ops_error *err);
+/* Whether an op summary's name matches a called name: equal, or
+ * `torch.ops.*.op` (an extension whose namespace its build decides) for
+ * `torch.ops.<any>.op`. */
+bool al_op_name_matches(const char *pattern, const char *name);
 const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
 /* The summary naming this argument (a keyword, or a position when kw is
  * NULL) of the op as its output, or NULL. An op can have several. */

@@ -6,15 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Appends one identifier at *pp to ns, spelling TORCH_EXTENSION_NAME as
- * the `_C` that torch.utils.cpp_extension builds use. */
+/* Appends one identifier at *pp to ns. TORCH_EXTENSION_NAME is whatever
+ * the build names the extension (`_C` for torch.utils.cpp_extension,
+ * `_moe_C` for one of vLLM's CMake targets): `*`, any namespace. */
 static void namespace_part(al_strbuf *ns, const char **pp, const char *end)
 {
     const char *p = *pp, *q = p;
     while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
         q++;
     if (q - p == 20 && !strncmp(p, "TORCH_EXTENSION_NAME", 20))
-        al_strbuf_puts(ns, "_C");
+        al_strbuf_puts(ns, "*");
     else
         al_strbuf_append(ns, p, (size_t)(q - p));
     *pp = q;
@@ -33,6 +34,10 @@ static char *namespace_of(const char *p, const char *end)
             while (p < end && (isspace((unsigned char)*p) || *p == ','))
                 p++;
             namespace_part(&ns, &p, end);
+        }
+        if (ns.data && ns.data[0] == '*') { /* CONCAT(TORCH_EXTENSION_NAME, _x): unknown too */
+            al_strbuf_free(&ns);
+            return al_xstrdup("*");
         }
         return al_strbuf_detach(&ns);
     }

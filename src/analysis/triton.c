@@ -447,18 +447,17 @@ static void scan_calls(al_tf_kernel *k, TSNode n, uses_of *u, int depth)
         scan_calls(k, ts_node_named_child(n, i), u, depth + 1);
 }
 
+/* The parameters by position, as callers bind them: comments between
+ * them (`out_ptr,  # [batch, len]`) are not parameters. */
 static void read_params(al_tf_kernel *k)
 {
-    TSNode params = al_node_field(k->def, "parameters");
-    uint32_t m = ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < m; i++) {
-        TSNode p = ts_node_named_child(params, i);
-        TSNode id = p;
-        if (!al_node_is(id, "identifier"))
-            id = al_node_is(p, "typed_parameter") ? ts_node_named_child(p, 0) : al_node_field(p, "name");
-        char *name = ts_node_is_null(id) ? al_xstrdup("?") : al_node_text(k->pf, id);
-        AL_PUSH(k->params, k->nparams, k->capparams, name);
+    al_strlist names = {0};
+    al_py_param_names(k->pf, k->def, &names);
+    for (size_t i = 0; i < names.n; i++) {
+        AL_PUSH(k->params, k->nparams, k->capparams, names.items[i]);
+        names.items[i] = NULL;
     }
+    al_strlist_free(&names);
 }
 
 void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def, al_kernel *out)

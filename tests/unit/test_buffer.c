@@ -187,6 +187,10 @@ static void schema_declares_outputs(void **state)
     assert_null(al_ops_find_output(&ops, "torch.ops._C.rms_norm", 1, NULL, 0));
     assert_non_null(al_ops_find_output(&ops, "torch.ops._C.fused_add_rms_norm", 1, NULL, 0));
     assert_null(al_ops_find_output(&ops, "torch.ops._C.fused_add_rms_norm", 0, NULL, 0));
+    /* TORCH_EXTENSION_NAME is the build's choice: any namespace, same op. */
+    assert_non_null(al_ops_find_output(&ops, "torch.ops._moe_C.rms_norm", 0, NULL, 0));
+    assert_null(al_ops_find_output(&ops, "torch.ops._moe_C.rms_norm_", 0, NULL, 0));
+    assert_null(al_ops_find_output(&ops, "torch.ops.rms_norm", 0, NULL, 0));
 
     verdict v = facts_of("    b = torch.zeros(n)\n    torch.ops._C.rms_norm(b, x, x, 1e-6)\n    return b\n");
     assert_int_equal(v.proof, AL_PROOF_OUTPUT_ONLY);

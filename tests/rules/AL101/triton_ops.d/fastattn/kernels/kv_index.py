@@ -56,3 +56,18 @@ def copy_all(out, src):
     # Bounded by `out` itself: writes every element of it.
     n = out.numel()
     _copy_indices_kernel[(triton.cdiv(n, 256),)](out, src, n, BLOCK=256)
+
+
+@triton.jit
+def _bucket_kernel(
+    keys_ptr,  # [n] int32: the bucket of each element
+    counts_ptr,  # [num_buckets]: a histogram, added into
+    out_ptr,  # [n]: a copy of the keys
+    n,
+    BLOCK: tl.constexpr,
+):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    keys = tl.load(keys_ptr + offs, mask=mask, other=0)
+    tl.atomic_add(counts_ptr + keys, 1, mask=mask)
+    tl.store(out_ptr + offs, keys, mask=mask)

@@ -85,3 +85,14 @@ def cu_seqlens(seq_lens, req_to_token):
     n = cu.numel()
     _copy_indices_kernel[(triton.cdiv(n, 128),)](req_to_token, cu, n, BLOCK=128)
     return cu
+
+
+def buckets(keys, num_buckets):
+    # The kernel's parameters carry comments: positions still bind right.
+    from fastattn.kernels.kv_index import _bucket_kernel
+
+    counts = torch.zeros(num_buckets, dtype=torch.int32, device=keys.device)  # expect: none
+    out = torch.zeros_like(keys)  # expect: AL101 safe
+    n = keys.numel()
+    _bucket_kernel[(triton.cdiv(n, 256),)](keys, counts, out, n, BLOCK=256)
+    return counts, out
