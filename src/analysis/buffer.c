@@ -69,6 +69,8 @@ typedef struct {
     bool blocked;
     al_block_reason reason;
     size_t reason_row;
+    char *block_why;      /* what the blocking use does, when a callee told */
+    al_chain block_chain; /* ... and the callees behind it */
     bool accumulated;
     bool completed_safe, completed_unsafe;
     bool touched; /* some path wrote some element */
@@ -201,6 +203,16 @@ static void block(actx *a, al_block_reason reason, size_t row)
     }
 }
 
+/* A block by a use: its callees' reasons are kept, to explain it. */
+static void block_by(actx *a, al_block_reason reason, const al_use *e)
+{
+    if (a->blocked)
+        return;
+    block(a, reason, e->row);
+    a->block_why = e->why ? al_xstrdup(e->why) : NULL;
+    al_chain_append(&a->block_chain, &e->chain);
+}
+
 static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_t row,
                         const al_use *by)
 {
@@ -319,15 +331,15 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
     for (int i = 0; i < nev; i++) {
         al_use *e = &evs[i];
         if (e->kind == AL_USE_RMW)
-            a->accumulated = true, block(a, AL_BLOCK_ACCUMULATE, e->row);
+            a->accumulated = true, block_by(a, AL_BLOCK_ACCUMULATE, e);
         if (!out->pristine)
             continue;
         if (e->kind == AL_USE_READ)
-            block(a, AL_BLOCK_READ, e->row);
+            block_by(a, AL_BLOCK_READ, e);
         else if (e->kind == AL_USE_ESCAPE)
-            block(a, AL_BLOCK_ESCAPE, e->row);
+            block_by(a, AL_BLOCK_ESCAPE, e);
         else if (e->kind == AL_USE_NEEDED)
-            block(a, AL_BLOCK_CALLEE, e->row);
+            block_by(a, AL_BLOCK_CALLEE, e);
         else if (e->kind == AL_USE_RETURN && (!e->through_must || !a->returns_at))
             block(a, AL_BLOCK_ESCAPE, e->row);
         else if (e->kind == AL_USE_RETURN) {
@@ -630,6 +642,8 @@ static void free_actx(actx *a)
     al_extents_free(&a->ext);
     free(a->evidence);
     free(a->why);
+    free(a->block_why);
+    al_chain_free(&a->block_chain);
     al_chain_free(&a->chain);
 }
 
@@ -682,6 +696,15 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     b.chain = a.chain;
     a.evidence = a.why = NULL;
     memset(&a.chain, 0, sizeof a.chain);
+    if (a.blocked) {
+        /* The reasons of what blocked it replace those of any write. */
+        free(b.why);
+        al_chain_free(&b.chain);
+        b.why = a.block_why;
+        b.chain = a.block_chain;
+        a.block_why = NULL;
+        memset(&a.block_chain, 0, sizeof a.block_chain);
+    }
     AL_PUSH(out->items, out->n, out->cap, b);
     free_actx(&a);
 }

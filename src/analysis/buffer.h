@@ -40,8 +40,10 @@ typedef struct {
     size_t block_row;
     char *evidence; /* what proved the write, e.g. "`copy_`" */
     size_t evidence_row;
-    char *why;      /* OUTPUT_ONLY: what could not be proved */
-    al_chain chain; /* the callees and stores behind the write */
+    char *why;      /* OUTPUT_ONLY: what could not be proved; BLOCKED: what the
+                     * blocking callee does, when one said */
+    al_chain chain; /* the callees and stores behind the write (BLOCKED:
+                     * behind the block) */
     /* Statements that fill the buffer with zeros where every path still
      * holds the allocation's zeros and nothing else could have written it
      * (zeros factories only). */

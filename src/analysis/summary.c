@@ -230,18 +230,101 @@ static void bind_requirement(const al_file_env *env, TSNode call, const al_def *
     al_strlist_free(&params);
 }
 
+/* The assignments `target = value` under n (not in nested functions or
+ * classes) whose target spells `want`: how many, and the last value. */
+static void assignments_to(const al_pyfile *pf, TSNode n, const char *want, int *count,
+                           TSNode *value, TSNode *at, int depth)
+{
+    if (depth > 200 || *count > 1)
+        return;
+    if (depth > 0 && (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+                      al_node_is(n, "lambda")) && !al_str_starts_with(want, "self."))
+        return;
+    if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
+        al_node_is(n, "for_statement") || al_node_is(n, "named_expression")) {
+        TSNode left = al_node_field(n, al_node_is(n, "named_expression") ? "name" : "left");
+        char *t = al_node_text_compact(pf, left);
+        if (!strcmp(t, want) && al_node_is(n, "assignment")) {
+            (*count)++;
+            *value = al_node_field(n, "right");
+            *at = n;
+        } else if (strstr(t, want)) {
+            *count += 2; /* unpacked, augmented, a loop target: not one value */
+        }
+        free(t);
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        assignments_to(pf, ts_node_named_child(n, i), want, count, value, at, depth + 1);
+}
+
+/* What a launch's kernel expression stands for when it names no kernel
+ * itself: a local assigned once (`kernel = _fwd_kernel`), or `self.k`
+ * assigned once in its class (`self.k = _fwd_kernel` in __init__). A
+ * parameter stands for whatever the caller passes: nothing. */
+static bool kernel_value(const al_pyfile *pf, TSNode kernel, TSNode call, TSNode *value,
+                         TSNode *at, bool *attribute)
+{
+    char *want = al_node_text_compact(pf, kernel);
+    int count = 0;
+    *attribute = al_str_starts_with(want, "self.") && !strchr(want + 5, '.');
+    TSNode scope = {0};
+    for (TSNode q = ts_node_parent(call); !ts_node_is_null(q); q = ts_node_parent(q))
+        if ((*attribute && al_node_is(q, "class_definition")) ||
+            (!*attribute && al_node_is(q, "function_definition"))) {
+            scope = q;
+            break;
+        }
+    if (!ts_node_is_null(scope) && (*attribute || al_node_is(kernel, "identifier"))) {
+        if (!*attribute &&
+            al_py_count_ident(pf, al_node_field(scope, "parameters"), want) > 0)
+            count = 2;
+        else
+            assignments_to(pf, al_node_field(scope, "body"), want, &count, value, at, 0);
+    }
+    free(want);
+    return count == 1 && !ts_node_is_null(*value);
+}
+
 static bool launch_effect(const al_file_env *env, TSNode call, TSNode kernel, int pos, TSNode kw,
                           al_call_effect *out)
 {
     al_pysite site = {env->path, env->pf, env->mod};
     al_def d;
-    if (!al_index_resolve(env->index, &site, kernel, call, &d) || !d.kernel)
-        return false;
+    TSNode value = {0}, at = {0};
+    bool attribute = false, through = false;
+    if (!al_index_resolve(env->index, &site, kernel, call, &d) || !d.kernel) {
+        if (!kernel_value(env->pf, kernel, call, &value, &at, &attribute) ||
+            !al_index_resolve(env->index, &site, al_py_unparen(value), at, &d) || !d.kernel)
+            return false;
+        through = true;
+    }
     const al_kernel *k = kernel_of(env->index, &d);
     char *name = def_name(&d);
     al_strbuf who = {0};
     al_strbuf_printf(&who, "the Triton kernel `%s`", name);
     al_triton_launch(env, call, k, who.data, d.path, pos, kw, out);
+    if (through) {
+        char *via = al_node_text_compact(env->pf, kernel);
+        al_chain tail = out->chain;
+        memset(&out->chain, 0, sizeof out->chain);
+        al_chain_add(&out->chain, env->path, al_node_row(at), "`%s` is %s", via, who.data);
+        al_chain_append(&out->chain, &tail);
+        al_chain_free(&tail);
+        /* Another method, or a subclass, may bind the attribute to a
+         * different kernel: what it writes is a bet. */
+        if (attribute && out->effect == AL_EFFECT_WRITES_ALL) {
+            out->effect = AL_EFFECT_WRITES_SOME;
+            out->req.kind = AL_REQ_NONE;
+            free(out->why);
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "%s is launched through `%s`, which a subclass or another "
+                                  "method may bind to a different kernel",
+                             who.data, via);
+            out->why = al_strbuf_detach(&sb);
+        }
+        free(via);
+    }
     al_strbuf_free(&who);
     free(name);
     return true;

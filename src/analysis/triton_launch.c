@@ -30,12 +30,12 @@ static TSNode grid_element(const al_pyfile *pf, TSNode grid, int axis, TSNode fu
         /* grid = (...) or grid = lambda meta: (...) earlier in the function */
         TSNode found = {0};
         int count = 0;
+        char *name = al_node_text(pf, grid);
         TSTreeCursor c = ts_tree_cursor_new(al_node_field(func, "body"));
         bool more = true;
         while (more) {
             TSNode n = ts_tree_cursor_current_node(&c);
-            if (al_node_is(n, "assignment") && al_node_text_eq(pf, al_node_field(n, "left"),
-                                                               al_node_text(pf, grid))) {
+            if (al_node_is(n, "assignment") && al_node_text_eq(pf, al_node_field(n, "left"), name)) {
                 count++;
                 found = al_node_field(n, "right");
             }
@@ -48,6 +48,7 @@ static TSNode grid_element(const al_pyfile *pf, TSNode grid, int axis, TSNode fu
                 }
         }
         ts_tree_cursor_delete(&c);
+        free(name);
         if (count != 1)
             return (TSNode){0};
         grid = al_py_unparen(found);
