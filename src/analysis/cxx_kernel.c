@@ -90,6 +90,19 @@ static bool enclosing_if(const al_cxx_fn *f, size_t i, size_t *ca, size_t *cb)
     return false;
 }
 
+/* Whether tokens a..b hold a store `name[...] = ...`. */
+static bool stores_between(const al_cxx_fn *f, size_t name, size_t a, size_t b)
+{
+    const al_cxx_unit *u = f->u;
+    for (size_t k = a; k < b && k < f->end; k++)
+        if (al_cxx_fn_is_use(f, k, name) && is(u, k + 1, "[")) {
+            size_t close = al_cxx_match(u, k + 1);
+            if (is(u, close + 1, "=") && !is(u, close + 2, "="))
+                return true;
+        }
+    return false;
+}
+
 /* `for (... i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i +=
  * blockDim.x * gridDim.x)` around token at: the bound parameter's index,
  * or -1. The store's index must be the loop variable alone. */
@@ -342,9 +355,18 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
             if (!is(u, i, "return") || i + 2 >= f->end)
                 continue;
             size_t ca, cb;
-            if (enclosing_if(f, i, &ca, &cb) && reads_memory(f, ps, np, ca, cb, &loaded))
-                al_effect_set(out, AL_EFFECT_SKIPS, f->path, al_cxx_row(u, u->tokens[i].start),
-                    "returns early on data loaded from memory");
+            if (enclosing_if(f, i, &ca, &cb) && reads_memory(f, ps, np, ca, cb, &loaded)) {
+                /* A branch that stores before it leaves (`if (miss) { out[i] = 0;
+                 * return; }`) writes on that path too: coverage is unproved,
+                 * not skipped. */
+                if (stores_between(f, p->name, cb + 1, i))
+                    al_effect_set(out, AL_EFFECT_WRITES_SOME, f->path,
+                        al_cxx_row(u, u->tokens[i].start),
+                        "returns early on data loaded from memory, storing on that path too");
+                else
+                    al_effect_set(out, AL_EFFECT_SKIPS, f->path, al_cxx_row(u, u->tokens[i].start),
+                        "returns early on data loaded from memory");
+            }
             else if (i < store_at && !(stores == 1 && thread_index_bound(f, ps, np, store_at, index_a,
                                                                         index_b) >= 0))
                 al_effect_set(out, AL_EFFECT_WRITES_SOME, f->path, al_cxx_row(u, u->tokens[i].start),

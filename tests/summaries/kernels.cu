@@ -44,3 +44,16 @@ __global__ void strided(float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[2 * i] = 1.f;
 }
+
+// A miss writes its own value and leaves; a hit writes another: every
+// path stores, but the two paths are not one proof.
+__global__ void resolve_hits(int* face_ids, const long* zbuf, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  long z = zbuf[i];
+  if (z < 0) {
+    face_ids[i] = 0;
+    return;
+  }
+  face_ids[i] = (int)z;
+}
