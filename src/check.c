@@ -279,26 +279,22 @@ static void read_schemas(run *r)
                 n_cxx, n_cxx == 1 ? "" : "s");
 }
 
-/* "- path:" then "    N × CODE (name)" per code fixed. */
+/* "- path:" then "    N × CODE (name)" per code fixed, over every pass. */
 static void list_fixed(al_strbuf *shown, const char *path, const al_lint_result *res)
 {
     al_strbuf_printf(shown, "- %s:\n", path);
-    for (size_t k = 0; k < res->initial.n; k++) {
-        if (!res->initial_applied[k])
-            continue;
+    for (size_t k = 0; k < res->n_fixed_codes; k++) {
+        const char *code = res->fixed_codes[k];
         bool seen = false;
-        for (size_t j = 0; j < k; j++)
-            if (res->initial_applied[j] &&
-                !strcmp(res->initial.items[j].code, res->initial.items[k].code))
-                seen = true;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = !strcmp(res->fixed_codes[j], code);
         if (seen)
             continue;
         size_t count = 0;
-        for (size_t j = k; j < res->initial.n; j++)
-            count += res->initial_applied[j] &&
-                     !strcmp(res->initial.items[j].code, res->initial.items[k].code);
-        al_strbuf_printf(shown, "    %zu \xc3\x97 %s (%s)\n", count, res->initial.items[k].code,
-                         res->initial.items[k].name);
+        for (size_t j = k; j < res->n_fixed_codes; j++)
+            count += !strcmp(res->fixed_codes[j], code);
+        const al_rule *rule = al_rule_find(code);
+        al_strbuf_printf(shown, "    %zu \xc3\x97 %s (%s)\n", count, code, rule ? rule->name : "");
     }
 }
 
@@ -313,18 +309,15 @@ static void take_diff(run *r, const al_source *src, const al_lint_result *res)
     char *rel = diff_path(src->path);
     al_diff_unified(&r->patch, rel, src->bytes, src->len, res->fixed, res->fixed_len, 3);
     free(rel);
-    /* Report what the patch does not fix, where it was found. */
-    al_findings rest = {0};
-    for (size_t k = 0; k < res->initial.n; k++)
-        if (!res->initial_applied[k]) {
-            al_finding f = res->initial.items[k];
-            AL_PUSH(rest.items, rest.n, rest.cap, f);
-        }
-    al_report_add(r->unfixed, src, &rest);
-    r->total_unapplied += rest.n;
-    free(rest.items);
+    /* Report what the patch leaves, where it stands in the patched file. */
+    al_source fixed_src;
+    al_source_from_memory(&fixed_src, src->path, res->fixed, res->fixed_len);
+    al_report_add(r->unfixed, &fixed_src, &res->findings);
+    al_source_free(&fixed_src);
+    r->total_unapplied += res->findings.n;
+    /* The checked file is unchanged: all it was found with remains. */
     r->total_remaining += res->initial.n;
-    r->total_fixed += res->initial.n - rest.n;
+    r->total_fixed += res->n_fixed;
 }
 
 static void take_fix(run *r, const al_source *src, const al_lint_result *res)

@@ -21,6 +21,10 @@ typedef struct {
     char *message;
     al_edit *edits;
     size_t n_edits, cap_edits;
+    /* The bytes its proof read (scope_end > scope_start when set): a fix
+     * is proved on the text before any other fix, so no fix editing these
+     * bytes goes into the same pass; the next pass proves it again. */
+    size_t scope_start, scope_end;
 } al_fix;
 
 /* A step of the reasoning behind a finding, possibly in another file:

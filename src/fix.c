@@ -32,8 +32,8 @@ static int by_start(const void *x, const void *y)
 char *al_fix_apply(const char *src, size_t len, al_fix *const *fixes, size_t n,
                    bool *applied, size_t *out_len)
 {
-    span *taken = NULL;
-    size_t ntaken = 0, cap = 0;
+    span *taken = NULL, *scopes = NULL;
+    size_t ntaken = 0, cap = 0, nscopes = 0, cap_scopes = 0;
     for (size_t i = 0; i < n; i++) {
         applied[i] = false;
         const al_fix *fix = fixes[i];
@@ -53,8 +53,25 @@ char *al_fix_apply(const char *src, size_t len, al_fix *const *fixes, size_t n,
                     ok = false;
             }
         }
-        if (!ok)
+        size_t first_scope = nscopes;
+        if (ok && fix->scope_end > fix->scope_start) {
+            span s = {fix->scope_start, fix->scope_end, NULL};
+            AL_PUSH(scopes, nscopes, cap_scopes, s);
+        }
+        if (ok) {
+            for (size_t e = 0; e < fix->n_edits; e++) {
+                span s = {fix->edits[e].start, fix->edits[e].end, NULL};
+                AL_PUSH(scopes, nscopes, cap_scopes, s);
+            }
+        }
+        for (size_t a = first_scope; a < nscopes && ok; a++)
+            for (size_t b = 0; b < first_scope && ok; b++)
+                if (overlaps(&scopes[a], &scopes[b]))
+                    ok = false;
+        if (!ok) {
+            nscopes = first_scope;
             continue;
+        }
         for (size_t e = 0; e < fix->n_edits; e++) {
             span s = {fix->edits[e].start, fix->edits[e].end, fix->edits[e].content};
             AL_PUSH(taken, ntaken, cap, s);
@@ -73,6 +90,7 @@ char *al_fix_apply(const char *src, size_t len, al_fix *const *fixes, size_t n,
     }
     al_strbuf_append(&out, src + pos, len - pos);
     free(taken);
+    free(scopes);
     *out_len = out.len;
     return al_strbuf_detach(&out);
 }

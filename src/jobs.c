@@ -64,6 +64,12 @@ static void run_one(al_file_job *job, const char *path, const al_lint_options *o
                          "not applied\n",
                          path);
     }
+    if (job->res.fix_unconverged)
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s: fixes did not converge after %d passes; "
+                         "%zu fix%s left unapplied\n",
+                         path, AL_LINT_MAX_PASSES, job->res.fix_unconverged,
+                         job->res.fix_unconverged == 1 ? "" : "es");
     if (job->res.findings.n == 0 && job->res.initial.n == 0 && !job->res.fixed) {
         /* Nothing to report: give the memory back now. */
         al_lint_result_free(&job->res);

@@ -78,6 +78,53 @@ typedef struct {
     size_t count;
 } noqa_request;
 
+/* Whether a note's path names the file being checked. */
+static bool same_file(const char *note_path, const char *path)
+{
+    if (!note_path || !strcmp(note_path, path))
+        return true;
+    size_t a = strlen(note_path), b = strlen(path);
+    return a > b && note_path[a - b - 1] == '/' && !strcmp(note_path + a - b, path);
+}
+
+/* The scope of each fix the rules made (findings from `first` on): the
+ * top-level function or class holding it, or the whole file for code at
+ * module level and for proofs whose notes reach elsewhere in the file
+ * (a helper's summary). Fixes whose scopes meet go in different passes,
+ * each proved again after the other (see al_fix_apply). */
+static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *out, size_t first)
+{
+    uint32_t k = ts_node_named_child_count(pf->root);
+    for (size_t i = first; i < out->n; i++) {
+        al_finding *f = &out->items[i];
+        if (!f->fix)
+            continue;
+        size_t start = 0, end = src->len;
+        for (uint32_t c = 0; c < k; c++) {
+            TSNode top = ts_node_named_child(pf->root, c);
+            if (ts_node_start_byte(top) > f->start || ts_node_end_byte(top) < f->end)
+                continue;
+            if (al_node_is(top, "function_definition") || al_node_is(top, "class_definition") ||
+                al_node_is(top, "decorated_definition")) {
+                start = ts_node_start_byte(top);
+                end = ts_node_end_byte(top);
+            }
+            break;
+        }
+        size_t first_row, last_row, col;
+        al_source_position(src, start, &first_row, &col);
+        al_source_position(src, end, &last_row, &col);
+        for (size_t n = 0; n < f->n_notes; n++)
+            if (same_file(f->notes[n].path, src->path) &&
+                (f->notes[n].row < first_row || f->notes[n].row > last_row)) {
+                start = 0;
+                end = src->len;
+            }
+        f->fix->scope_start = start;
+        f->fix->scope_end = end > start ? end : start + 1;
+    }
+}
+
 static bool run_rules(const al_source *src, const al_lint_options *opt, al_findings *out,
                       bool *syntax_error, noqa_request *add_noqa)
 {
@@ -94,9 +141,11 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, al_findi
     if (opt->index)
         al_pymodule_use_index(&module, src->path, opt->index);
     al_rule_input in = {src, &module, NULL, opt->ops, opt->index};
+    size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON)
             al_rules[r].run(&in, out);
+    scope_fixes(&pf, src, out, first);
     relative_notes(opt, out);
     al_suppressions sup;
     suppress(src, opt, module.comments, module.n_comments, out, &sup);
@@ -127,7 +176,8 @@ bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
  * or NULL when none is wanted; *applied says, per wanted fix, whether it
  * went in (overlapping ones do not), and *count how many did. */
 static char *apply_wanted(const al_lint_options *opt, const al_findings *found, const char *text,
-                          size_t len, bool **applied, size_t *count, size_t *new_len)
+                          size_t len, bool **applied, size_t *count, size_t *new_len,
+                          al_lint_result *res)
 {
     al_fix **fixes = al_xcalloc(found->n ? found->n : 1, sizeof *fixes);
     size_t nf = 0;
@@ -145,6 +195,10 @@ static char *apply_wanted(const al_lint_options *opt, const al_findings *found, 
     free(fixes);
     for (size_t i = 0; i < nf; i++)
         *count += (*applied)[i];
+    for (size_t i = 0, k = 0; i < found->n; i++)
+        if (al_lint_fix_wanted(opt, found->items[i].fix) && (*applied)[k++])
+            AL_PUSH(res->fixed_codes, res->n_fixed_codes, res->cap_fixed_codes,
+                    found->items[i].code);
     return next;
 }
 
@@ -209,7 +263,7 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
     /* One round: the edits rename a factory and drop an argument. */
     bool *applied;
     size_t count, len;
-    char *next = apply_wanted(opt, &res->findings, src->bytes, src->len, &applied, &count, &len);
+    char *next = apply_wanted(opt, &res->findings, src->bytes, src->len, &applied, &count, &len, res);
     if (!next)
         return;
     keep_initial(res, opt, applied);
@@ -258,16 +312,24 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     if (!may_fix)
         return;
 
-    /* Apply, re-check, repeat: a fix can uncover another (bounded). */
+    /* Apply, re-check, repeat, as ruff does: each pass takes the fixes
+     * whose scopes do not meet, then the file is parsed and analysed again,
+     * so a fix left out is proved again on the text the others made (and
+     * one that is no longer right is no longer offered). */
     char *cur = NULL;
     size_t cur_len = 0;
     const char *text = src->bytes;
     size_t len = src->len;
     long base_errors = al_python_error_count(src->bytes, src->len);
-    for (int round = 0; round < 10; round++) {
+    for (int round = 0;; round++) {
+        if (round == AL_LINT_MAX_PASSES) {
+            for (size_t i = 0; i < res->findings.n; i++)
+                res->fix_unconverged += al_lint_fix_wanted(opt, res->findings.items[i].fix);
+            break;
+        }
         bool *applied;
         size_t count, new_len;
-        char *next = apply_wanted(opt, &res->findings, text, len, &applied, &count, &new_len);
+        char *next = apply_wanted(opt, &res->findings, text, len, &applied, &count, &new_len, res);
         if (!next)
             break;
         long errors = al_python_error_count(next, new_len);
@@ -338,6 +400,7 @@ void al_lint_result_free(al_lint_result *res)
     al_findings_free(&res->findings);
     al_findings_free(&res->initial);
     free(res->initial_applied);
+    free(res->fixed_codes);
     free(res->fixed);
     memset(res, 0, sizeof *res);
 }

@@ -31,12 +31,18 @@ typedef struct {
     char *fixed;          /* new bytes when fixes were applied, else NULL */
     size_t fixed_len;
     size_t n_fixed;
+    const char **fixed_codes; /* the rule code of each fix applied, over every pass */
+    size_t n_fixed_codes, cap_fixed_codes;
     bool parse_failed;
     bool syntax_error;      /* analysed, but no fix may touch the file */
     bool fix_reverted;      /* a fix made the parse worse and was dropped */
+    size_t fix_unconverged; /* fixes still wanted after AL_LINT_MAX_PASSES passes */
     bool skipped_by_prefilter;
     bool cxx_unavailable; /* a C++/CUDA file, and no libclang in this build */
 } al_lint_result;
+
+/* Passes of the fix loop before it gives up on a file (ruff's bound). */
+#define AL_LINT_MAX_PASSES 100
 
 void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res);
 void al_lint_result_free(al_lint_result *res);

@@ -59,6 +59,40 @@ static void overlapping_fix_is_skipped(void **state)
     free_fix(fixes[1]);
 }
 
+/* Two fixes whose proofs read the same bytes go in different passes. */
+static void fixes_with_meeting_scopes_are_not_applied_together(void **state)
+{
+    (void)state;
+    const char *src = "def f():\n    a = zeros(1)\n    a.zero_()\ndef g():\n    b = zeros(2)\n";
+    al_fix *fixes[3] = {fix1(17, 22, "empty"), fix1(30, 40, ""), fix1(57, 62, "empty")};
+    fixes[0]->scope_start = fixes[1]->scope_start = 0;
+    fixes[0]->scope_end = fixes[1]->scope_end = 40;
+    fixes[2]->scope_start = 40;
+    fixes[2]->scope_end = 66;
+    bool applied[3];
+    size_t len;
+    char *out = al_fix_apply(src, strlen(src), fixes, 3, applied, &len);
+    assert_string_equal(out, "def f():\n    a = empty(1)\n    a.zero_()\ndef g():\n    b = empty(2)\n");
+    assert_true(applied[0]);
+    assert_false(applied[1]);
+    assert_true(applied[2]);
+    free(out);
+    /* A fix without a scope conflicts through its edits. */
+    al_fix *lone = fix1(35, 36, "A");
+    al_fix *both[2] = {fixes[0], lone};
+    out = al_fix_apply(src, strlen(src), both, 2, applied, &len);
+    assert_true(applied[0]);
+    assert_false(applied[1]);
+    free(out);
+    for (int i = 0; i < 3; i++)
+        free_fix(fixes[i]);
+    free_fix(lone);
+}
+
+/* The defect of issue 12: zeros -> empty and dropping the "redundant"
+ * fill are each right, and together return uninitialised memory. */
+static void fix_loop_proves_each_fix_after_the_others(void **state);
+
 static void adjacent_edits_both_apply(void **state)
 {
     (void)state;
@@ -179,6 +213,24 @@ static void crlf_bom_tabs_survive_and_fix_is_idempotent(void **state)
     al_lint_result_free(&res);
 }
 
+static void fix_loop_proves_each_fix_after_the_others(void **state)
+{
+    (void)state;
+    const char *text = "import torch\n\n\ndef reset(n):\n    buf = torch.zeros(n)\n"
+                       "    buf.zero_()\n    return buf\n\n\ndef pad_to(x, n):\n"
+                       "    buf = torch.zeros(n, dtype=x.dtype)\n    buf.fill_(0)\n"
+                       "    buf[: x.numel()] = x\n    return buf\n";
+    al_lint_result res;
+    lint_text(text, strlen(text), true, &res);
+    assert_non_null(res.fixed);
+    /* Whatever went in, each buffer is still zero where it is read. */
+    assert_non_null(strstr(res.fixed, "buf = torch.zeros(n)\n    return buf"));
+    assert_non_null(strstr(res.fixed, "buf = torch.zeros(n, dtype=x.dtype)\n    buf[: x.numel()]"));
+    assert_null(strstr(res.fixed, "empty"));
+    assert_int_equal(res.fix_unconverged, 0);
+    al_lint_result_free(&res);
+}
+
 static void syntax_error_file_is_not_fixed(void **state)
 {
     (void)state;
@@ -231,6 +283,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(applies_in_order),
         cmocka_unit_test(overlapping_fix_is_skipped),
+        cmocka_unit_test(fixes_with_meeting_scopes_are_not_applied_together),
+        cmocka_unit_test(fix_loop_proves_each_fix_after_the_others),
         cmocka_unit_test(adjacent_edits_both_apply),
         cmocka_unit_test(same_insertion_point_conflicts),
         cmocka_unit_test(fix_is_all_or_nothing),
