@@ -1,0 +1,151 @@
+"""Runs fixture functions before and after alloclint's safe fixes, on
+random inputs, with freshly allocated memory poisoned (share/
+sitecustomize.py, ALLOCLINT_POISON=nan), and compares what they return
+and what they leave in their tensor arguments.
+
+Usage: run_fixtures.py LIST_OUT ORIGINAL FIXED [ORIGINAL FIXED ...]
+
+Each function is called with arguments chosen from its parameter names
+(tried in a few shapes until the original runs); functions the original
+cannot run on the CPU (Triton kernels, CUDA-only code) are listed as not
+run, with the reason. LIST_OUT receives one line per function ("ran" or
+"not run: reason") so the caller can check that the set that ran did not
+shrink. Exit 1 on any difference.
+"""
+import copy
+import importlib.util
+import inspect
+import math
+import os
+import sys
+import types
+import zlib
+
+import torch
+import warnings
+
+warnings.simplefilter("ignore")
+
+INT_NAMES = ("n", "m", "k", "b", "rows", "cols", "steps", "width", "size", "dim", "bs",
+             "num", "count", "length", "value", "pad_id", "max_len", "max_tokens",
+             "num_tokens", "num_experts", "top_k", "topk", "seq_len", "heads", "head_dim",
+             "hidden", "block", "page_size", "batch", "world_size", "rank", "offset", "start")
+
+
+def arg_for(name, shape, seed):
+    g = torch.Generator().manual_seed(seed)
+    low = name.lower()
+    if low == "device":
+        return "cpu"
+    if low == "dtype":
+        return torch.float32
+    if low in ("eps", "scale", "temperature", "alpha", "beta"):
+        return 0.5
+    if low in ("flag", "enabled", "training", "causal"):
+        return True
+    if low == "shape":
+        return tuple(shape)
+    if low in ("chunks", "items", "parts", "tensors", "xs", "tokens", "outputs"):
+        return [torch.randn(*shape, generator=g) for _ in range(3)]
+    if low in ("seq_lens", "lens", "lengths", "counts"):
+        return torch.randint(1, shape[0] + 1, (shape[0],), generator=g)
+    if low in ("index", "idx", "ids", "indices", "positions"):
+        return torch.randperm(shape[0], generator=g)
+    if low in INT_NAMES or low.startswith(("num_", "max_", "n_")) or low.endswith(("_size", "_len")):
+        return shape[0]
+    return torch.randn(*shape, generator=g)
+
+
+SHAPES = ((8,), (8, 8), (4, 8), (8, 4, 2))
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def same(a, b):
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        if a.is_floating_point():
+            return bool(torch.equal(torch.nan_to_num(a, nan=1.5e38), torch.nan_to_num(b, nan=1.5e38))
+                        and torch.equal(torch.isnan(a), torch.isnan(b)))
+        return bool(torch.equal(a, b))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return type(a) is type(b) and (a == b if not hasattr(a, "__dict__") else True)
+
+
+def call(fn, args):
+    args = copy.deepcopy(args)
+    torch.manual_seed(1234)  # uniform_, randn inside the function: same draws
+    out = fn(*args)
+    return out, args
+
+
+def functions(mod):
+    for name, fn in list(vars(mod).items()):
+        if isinstance(fn, types.FunctionType) and fn.__module__ == mod.__name__:
+            yield name, fn
+
+
+def main():
+    list_out, pairs = sys.argv[1], sys.argv[2:]
+    lines, failures = [], 0
+    for i in range(0, len(pairs), 2):
+        original, fixed = pairs[i], pairs[i + 1]
+        label = os.path.basename(os.path.dirname(original)) + "/" + os.path.basename(original)
+        try:
+            before = load(original, "before_%d" % i)
+            after = load(fixed, "after_%d" % i)
+        except Exception as e:  # an import the CPU lacks (triton)
+            lines.append("%s: not run: cannot import (%s)" % (label, type(e).__name__))
+            continue
+        for name, fn in functions(before):
+            fixed_fn = getattr(after, name, None)
+            if fixed_fn is None:
+                print("%s:%s: missing after the fix" % (label, name))
+                failures += 1
+                continue
+            try:
+                params = list(inspect.signature(fn).parameters)
+            except (TypeError, ValueError):
+                lines.append("%s:%s: not run: no signature" % (label, name))
+                continue
+            ran = False
+            reason = "no argument shape fits"
+            for shape in SHAPES:
+                args = [arg_for(p, shape, seed=zlib.crc32((name + ":" + p).encode()) & 0xFFFF) for p in params]
+                try:
+                    want = call(fn, args)
+                except Exception as e:
+                    reason = type(e).__name__
+                    continue
+                ran = True
+                try:
+                    got = call(fixed_fn, args)
+                except Exception as e:
+                    print("%s:%s: the fixed code raised %s: %s" % (label, name, type(e).__name__, e))
+                    failures += 1
+                    break
+                if not same(want, got):
+                    print("%s:%s: the fixed code computes something else on shape %s"
+                          % (label, name, shape))
+                    failures += 1
+                break
+            lines.append("%s:%s: %s" % (label, name, "ran" if ran else "not run: " + reason))
+    with open(list_out, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print("%d functions ran, %d differences" % (sum(l.endswith(": ran") for l in lines), failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
