@@ -3,6 +3,7 @@
 #include "check.h"
 #include "rules/rules.h"
 #include "util.h"
+#include "verify.h"
 #include "version.h"
 
 #include <stddef.h>
@@ -15,6 +16,7 @@ static const char USAGE[] =
     "\n"
     "Usage: alloclint check [OPTIONS] [PATH...]\n"
     "       alloclint rule CODE | --all\n"
+    "       alloclint verify PATCH [OPTIONS] -- CMD [ARG...]\n"
     "       alloclint --version | --help\n"
     "\n"
     "Checks the Python files under each PATH (default: the current directory).\n"
@@ -283,8 +285,10 @@ int al_cli_main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "rule"))
         return rule_command(argc, argv);
+    if (!strcmp(argv[1], "verify"))
+        return al_verify_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") != 0)
-        return usage_error("unknown command `%s` (expected `check` or `rule`)", argv[1]);
+        return usage_error("unknown command `%s` (expected `check`, `rule` or `verify`)", argv[1]);
     al_check_options o;
     memset(&o, 0, sizeof o);
     o.discover.respect_gitignore = true;

@@ -17,13 +17,13 @@ cd "$src" || exit 2
 
 layer_of() {
     case $1 in
-        util.* | source.* | toml.* | finding.* | prefilter.* | paths.* | version.*) echo base ;;
+        util.* | source.* | toml.* | finding.* | prefilter.* | paths.* | patch.* | version.*) echo base ;;
         python/* | cxx/*) echo front ;;
         fix.* | diff.* | report.* | atomic.*) echo output ;;
         analysis/*) echo analysis ;;
         rules/*) echo rules ;;
         lint.* | suppress.* | jobs.*) echo pipeline ;;
-        cli.* | check.* | config.* | discover.* | main.*) echo app ;;
+        cli.* | check.* | verify.* | config.* | discover.* | main.*) echo app ;;
         *) echo none ;;
     esac
 }
