@@ -7,6 +7,9 @@
 #       for floating dtypes and the dtype's maximum for integers ("max":
 #       the maximum for every dtype), so that code reading memory nobody
 #       wrote gets values it cannot mistake for data.
+#   ALLOCLINT_POISON_HOST_ONLY=1   leave device tensors alone: under
+#       compute-sanitizer's initcheck, unwritten device memory must stay
+#       unwritten for the tool to see it read.
 #   ALLOCLINT_TRACE=FILE  ALLOCLINT_TRACE_PATHS=p1:p2:...
 #       record "path:line" for every line executed in those files (absolute
 #       paths), written to FILE at exit.
@@ -31,12 +34,15 @@ def _chain(original):
 
 
 _MODE = os.environ.get("ALLOCLINT_POISON", "off")
+_HOST_ONLY = os.environ.get("ALLOCLINT_POISON_HOST_ONLY") == "1"
 
 
 def _poison(t):
     import torch
 
     if not isinstance(t, torch.Tensor) or t.numel() == 0:
+        return
+    if _HOST_ONLY and t.device.type != "cpu":
         return
     with torch.no_grad():
         if t.dtype == torch.bool:

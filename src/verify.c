@@ -44,7 +44,8 @@ static const char VERIFY_USAGE[] =
     "                        or off\n"
     "  --sanitizer           Run CMD under `compute-sanitizer --tool initcheck`\n"
     "                        with PYTORCH_NO_CUDA_MEMORY_CACHING=1; any\n"
-    "                        initcheck error fails the run\n"
+    "                        initcheck error fails the run (device tensors\n"
+    "                        are then left unpoisoned for initcheck to see)\n"
     "  --timeout S           Seconds each run of CMD may take (default 600)\n"
     "  -h, --help            Show this help\n"
     "\n"
@@ -340,8 +341,12 @@ static outcome run_cmd(verifier *v, const bool *selected, bool poison, bool *exe
     al_strbuf_printf(&trace_env, "ALLOCLINT_TRACE=%s", selected && paths.len ? trace.data : "");
     al_strbuf_printf(&paths_env, "ALLOCLINT_TRACE_PATHS=%s", paths.len ? paths.data : "");
     char caching[] = "PYTORCH_NO_CUDA_MEMORY_CACHING=1";
+    char host_only[] = "ALLOCLINT_POISON_HOST_ONLY=1";
+    bool sanitize = v->o.sanitizer && poison;
     char *env[] = {pp.data, poison_env.data, trace_env.data, paths_env.data,
-                   v->o.sanitizer && poison ? caching : NULL, NULL};
+                   sanitize ? caching : NULL, sanitize ? host_only : NULL, NULL};
+    if (!sanitize)
+        env[4] = NULL;
     size_t n_cmd = 0;
     while (v->o.cmd[n_cmd])
         n_cmd++;

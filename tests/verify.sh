@@ -103,11 +103,34 @@ rc=$?
 [ $rc -eq 2 ] || say "failing baseline: exit code $rc, expected 2"
 grep -q "fails without the patch" err.txt || say "failing baseline not explained"
 
-# A baseline that fails only when poisoned.
-cp model.py.orig model.py
-sed -i 's/offsets = torch.zeros(/offsets = torch.empty(/' model.py
-sed 's/-    offsets = torch.zeros(/-    offsets = torch.empty(/' change.diff >change2.diff
-"$alloclint" verify change2.diff -- "$py" check.py >/dev/null 2>err.txt
+# A baseline that fails only when poisoned: its own `empty` buffer is read
+# where nothing wrote it (unpoisoned garbage is almost never NaN).
+cat >norm.py <<'PY'
+import torch
+
+
+def row_scale(x):
+    scale = torch.empty(x.shape[0] + 1)
+    scale[1:] = x.abs().amax(dim=1)
+    return scale
+PY
+cat >check2.py <<'PY'
+import torch
+
+import norm
+
+assert not torch.isnan(norm.row_scale(torch.ones(3, 4))).any()
+PY
+cat >change2.diff <<'PY'
+--- a/norm.py
++++ b/norm.py
+@@ -5,3 +5,3 @@
+     scale = torch.empty(x.shape[0] + 1)
+-    scale[1:] = x.abs().amax(dim=1)
++    scale[1:] = x.abs().amax(dim=1).clamp(min=1e-6)
+     return scale
+PY
+"$alloclint" verify change2.diff -- "$py" check2.py >/dev/null 2>err.txt
 rc=$?
 [ $rc -eq 2 ] || say "poison-only baseline: exit code $rc, expected 2"
 grep -q "fails only with poisoning on, even without the patch" err.txt ||
