@@ -152,6 +152,8 @@ bool al_patch_parse(const char *text, size_t len, al_patch *out, char **err)
         p += l;
     }
     free(path);
+    if (!*err && in_hunk && (old_left || new_left))
+        *err = fail("patch line %zu: %s", lineno, "the last hunk is shorter than its header");
     if (!*err && out->n == 0)
         *err = fail("%zu lines read: %s", lineno, "the patch holds no change");
     if (*err) {

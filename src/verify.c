@@ -45,7 +45,9 @@ static const char VERIFY_USAGE[] =
     "  --sanitizer           Run CMD under `compute-sanitizer --tool initcheck`\n"
     "                        with PYTORCH_NO_CUDA_MEMORY_CACHING=1; any\n"
     "                        initcheck error fails the run (device tensors\n"
-    "                        are then left unpoisoned for initcheck to see)\n"
+    "                        are then left unpoisoned for initcheck to see).\n"
+    "                        CUDA-graph capture needs the caching allocator:\n"
+    "                        set PYTORCH_NO_CUDA_MEMORY_CACHING=0 to keep it\n"
     "  --timeout S           Seconds each run of CMD may take (default 600)\n"
     "  -h, --help            Show this help\n"
     "\n"
@@ -343,8 +345,13 @@ static outcome run_cmd(verifier *v, const bool *selected, bool poison, bool *exe
     char caching[] = "PYTORCH_NO_CUDA_MEMORY_CACHING=1";
     char host_only[] = "ALLOCLINT_POISON_HOST_ONLY=1";
     bool sanitize = v->o.sanitizer && poison;
+    /* CUDA-graph capture needs the caching allocator: a user who sets
+     * PYTORCH_NO_CUDA_MEMORY_CACHING (to 0) keeps it, and initcheck then
+     * sees only never-written memory of fresh segments. */
+    if (getenv("PYTORCH_NO_CUDA_MEMORY_CACHING"))
+        caching[0] = '\0';
     char *env[] = {pp.data, poison_env.data, trace_env.data, paths_env.data,
-                   sanitize ? caching : NULL, sanitize ? host_only : NULL, NULL};
+                   sanitize ? host_only : NULL, sanitize && caching[0] ? caching : NULL, NULL};
     if (!sanitize)
         env[4] = NULL;
     size_t n_cmd = 0;
@@ -672,9 +679,13 @@ int al_verify_main(int argc, char **argv)
         if (!pb.ok) {
             char *why = failure_text(&pb);
             fprintf(stderr, "alloclint verify: error: the command fails only with %s, even "
-                            "without the patch (%s): the code already reads memory it did not "
-                            "write; its output ends:\n%s",
+                            "without the patch (%s): %s; its output ends:\n%s",
                     v.o.sanitizer ? "poisoning and compute-sanitizer" : "poisoning on", why,
+                    v.o.sanitizer ? "the code already reads memory it did not write, or it "
+                                    "needs PyTorch's caching allocator (the sanitizer runs with "
+                                    "PYTORCH_NO_CUDA_MEMORY_CACHING=1, under which CUDA-graph "
+                                    "capture cannot allocate)"
+                                  : "the code already reads memory it did not write",
                     pb.tail);
             free(why);
             free(pb.tail);
