@@ -99,27 +99,29 @@ static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *
         al_finding *f = &out->items[i];
         if (!f->fix)
             continue;
-        size_t start = 0, end = src->len;
+        TSNode def = {0};
         for (uint32_t c = 0; c < k; c++) {
             TSNode top = ts_node_named_child(pf->root, c);
             if (ts_node_start_byte(top) > f->start || ts_node_end_byte(top) < f->end)
                 continue;
             if (al_node_is(top, "function_definition") || al_node_is(top, "class_definition") ||
-                al_node_is(top, "decorated_definition")) {
-                start = ts_node_start_byte(top);
-                end = ts_node_end_byte(top);
-            }
+                al_node_is(top, "decorated_definition"))
+                def = top;
             break;
         }
-        size_t first_row, last_row, col;
-        al_source_position(src, start, &first_row, &col);
-        al_source_position(src, end, &last_row, &col);
-        for (size_t n = 0; n < f->n_notes; n++)
-            if (same_file(f->notes[n].path, src->path) &&
-                (f->notes[n].row < first_row || f->notes[n].row > last_row)) {
-                start = 0;
-                end = src->len;
+        size_t start = 0, end = src->len;
+        if (!ts_node_is_null(def)) {
+            size_t first_row = ts_node_start_point(def).row + 1;
+            size_t last_row = ts_node_end_point(def).row + 1;
+            bool outside = false;
+            for (size_t n = 0; n < f->n_notes && !outside; n++)
+                outside = same_file(f->notes[n].path, src->path) &&
+                          (f->notes[n].row < first_row || f->notes[n].row > last_row);
+            if (!outside) {
+                start = ts_node_start_byte(def);
+                end = ts_node_end_byte(def);
             }
+        }
         f->fix->scope_start = start;
         f->fix->scope_end = end > start ? end : start + 1;
     }
@@ -176,8 +178,7 @@ bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
  * or NULL when none is wanted; *applied says, per wanted fix, whether it
  * went in (overlapping ones do not), and *count how many did. */
 static char *apply_wanted(const al_lint_options *opt, const al_findings *found, const char *text,
-                          size_t len, bool **applied, size_t *count, size_t *new_len,
-                          al_lint_result *res)
+                          size_t len, bool **applied, size_t *count, size_t *new_len)
 {
     al_fix **fixes = al_xcalloc(found->n ? found->n : 1, sizeof *fixes);
     size_t nf = 0;
@@ -195,11 +196,18 @@ static char *apply_wanted(const al_lint_options *opt, const al_findings *found, 
     free(fixes);
     for (size_t i = 0; i < nf; i++)
         *count += (*applied)[i];
+    return next;
+}
+
+/* Counts a pass that was kept: its fixes, and the rule code of each. */
+static void count_pass(al_lint_result *res, const al_lint_options *opt, const al_findings *found,
+                       const bool *applied, size_t count)
+{
+    res->n_fixed += count;
     for (size_t i = 0, k = 0; i < found->n; i++)
-        if (al_lint_fix_wanted(opt, found->items[i].fix) && (*applied)[k++])
+        if (al_lint_fix_wanted(opt, found->items[i].fix) && applied[k++])
             AL_PUSH(res->fixed_codes, res->n_fixed_codes, res->cap_fixed_codes,
                     found->items[i].code);
-    return next;
 }
 
 /* Keeps the first run's findings, and which of them were fixed, for the
@@ -263,11 +271,11 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
     /* One round: the edits rename a factory and drop an argument. */
     bool *applied;
     size_t count, len;
-    char *next = apply_wanted(opt, &res->findings, src->bytes, src->len, &applied, &count, &len, res);
+    char *next = apply_wanted(opt, &res->findings, src->bytes, src->len, &applied, &count, &len);
     if (!next)
         return;
+    count_pass(res, opt, &res->findings, applied, count);
     keep_initial(res, opt, applied);
-    res->n_fixed = count;
     free(applied);
     al_source fixed;
     al_source_from_memory(&fixed, src->path, next, len);
@@ -329,7 +337,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         }
         bool *applied;
         size_t count, new_len;
-        char *next = apply_wanted(opt, &res->findings, text, len, &applied, &count, &new_len, res);
+        char *next = apply_wanted(opt, &res->findings, text, len, &applied, &count, &new_len);
         if (!next)
             break;
         long errors = al_python_error_count(next, new_len);
@@ -340,6 +348,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
             free(next);
             break;
         }
+        count_pass(res, opt, &res->findings, applied, count);
         if (round == 0)
             keep_initial(res, opt, applied);
         free(applied);
@@ -348,7 +357,6 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         cur_len = new_len;
         text = cur;
         len = cur_len;
-        res->n_fixed += count;
         al_source fixed_src;
         al_source_from_memory(&fixed_src, src->path, cur, cur_len);
         if (round > 0)

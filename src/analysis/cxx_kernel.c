@@ -174,21 +174,17 @@ static bool is_thread_index(const char *t)
     return al_str_in_list(forms, t, strlen(t));
 }
 
-/* `i = blockIdx.x * blockDim.x + threadIdx.x` declared once in the body,
- * and the store `p[i] = ...` guarded by `if (i < n)` around it or by a
- * top-level `if (i >= n) return;` before it: the bound parameter, or -1. */
-static int thread_index_bound(const al_cxx_fn *f, const al_cxx_param *ps, size_t np, size_t at,
-                              size_t index_a, size_t index_b)
+/* Whether identifier token v is a thread index: declared once in the
+ * body as `v = blockIdx.x * blockDim.x + threadIdx.x`. */
+static bool thread_var(const al_cxx_fn *f, size_t v)
 {
     const al_cxx_unit *u = f->u;
-    if (index_b != index_a + 1 || u->tokens[index_a].kind != AL_CXX_IDENT)
-        return -1;
-    int decls = 0;
+    int writes = 0;
     bool thread = false;
     for (size_t i = f->body + 1; i + 1 < f->end; i++)
-        if (al_cxx_token_eq(u, i, index_a) && (is(u, i + 1, "=") || is(u, i + 1, "+=") || is(u, i + 1, "++") ||
-                                        is(u, i - 1, "++"))) {
-            decls++;
+        if (al_cxx_token_eq(u, i, v) && (is(u, i + 1, "=") || is(u, i + 1, "+=") || is(u, i + 1, "++") ||
+                                  is(u, i - 1, "++"))) {
+            writes++;
             size_t e = i + 2;
             while (e < f->end && !is(u, e, ";"))
                 e++;
@@ -196,7 +192,18 @@ static int thread_index_bound(const al_cxx_fn *f, const al_cxx_param *ps, size_t
             thread = is(u, i + 1, "=") && is_thread_index(t);
             free(t);
         }
-    if (decls != 1 || !thread)
+    return writes == 1 && thread;
+}
+
+/* `i = blockIdx.x * blockDim.x + threadIdx.x` declared once in the body,
+ * and the store `p[i] = ...` guarded by `if (i < n)` around it or by a
+ * top-level `if (i >= n) return;` before it: the bound parameter, or -1. */
+static int thread_index_bound(const al_cxx_fn *f, const al_cxx_param *ps, size_t np, size_t at,
+                              size_t index_a, size_t index_b)
+{
+    const al_cxx_unit *u = f->u;
+    if (index_b != index_a + 1 || u->tokens[index_a].kind != AL_CXX_IDENT ||
+        !thread_var(f, index_a))
         return -1;
     char var[128];
     snprintf(var, sizeof var, "%.*s", (int)(u->tokens[index_a].end - u->tokens[index_a].start),
@@ -229,27 +236,6 @@ static int thread_index_bound(const al_cxx_fn *f, const al_cxx_param *ps, size_t
         }
     }
     return -1;
-}
-
-/* Whether identifier token v is a thread index: declared once in the
- * body as `v = blockIdx.x * blockDim.x + threadIdx.x`. */
-static bool thread_var(const al_cxx_fn *f, size_t v)
-{
-    const al_cxx_unit *u = f->u;
-    int writes = 0;
-    bool thread = false;
-    for (size_t i = f->body + 1; i + 1 < f->end; i++)
-        if (al_cxx_token_eq(u, i, v) && (is(u, i + 1, "=") || is(u, i + 1, "+=") || is(u, i + 1, "++") ||
-                                  is(u, i - 1, "++"))) {
-            writes++;
-            size_t e = i + 2;
-            while (e < f->end && !is(u, e, ";"))
-                e++;
-            char *t = al_cxx_compact(u, i + 2, e);
-            thread = is(u, i + 1, "=") && is_thread_index(t);
-            free(t);
-        }
-    return writes == 1 && thread;
 }
 
 /* A store index that leaves elements out by its form: `p[i + 1]` or
@@ -350,6 +336,8 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
     }
     if (stores && al_effect_severity(out->effect) <= al_effect_severity(AL_EFFECT_WRITES_SOME)) {
         size_t row = al_cxx_row(u, u->tokens[store_at].start);
+        /* The one store guarded by its thread index's bound, or -1. */
+        int thread_guard = stores == 1 ? thread_index_bound(f, ps, np, store_at, index_a, index_b) : -1;
         /* An early return anywhere: a skip when it depends on loaded data. */
         for (size_t i = f->body + 1; i < f->end; i++) {
             if (!is(u, i, "return") || i + 2 >= f->end)
@@ -367,14 +355,13 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
                     al_effect_set(out, AL_EFFECT_SKIPS, f->path, al_cxx_row(u, u->tokens[i].start),
                         "returns early on data loaded from memory");
             }
-            else if (i < store_at && !(stores == 1 && thread_index_bound(f, ps, np, store_at, index_a,
-                                                                        index_b) >= 0))
+            else if (i < store_at && thread_guard < 0)
                 al_effect_set(out, AL_EFFECT_WRITES_SOME, f->path, al_cxx_row(u, u->tokens[i].start),
                     "returns early before storing");
         }
         size_t ca, cb;
         if (out->effect != AL_EFFECT_SKIPS && enclosing_if(f, store_at, &ca, &cb) &&
-            !(stores == 1 && thread_index_bound(f, ps, np, store_at, index_a, index_b) >= 0)) {
+            thread_guard < 0) {
             if (reads_memory(f, ps, np, ca, cb, &loaded))
                 al_effect_set(out, AL_EFFECT_SKIPS, f->path, row, "stores only under a condition on loaded data");
             else
@@ -386,9 +373,7 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
         free(gap);
         if (al_effect_severity(out->effect) <= al_effect_severity(AL_EFFECT_WRITES_ALL)) {
             int bound = stores == 1 ? grid_stride_bound(f, ps, np, store_at, index_a, index_b) : -1;
-            int guarded = stores == 1 && bound < 0
-                              ? thread_index_bound(f, ps, np, store_at, index_a, index_b)
-                              : -1;
+            int guarded = bound < 0 ? thread_guard : -1;
             if (guarded >= 0) {
                 int il = (int)(u->tokens[index_a].end - u->tokens[index_a].start);
                 const char *ip = u->src->bytes + u->tokens[index_a].start;

@@ -208,6 +208,35 @@ static bool grid_text_covers(al_index *ix, const char *path, const char *g, cons
     return ok;
 }
 
+/* Takes what a kernel launched (or a host function called) on line `row`
+ * does to the argument, when it is at least as severe as what `out` holds
+ * from the function's other uses: the callee, its reason, and the chain
+ * through it. */
+static void adopt_effect(al_call_effect *out, al_call_effect *inner, const char *callee,
+                         bool host_call, const char *path, size_t row)
+{
+    if (al_effect_severity(inner->effect) < al_effect_severity(out->effect) &&
+        out->effect != AL_EFFECT_UNUSED)
+        return;
+    free(out->callee);
+    out->callee = al_xstrdup(callee);
+    out->effect = inner->effect;
+    free(out->why);
+    const char *why = inner->why ? inner->why : al_effect_name(inner->effect);
+    al_strbuf sb = {0};
+    if (host_call)
+        al_strbuf_printf(&sb, "in `%s`, %s", callee, why);
+    else
+        al_strbuf_printf(&sb, "`%s` %s", callee, why);
+    out->why = al_strbuf_detach(&sb);
+    al_chain_free(&out->chain);
+    if (host_call)
+        al_chain_add(&out->chain, path, row, "calls `%s`", callee);
+    else
+        al_chain_add(&out->chain, path, row, "launches the CUDA kernel `%s`", callee);
+    al_chain_append(&out->chain, &inner->chain);
+}
+
 /* A kernel that writes elements [0, n) of the pointer, launched at token
  * `kernel` with its arguments at `args_open`: proved to write the whole
  * buffer when the launch passes the buffer's element count as n (and,
@@ -306,19 +335,7 @@ static void pointer_use(al_index *ix, const al_cxx_fn *f, size_t i, size_t pname
     al_cxx_kernel_param_effect(&kf, arg, &ke);
     if (ke.effect == AL_EFFECT_WRITES_ALL && ke.req.kind == AL_REQ_NUMEL_IS_VALUE)
         prove_bound(ix, f, kernel, args_open, pname, numel, &ke);
-    int sev_before = al_effect_severity(out->effect);
-    if (al_effect_severity(ke.effect) >= sev_before || out->effect == AL_EFFECT_UNUSED) {
-        free(out->callee);
-        out->callee = al_xstrdup(kname);
-        out->effect = ke.effect;
-        free(out->why);
-        al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "`%s` %s", kname, ke.why ? ke.why : al_effect_name(ke.effect));
-        out->why = al_strbuf_detach(&sb);
-        al_chain_free(&out->chain);
-        al_chain_add(&out->chain, f->path, row, "launches the CUDA kernel `%s`", kname);
-        al_chain_append(&out->chain, &ke.chain);
-    }
+    adopt_effect(out, &ke, kname, false, f->path, row);
     al_call_effect_free(&ke);
 }
 
@@ -403,18 +420,7 @@ static void argument_use(al_index *ix, const al_cxx_fn *f, size_t i, int depth, 
     host_param_effect(ix, &cf, arg, depth + 1, &ce);
     if (ce.effect == AL_EFFECT_WRITES_ALL && nested(f, i))
         ce.effect = AL_EFFECT_WRITES_SOME;
-    if (al_effect_severity(ce.effect) >= al_effect_severity(out->effect) || out->effect == AL_EFFECT_UNUSED) {
-        free(out->callee);
-        out->callee = al_xstrdup(name);
-        out->effect = ce.effect;
-        free(out->why);
-        al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "in `%s`, %s", name, ce.why ? ce.why : al_effect_name(ce.effect));
-        out->why = al_strbuf_detach(&sb);
-        al_chain_free(&out->chain);
-        al_chain_add(&out->chain, f->path, row, "calls `%s`", name);
-        al_chain_append(&out->chain, &ce.chain);
-    }
+    adopt_effect(out, &ce, name, true, f->path, row);
     al_call_effect_free(&ce);
 }
 
