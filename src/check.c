@@ -115,10 +115,13 @@ typedef struct {
     al_report *report, *unfixed;
     al_strbuf shown, patch;
     size_t total_fixed, total_remaining, total_unapplied;
+    bool from_stdin;     /* one source, read from standard input */
+    al_strbuf stdin_bytes;
 } run;
 
 static void run_free(run *r)
 {
+    al_strbuf_free(&r->stdin_bytes);
     al_strbuf_free(&r->patch);
     al_strbuf_free(&r->shown);
     free(r->per_file);
@@ -185,7 +188,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
             r->files.n = kept + r->files.n - i;
             return false;
         }
-        bool named = false;
+        bool named = r->from_stdin;
         for (size_t p = 0; p < o->paths.n; p++)
             if (!strcmp(o->paths.items[p], r->files.paths[i]))
                 named = true;
@@ -320,6 +323,18 @@ static void take_diff(run *r, const al_source *src, const al_lint_result *res)
     r->total_fixed += res->n_fixed;
 }
 
+static void take_fixed_findings(run *r, const al_source *src, const al_lint_result *res);
+
+/* --fix on standard input: the source, fixed or not, goes to stdout (as
+ * ruff does for editors); the report goes to stderr. */
+static void fix_to_stdout(run *r, const char *bytes, size_t len)
+{
+    if ((len && fwrite(bytes, 1, len, stdout) != len) || fflush(stdout) != 0) {
+        fprintf(stderr, "alloclint: error: writing the fixed source to stdout failed\n");
+        r->error = true;
+    }
+}
+
 static void take_fix(run *r, const al_source *src, const al_lint_result *res)
 {
     int err;
@@ -338,6 +353,18 @@ static void take_fix(run *r, const al_source *src, const al_lint_result *res)
         r->total_remaining += res->initial.n;
         return;
     }
+    take_fixed_findings(r, src, res);
+}
+
+static void take_findings(run *r, const al_source *src, const al_lint_result *res)
+{
+    al_report_add(r->report, src, &res->findings);
+    r->total_remaining += res->findings.n;
+}
+
+/* What remains after fixing, at its place in the fixed source. */
+static void take_fixed_findings(run *r, const al_source *src, const al_lint_result *res)
+{
     if (r->o->show_fixes)
         list_fixed(&r->shown, src->path, res);
     al_source fixed_src;
@@ -356,7 +383,17 @@ static void check_files(run *r)
     al_file_job *jobs = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *jobs);
     /* A progress line only on a terminal, and only when it is worth it. */
     bool progress = r->files.n > 2000 && isatty(STDERR_FILENO) && !o->quiet;
-    al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
+    if (r->from_stdin && r->files.n == 0 && o->fix) /* excluded (--force-exclude) */
+        fix_to_stdout(r, r->stdin_bytes.data, r->stdin_bytes.len);
+    if (r->from_stdin && r->files.n == 1) {
+        al_source_from_memory(&jobs[0].src, r->files.paths[0], r->stdin_bytes.data,
+                              r->stdin_bytes.len);
+        al_run_job_loaded(&jobs[0], &r->per_file[0]);
+        if (!jobs[0].loaded && o->fix) /* nothing found, or not readable as source */
+            fix_to_stdout(r, r->stdin_bytes.data, r->stdin_bytes.len);
+    } else {
+        al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
+    }
     for (size_t i = 0; i < r->files.n; i++) {
         al_file_job *job = &jobs[i];
         if (job->messages.len)
@@ -364,13 +401,19 @@ static void check_files(run *r)
         if (job->error)
             r->error = true;
         if (job->loaded) {
-            if (o->diff) {
+            if (r->from_stdin && o->fix) {
+                fix_to_stdout(r, job->res.fixed ? job->res.fixed : job->src.bytes,
+                              job->res.fixed ? job->res.fixed_len : job->src.len);
+                if (job->res.fixed)
+                    take_fixed_findings(r, &job->src, &job->res);
+                else
+                    take_findings(r, &job->src, &job->res);
+            } else if (o->diff) {
                 take_diff(r, &job->src, &job->res);
             } else if (o->fix && job->res.fixed) {
                 take_fix(r, &job->src, &job->res);
             } else {
-                al_report_add(r->report, &job->src, &job->res.findings);
-                r->total_remaining += job->res.findings.n;
+                take_findings(r, &job->src, &job->res);
             }
             al_lint_result_free(&job->res);
             al_source_free(&job->src);
@@ -415,7 +458,7 @@ static void print_summary(FILE *out, const run *r)
 static void write_output(run *r)
 {
     const al_check_options *o = r->o;
-    FILE *out = stdout;
+    FILE *out = r->from_stdin && o->fix ? stderr : stdout;
     if (o->output_file) {
         out = fopen(o->output_file, "w");
         if (!out) {
@@ -438,7 +481,7 @@ static void write_output(run *r)
         if (r->shown.len && !o->quiet)
             fprintf(out, "Fixed:\n%s", r->shown.data);
     }
-    if (out != stdout) {
+    if (out != stdout && out != stderr) {
         if (fclose(out) != 0)
             ok = false;
     } else if (fflush(out) != 0) {
@@ -448,6 +491,29 @@ static void write_output(run *r)
         fprintf(stderr, "alloclint: error: writing the output failed\n");
         r->error = true;
     }
+}
+
+/* The one source of `check -`, named by --stdin-filename (else `-`). */
+static bool read_stdin(run *r)
+{
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, stdin)) > 0) {
+        al_strbuf_append(&r->stdin_bytes, buf, got);
+        if (r->stdin_bytes.len > AL_SOURCE_MAX_BYTES) {
+            fprintf(stderr, "alloclint: error: standard input: larger than %u MiB\n",
+                    AL_SOURCE_MAX_BYTES >> 20);
+            return false;
+        }
+    }
+    if (ferror(stdin)) {
+        fprintf(stderr, "alloclint: error: standard input: read error\n");
+        return false;
+    }
+    al_strbuf_reserve(&r->stdin_bytes, 1);
+    const char *name = r->o->stdin_filename ? r->o->stdin_filename : "-";
+    AL_PUSH(r->files.paths, r->files.n, r->files.cap, al_xstrdup(name));
+    return true;
 }
 
 int al_check_run(const al_check_options *o)
@@ -462,9 +528,16 @@ int al_check_run(const al_check_options *o)
         fprintf(stderr, "alloclint: error: built-in op table: %s\n", operr.message);
         goto done;
     }
-    char *dot = ".";
-    char *const *roots = o->paths.n ? (char *const *)o->paths.items : &dot;
-    al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &o->discover);
+    r.from_stdin = (o->paths.n == 1 && !strcmp(o->paths.items[0], "-")) ||
+                   (o->paths.n == 0 && o->stdin_filename);
+    if (r.from_stdin) {
+        if (!read_stdin(&r))
+            goto done;
+    } else {
+        char *dot = ".";
+        char *const *roots = o->paths.n ? (char *const *)o->paths.items : &dot;
+        al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &o->discover);
+    }
     for (size_t i = 0; i < r.files.n_errors; i++) {
         fprintf(stderr, "alloclint: error: %s\n", r.files.errors[i]);
         r.error = true;

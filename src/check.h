@@ -27,6 +27,7 @@ typedef struct {
     const char *select;  /* --select, or NULL: the config's or the defaults */
     const char *since;   /* --since REV */
     const char *build_dir;
+    const char *stdin_filename; /* --stdin-filename: the name of the source read from stdin */
     al_args ignores, extends; /* --ignore and --extend-select, repeated */
     al_args cxx_args;         /* --cxx-arg, repeated */
     al_args paths;

@@ -19,7 +19,8 @@ static const char USAGE[] =
     "       alloclint verify PATCH [OPTIONS] -- CMD [ARG...]\n"
     "       alloclint --version | --help\n"
     "\n"
-    "Checks the Python files under each PATH (default: the current directory).\n"
+    "Checks the Python files under each PATH (default: the current directory);\n"
+    "`-` reads one source from standard input.\n"
     "Directories are walked recursively, skipping .git, virtualenvs, build,\n"
     "node_modules and whatever .gitignore ignores; files named explicitly are\n"
     "always checked.\n"
@@ -56,6 +57,10 @@ static const char USAGE[] =
     "                        (e.g. -I/usr/include/torch/csrc/api/include)\n"
     "  --since REV           Check only files changed since a git revision\n"
     "                        (committed since, staged, unstaged or untracked)\n"
+    "  --stdin-filename PATH The name of the source read from `-` (standard\n"
+    "                        input): its configuration and per-file ignores\n"
+    "                        apply; with --fix the fixed source goes to stdout\n"
+    "                        and the findings to stderr\n"
     "  -q, --quiet           Print findings only, no summary\n"
     "  -j, --threads N       Check N files at a time (default: one per CPU)\n"
     "  -h, --help            Show this help\n"
@@ -133,6 +138,7 @@ static const option_spec OPTIONS[] = {
     {"--select", NULL, TAKES_STRING, FIELD(select)},
     {"--build-dir", NULL, TAKES_STRING, FIELD(build_dir)},
     {"--since", NULL, TAKES_STRING, FIELD(since)},
+    {"--stdin-filename", NULL, TAKES_STRING, FIELD(stdin_filename)},
     {"--output-file", "-o", TAKES_STRING, FIELD(output_file)},
     {"--cxx-arg", NULL, TAKES_LIST, FIELD(cxx_args)},
     {"--extend-select", NULL, TAKES_LIST, FIELD(extends)},
@@ -173,6 +179,11 @@ static const option_spec *match_option(int argc, char **argv, int *i, const char
             }
             if (!flag && !strncmp(a, names[n], len) && a[len] == '=') {
                 *value = a + len + 1;
+                return spec;
+            }
+            /* A short option takes its value glued on too: -j1, -oreport. */
+            if (!flag && n == 1 && len == 2 && !strncmp(a, names[n], 2) && a[2]) {
+                *value = a + 2;
                 return spec;
             }
         }
@@ -268,6 +279,16 @@ static int parse_check(int argc, char **argv, al_check_options *o)
         rc = usage_error("%s", "`--fix` and `--diff` cannot be used together");
     if (rc < 0 && o->add_noqa && (o->fix || o->diff))
         rc = usage_error("%s", "`--add-noqa` cannot be used with `--fix` or `--diff`");
+    bool dash = false;
+    for (size_t k = 0; k < o->paths.n; k++)
+        dash |= !strcmp(o->paths.items[k], "-");
+    if (rc < 0 && dash && o->paths.n > 1)
+        rc = usage_error("%s", "`-` (standard input) cannot be mixed with other paths");
+    if (rc < 0 && o->stdin_filename && o->paths.n && !dash)
+        rc = usage_error("%s", "`--stdin-filename` names the source read from `-`; it cannot "
+                               "be used with other paths");
+    if (rc < 0 && (dash || o->stdin_filename) && (o->add_noqa || o->since))
+        rc = usage_error("%s", "standard input cannot be used with `--add-noqa` or `--since`");
     return rc;
 }
 

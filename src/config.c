@@ -240,12 +240,36 @@ static bool try_file(al_config_cache *c, const char *dir, const char *name, bool
     return ok;
 }
 
+/* The canonical absolute path of path, which need not exist (a name given
+ * with --stdin-filename): the nearest existing folder above it resolved,
+ * the rest appended as written. */
+static bool absolute_path(const char *path, char out[PATH_MAX])
+{
+    if (realpath(path, out))
+        return true;
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    char parent[PATH_MAX];
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == path)
+        snprintf(parent, sizeof parent, "/");
+    else
+        snprintf(parent, sizeof parent, "%.*s", (int)(slash - path), path);
+    if (!*name || !strcmp(name, ".") || !strcmp(name, "..") || !strcmp(parent, path) ||
+        !absolute_path(parent, out))
+        return false;
+    size_t n = strlen(out);
+    return (size_t)snprintf(out + n, PATH_MAX - n, "%s%s", n && out[n - 1] == '/' ? "" : "/",
+                            name) < PATH_MAX - n;
+}
+
 bool al_config_for(al_config_cache *c, const char *path, const al_config **out,
                    al_config_error *err)
 {
     char real[PATH_MAX];
     *out = NULL;
-    if (!realpath(path, real))
+    if (!absolute_path(path, real))
         return true;
     char *slash = strrchr(real, '/');
     if (slash)
@@ -323,7 +347,7 @@ static bool glob_hits(const char *glob, const char *rel)
 bool al_config_excludes(const al_config *cfg, const char *path)
 {
     char real[PATH_MAX];
-    if (!cfg || !realpath(path, real))
+    if (!cfg || !absolute_path(path, real))
         return false;
     const char *rel = relative(cfg, real);
     for (size_t i = 0; i < cfg->exclude.n; i++)
@@ -338,7 +362,7 @@ bool al_config_excludes(const al_config *cfg, const char *path)
 void al_config_file_ignores(const al_config *cfg, const char *path, al_strlist *out)
 {
     char real[PATH_MAX];
-    if (!cfg || !realpath(path, real))
+    if (!cfg || !absolute_path(path, real))
         return;
     const char *rel = relative(cfg, real);
     for (size_t i = 0; i < cfg->n_pfi; i++)

@@ -32,7 +32,13 @@ static void run_one(al_file_job *job, const char *path, const al_lint_options *o
         job->error = true;
         return;
     }
+    al_run_job_loaded(job, opt);
+}
+
+void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
+{
     const al_source *src = &job->src;
+    const char *path = src->path;
     size_t row, col;
     if (src->has_nul) {
         al_source_position(src, src->nul_offset, &row, &col);

@@ -24,4 +24,8 @@ typedef struct {
 void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opts,
                  int threads, bool progress);
 
+/* Checks one source already in memory (job->src set by the caller, e.g.
+ * from standard input) as a job of al_run_jobs would. */
+void al_run_job_loaded(al_file_job *job, const al_lint_options *opt);
+
 #endif

@@ -50,6 +50,21 @@ static void no_newline(al_patch_change *c, char side)
         arr[n - 1][--l] = '\0';
 }
 
+/* A decimal line number or count: digits only, at most nine of them (no
+ * sign, no blanks, nothing that overflows). */
+static bool read_number(const char **s, const char *end, size_t *out)
+{
+    size_t v = 0, digits = 0;
+    const char *p = *s;
+    while (p < end && *p >= '0' && *p <= '9' && digits < 10)
+        v = v * 10 + (size_t)(*p++ - '0'), digits++;
+    if (digits == 0 || digits > 9)
+        return false;
+    *s = p;
+    *out = v;
+    return true;
+}
+
 bool al_patch_parse(const char *text, size_t len, al_patch *out, char **err)
 {
     memset(out, 0, sizeof *out);
@@ -121,19 +136,24 @@ bool al_patch_parse(const char *text, size_t len, al_patch *out, char **err)
             lineno++;
             continue;
         } else if (l >= 4 && !memcmp(p, "@@ -", 4)) {
-            unsigned long os = 0, oc = 1, ns = 0, nc = 1;
-            const char *s = p + 4;
-            char *e;
-            os = strtoul(s, &e, 10);
-            if (*e == ',')
-                oc = strtoul(e + 1, &e, 10);
-            if (strncmp(e, " +", 2)) {
+            size_t os = 0, oc = 1, ns = 0, nc = 1;
+            const char *s = p + 4, *lend = p + l;
+            bool good = read_number(&s, lend, &os);
+            if (good && s < lend && *s == ',')
+                s++, good = read_number(&s, lend, &oc);
+            good = good && lend - s >= 2 && !memcmp(s, " +", 2);
+            if (good)
+                s += 2, good = read_number(&s, lend, &ns);
+            if (good && s < lend && *s == ',')
+                s++, good = read_number(&s, lend, &nc);
+            good = good && lend - s >= 3 && !memcmp(s, " @@", 3);
+            /* A side with lines starts on line 1 or later (git writes 0
+             * only for an empty side). */
+            good = good && (os >= 1 || oc == 0) && (ns >= 1 || nc == 0);
+            if (!good) {
                 *err = fail("patch line %zu: %s", lineno, "malformed hunk header");
                 break;
             }
-            ns = strtoul(e + 2, &e, 10);
-            if (*e == ',')
-                nc = strtoul(e + 1, &e, 10);
             if (!path) {
                 *err = fail("patch line %zu: %s", lineno, "a hunk before any file header");
                 break;

@@ -121,12 +121,20 @@ int al_compdb_load(al_compdb *db, const char *dir, char *err, size_t errlen)
         al_strbuf_free(&sb);
         return -1;
     }
-    cJSON *root = cJSON_ParseWithLength(sb.data ? sb.data : "", sb.len);
+    bool ok = al_compdb_parse(db, path, sb.data ? sb.data : "", sb.len, err, errlen);
     al_strbuf_free(&sb);
+    return ok ? 1 : -1;
+}
+
+bool al_compdb_parse(al_compdb *db, const char *path, const char *text, size_t len, char *err,
+                     size_t errlen)
+{
+    memset(db, 0, sizeof *db);
+    cJSON *root = cJSON_ParseWithLength(text, len);
     if (!cJSON_IsArray(root)) {
         snprintf(err, errlen, "%s: not a JSON array of compile commands", path);
         cJSON_Delete(root);
-        return -1;
+        return false;
     }
     db->path = al_xstrdup(path);
     const cJSON *item;
@@ -160,7 +168,7 @@ int al_compdb_load(al_compdb *db, const char *dir, char *err, size_t errlen)
         AL_PUSH(db->entries, db->n, db->cap, e);
     }
     cJSON_Delete(root);
-    return 1;
+    return true;
 }
 
 const al_compdb_entry *al_compdb_find(const al_compdb *db, const char *path)

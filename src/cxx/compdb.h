@@ -23,6 +23,10 @@ typedef struct {
 /* Reads dir/compile_commands.json. Returns 1 when read, 0 when the file
  * does not exist, -1 on an unreadable or malformed file (err says why). */
 int al_compdb_load(al_compdb *db, const char *dir, char *err, size_t errlen);
+/* Reads the text of a compile_commands.json (path names it in messages).
+ * Returns false (err says why) when it is not an array of commands. */
+bool al_compdb_parse(al_compdb *db, const char *path, const char *text, size_t len, char *err,
+                     size_t errlen);
 /* The kept flags for a source file (any spelling of its path), or NULL. */
 const al_compdb_entry *al_compdb_find(const al_compdb *db, const char *path);
 void al_compdb_free(al_compdb *db);

@@ -461,6 +461,62 @@ static void add_noqa_adopts_a_codebase(void **state)
     assert_int_equal(run("check --add-noqa --fix adopt.py"), 2);
 }
 
+/* `check -` as editors call it: the source on stdin, reported under
+ * --stdin-filename with that path's configuration; with --fix the fixed
+ * source on stdout and the report on stderr; the file on disk untouched. */
+static void stdin_source(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/edit", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    const char *cfg = "[per-file-ignores]\n\"tests/*.py\" = [\"AL101\"]\n";
+    write_file("edit/alloclint.toml", cfg, strlen(cfg));
+    write_file("edit/m.py", FINDING, sizeof FINDING - 1);
+    write_file("edit/clean.py", CLEAN, sizeof CLEAN - 1);
+
+    assert_int_equal(run("check -q --output-format concise --stdin-filename edit/new/m.py - "
+                         "< edit/m.py"),
+                     1);
+    assert_non_null(strstr(read_file("out.txt"), "edit/new/m.py:5:11: AL101 [*]"));
+    /* Not named at all: `-`. */
+    assert_int_equal(run("check -q --output-format concise - < edit/m.py"), 1);
+    assert_non_null(strstr(read_file("out.txt"), "-:5:11: AL101"));
+    /* The path's per-file ignores apply, though no such file exists. */
+    assert_int_equal(run("check -q --stdin-filename edit/tests/m.py - < edit/m.py"), 0);
+
+    assert_int_equal(run("check --fix --stdin-filename edit/m.py - < edit/m.py"), 0);
+    assert_string_equal(read_file("out.txt"), FIXED);
+    assert_non_null(strstr(read_file("err.txt"), "1 fixed, 0 remaining"));
+    assert_string_equal(read_file("edit/m.py"), FINDING);
+    /* Nothing to fix: the source comes back as it was. */
+    assert_int_equal(run("check --fix --stdin-filename edit/clean.py - < edit/clean.py"), 0);
+    assert_string_equal(read_file("out.txt"), CLEAN);
+
+    assert_int_equal(run("check --diff --stdin-filename edit/m.py - < edit/m.py"), 1);
+    assert_non_null(strstr(read_file("out.txt"), "+++ b/edit/m.py\n"));
+
+    assert_int_equal(run("check - edit/m.py < edit/m.py"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "cannot be mixed with other paths"));
+    assert_int_equal(run("check --stdin-filename x.py edit/m.py"), 2);
+    assert_int_equal(run("check --add-noqa - < edit/m.py"), 2);
+}
+
+/* ruff's option forms: a short option's value glued on. */
+static void option_forms(void **state)
+{
+    (void)state;
+    write_file("forms.py", FINDING, sizeof FINDING - 1);
+    assert_int_equal(run("check -q -j1 forms.py"), 1);
+    assert_int_equal(run("check -q -j 1 forms.py"), 1);
+    assert_int_equal(run("check -q --threads=2 forms.py"), 1);
+    assert_int_equal(run("check -q -oreport.txt forms.py"), 1);
+    assert_non_null(strstr(read_file("report.txt"), "forms.py:5:11: AL101"));
+    assert_int_equal(run("check -j0 forms.py"), 2);
+    assert_non_null(strstr(read_file("err.txt"), "from 1 to 256, not `0`"));
+    assert_int_equal(run("check -qj1 forms.py"), 2); /* flags do not bundle */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +534,8 @@ int main(void)
         cmocka_unit_test(configuration),
         cmocka_unit_test(changed_since),
         cmocka_unit_test(text_format),
+        cmocka_unit_test(stdin_source),
+        cmocka_unit_test(option_forms),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
