@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 case $seconds in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
-targets="python fix noqa config compdb patch"
+targets="python fix noqa config compdb patch notebook"
 out=build-fuzz
 
 grammars=""

@@ -214,34 +214,50 @@ static bool configure_files(run *r, const al_lint_options *lo)
     return true;
 }
 
+/* The file as read: the source, or the notebook holding it. */
+static const al_source *file_of(const al_file_job *job)
+{
+    return job->is_notebook ? &job->container : &job->src;
+}
+
 /* --add-noqa: a directive on every line with a finding, written in place. */
 static int add_noqa(run *r)
 {
     size_t total = 0, touched = 0;
     for (size_t i = 0; i < r->files.n; i++) {
-        al_source src;
-        if (al_source_load(&src, r->files.paths[i]) != AL_SOURCE_OK) {
-            fprintf(stderr, "alloclint: error: %s: cannot read\n", r->files.paths[i]);
-            r->error = true;
+        al_file_job job;
+        memset(&job, 0, sizeof job);
+        if (!al_job_load(&job, r->files.paths[i])) {
+            fputs(job.messages.data ? job.messages.data : "", stderr);
+            r->error |= job.error;
+            al_strbuf_free(&job.messages);
             continue;
         }
-        size_t added = 0, len = 0;
-        char *text = al_lint_add_noqa(&src, &r->per_file[i], &added, &len);
-        if (text) {
+        size_t added = 0, len = 0, out_len = 0;
+        char *text = al_lint_add_noqa(&job.src, &r->per_file[i], &added, &len);
+        char *out = text ? al_job_output(&job, text, len, &out_len) : NULL;
+        if (out) {
+            const al_source *file = file_of(&job);
             int err;
-            al_write_status ws = al_write_atomic(src.path, text, len, src.hash, &err);
+            al_write_status ws = al_write_atomic(file->path, out, out_len, file->hash, &err);
             if (ws == AL_WRITE_OK) {
                 total += added;
                 touched++;
             } else {
-                fprintf(stderr, "alloclint: error: %s: %s; not rewritten\n", src.path,
+                fprintf(stderr, "alloclint: error: %s: %s; not rewritten\n", file->path,
                         ws == AL_WRITE_CHANGED ? "changed on disk while alloclint was running"
                                                : strerror(err));
                 r->error = true;
             }
-            free(text);
+        } else if (text) {
+            r->error = true; /* a notebook whose cells could not be written back */
         }
-        al_source_free(&src);
+        free(out);
+        free(text);
+        if (job.messages.len)
+            fputs(job.messages.data, stderr);
+        al_strbuf_free(&job.messages);
+        al_job_release(&job);
     }
     if (!r->o->quiet)
         printf("Added %zu noqa directive%s to %zu file%s.\n", total, total == 1 ? "" : "s",
@@ -301,29 +317,58 @@ static void list_fixed(al_strbuf *shown, const char *path, const al_lint_result 
     }
 }
 
-static void take_diff(run *r, const al_source *src, const al_lint_result *res)
+/* The fixed source as the report shows it: for a notebook, its cells are
+ * read again from the rewritten JSON, so that rows count within cells. */
+static void add_fixed(al_report *report, const al_file_job *job, const char *out, size_t out_len)
 {
-    if (!res->fixed) {
-        al_report_add(r->unfixed, src, &res->findings);
-        r->total_remaining += res->findings.n;
-        r->total_unapplied += res->findings.n;
+    const al_lint_result *res = &job->res;
+    al_source fixed_src;
+    al_source_from_memory(&fixed_src, job->src.path, res->fixed, res->fixed_len);
+    al_notebook again;
+    bool cells = false;
+    if (job->is_notebook) {
+        char *err = NULL;
+        if (al_notebook_parse(out, out_len, &again, &err)) {
+            cells = again.python_len == res->fixed_len &&
+                    !memcmp(again.python, res->fixed, res->fixed_len);
+            if (cells)
+                fixed_src.notebook = &again;
+            else
+                al_notebook_free(&again);
+        }
+        free(err);
+    }
+    al_report_add(report, &fixed_src, &res->findings);
+    al_source_free(&fixed_src);
+    if (cells)
+        al_notebook_free(&again);
+}
+
+static void take_diff(run *r, al_file_job *job)
+{
+    const al_lint_result *res = &job->res;
+    size_t out_len = 0;
+    char *out = res->fixed ? al_job_output(job, res->fixed, res->fixed_len, &out_len) : NULL;
+    if (!out) {
+        al_report_add(r->unfixed, &job->src, res->fixed ? &res->initial : &res->findings);
+        size_t n = res->fixed ? res->initial.n : res->findings.n;
+        r->total_remaining += n;
+        r->total_unapplied += n;
+        r->error |= res->fixed != NULL;
         return;
     }
-    char *rel = diff_path(src->path);
-    al_diff_unified(&r->patch, rel, src->bytes, src->len, res->fixed, res->fixed_len, 3);
+    const al_source *file = file_of(job);
+    char *rel = diff_path(file->path);
+    al_diff_unified(&r->patch, rel, file->bytes, file->len, out, out_len, 3);
     free(rel);
     /* Report what the patch leaves, where it stands in the patched file. */
-    al_source fixed_src;
-    al_source_from_memory(&fixed_src, src->path, res->fixed, res->fixed_len);
-    al_report_add(r->unfixed, &fixed_src, &res->findings);
-    al_source_free(&fixed_src);
+    add_fixed(r->unfixed, job, out, out_len);
+    free(out);
     r->total_unapplied += res->findings.n;
     /* The checked file is unchanged: all it was found with remains. */
     r->total_remaining += res->initial.n;
     r->total_fixed += res->n_fixed;
 }
-
-static void take_fixed_findings(run *r, const al_source *src, const al_lint_result *res);
 
 /* --fix on standard input: the source, fixed or not, goes to stdout (as
  * ruff does for editors); the report goes to stderr. */
@@ -335,27 +380,6 @@ static void fix_to_stdout(run *r, const char *bytes, size_t len)
     }
 }
 
-static void take_fix(run *r, const al_source *src, const al_lint_result *res)
-{
-    int err;
-    al_write_status ws = al_write_atomic(src->path, res->fixed, res->fixed_len, src->hash, &err);
-    if (ws != AL_WRITE_OK) {
-        if (ws == AL_WRITE_CHANGED)
-            fprintf(stderr, "alloclint: error: %s: changed on disk while alloclint was "
-                            "running; not rewritten\n",
-                    src->path);
-        else
-            fprintf(stderr, "alloclint: error: %s: cannot write the fixed file: %s; "
-                            "original left unchanged\n",
-                    src->path, strerror(err));
-        r->error = true;
-        al_report_add(r->report, src, &res->initial);
-        r->total_remaining += res->initial.n;
-        return;
-    }
-    take_fixed_findings(r, src, res);
-}
-
 static void take_findings(run *r, const al_source *src, const al_lint_result *res)
 {
     al_report_add(r->report, src, &res->findings);
@@ -363,16 +387,52 @@ static void take_findings(run *r, const al_source *src, const al_lint_result *re
 }
 
 /* What remains after fixing, at its place in the fixed source. */
-static void take_fixed_findings(run *r, const al_source *src, const al_lint_result *res)
+static void take_fixed_findings(run *r, const al_file_job *job, const char *out, size_t out_len)
 {
     if (r->o->show_fixes)
-        list_fixed(&r->shown, src->path, res);
-    al_source fixed_src;
-    al_source_from_memory(&fixed_src, src->path, res->fixed, res->fixed_len);
-    al_report_add(r->report, &fixed_src, &res->findings);
-    al_source_free(&fixed_src);
-    r->total_fixed += res->n_fixed;
-    r->total_remaining += res->findings.n;
+        list_fixed(&r->shown, job->src.path, &job->res);
+    add_fixed(r->report, job, out, out_len);
+    r->total_fixed += job->res.n_fixed;
+    r->total_remaining += job->res.findings.n;
+}
+
+/* --fix: the fixed bytes written in place (or to stdout for `-`). */
+static void take_fix(run *r, al_file_job *job)
+{
+    const al_lint_result *res = &job->res;
+    const al_source *file = file_of(job);
+    size_t out_len = 0;
+    char *out = al_job_output(job, res->fixed, res->fixed_len, &out_len);
+    if (!out) {
+        r->error = true;
+        if (r->from_stdin)
+            fix_to_stdout(r, file->bytes, file->len);
+        take_findings(r, &job->src, &(al_lint_result){.findings = res->initial});
+        return;
+    }
+    if (r->from_stdin) {
+        fix_to_stdout(r, out, out_len);
+        take_fixed_findings(r, job, out, out_len);
+        free(out);
+        return;
+    }
+    int err;
+    al_write_status ws = al_write_atomic(file->path, out, out_len, file->hash, &err);
+    if (ws != AL_WRITE_OK) {
+        if (ws == AL_WRITE_CHANGED)
+            fprintf(stderr, "alloclint: error: %s: changed on disk while alloclint was "
+                            "running; not rewritten\n",
+                    file->path);
+        else
+            fprintf(stderr, "alloclint: error: %s: cannot write the fixed file: %s; "
+                            "original left unchanged\n",
+                    file->path, strerror(err));
+        r->error = true;
+        take_findings(r, &job->src, &(al_lint_result){.findings = res->initial});
+    } else {
+        take_fixed_findings(r, job, out, out_len);
+    }
+    free(out);
 }
 
 /* Phase 1, in parallel: load, check and fix each file in memory.
@@ -386,9 +446,9 @@ static void check_files(run *r)
     if (r->from_stdin && r->files.n == 0 && o->fix) /* excluded (--force-exclude) */
         fix_to_stdout(r, r->stdin_bytes.data, r->stdin_bytes.len);
     if (r->from_stdin && r->files.n == 1) {
-        al_source_from_memory(&jobs[0].src, r->files.paths[0], r->stdin_bytes.data,
-                              r->stdin_bytes.len);
-        al_run_job_loaded(&jobs[0], &r->per_file[0]);
+        al_job_from_memory(&jobs[0], r->files.paths[0], r->stdin_bytes.data, r->stdin_bytes.len);
+        if (jobs[0].loaded_source)
+            al_run_job_loaded(&jobs[0], &r->per_file[0]);
         if (!jobs[0].loaded && o->fix) /* nothing found, or not readable as source */
             fix_to_stdout(r, r->stdin_bytes.data, r->stdin_bytes.len);
     } else {
@@ -396,28 +456,22 @@ static void check_files(run *r)
     }
     for (size_t i = 0; i < r->files.n; i++) {
         al_file_job *job = &jobs[i];
-        if (job->messages.len)
-            fputs(job->messages.data, stderr);
         if (job->error)
             r->error = true;
         if (job->loaded) {
-            if (r->from_stdin && o->fix) {
-                fix_to_stdout(r, job->res.fixed ? job->res.fixed : job->src.bytes,
-                              job->res.fixed ? job->res.fixed_len : job->src.len);
-                if (job->res.fixed)
-                    take_fixed_findings(r, &job->src, &job->res);
-                else
+            if (o->diff)
+                take_diff(r, job);
+            else if (o->fix && job->res.fixed)
+                take_fix(r, job);
+            else if (r->from_stdin && o->fix)
+                fix_to_stdout(r, file_of(job)->bytes, file_of(job)->len),
                     take_findings(r, &job->src, &job->res);
-            } else if (o->diff) {
-                take_diff(r, &job->src, &job->res);
-            } else if (o->fix && job->res.fixed) {
-                take_fix(r, &job->src, &job->res);
-            } else {
+            else
                 take_findings(r, &job->src, &job->res);
-            }
-            al_lint_result_free(&job->res);
-            al_source_free(&job->src);
         }
+        if (job->messages.len)
+            fputs(job->messages.data, stderr);
+        al_job_release(job);
         al_strbuf_free(&job->messages);
     }
     free(jobs);

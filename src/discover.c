@@ -27,7 +27,8 @@ typedef struct {
 
 bool al_is_python_path(const char *path)
 {
-    return al_str_ends_with(path, ".py") || al_str_ends_with(path, ".pyi");
+    return al_str_ends_with(path, ".py") || al_str_ends_with(path, ".pyi") ||
+           al_str_ends_with(path, ".ipynb");
 }
 
 static void add_error(al_file_list *out, const char *path, const char *what)

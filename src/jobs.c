@@ -17,21 +17,93 @@ typedef struct {
     atomic_bool finished;
 } pool;
 
-static void run_one(al_file_job *job, const char *path, const al_lint_options *opt)
+static bool open_notebook(al_file_job *job, const char *path);
+
+bool al_job_load(al_file_job *job, const char *path)
 {
-    al_source_status st = al_source_load(&job->src, path);
+    bool notebook = al_str_ends_with(path, ".ipynb");
+    al_source *target = notebook ? &job->container : &job->src;
+    al_source_status st = al_source_load(target, path);
     if (st == AL_SOURCE_ERR_TOO_LARGE) {
         al_strbuf_printf(&job->messages, "alloclint: warning: %s: %s\n", path,
                          al_source_strerror(st));
-        return;
+        al_source_free(target);
+        return false;
     }
     if (st != AL_SOURCE_OK) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: %s%s%s\n", path,
-                         al_source_strerror(st), job->src.err_errno ? ": " : "",
-                         job->src.err_errno ? strerror(job->src.err_errno) : "");
+                         al_source_strerror(st), target->err_errno ? ": " : "",
+                         target->err_errno ? strerror(target->err_errno) : "");
         job->error = true;
+        al_source_free(target);
+        return false;
+    }
+    if (!notebook)
+        return true;
+    return open_notebook(job, path);
+}
+
+void al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len)
+{
+    if (!al_str_ends_with(path, ".ipynb")) {
+        al_source_from_memory(&job->src, path, bytes, len);
+        job->loaded_source = true;
         return;
     }
+    al_source_from_memory(&job->container, path, bytes, len);
+    job->loaded_source = open_notebook(job, path);
+}
+
+static bool open_notebook(al_file_job *job, const char *path)
+{
+    char *err = NULL;
+    if (!al_notebook_parse(job->container.bytes, job->container.len, &job->notebook, &err)) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: %s\n", path, err);
+        free(err);
+        job->error = true;
+        al_source_free(&job->container);
+        return false;
+    }
+    job->is_notebook = true;
+    al_source_from_memory(&job->src, path, job->notebook.python, job->notebook.python_len);
+    job->src.notebook = &job->notebook;
+    return true;
+}
+
+void al_job_release(al_file_job *job)
+{
+    if (job->loaded)
+        al_lint_result_free(&job->res);
+    al_source_free(&job->src);
+    if (job->is_notebook) {
+        al_source_free(&job->container);
+        al_notebook_free(&job->notebook);
+        job->is_notebook = false;
+    }
+    job->loaded = false;
+}
+
+char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_t *out_len)
+{
+    if (!job->is_notebook) {
+        *out_len = fixed_len;
+        return al_xstrndup(fixed, fixed_len);
+    }
+    char *err = NULL;
+    char *json = al_notebook_rewrite(&job->notebook, job->container.bytes, job->container.len,
+                                     fixed, fixed_len, out_len, &err);
+    if (!json) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: %s; not rewritten\n",
+                         job->container.path, err);
+        free(err);
+    }
+    return json;
+}
+
+static void run_one(al_file_job *job, const char *path, const al_lint_options *opt)
+{
+    if (!al_job_load(job, path))
+        return;
     al_run_job_loaded(job, opt);
 }
 
@@ -78,9 +150,7 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
                          job->res.fix_unconverged == 1 ? "" : "es");
     if (job->res.findings.n == 0 && job->res.initial.n == 0 && !job->res.fixed) {
         /* Nothing to report: give the memory back now. */
-        al_lint_result_free(&job->res);
-        al_source_free(&job->src);
-        job->loaded = false;
+        al_job_release(job);
     }
 }
 

@@ -5,6 +5,7 @@
 #define ALLOCLINT_JOBS_H
 
 #include "lint.h"
+#include "notebook.h"
 #include "source.h"
 #include "util.h"
 
@@ -16,7 +17,28 @@ typedef struct {
     al_source src;
     al_lint_result res;
     al_strbuf messages;   /* warnings and errors naming the file, for stderr */
+    bool loaded_source;   /* al_job_from_memory: src is ready */
+    bool is_notebook;     /* src is the code cells of notebook, read from container */
+    al_notebook notebook;
+    al_source container;  /* the .ipynb file as read (its hash guards the write) */
 } al_file_job;
+
+/* Reads the file of a job: src is the file, or for a notebook the joined
+ * code cells (the notebook's JSON in container). False with a message in
+ * job->messages when it cannot be read (job->error set on errors). */
+bool al_job_load(al_file_job *job, const char *path);
+
+/* As al_job_load, for bytes in memory (standard input); sets
+ * job->loaded_source when they can be checked. */
+void al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len);
+
+/* Frees what a job holds and marks it not loaded. */
+void al_job_release(al_file_job *job);
+
+/* The bytes to write for a fixed source: the source itself, or the
+ * notebook with its changed cells; NULL (message added) when a notebook's
+ * cells cannot be written back. */
+char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_t *out_len);
 
 /* Runs the jobs for paths[0..n), path i with opts[i], on `threads`
  * threads (0: one per CPU). With progress, a line on stderr counts the

@@ -32,11 +32,52 @@ al_report *al_report_new(const al_report_options *opt)
     return r;
 }
 
+/* "path", or "path:cell N" for a place in a notebook. */
+static void put_path(al_strbuf *sb, const al_source *src, size_t cell)
+{
+    al_strbuf_puts(sb, src->path);
+    if (cell)
+        al_strbuf_printf(sb, ":cell %zu", cell);
+}
+
+/* A finding's message as users read it. Rules count lines in the source
+ * they were given; in a notebook that is the cells joined, so "line N"
+ * becomes "line M of cell C". Caller frees. */
+static char *shown_message(const al_source *src, const char *message)
+{
+    if (!src->notebook)
+        return al_xstrdup(message);
+    al_strbuf sb = {0};
+    const char *p = message;
+    for (;;) {
+        const char *hit = strstr(p, "line ");
+        if (!hit || hit[5] < '0' || hit[5] > '9') {
+            al_strbuf_puts(&sb, p);
+            if (!hit)
+                break;
+            p = hit + 5;
+            continue;
+        }
+        char *end;
+        unsigned long row = strtoul(hit + 5, &end, 10);
+        size_t cell, in_cell = al_source_shown_row(src, (size_t)row, &cell);
+        al_strbuf_append(&sb, p, (size_t)(hit - p));
+        if (cell)
+            al_strbuf_printf(&sb, "line %zu of cell %zu", in_cell, cell);
+        else
+            al_strbuf_append(&sb, hit, (size_t)(end - hit));
+        p = end;
+    }
+    return al_strbuf_detach(&sb);
+}
+
 static cJSON *location(const al_source *src, size_t offset)
 {
     size_t row, col;
-    al_source_position(src, offset, &row, &col);
+    size_t cell = al_source_place(src, offset, &row, &col);
     cJSON *o = cJSON_CreateObject();
+    if (cell)
+        cJSON_AddNumberToObject(o, "cell", (double)cell);
     cJSON_AddNumberToObject(o, "row", (double)row);
     cJSON_AddNumberToObject(o, "column", (double)col);
     return o;
@@ -47,7 +88,9 @@ static cJSON *finding_json(const al_source *src, const al_finding *f)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "code", f->code);
     cJSON_AddStringToObject(o, "name", f->name);
-    cJSON_AddStringToObject(o, "message", f->message);
+    char *message = shown_message(src, f->message);
+    cJSON_AddStringToObject(o, "message", message);
+    free(message);
     cJSON_AddStringToObject(o, "filename", src->path);
     cJSON_AddItemToObject(o, "location", location(src, f->start));
     cJSON_AddItemToObject(o, "end_location", location(src, f->end));
@@ -73,7 +116,12 @@ static cJSON *finding_json(const al_source *src, const al_finding *f)
         cJSON *n = cJSON_CreateObject();
         cJSON_AddStringToObject(n, "message", f->notes[i].message);
         cJSON_AddStringToObject(n, "filename", f->notes[i].path ? f->notes[i].path : src->path);
-        cJSON_AddNumberToObject(n, "row", (double)f->notes[i].row);
+        size_t cell = 0, row = f->notes[i].row;
+        if (!f->notes[i].path)
+            row = al_source_shown_row(src, row, &cell);
+        if (cell)
+            cJSON_AddNumberToObject(n, "cell", (double)cell);
+        cJSON_AddNumberToObject(n, "row", (double)row);
         cJSON_AddItemToArray(notes, n);
     }
     return o;
@@ -97,9 +145,13 @@ static void add_json(al_report *r, const al_source *src, const al_finding *f)
 static cJSON *sarif_region(const al_source *src, size_t start, size_t end)
 {
     size_t row, col, erow, ecol;
-    al_source_position(src, start, &row, &col);
-    al_source_position(src, end, &erow, &ecol);
+    size_t cell = al_source_place(src, start, &row, &col);
+    al_source_place(src, end, &erow, &ecol);
     cJSON *r = cJSON_CreateObject();
+    if (cell) { /* SARIF has no cells: the row counts within the cell it names */
+        cJSON *props = cJSON_AddObjectToObject(r, "properties");
+        cJSON_AddNumberToObject(props, "cell", (double)cell);
+    }
     cJSON_AddNumberToObject(r, "startLine", (double)row);
     cJSON_AddNumberToObject(r, "startColumn", (double)col);
     cJSON_AddNumberToObject(r, "endLine", (double)erow);
@@ -124,7 +176,9 @@ static void add_sarif(al_report *r, const al_source *src, const al_finding *f)
             cJSON_AddNumberToObject(res, "ruleIndex", (double)i);
     cJSON_AddStringToObject(res, "level", "warning");
     cJSON *msg = cJSON_AddObjectToObject(res, "message");
-    cJSON_AddStringToObject(msg, "text", f->message);
+    char *message = shown_message(src, f->message);
+    cJSON_AddStringToObject(msg, "text", message);
+    free(message);
     cJSON *locs = cJSON_AddArrayToObject(res, "locations");
     cJSON *loc = cJSON_CreateObject();
     cJSON *phys = cJSON_AddObjectToObject(loc, "physicalLocation");
@@ -229,8 +283,8 @@ static void gh_escape(al_strbuf *out, const char *s, bool property)
 static void add_github(al_report *r, const al_source *src, const al_finding *f)
 {
     size_t row, col, erow, ecol;
-    al_source_position(src, f->start, &row, &col);
-    al_source_position(src, f->end, &erow, &ecol);
+    size_t cell = al_source_place(src, f->start, &row, &col);
+    al_source_place(src, f->end, &erow, &ecol);
     al_strbuf title = {0};
     al_strbuf_printf(&title, "alloclint (%s)", f->code);
     al_strbuf_puts(&r->text, "::error title=");
@@ -240,7 +294,10 @@ static void add_github(al_report *r, const al_source *src, const al_finding *f)
     al_strbuf_printf(&r->text, ",line=%zu,col=%zu,endLine=%zu,endColumn=%zu::", row, col, erow,
                      ecol);
     al_strbuf msg = {0};
-    al_strbuf_printf(&msg, "%s:%zu:%zu: %s %s", src->path, row, col, f->code, f->message);
+    put_path(&msg, src, cell);
+    char *message = shown_message(src, f->message);
+    al_strbuf_printf(&msg, ":%zu:%zu: %s %s", row, col, f->code, message);
+    free(message);
     gh_escape(&r->text, msg.data, false);
     al_strbuf_putc(&r->text, '\n');
     al_strbuf_free(&title);
@@ -262,15 +319,20 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
 {
     size_t row, col;
     al_source_position(src, f->start, &row, &col);
+    size_t cell, shown = al_source_shown_row(src, row, &cell);
     const char *bold = r->opt.color ? "\033[1m" : "", *red = r->opt.color ? "\033[1;31m" : "";
     const char *off = r->opt.color ? "\033[0m" : "";
-    al_strbuf_printf(&r->text, "%s%s%s:%zu:%zu: %s%s%s%s %s\n", bold, src->path, off, row, col, red,
-                     f->code, off, mark(r, f), f->message);
+    al_strbuf_puts(&r->text, bold);
+    put_path(&r->text, src, cell);
+    char *message = shown_message(src, f->message);
+    al_strbuf_printf(&r->text, "%s:%zu:%zu: %s%s%s%s %s\n", off, shown, col, red, f->code, off,
+                     mark(r, f), message);
+    free(message);
     if (r->opt.format != AL_FORMAT_TEXT)
         return;
     size_t ls, le;
     al_source_line(src, row, &ls, &le);
-    al_strbuf_printf(&r->text, "%6zu | ", row);
+    al_strbuf_printf(&r->text, "%6zu | ", shown);
     al_strbuf_append(&r->text, src->bytes + ls, le - ls);
     al_strbuf_puts(&r->text, "\n       | ");
     for (size_t i = ls; i < f->start && i < le; i++)
@@ -291,10 +353,15 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
     if (f->fix)
         al_strbuf_printf(&r->text, "       = fix (%s): %s\n",
                          al_applicability_name(f->fix->applicability), f->fix->message);
-    for (size_t i = 0; i < f->n_notes; i++)
-        al_strbuf_printf(&r->text, "       = note: %s:%zu: %s\n",
-                         f->notes[i].path ? f->notes[i].path : src->path, f->notes[i].row,
-                         f->notes[i].message);
+    for (size_t i = 0; i < f->n_notes; i++) {
+        al_strbuf_puts(&r->text, "       = note: ");
+        size_t note_cell = 0, note_row = f->notes[i].row;
+        if (f->notes[i].path)
+            al_strbuf_puts(&r->text, f->notes[i].path);
+        else
+            note_row = al_source_shown_row(src, note_row, &note_cell), put_path(&r->text, src, note_cell);
+        al_strbuf_printf(&r->text, ":%zu: %s\n", note_row, f->notes[i].message);
+    }
     al_strbuf_putc(&r->text, '\n');
 }
 

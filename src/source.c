@@ -1,5 +1,7 @@
 #include "source.h"
 
+#include "notebook.h"
+
 #include "util.h"
 
 #include <errno.h>
@@ -214,4 +216,22 @@ const char *al_source_strerror(al_source_status status)
         return "read error";
     }
     return "unknown error";
+}
+
+size_t al_source_shown_row(const al_source *src, size_t row, size_t *cell)
+{
+    *cell = 0;
+    if (!src->notebook)
+        return row;
+    size_t in_cell;
+    al_notebook_cell_line(src->notebook, row, cell, &in_cell);
+    return in_cell;
+}
+
+size_t al_source_place(const al_source *src, size_t offset, size_t *row, size_t *column)
+{
+    al_source_position(src, offset, row, column);
+    size_t cell;
+    *row = al_source_shown_row(src, *row, &cell);
+    return cell;
 }

@@ -36,6 +36,7 @@ typedef struct {
     bool bad_utf8;
     size_t bad_utf8_offset;
     uint64_t hash;       /* XXH3 of bytes, to detect a file changed on disk */
+    const struct al_notebook *notebook; /* bytes are a notebook's code cells (borrowed) */
     int err_errno;
 } al_source;
 
@@ -48,6 +49,11 @@ void al_source_free(al_source *src);
 /* 1-based row and column (in characters) of a byte offset. */
 void al_source_position(const al_source *src, size_t offset, size_t *row,
                         size_t *column);
+/* As al_source_position, but for a notebook's source the row is counted
+ * within its cell, whose number (1-based) is returned; 0 for other files. */
+size_t al_source_place(const al_source *src, size_t offset, size_t *row, size_t *column);
+/* A row of the source as users see it: the row within its cell. */
+size_t al_source_shown_row(const al_source *src, size_t row, size_t *cell);
 /* Byte range of line `row` (1-based) without its line terminator. */
 void al_source_line(const al_source *src, size_t row, size_t *start,
                     size_t *end);

@@ -4,7 +4,7 @@
 # under 1,000 lines. A new file must be given a layer here.
 #
 # Layers and what each may include (besides itself):
-#   base      util source toml finding prefilter paths version
+#   base      util source toml finding prefilter paths patch notebook version
 #   front     python/ cxx/                  -> base
 #   output    fix diff report atomic        -> base            (below the rules)
 #   analysis  analysis/                     -> base front
@@ -17,7 +17,7 @@ cd "$src" || exit 2
 
 layer_of() {
     case $1 in
-        util.* | source.* | toml.* | finding.* | prefilter.* | paths.* | patch.* | version.*) echo base ;;
+        util.* | source.* | toml.* | finding.* | prefilter.* | paths.* | patch.* | notebook.* | version.*) echo base ;;
         python/* | cxx/*) echo front ;;
         fix.* | diff.* | report.* | atomic.*) echo output ;;
         analysis/*) echo analysis ;;

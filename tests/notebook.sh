@@ -1,0 +1,61 @@
+#!/bin/sh
+# Notebooks end to end: findings name the cell; --diff, --fix and
+# --add-noqa rewrite only the changed cells (golden files beside the
+# notebook); the diff applies with git apply to the same bytes as --fix; a
+# file that is not a notebook is an error naming it.
+# Usage: notebook.sh ALLOCLINT  (UPDATE_GOLDEN=1 rewrites the golden files)
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+nb=$here/notebooks/decode_step.ipynb
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+golden() { # NAME FILE
+    if [ "${UPDATE_GOLDEN:-}" = 1 ]; then cp "$2" "$here/notebooks/$1"; return; fi
+    if ! cmp -s "$2" "$here/notebooks/$1"; then
+        echo "FAIL: $1 differs:"; diff -u "$here/notebooks/$1" "$2" | head -40; fail=1
+    fi
+}
+
+cd "$tmp" || exit 1
+cp "$nb" decode_step.ipynb
+"$bin" check --output-format concise decode_step.ipynb >report.txt 2>&1
+[ $? -eq 1 ] || { echo "FAIL: check should exit 1"; fail=1; }
+golden decode_step.ipynb.expected report.txt
+
+"$bin" check --diff decode_step.ipynb >patch.diff 2>/dev/null
+golden decode_step.ipynb.diff patch.diff
+cmp -s "$nb" decode_step.ipynb || { echo "FAIL: --diff changed the notebook"; fail=1; }
+
+mkdir applied && cp "$nb" applied/decode_step.ipynb
+(cd applied && git apply ../patch.diff) || { echo "FAIL: git apply"; fail=1; }
+
+"$bin" check --fix -q decode_step.ipynb >/dev/null 2>&1
+golden decode_step.ipynb.fixed decode_step.ipynb
+cmp -s decode_step.ipynb applied/decode_step.ipynb || { echo "FAIL: --fix and the diff disagree"; fail=1; }
+"$bin" check --fix -q decode_step.ipynb >/dev/null 2>&1
+golden decode_step.ipynb.fixed decode_step.ipynb # a second --fix changes nothing
+
+cp "$nb" noqa.ipynb
+"$bin" check --add-noqa -q noqa.ipynb >/dev/null 2>&1
+golden decode_step.ipynb.noqa noqa.ipynb
+"$bin" check -q noqa.ipynb >/dev/null 2>&1
+[ $? -eq 0 ] || { echo "FAIL: findings remain after --add-noqa"; fail=1; }
+
+# Only the cells' source lines may differ from the original.
+if [ "${UPDATE_GOLDEN:-}" != 1 ]; then
+    changed=$(diff "$nb" "$here/notebooks/decode_step.ipynb.fixed" | grep -c '^[<>]')
+    outside=$(diff "$nb" "$here/notebooks/decode_step.ipynb.fixed" | grep '^[<>]' | grep -vc '^[<>]     "')
+    [ "$changed" -gt 0 ] && [ "$outside" -eq 0 ] || { echo "FAIL: --fix touched more than cell sources"; fail=1; }
+fi
+
+printf '{"cells": {"source": "x"}}' > broken.ipynb
+"$bin" check broken.ipynb >out.txt 2>err.txt
+rc=$?
+[ $rc -eq 2 ] && grep -q 'broken.ipynb: not a notebook' err.txt || {
+    echo "FAIL: a broken notebook: exit $rc"; cat err.txt; fail=1; }
+
+[ $fail -eq 0 ] && echo "notebook: ok"
+exit $fail
