@@ -13,6 +13,15 @@ jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
 targets="python fix noqa config compdb patch notebook"
 out=build-fuzz
 
+# libFuzzer comes with clang; install it as setup.sh installs the rest.
+for p in clang-14 libclang-rt-14-dev; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="${missing:-} $p"
+done
+if [ -n "${missing:-}" ]; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
 grammars=""
 [ -f build/grammars/tree-sitter-python/src/parser.c ] && grammars="-DALLOCLINT_GRAMMAR_DIR=$PWD/build/grammars"
 CC=${CC:-clang-14} cmake -S . -B "$out" -DALLOCLINT_FUZZ=ON -DALLOCLINT_WITH_LIBCLANG=OFF \

@@ -49,8 +49,8 @@ static bool select_rules(bool *enabled, const char *list, bool value)
  * command line wins. Otherwise: the config's select, else the defaults,
  * then extend-select and ignore. --extend-select, --ignore and the
  * config's per-file-ignores apply in both cases. */
-static bool rules_for(const al_check_options *o, const al_config *cfg, const char *path,
-                      bool *enabled, al_config_error *err)
+bool al_check_rules_for(const al_check_options *o, const al_config *cfg, const char *path,
+                        bool *enabled, al_config_error *err)
 {
     bool ok = true;
     for (size_t r = 0; r < al_rules_count; r++)
@@ -198,7 +198,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
             continue;
         }
         al_lint_options fo = *lo;
-        if (!rules_for(o, cfg, r->files.paths[i], fo.enabled, &cerr)) {
+        if (!al_check_rules_for(o, cfg, r->files.paths[i], fo.enabled, &cerr)) {
             fprintf(stderr, "alloclint: error: %s\n", cerr.message);
             r->error = true;
         }

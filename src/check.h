@@ -3,6 +3,7 @@
 #ifndef ALLOCLINT_CHECK_H
 #define ALLOCLINT_CHECK_H
 
+#include "config.h"
 #include "discover.h"
 #include "report.h"
 
@@ -32,6 +33,12 @@ typedef struct {
     al_args cxx_args;         /* --cxx-arg, repeated */
     al_args paths;
 } al_check_options;
+
+/* The rules a file is checked with: the command line's selection over its
+ * configuration's (cfg may be NULL). False (err filled) when the
+ * configuration names an unknown code. */
+bool al_check_rules_for(const al_check_options *o, const al_config *cfg, const char *path,
+                        bool *enabled, al_config_error *err);
 
 /* Runs the command and returns the process exit code. */
 int al_check_run(const al_check_options *o);

@@ -2,6 +2,7 @@
 
 #include "check.h"
 #include "rules/rules.h"
+#include "server.h"
 #include "util.h"
 #include "verify.h"
 #include "version.h"
@@ -17,6 +18,7 @@ static const char USAGE[] =
     "Usage: alloclint check [OPTIONS] [PATH...]\n"
     "       alloclint rule CODE | --all\n"
     "       alloclint verify PATCH [OPTIONS] -- CMD [ARG...]\n"
+    "       alloclint server     (a Language Server on stdio, for editors)\n"
     "       alloclint --version | --help\n"
     "\n"
     "Checks the Python files under each PATH (default: the current directory);\n"
@@ -308,8 +310,10 @@ int al_cli_main(int argc, char **argv)
         return rule_command(argc, argv);
     if (!strcmp(argv[1], "verify"))
         return al_verify_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "server"))
+        return al_server_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") != 0)
-        return usage_error("unknown command `%s` (expected `check`, `rule` or `verify`)", argv[1]);
+        return usage_error("unknown command `%s` (expected `check`, `rule`, `verify` or `server`)", argv[1]);
     al_check_options o;
     memset(&o, 0, sizeof o);
     o.discover.respect_gitignore = true;

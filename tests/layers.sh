@@ -10,7 +10,7 @@
 #   analysis  analysis/                     -> base front
 #   rules     rules/                        -> base front analysis
 #   pipeline  lint suppress jobs            -> base front output analysis rules
-#   app       cli check config discover main -> everything
+#   app       cli check verify server config discover main -> everything
 set -u
 src=${1:-$(cd "$(dirname "$0")/../src" && pwd)}
 cd "$src" || exit 2
@@ -23,7 +23,7 @@ layer_of() {
         analysis/*) echo analysis ;;
         rules/*) echo rules ;;
         lint.* | suppress.* | jobs.*) echo pipeline ;;
-        cli.* | check.* | verify.* | config.* | discover.* | main.*) echo app ;;
+        cli.* | check.* | verify.* | server.* | config.* | discover.* | main.*) echo app ;;
         *) echo none ;;
     esac
 }
