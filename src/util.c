@@ -56,6 +56,7 @@ void al_strbuf_reserve(al_strbuf *sb, size_t extra)
         cap *= 2;
     sb->data = al_xrealloc(sb->data, cap);
     sb->cap = cap;
+    sb->data[sb->len] = '\0'; /* a reserved, still empty buffer is a valid string */
 }
 
 void al_strbuf_append(al_strbuf *sb, const char *s, size_t n)

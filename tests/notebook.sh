@@ -38,6 +38,10 @@ cmp -s decode_step.ipynb applied/decode_step.ipynb || { echo "FAIL: --fix and th
 "$bin" check --fix -q decode_step.ipynb >/dev/null 2>&1
 golden decode_step.ipynb.fixed decode_step.ipynb # a second --fix changes nothing
 
+# The same from standard input, as an editor sends an unsaved notebook.
+"$bin" check --fix -q --stdin-filename decode_step.ipynb - <"$nb" >stdin.ipynb 2>/dev/null
+cmp -s stdin.ipynb applied/decode_step.ipynb || { echo "FAIL: --fix on stdin differs"; fail=1; }
+
 cp "$nb" noqa.ipynb
 "$bin" check --add-noqa -q noqa.ipynb >/dev/null 2>&1
 golden decode_step.ipynb.noqa noqa.ipynb
