@@ -80,7 +80,8 @@ static int run_path(const char *path, size_t *count)
         snprintf(names[n++], need, "%s/%s", path, e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_name);
+    if (n > 1)
+        qsort(names, n, sizeof *names, by_name);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
         if (run_path(names[i], count) != 0)
