@@ -117,6 +117,7 @@ typedef struct {
     size_t total_fixed, total_remaining, total_unapplied;
     bool from_stdin;     /* one source, read from standard input */
     al_strbuf stdin_bytes;
+    bool stdin_written;  /* --fix: the fixed source went to stdout */
 } run;
 
 static void run_free(run *r)
@@ -405,13 +406,12 @@ static void take_fix(run *r, al_file_job *job)
     char *out = al_job_output(job, res->fixed, res->fixed_len, &out_len);
     if (!out) {
         r->error = true;
-        if (r->from_stdin)
-            fix_to_stdout(r, file->bytes, file->len);
         take_findings(r, &job->src, &(al_lint_result){.findings = res->initial});
         return;
     }
     if (r->from_stdin) {
         fix_to_stdout(r, out, out_len);
+        r->stdin_written = true;
         take_fixed_findings(r, job, out, out_len);
         free(out);
         return;
@@ -443,14 +443,10 @@ static void check_files(run *r)
     al_file_job *jobs = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *jobs);
     /* A progress line only on a terminal, and only when it is worth it. */
     bool progress = r->files.n > 2000 && isatty(STDERR_FILENO) && !o->quiet;
-    if (r->from_stdin && r->files.n == 0 && o->fix) /* excluded (--force-exclude) */
-        fix_to_stdout(r, r->stdin_bytes.data, r->stdin_bytes.len);
     if (r->from_stdin && r->files.n == 1) {
-        al_job_from_memory(&jobs[0], r->files.paths[0], r->stdin_bytes.data, r->stdin_bytes.len);
-        if (jobs[0].loaded_source)
+        if (al_job_from_memory(&jobs[0], r->files.paths[0], r->stdin_bytes.data,
+                               r->stdin_bytes.len))
             al_run_job_loaded(&jobs[0], &r->per_file[0]);
-        if (!jobs[0].loaded && o->fix) /* nothing found, or not readable as source */
-            fix_to_stdout(r, r->stdin_bytes.data, r->stdin_bytes.len);
     } else {
         al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
     }
@@ -463,9 +459,6 @@ static void check_files(run *r)
                 take_diff(r, job);
             else if (o->fix && job->res.fixed)
                 take_fix(r, job);
-            else if (r->from_stdin && o->fix)
-                fix_to_stdout(r, file_of(job)->bytes, file_of(job)->len),
-                    take_findings(r, &job->src, &job->res);
             else
                 take_findings(r, &job->src, &job->res);
         }
@@ -475,6 +468,10 @@ static void check_files(run *r)
         al_strbuf_free(&job->messages);
     }
     free(jobs);
+    /* Nothing fixed (or excluded, or not readable as source): the source
+     * comes back as it was, so an editor's buffer is never emptied. */
+    if (r->from_stdin && o->fix && !r->stdin_written)
+        fix_to_stdout(r, r->stdin_bytes.data, r->stdin_bytes.len);
 }
 
 static void print_summary(FILE *out, const run *r)
@@ -550,21 +547,15 @@ static void write_output(run *r)
 /* The one source of `check -`, named by --stdin-filename (else `-`). */
 static bool read_stdin(run *r)
 {
-    char buf[65536];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, stdin)) > 0) {
-        al_strbuf_append(&r->stdin_bytes, buf, got);
-        if (r->stdin_bytes.len > AL_SOURCE_MAX_BYTES) {
+    bool too_large;
+    if (!al_strbuf_read(&r->stdin_bytes, stdin, AL_SOURCE_MAX_BYTES, &too_large)) {
+        if (too_large)
             fprintf(stderr, "alloclint: error: standard input: larger than %u MiB\n",
                     AL_SOURCE_MAX_BYTES >> 20);
-            return false;
-        }
-    }
-    if (ferror(stdin)) {
-        fprintf(stderr, "alloclint: error: standard input: read error\n");
+        else
+            fprintf(stderr, "alloclint: error: standard input: read error\n");
         return false;
     }
-    al_strbuf_reserve(&r->stdin_bytes, 1);
     const char *name = r->o->stdin_filename ? r->o->stdin_filename : "-";
     AL_PUSH(r->files.paths, r->files.n, r->files.cap, al_xstrdup(name));
     return true;

@@ -43,15 +43,11 @@ bool al_job_load(al_file_job *job, const char *path)
     return open_notebook(job, path);
 }
 
-void al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len)
+bool al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len)
 {
-    if (!al_str_ends_with(path, ".ipynb")) {
-        al_source_from_memory(&job->src, path, bytes, len);
-        job->loaded_source = true;
-        return;
-    }
-    al_source_from_memory(&job->container, path, bytes, len);
-    job->loaded_source = open_notebook(job, path);
+    bool notebook = al_str_ends_with(path, ".ipynb");
+    al_source_from_memory(notebook ? &job->container : &job->src, path, bytes, len);
+    return !notebook || open_notebook(job, path);
 }
 
 static bool open_notebook(al_file_job *job, const char *path)

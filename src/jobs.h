@@ -17,7 +17,6 @@ typedef struct {
     al_source src;
     al_lint_result res;
     al_strbuf messages;   /* warnings and errors naming the file, for stderr */
-    bool loaded_source;   /* al_job_from_memory: src is ready */
     bool is_notebook;     /* src is the code cells of notebook, read from container */
     al_notebook notebook;
     al_source container;  /* the .ipynb file as read (its hash guards the write) */
@@ -28,9 +27,8 @@ typedef struct {
  * job->messages when it cannot be read (job->error set on errors). */
 bool al_job_load(al_file_job *job, const char *path);
 
-/* As al_job_load, for bytes in memory (standard input); sets
- * job->loaded_source when they can be checked. */
-void al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len);
+/* As al_job_load, for bytes in memory (standard input). */
+bool al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len);
 
 /* Frees what a job holds and marks it not loaded. */
 void al_job_release(al_file_job *job);

@@ -12,11 +12,6 @@
  * analysis; distinctive, so that the way back finds every cell again. */
 #define MARKER_FMT "# %%%%%% alloclint cell %zu %%%%%%\n"
 
-static char *fail(const char *what)
-{
-    return al_xstrdup(what);
-}
-
 /* --- Finding the byte spans of cells[*].source in the JSON text -------- */
 
 typedef struct {
@@ -85,7 +80,9 @@ static bool key_is(scanner *sc, const char *name)
     return sc->pos - start == n + 2 && !memcmp(sc->s + start + 1, name, n);
 }
 
-/* Calls found(start, end, arg) for the "source" value of each cell. */
+/* The byte span of each cell's "source" value (0, 0 for a cell without
+ * one), for at most max cells. False when the text is not shaped as a
+ * notebook: an object whose "cells" is a list of objects. */
 static bool cell_spans(const char *json, size_t len, size_t *starts, size_t *ends, size_t max,
                        size_t *n)
 {
@@ -246,16 +243,16 @@ bool al_notebook_parse(const char *json, size_t len, al_notebook *nb, char **err
     cJSON *root = cJSON_ParseWithLength(json, len);
     const cJSON *cells = cJSON_GetObjectItemCaseSensitive(root, "cells");
     if (!root) {
-        *err = fail("not a notebook: invalid JSON");
+        *err = al_xstrdup("not a notebook: invalid JSON");
     } else if (!cJSON_IsArray(cells)) {
-        *err = fail("not a notebook: no \"cells\" list");
+        *err = al_xstrdup("not a notebook: no \"cells\" list");
     }
     size_t n_cells = cells && !*err ? (size_t)cJSON_GetArraySize(cells) : 0;
     size_t *starts = al_xcalloc(n_cells + 1, sizeof *starts);
     size_t *ends = al_xcalloc(n_cells + 1, sizeof *ends);
     size_t found = 0;
     if (!*err && (!cell_spans(json, len, starts, ends, n_cells, &found) || found != n_cells))
-        *err = fail("not a notebook: the cells cannot be located in the JSON");
+        *err = al_xstrdup("not a notebook: the cells cannot be located in the JSON");
     al_strbuf joined = {0};
     al_strbuf_reserve(&joined, 1);
     size_t line = 1, index = 0;
@@ -272,7 +269,7 @@ bool al_notebook_parse(const char *json, size_t len, al_notebook *nb, char **err
         c.text = cell_text(cJSON_GetObjectItemCaseSensitive(cell, "source"), &c.as_list);
         if (!c.text || ends[index - 1] == 0) {
             free(c.text);
-            *err = fail("not a notebook: a code cell's source is not text");
+            *err = al_xstrdup("not a notebook: a code cell's source is not text");
             break;
         }
         c.value_start = starts[index - 1];
@@ -453,7 +450,7 @@ char *al_notebook_rewrite(const al_notebook *nb, const char *json, size_t len,
         char marker[96];
         int ml = snprintf(marker, sizeof marker, MARKER_FMT, nb->cells[i].number);
         if (python_len - pos < (size_t)ml || memcmp(python + pos, marker, (size_t)ml) != 0) {
-            *err = fail("a fix moved or removed the boundary of a notebook cell");
+            *err = al_xstrdup("a fix moved or removed the boundary of a notebook cell");
             break;
         }
         starts[i] = pos + (size_t)ml;
@@ -462,7 +459,7 @@ char *al_notebook_rewrite(const al_notebook *nb, const char *json, size_t len,
             ml = snprintf(marker, sizeof marker, MARKER_FMT, nb->cells[i + 1].number);
             next = memmem(python + starts[i], python_len - starts[i], marker, (size_t)ml);
             if (!next || (next > python && next[-1] != '\n')) {
-                *err = fail("a fix moved or removed the boundary of a notebook cell");
+                *err = al_xstrdup("a fix moved or removed the boundary of a notebook cell");
                 break;
             }
         }
@@ -479,7 +476,7 @@ char *al_notebook_rewrite(const al_notebook *nb, const char *json, size_t len,
             continue; /* unchanged: its JSON stays byte for byte */
         char *text = restore_magics(c, cell, n);
         if (!text) {
-            *err = fail("a fix touched an IPython magic line in a notebook cell");
+            *err = al_xstrdup("a fix touched an IPython magic line in a notebook cell");
             break;
         }
         size_t tl = strlen(text);

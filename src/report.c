@@ -42,24 +42,24 @@ static void put_path(al_strbuf *sb, const al_source *src, size_t cell)
 
 /* A finding's message as users read it. Rules count lines in the source
  * they were given; in a notebook that is the cells joined, so "line N"
- * becomes "line M of cell C". Caller frees. */
-static char *shown_message(const al_source *src, const char *message)
+ * becomes "line M of cell C". NULL when the message stands as it is;
+ * otherwise the caller frees. */
+static char *notebook_message(const al_source *src, const char *message)
 {
     if (!src->notebook)
-        return al_xstrdup(message);
+        return NULL;
     al_strbuf sb = {0};
     const char *p = message;
-    for (;;) {
-        const char *hit = strstr(p, "line ");
-        if (!hit || hit[5] < '0' || hit[5] > '9') {
-            al_strbuf_puts(&sb, p);
-            if (!hit)
-                break;
-            p = hit + 5;
+    const char *hit;
+    while ((hit = strstr(p, "line ")) != NULL) {
+        const char *digits = hit + 5;
+        if (*digits < '0' || *digits > '9') {
+            al_strbuf_append(&sb, p, (size_t)(digits - p));
+            p = digits;
             continue;
         }
         char *end;
-        unsigned long row = strtoul(hit + 5, &end, 10);
+        unsigned long row = strtoul(digits, &end, 10);
         size_t cell, in_cell = al_source_shown_row(src, (size_t)row, &cell);
         al_strbuf_append(&sb, p, (size_t)(hit - p));
         if (cell)
@@ -68,6 +68,7 @@ static char *shown_message(const al_source *src, const char *message)
             al_strbuf_append(&sb, hit, (size_t)(end - hit));
         p = end;
     }
+    al_strbuf_puts(&sb, p);
     return al_strbuf_detach(&sb);
 }
 
@@ -88,8 +89,8 @@ static cJSON *finding_json(const al_source *src, const al_finding *f)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "code", f->code);
     cJSON_AddStringToObject(o, "name", f->name);
-    char *message = shown_message(src, f->message);
-    cJSON_AddStringToObject(o, "message", message);
+    char *message = notebook_message(src, f->message);
+    cJSON_AddStringToObject(o, "message", message ? message : f->message);
     free(message);
     cJSON_AddStringToObject(o, "filename", src->path);
     cJSON_AddItemToObject(o, "location", location(src, f->start));
@@ -176,8 +177,8 @@ static void add_sarif(al_report *r, const al_source *src, const al_finding *f)
             cJSON_AddNumberToObject(res, "ruleIndex", (double)i);
     cJSON_AddStringToObject(res, "level", "warning");
     cJSON *msg = cJSON_AddObjectToObject(res, "message");
-    char *message = shown_message(src, f->message);
-    cJSON_AddStringToObject(msg, "text", message);
+    char *message = notebook_message(src, f->message);
+    cJSON_AddStringToObject(msg, "text", message ? message : f->message);
     free(message);
     cJSON *locs = cJSON_AddArrayToObject(res, "locations");
     cJSON *loc = cJSON_CreateObject();
@@ -295,8 +296,8 @@ static void add_github(al_report *r, const al_source *src, const al_finding *f)
                      ecol);
     al_strbuf msg = {0};
     put_path(&msg, src, cell);
-    char *message = shown_message(src, f->message);
-    al_strbuf_printf(&msg, ":%zu:%zu: %s %s", row, col, f->code, message);
+    char *message = notebook_message(src, f->message);
+    al_strbuf_printf(&msg, ":%zu:%zu: %s %s", row, col, f->code, message ? message : f->message);
     free(message);
     gh_escape(&r->text, msg.data, false);
     al_strbuf_putc(&r->text, '\n');
@@ -324,9 +325,9 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
     const char *off = r->opt.color ? "\033[0m" : "";
     al_strbuf_puts(&r->text, bold);
     put_path(&r->text, src, cell);
-    char *message = shown_message(src, f->message);
+    char *message = notebook_message(src, f->message);
     al_strbuf_printf(&r->text, "%s:%zu:%zu: %s%s%s%s %s\n", off, shown, col, red, f->code, off,
-                     mark(r, f), message);
+                     mark(r, f), message ? message : f->message);
     free(message);
     if (r->opt.format != AL_FORMAT_TEXT)
         return;

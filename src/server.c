@@ -61,6 +61,10 @@ typedef struct {
     al_lint_result res; /* the last check, positions in text */
     al_source src;
     bool checked;
+    /* Every safe fix applied, computed on the first request for it after a
+     * check: editors ask for code actions at each cursor move. */
+    char *fix_all;
+    bool fix_all_done;
 } document;
 
 typedef struct {
@@ -117,6 +121,9 @@ static void doc_clear_check(document *d)
         al_source_free(&d->src);
         d->checked = false;
     }
+    free(d->fix_all);
+    d->fix_all = NULL;
+    d->fix_all_done = false;
 }
 
 static void drop_doc(server *s, const char *uri)
@@ -450,25 +457,28 @@ static cJSON *code_actions(server *s, const cJSON *params)
         cJSON_AddItemToArray(actions, a);
     }
     al_lint_options opt;
-    if (safe && options_for(s, d, &opt)) {
+    if (safe && !d->fix_all_done && options_for(s, d, &opt)) {
         opt.apply_safe = true;
         opt.index = al_index_new();
         al_lint_result fixed;
         al_lint(&d->src, &opt, &fixed);
         al_index_free(opt.index);
-        if (fixed.fixed) {
-            cJSON *a = cJSON_CreateObject();
-            cJSON_AddStringToObject(a, "title", "alloclint: apply every safe fix");
-            cJSON_AddStringToObject(a, "kind", "source.fixAll.alloclint");
-            cJSON *edits = cJSON_CreateArray();
-            cJSON *te = cJSON_CreateObject();
-            cJSON_AddItemToObject(te, "range", lsp_range(&d->src, 0, d->src.len));
-            cJSON_AddStringToObject(te, "newText", fixed.fixed);
-            cJSON_AddItemToArray(edits, te);
-            cJSON_AddItemToObject(a, "edit", workspace_edit(d, edits));
-            cJSON_AddItemToArray(actions, a);
-        }
+        d->fix_all = fixed.fixed;
+        fixed.fixed = NULL;
         al_lint_result_free(&fixed);
+    }
+    d->fix_all_done = true;
+    if (d->fix_all) {
+        cJSON *a = cJSON_CreateObject();
+        cJSON_AddStringToObject(a, "title", "alloclint: apply every safe fix");
+        cJSON_AddStringToObject(a, "kind", "source.fixAll.alloclint");
+        cJSON *edits = cJSON_CreateArray();
+        cJSON *te = cJSON_CreateObject();
+        cJSON_AddItemToObject(te, "range", lsp_range(&d->src, 0, d->src.len));
+        cJSON_AddStringToObject(te, "newText", d->fix_all);
+        cJSON_AddItemToArray(edits, te);
+        cJSON_AddItemToObject(a, "edit", workspace_edit(d, edits));
+        cJSON_AddItemToArray(actions, a);
     }
     return actions;
 }

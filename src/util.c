@@ -96,6 +96,24 @@ void al_strbuf_printf(al_strbuf *sb, const char *fmt, ...)
     sb->len += (size_t)n;
 }
 
+bool al_strbuf_read(al_strbuf *sb, FILE *f, size_t limit, bool *too_large)
+{
+    char buf[65536];
+    size_t got;
+    if (too_large)
+        *too_large = false;
+    al_strbuf_reserve(sb, 0);
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+        if (limit && sb->len + got > limit) {
+            if (too_large)
+                *too_large = true;
+            return false;
+        }
+        al_strbuf_append(sb, buf, got);
+    }
+    return !ferror(f);
+}
+
 char *al_strbuf_detach(al_strbuf *sb)
 {
     if (!sb->data)

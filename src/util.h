@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 void *al_xmalloc(size_t n);
 void *al_xcalloc(size_t count, size_t size);
@@ -29,6 +30,9 @@ void al_strbuf_printf(al_strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Returns the NUL-terminated contents and leaves sb empty. */
 char *al_strbuf_detach(al_strbuf *sb);
+/* Appends everything left in f to sb. False on a read error, or once sb
+ * would hold more than limit bytes (0: no limit; *too_large set then). */
+bool al_strbuf_read(al_strbuf *sb, FILE *f, size_t limit, bool *too_large);
 void al_strbuf_free(al_strbuf *sb);
 
 /* Growable array: declare `T *items; size_t n, cap;` and use AL_PUSH. */

@@ -150,19 +150,13 @@ static char *read_all(const char *path, size_t *len)
     if (!f)
         return NULL;
     al_strbuf sb = {0};
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        al_strbuf_append(&sb, buf, n);
-    bool bad = ferror(f);
+    bool ok = al_strbuf_read(&sb, f, 0, NULL);
     fclose(f);
-    if (bad) {
+    if (!ok) {
         al_strbuf_free(&sb);
         return NULL;
     }
     *len = sb.len;
-    if (!sb.data)
-        return al_xstrdup("");
     return al_strbuf_detach(&sb);
 }
 

@@ -125,6 +125,10 @@ def main():
         edits = quick[0]["edit"]["changes"][uri]
         fixed = apply_edits(FINDING, edits)
         check("torch.empty(x.shape)" in fixed and "\U0001F600" in fixed, "the edit: %r" % fixed)
+        again = c.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri}, "range": d["range"],
+            "context": {"diagnostics": diags}})["result"]
+        check(again == actions, "the same actions when asked again")
         fix_all = [a for a in actions if a["kind"] == "source.fixAll.alloclint"][0]
         check(apply_edits(FINDING, fix_all["edit"]["changes"][uri]) == fixed, "fixAll = quickfix")
 

@@ -110,18 +110,14 @@ int al_compdb_load(al_compdb *db, const char *dir, char *err, size_t errlen)
         return -1;
     }
     al_strbuf sb = {0};
-    char buf[65536];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, fp)) > 0)
-        al_strbuf_append(&sb, buf, got);
-    bool read_error = ferror(fp);
+    bool read_ok = al_strbuf_read(&sb, fp, 0, NULL);
     fclose(fp);
-    if (read_error) {
+    if (!read_ok) {
         snprintf(err, errlen, "%s: read error", path);
         al_strbuf_free(&sb);
         return -1;
     }
-    bool ok = al_compdb_parse(db, path, sb.data ? sb.data : "", sb.len, err, errlen);
+    bool ok = al_compdb_parse(db, path, sb.data, sb.len, err, errlen);
     al_strbuf_free(&sb);
     return ok ? 1 : -1;
 }

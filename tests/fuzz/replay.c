@@ -1,6 +1,7 @@
 /* Runs files (or every file of folders) through a fuzz target once each:
  * the corpus as a regression test in builds without libFuzzer. */
 #include "fuzz.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,27 +17,16 @@ static int run_file(const char *path, size_t *count)
         fprintf(stderr, "replay: %s: %s\n", path, strerror(errno));
         return -1;
     }
-    size_t cap = 4096, len = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len, fp)) > 0) {
-        len += got;
-        if (len == cap) {
-            uint8_t *grown = realloc(buf, cap *= 2);
-            if (!grown)
-                free(buf);
-            buf = grown;
-        }
-    }
-    int bad = ferror(fp) || !buf;
+    al_strbuf sb = {0};
+    bool ok = al_strbuf_read(&sb, fp, 0, NULL);
     fclose(fp);
-    if (bad) {
+    if (!ok) {
         fprintf(stderr, "replay: %s: read error\n", path);
-        free(buf);
+        al_strbuf_free(&sb);
         return -1;
     }
-    LLVMFuzzerTestOneInput(buf, len);
-    free(buf);
+    LLVMFuzzerTestOneInput((const uint8_t *)sb.data, sb.len);
+    al_strbuf_free(&sb);
     (*count)++;
     return 0;
 }

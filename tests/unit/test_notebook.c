@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "finding.h"
 #include "notebook.h"
+#include "report.h"
+#include "source.h"
+#include "util.h"
 
 static const char NB[] =
     "{\n \"cells\": [\n"
@@ -130,6 +134,38 @@ static void rejects_what_is_not_a_notebook(void **state)
     }
 }
 
+/* Findings in a notebook name the cell, and so do the lines their
+ * messages mention; other words ending in "line" are left alone. */
+static void reports_name_cells(void **state)
+{
+    (void)state;
+    al_notebook nb;
+    char *err = NULL;
+    assert_true(al_notebook_parse(NB, sizeof NB - 1, &nb, &err));
+    al_source src;
+    al_source_from_memory(&src, "nb.ipynb", nb.python, nb.python_len);
+    src.notebook = &nb;
+    al_findings findings = {0};
+    size_t at = (size_t)(strstr(nb.python, "torch.zeros") - nb.python);
+    al_findings_add(&findings, "AL101", "zeros-overwritten", at, at + 11,
+                    al_xstrdup("the pipeline on line 3 (baseline 1) and line 11, not line x"),
+                    NULL);
+    al_report *r = al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true, false, false,
+                                                      false, NULL, 0});
+    al_report_add(r, &src, &findings);
+    char buf[512] = "";
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    assert_non_null(f);
+    assert_true(al_report_write(r, f));
+    fclose(f);
+    assert_string_equal(buf, "nb.ipynb:cell 2:2:7: AL101 the pipeline on line 2 of cell 2 "
+                             "(baseline 1) and line 1 of cell 4, not line x\n");
+    al_report_free(r);
+    al_findings_free(&findings);
+    al_source_free(&src);
+    al_notebook_free(&nb);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -137,6 +173,7 @@ int main(void)
         cmocka_unit_test(writes_back_only_the_changed_cell),
         cmocka_unit_test(refuses_what_it_cannot_map_back),
         cmocka_unit_test(rejects_what_is_not_a_notebook),
+        cmocka_unit_test(reports_name_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
