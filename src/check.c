@@ -603,6 +603,7 @@ int al_check_run(const al_check_options *o)
     lo.index = r.index;
     char cwd[4096];
     lo.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
+    lo.no_prefilter = o->no_prefilter;
     lo.cxx_args = o->cxx_args.items;
     lo.n_cxx_args = (int)o->cxx_args.n;
     if (!load_compdb(&r))

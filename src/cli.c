@@ -65,6 +65,8 @@ static const char USAGE[] =
     "                        and the findings to stderr\n"
     "  -q, --quiet           Print findings only, no summary\n"
     "  -j, --threads N       Check N files at a time (default: one per CPU)\n"
+    "  --no-prefilter        Parse every file whole, even where no enabled rule\n"
+    "                        can fire (the shortcuts' reference; same findings)\n"
     "  -h, --help            Show this help\n"
     "  -V, --version         Show the version\n"
     "\n"
@@ -137,6 +139,7 @@ static const option_spec OPTIONS[] = {
     {"--quiet", "-q", FLAG_TRUE, FIELD(quiet)},
     {"--no-respect-gitignore", NULL, FLAG_FALSE, FIELD(discover.respect_gitignore)},
     {"--force-exclude", NULL, FLAG_TRUE, FIELD(discover.force_exclude)},
+    {"--no-prefilter", NULL, FLAG_TRUE, FIELD(no_prefilter)},
     {"--select", NULL, TAKES_STRING, FIELD(select)},
     {"--build-dir", NULL, TAKES_STRING, FIELD(build_dir)},
     {"--since", NULL, TAKES_STRING, FIELD(since)},

@@ -9,6 +9,7 @@
 #include "suppress.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,18 +22,109 @@ static bool rule_enabled(const char *code, void *arg)
     return false;
 }
 
-/* Whether an enabled rule of these languages could fire on the file's
- * tokens: if none can, the file is not parsed. */
-static bool prefilter(const al_source *src, const al_lint_options *opt, bool cxx)
+/* Whether an enabled C++ rule could fire on the file's tokens: if none
+ * can, the file is not parsed. */
+static bool prefilter_cxx(const al_source *src, const al_lint_options *opt)
 {
+    if (opt->no_prefilter)
+        return true;
     unsigned tokens = al_prefilter_scan(src->bytes, src->len);
-    for (size_t r = 0; r < al_rules_count; r++) {
-        const al_rule *rule = &al_rules[r];
-        if (opt->enabled[r] && (rule->lang == AL_LANG_CXX) == cxx &&
-            al_prefilter_admits(rule->needs, tokens))
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r] && al_rules[r].lang == AL_LANG_CXX &&
+            al_prefilter_admits(al_rules[r].needs, tokens))
             return true;
-    }
     return false;
+}
+
+/* What of a Python file is parsed: nothing (no enabled rule can fire),
+ * the whole file, or its module-level code and the definitions some
+ * admitted rule could report in. */
+typedef struct {
+    bool admitted;
+    size_t (*spans)[2]; /* NULL: the whole file */
+    size_t n_spans;
+} parse_plan;
+
+typedef struct {
+    const al_py_scan *scan;
+    const char *bytes;
+    bool *keep;
+    size_t *work, n_work;
+} called_closure;
+
+static void keep_called(const char *name, size_t len, void *arg)
+{
+    called_closure *c = arg;
+    for (size_t i = 0; i < c->scan->n; i++) {
+        const al_statement_span *g = &c->scan->items[i];
+        if (!c->keep[i] && g->name_len == len && !memcmp(c->bytes + g->name, name, len)) {
+            c->keep[i] = true;
+            c->work[c->n_work++] = i;
+        }
+    }
+}
+
+static void plan_python(const al_source *src, const al_lint_options *opt, parse_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (opt->no_prefilter) {
+        plan->admitted = true;
+        return;
+    }
+    al_py_scan scan;
+    al_prefilter_scan_python(src->bytes, src->len, &scan);
+    bool admitted[AL_MAX_RULES] = {0};
+    for (size_t r = 0; r < al_rules_count; r++) {
+        admitted[r] = opt->enabled[r] && al_rules[r].lang != AL_LANG_CXX &&
+                      al_prefilter_admits(al_rules[r].needs, scan.tokens);
+        plan->admitted |= admitted[r];
+    }
+    /* A renamed factory hides its calls from the scan: the whole file. */
+    if (!plan->admitted || scan.renamed) {
+        al_py_scan_free(&scan);
+        return;
+    }
+    bool *keep = al_xcalloc(scan.n ? scan.n : 1, sizeof *keep);
+    size_t *work = al_xcalloc(scan.n ? scan.n : 1, sizeof *work);
+    size_t n_work = 0;
+    for (size_t i = 0; i < scan.n; i++) {
+        const al_statement_span *g = &scan.items[i];
+        /* Suppressions can reach past their statement; kernels are read
+         * from every launch in the file (al_pymodule.kernel_names). */
+        keep[i] = !g->definition || (g->tokens & (AL_TOK_SUPPRESS | AL_TOK_TRITON));
+        for (size_t r = 0; r < al_rules_count && !keep[i]; r++)
+            keep[i] = admitted[r] && al_prefilter_admits(al_rules[r].region_needs, g->tokens);
+        if (keep[i])
+            work[n_work++] = i;
+    }
+    /* The functions of the file that kept code calls by name, and theirs:
+     * a proof may follow a call into them. */
+    called_closure c = {&scan, src->bytes, keep, work, n_work};
+    while (c.n_work) {
+        const al_statement_span *g = &scan.items[c.work[--c.n_work]];
+        al_prefilter_called_names(src->bytes, g->start, g->end, keep_called, &c);
+    }
+    free(work);
+    size_t (*spans)[2] = al_xcalloc(scan.n ? scan.n : 1, sizeof *spans);
+    size_t n = 0, kept = 0;
+    for (size_t i = 0; i < scan.n; i++) {
+        const al_statement_span *g = &scan.items[i];
+        if (!keep[i] || g->end <= g->start)
+            continue;
+        if (n && spans[n - 1][1] == g->start)
+            spans[n - 1][1] = g->end;
+        else
+            spans[n][0] = g->start, spans[n++][1] = g->end;
+        kept += g->end - g->start;
+    }
+    free(keep);
+    al_py_scan_free(&scan);
+    if (kept == src->len) {
+        free(spans);
+        return;
+    }
+    plan->spans = spans;
+    plan->n_spans = n;
 }
 
 /* The callee names whose calls the enabled Python rules read. */
@@ -127,11 +219,15 @@ static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *
     }
 }
 
-static bool run_rules(const al_source *src, const al_lint_options *opt, al_findings *out,
-                      bool *syntax_error, noqa_request *add_noqa)
+static bool run_rules(const al_source *src, const al_lint_options *opt, const parse_plan *plan,
+                      al_findings *out, bool *syntax_error, noqa_request *add_noqa)
 {
     al_pyfile pf;
-    if (!al_pyfile_parse(&pf, src)) {
+    bool parsed = plan && plan->spans
+                      ? al_pyfile_parse_spans(&pf, src, (const size_t(*)[2])plan->spans,
+                                              plan->n_spans)
+                      : al_pyfile_parse(&pf, src);
+    if (!parsed) {
         al_pyfile_free(&pf);
         return false;
     }
@@ -254,7 +350,7 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
 
 static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_result *res)
 {
-    if (!prefilter(src, opt, true)) {
+    if (!prefilter_cxx(src, opt)) {
         res->skipped_by_prefilter = true;
         return;
     }
@@ -292,11 +388,23 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         lint_cxx(src, opt, res);
         return;
     }
-    if (!prefilter(src, opt, false)) {
+    parse_plan plan;
+    plan_python(src, opt, &plan);
+    if (!plan.admitted) {
         res->skipped_by_prefilter = true;
         return;
     }
-    if (!run_rules(src, opt, &res->findings, &res->syntax_error, NULL)) {
+    bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL);
+    if (plan.spans && (!ok || res->findings.n || res->syntax_error)) {
+        /* A partial parse decides only that a file has nothing to say:
+         * what it finds, and any syntax error, is read again from the
+         * whole file (errors anywhere withhold every fix). */
+        al_findings_free(&res->findings);
+        res->syntax_error = false;
+        ok = run_rules(src, opt, NULL, &res->findings, &res->syntax_error, NULL);
+    }
+    free(plan.spans);
+    if (!ok) {
         res->parse_failed = true;
         return;
     }
@@ -362,7 +470,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         if (round > 0)
             al_findings_free(&res->findings);
         bool se = false;
-        bool ok = run_rules(&fixed_src, opt, &res->findings, &se, NULL);
+        bool ok = run_rules(&fixed_src, opt, NULL, &res->findings, &se, NULL);
         al_source_free(&fixed_src);
         if (!ok)
             break;
@@ -377,13 +485,16 @@ char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t 
                        size_t *out_len)
 {
     *added = 0;
-    if (!prefilter(src, opt, false) || src->has_nul || src->bad_utf8)
+    parse_plan plan;
+    plan_python(src, opt, &plan);
+    free(plan.spans);
+    if (!plan.admitted || src->has_nul || src->bad_utf8)
         return NULL;
     al_findings findings = {0};
     noqa_request req = {NULL, 0};
     bool syntax_error = false;
     char *text = NULL;
-    if (run_rules(src, opt, &findings, &syntax_error, &req) && !syntax_error && req.count) {
+    if (run_rules(src, opt, NULL, &findings, &syntax_error, &req) && !syntax_error && req.count) {
         bool applied;
         al_fix *fixes[1] = {req.fix};
         text = al_fix_apply(src->bytes, src->len, fixes, 1, &applied, out_len);

@@ -22,6 +22,7 @@ typedef struct {
     struct al_index *index;  /* the repo index, shared by every file of a run; NULL: calls
                               * are not followed */
     const char *cwd;         /* notes' paths are shown relative to it (may be NULL) */
+    bool no_prefilter;       /* parse every file whole (--no-prefilter) */
 } al_lint_options;
 
 typedef struct {

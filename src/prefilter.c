@@ -1,6 +1,10 @@
 #include "prefilter.h"
 
+#include "util.h"
+
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Whether `word` is called: followed (after blanks) by `(`, as in
  * `zeros(`, `zeros_like (`. */
@@ -85,4 +89,383 @@ bool al_prefilter_admits(const unsigned needs[AL_PREFILTER_TERMS], unsigned toke
         if (needs[i] && !(needs[i] & tokens))
             return false;
     return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Python: one pass over the bytes for the token classes and the
+ * top-level statements that hold them. */
+
+static bool ident_start(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+
+static bool ident_char(unsigned char c)
+{
+    return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static bool word_is(const char *p, size_t n, const char *w)
+{
+    return strlen(w) == n && !memcmp(p, w, n);
+}
+
+/* The class of one `_`-separated part of a called name: `zeros` in
+ * `new_zeros`, `zeros_like`; `fill` and `zero` only when an underscore
+ * follows (`fill_`, `masked_fill_`, `zero_`). */
+static unsigned part_class(const char *p, size_t n, bool underscore_follows)
+{
+    switch (n) {
+    case 3:
+        if (word_is(p, n, "cat"))
+            return AL_TOK_CAT;
+        if (word_is(p, n, "eye"))
+            return AL_TOK_MAKER;
+        return 0;
+    case 4:
+        if (word_is(p, n, "ones") || word_is(p, n, "full"))
+            return AL_TOK_FACTORY;
+        if (word_is(p, n, "rand"))
+            return AL_TOK_MAKER;
+        if (underscore_follows && (word_is(p, n, "fill") || word_is(p, n, "zero")))
+            return AL_TOK_FILL;
+        return 0;
+    case 5:
+        if (word_is(p, n, "zeros"))
+            return AL_TOK_FACTORY;
+        if (word_is(p, n, "empty") || word_is(p, n, "randn"))
+            return AL_TOK_MAKER;
+        if (word_is(p, n, "stack"))
+            return AL_TOK_CAT;
+        return 0;
+    case 6:
+        if (word_is(p, n, "arange") || word_is(p, n, "tensor") || word_is(p, n, "normal"))
+            return AL_TOK_MAKER;
+        if (word_is(p, n, "concat"))
+            return AL_TOK_CAT;
+        return 0;
+    case 7:
+        return word_is(p, n, "randint") ? AL_TOK_MAKER : 0;
+    case 8:
+        return word_is(p, n, "randperm") || word_is(p, n, "linspace") ||
+                       word_is(p, n, "logspace")
+                   ? AL_TOK_MAKER
+                   : 0;
+    case 9:
+        return word_is(p, n, "bernoulli") ? AL_TOK_MAKER : 0;
+    case 11:
+        if (word_is(p, n, "multinomial"))
+            return AL_TOK_MAKER;
+        return word_is(p, n, "concatenate") ? AL_TOK_CAT : 0;
+    default:
+        return 0;
+    }
+}
+
+/* The classes a name stands for when called. */
+static unsigned name_class(const char *p, size_t n)
+{
+    unsigned t = 0;
+    size_t i = 0;
+    while (i <= n) {
+        size_t j = i;
+        while (j < n && p[j] != '_')
+            j++;
+        if (j > i)
+            t |= part_class(p + i, j - i, j < n);
+        i = j + 1;
+    }
+    return t;
+}
+
+static const char *skip_blanks(const char *q, const char *end, bool newlines)
+{
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\f' ||
+                       (newlines && (*q == '\n' || *q == '\r'))))
+        q++;
+    return q;
+}
+
+/* A comment's classes: a suppression naming AL codes, or alloclint's own
+ * directive (what AL900 and the suppressions read). */
+static unsigned comment_class(const char *p, const char *e)
+{
+    for (const char *q = p; q + 4 <= e; q++) {
+        if (!strncasecmp(q, "noqa", 4)) {
+            for (const char *r = q + 4; r + 2 <= e; r++)
+                if ((r[0] == 'A' || r[0] == 'a') && (r[1] == 'L' || r[1] == 'l'))
+                    return AL_TOK_SUPPRESS;
+            return 0;
+        }
+        if (q + 10 <= e && !strncmp(q, "alloclint:", 10))
+            return AL_TOK_SUPPRESS;
+    }
+    return 0;
+}
+
+/* Where a string literal that opens at p (on its quote) ends. */
+static const char *skip_string(const char *p, const char *end)
+{
+    char q = *p;
+    bool triple = end - p >= 3 && p[1] == q && p[2] == q;
+    p += triple ? 3 : 1;
+    while (p < end) {
+        if (*p == '\\') {
+            p += 2;
+            continue;
+        }
+        if (*p == q) {
+            if (!triple)
+                return p + 1;
+            if (end - p >= 3 && p[1] == q && p[2] == q)
+                return p + 3;
+        } else if (*p == '\n' && !triple) {
+            return p; /* unterminated: the line ends it */
+        }
+        p++;
+    }
+    return end;
+}
+
+static void push_statement(al_py_scan *s, const char *bytes, size_t start, const char *at,
+                           const char *end, unsigned tokens, bool definition)
+{
+    al_statement_span r = {start, start, tokens, definition, 0, 0};
+    /* A function's name: `def name`, `async def name` (decorated ones
+     * are named when their `def` line comes). */
+    const char *w = at;
+    if (definition && end - w > 6 && !memcmp(w, "async", 5) && !ident_char((unsigned char)w[5]))
+        w = skip_blanks(w + 5, end, false);
+    if (definition && end - w > 4 && !memcmp(w, "def", 3) && !ident_char((unsigned char)w[3])) {
+        const char *nm = skip_blanks(w + 3, end, false), *ne = nm;
+        while (ne < end && ident_char((unsigned char)*ne))
+            ne++;
+        r.name = (size_t)(nm - bytes);
+        r.name_len = (size_t)(ne - nm);
+    }
+    AL_PUSH(s->items, s->n, s->cap, r);
+}
+
+/* The first word of a statement, and whether it opens a definition. */
+static bool opens_definition(const char *p, const char *end)
+{
+    if (*p == '@')
+        return true;
+    const char *w = p;
+    while (w < end && ident_char((unsigned char)*w))
+        w++;
+    size_t n = (size_t)(w - p);
+    if (word_is(p, n, "def") || word_is(p, n, "class"))
+        return true;
+    if (word_is(p, n, "async")) {
+        w = skip_blanks(w, end, false);
+        return end - w > 3 && !strncmp(w, "def", 3) && !ident_char((unsigned char)w[3]);
+    }
+    return false;
+}
+
+/* A clause that continues the statement above it: else, elif, except,
+ * finally (and `case` never starts at column 0). */
+static bool continues_statement(const char *p, const char *end)
+{
+    const char *w = p;
+    while (w < end && ident_char((unsigned char)*w))
+        w++;
+    size_t n = (size_t)(w - p);
+    return word_is(p, n, "else") || word_is(p, n, "elif") || word_is(p, n, "except") ||
+           word_is(p, n, "finally");
+}
+
+void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
+{
+    memset(s, 0, sizeof *s);
+    const char *p = bytes, *end = bytes + len;
+    int depth = 0;              /* open brackets */
+    bool line_start = true;     /* at the start of a physical line */
+    bool logical_start = true;  /* ...that starts a logical line */
+    bool after_decorator = false;
+    bool line_has_code = false;
+    unsigned pending = 0;       /* tokens of comment lines not yet placed */
+    size_t last_code_end = 0;   /* end of the last line holding code */
+    const char *lhs = NULL;     /* `name =` at the start of this logical line */
+    size_t lhs_len = 0;
+    bool expect_lhs = false;
+    push_statement(s, bytes, 0, bytes, end, 0, false);
+    while (p < end) {
+        unsigned char c = (unsigned char)*p;
+        if (line_start) {
+            line_start = false;
+            const char *q = p;
+            while (q < end && (*q == ' ' || *q == '\t' || *q == '\f'))
+                q++;
+            if (q < end && *q != '\n' && *q != '\r' && *q != '#' && logical_start) {
+                if (q == p && depth == 0 && !continues_statement(q, end) && !after_decorator) {
+                    /* A statement at column 0: a new region from the end of
+                     * the code above (its comments come with it). */
+                    s->items[s->n - 1].end = last_code_end;
+                    push_statement(s, bytes, last_code_end, q, end, pending,
+                                   opens_definition(q, end));
+                    pending = 0;
+                } else {
+                    if (q == p && after_decorator && depth == 0 &&
+                        s->items[s->n - 1].name_len == 0) {
+                        /* The `def` under decorators names the statement. */
+                        al_statement_span *d = &s->items[s->n - 1];
+                        al_py_scan tmp = {0};
+                        push_statement(&tmp, bytes, d->start, q, end, 0, true);
+                        d->name = tmp.items[0].name;
+                        d->name_len = tmp.items[0].name_len;
+                        free(tmp.items);
+                    }
+                    s->items[s->n - 1].tokens |= pending;
+                    pending = 0;
+                }
+                after_decorator = q == p && *q == '@';
+                expect_lhs = true;
+                lhs = NULL;
+            }
+            p = q;
+            continue;
+        }
+        if (c == '\n') {
+            if (line_has_code)
+                last_code_end = (size_t)(p + 1 - bytes);
+            line_has_code = false;
+            line_start = true;
+            const char *b = p > bytes && p[-1] == '\r' ? p - 1 : p;
+            logical_start = depth == 0 && !(b > bytes && b[-1] == '\\');
+            p++;
+            continue;
+        }
+        if (c == '#') {
+            const char *e = memchr(p, '\n', (size_t)(end - p));
+            e = e ? e : end;
+            unsigned t = comment_class(p, e);
+            if (line_has_code || depth > 0 || !logical_start)
+                s->items[s->n - 1].tokens |= t;
+            else
+                pending |= t;
+            p = e;
+            continue;
+        }
+        line_has_code = true;
+        if (c == '"' || c == '\'') {
+            /* Names inside strings count too (f-strings hold code): the
+             * string's bytes are scanned for names, only its end moved past
+             * for the statement structure. */
+            const char *e = skip_string(p, end);
+            unsigned t = 0;
+            const char *q = p + 1;
+            while (q < e) {
+                if (ident_start((unsigned char)*q) && !ident_char((unsigned char)q[-1])) {
+                    const char *w = q;
+                    while (w < e && ident_char((unsigned char)*w))
+                        w++;
+                    const char *after = skip_blanks(w, e, true);
+                    if (after < e && *after == '(')
+                        t |= name_class(q, (size_t)(w - q));
+                    q = w;
+                } else {
+                    q++;
+                }
+            }
+            s->items[s->n - 1].tokens |= t;
+            expect_lhs = false;
+            p = e;
+            continue;
+        }
+        if (ident_start(c)) {
+            const char *w = p;
+            while (w < end && ident_char((unsigned char)*w))
+                w++;
+            size_t n = (size_t)(w - p);
+            /* A string prefix: r"...", f'...', rb"..." */
+            if (n <= 3 && w < end && (*w == '"' || *w == '\'')) {
+                bool prefix = true;
+                for (const char *k = p; k < w; k++)
+                    prefix &= strchr("rRbBfFuU", *k) != NULL;
+                if (prefix) {
+                    p = w;
+                    continue;
+                }
+            }
+            unsigned t = 0;
+            if (word_is(p, n, "for") || word_is(p, n, "while"))
+                t |= AL_TOK_LOOP;
+            else if (word_is(p, n, "tl") || word_is(p, n, "jit") ||
+                     (n >= 6 && !memcmp(p, "triton", 6)))
+                t |= AL_TOK_TRITON; /* a kernel, its decorator or its launch */
+            const char *after = skip_blanks(w, end, true);
+            if (after < end && *after == '(') {
+                unsigned k = name_class(p, n);
+                t |= k;
+                if ((word_is(p, n, "to") || word_is(p, n, "cuda")) && p > bytes && p[-1] == '.')
+                    t |= AL_TOK_MOVE;
+            } else if (end - after > 3 && after > w && after[0] == 'a' && after[1] == 's' &&
+                       (after[2] == ' ' || after[2] == '\t') && name_class(p, n)) {
+                s->renamed = true; /* `from torch import zeros as z` */
+            }
+            if (expect_lhs && !lhs) {
+                const char *eq = skip_blanks(w, end, false);
+                /* `x = ...`, `x: T = ...` */
+                if (eq < end && ((*eq == '=' && (eq + 1 >= end || eq[1] != '=')) || *eq == ':')) {
+                    lhs = p;
+                    lhs_len = n;
+                    expect_lhs = false;
+                    p = eq + 1;
+                    s->items[s->n - 1].tokens |= t;
+                    continue;
+                }
+            } else if (lhs && n == lhs_len && !memcmp(p, lhs, n) &&
+                       !(p > bytes && p[-1] == '.')) {
+                t |= AL_TOK_REBIND;
+            }
+            expect_lhs = false;
+            s->items[s->n - 1].tokens |= t;
+            p = w;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+            depth--;
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\\')
+            expect_lhs = false;
+        if (c == ';' && depth == 0) {
+            expect_lhs = true;
+            lhs = NULL;
+        }
+        p++;
+    }
+    if (line_has_code)
+        last_code_end = len;
+    s->items[s->n - 1].tokens |= pending;
+    s->items[s->n - 1].end = len;
+    for (size_t i = 0; i < s->n; i++)
+        s->tokens |= s->items[i].tokens;
+}
+
+void al_py_scan_free(al_py_scan *s)
+{
+    free(s->items);
+    memset(s, 0, sizeof *s);
+}
+
+void al_prefilter_called_names(const char *bytes, size_t start, size_t end,
+                               void (*f)(const char *name, size_t len, void *arg), void *arg)
+{
+    const char *p = bytes + start, *e = bytes + end;
+    while (p < e) {
+        if (!ident_start((unsigned char)*p) || (p > bytes && ident_char((unsigned char)p[-1]))) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        while (w < e && ident_char((unsigned char)*w))
+            w++;
+        const char *after = skip_blanks(w, e, true);
+        if (after < e && *after == '(' && !(p > bytes && p[-1] == '.'))
+            f(p, (size_t)(w - p), arg);
+        p = w;
+    }
 }

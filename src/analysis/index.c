@@ -530,7 +530,20 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
     if (al_node_is(callee, "identifier")) {
         char *name = al_node_text(pf, callee);
         TSNode def = def_in_block(pf, pf->root, name);
-        if (!ts_node_is_null(def)) {
+        pyfile *whole = NULL;
+        bool imported = false;
+        for (size_t i = 0; i < from->mod->imports.n && !imported; i++)
+            imported = !strcmp(from->mod->imports.items[i].local, name);
+        if (ts_node_is_null(def) && pf->partial && !imported && from->path &&
+            (whole = load_py(ix, from->path)) != NULL) {
+            /* The file was parsed in part: its other functions are read
+             * from the whole file. */
+            def = def_in_block(&whole->pf, whole->pf.root, name);
+        }
+        if (!ts_node_is_null(def) && whole) {
+            fill_def(out, whole->path, &whole->pf, &whole->mod, def);
+            ok = true;
+        } else if (!ts_node_is_null(def)) {
             fill_def(out, from->path, pf, from->mod, def);
             ok = true;
         } else {

@@ -3,6 +3,7 @@
 #include "../util.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 const TSLanguage *tree_sitter_python(void);
@@ -18,6 +19,50 @@ bool al_pyfile_parse(al_pyfile *pf, const al_source *src)
      * the bytes after it are still parsed, as errors. */
     pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes,
                                       (uint32_t)src->len);
+    if (!pf->tree)
+        return false;
+    pf->root = ts_tree_root_node(pf->tree);
+    pf->has_error = ts_node_has_error(pf->root);
+    return true;
+}
+
+bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*spans)[2],
+                           size_t n)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->src = src;
+    pf->partial = true;
+    pf->parser = ts_parser_new();
+    if (!pf->parser || !ts_parser_set_language(pf->parser, tree_sitter_python()))
+        return false;
+    TSRange *ranges = al_xcalloc(n ? n : 1, sizeof *ranges);
+    /* Spans start and end at line starts (or the end of the file). */
+    uint32_t row = 0;
+    size_t at = 0, line = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < 2; k++) {
+            size_t to = spans[i][k];
+            for (const char *q = src->bytes + at;
+                 (q = memchr(q, '\n', to - (size_t)(q - src->bytes))) != NULL; q++) {
+                row++;
+                line = (size_t)(q + 1 - src->bytes);
+            }
+            at = to;
+            TSPoint pt = {row, (uint32_t)(to - line)};
+            if (k == 0) {
+                ranges[i].start_byte = (uint32_t)to;
+                ranges[i].start_point = pt;
+            } else {
+                ranges[i].end_byte = (uint32_t)to;
+                ranges[i].end_point = pt;
+            }
+        }
+    }
+    bool ok = ts_parser_set_included_ranges(pf->parser, ranges, (uint32_t)n);
+    free(ranges);
+    if (!ok)
+        return false;
+    pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes, (uint32_t)src->len);
     if (!pf->tree)
         return false;
     pf->root = ts_tree_root_node(pf->tree);

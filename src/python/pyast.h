@@ -13,11 +13,17 @@ typedef struct {
     TSTree *tree;
     TSNode root;
     bool has_error;
+    bool partial; /* only some top-level statements were parsed */
 } al_pyfile;
 
 /* Returns false when tree-sitter could not produce a tree at all (it
  * gives up on pathological nesting only after its own limits). */
 bool al_pyfile_parse(al_pyfile *pf, const al_source *src);
+/* Parses only the byte spans [spans[i][0], spans[i][1]) of src, in order,
+ * each whole lines: the tree keeps the file's own offsets and rows, and
+ * what lies between spans is not in it (pf->partial). */
+bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*spans)[2],
+                           size_t n);
 void al_pyfile_free(al_pyfile *pf);
 /* Parses bytes and reports whether the tree has an error node. Used to
  * check that a fix did not make a file worse. Returns the count of error

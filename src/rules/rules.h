@@ -50,6 +50,12 @@ typedef struct {
     unsigned needs[AL_PREFILTER_TERMS];
     /* Callee names whose calls the rule reads from al_pymodule.calls. */
     const char *const *calls;
+    /* Python: the token classes the top-level statement holding a
+     * finding must hold (same form as needs). What a proof reads outside
+     * that statement is module-level code (always parsed), the class
+     * around a method (the whole class is one statement) or a function
+     * the repo index resolves from the whole file. */
+    unsigned region_needs[AL_PREFILTER_TERMS];
 } al_rule;
 
 extern const al_rule al_rules[];

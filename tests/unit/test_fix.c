@@ -272,8 +272,13 @@ static void prefilter_skips_files_without_factories(void **state)
     assert_false(res.skipped_by_prefilter);
     assert_int_equal(res.findings.n, 1);
     al_lint_result_free(&res);
-    /* AL401 (off by default) can fire on any file: selected, nothing is skipped. */
+    /* AL401 (off by default) needs a name rebound from itself: selected,
+     * a file without one is still skipped, one with it is parsed. */
     lint_text_with(text, strlen(text), false, true, &res);
+    assert_true(res.skipped_by_prefilter);
+    al_lint_result_free(&res);
+    const char *rebound = "import torch\ndef f(x):\n    y = x * 2\n    y = y - x\n    return y\n";
+    lint_text_with(rebound, strlen(rebound), false, true, &res);
     assert_false(res.skipped_by_prefilter);
     al_lint_result_free(&res);
 }
