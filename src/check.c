@@ -4,6 +4,7 @@
 #include "analysis/ops.h"
 #include "analysis/schema.h"
 #include "atomic.h"
+#include "cache.h"
 #include "config.h"
 #include "cxx/compdb.h"
 #include "cxx/cxx.h"
@@ -13,12 +14,14 @@
 #include "rules/rules.h"
 #include "source.h"
 #include "util.h"
+#include "version.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void al_check_options_free(al_check_options *o)
@@ -100,6 +103,25 @@ static char *diff_path(const char *path)
     return al_xstrdup(p);
 }
 
+/* ALLOCLINT_TIMING=1: each phase's wall time on stderr, for bench/. */
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void phase_done(const char *name, double *since)
+{
+    static int enabled = -1;
+    if (enabled < 0)
+        enabled = getenv("ALLOCLINT_TIMING") != NULL;
+    double t = now_seconds();
+    if (enabled)
+        fprintf(stderr, "alloclint: timing: %-10s %.3f s\n", name, t - *since);
+    *since = t;
+}
+
 /* Everything one run holds, released in one place. */
 typedef struct {
     const al_check_options *o;
@@ -118,10 +140,17 @@ typedef struct {
     bool from_stdin;     /* one source, read from standard input */
     al_strbuf stdin_bytes;
     bool stdin_written;  /* --fix: the fixed source went to stdout */
+    al_cache *cache;     /* NULL: no cache this run */
+    const char *cache_dir;
+    uint64_t *options;   /* per file: the hash of its options, for the cache */
+    uint64_t fingerprint;
+    bool project_ok;     /* the project is as the cache saw it */
 } run;
 
 static void run_free(run *r)
 {
+    al_cache_free(r->cache);
+    free(r->options);
     al_strbuf_free(&r->stdin_bytes);
     al_strbuf_free(&r->patch);
     al_strbuf_free(&r->shown);
@@ -437,6 +466,172 @@ static void take_fix(run *r, al_file_job *job)
 
 /* Phase 1, in parallel: load, check and fix each file in memory.
  * Phase 2, in order: messages, writes and the report. */
+/* What a file's findings depend on besides its bytes and the project:
+ * its rules, op tables and C++ flags. */
+static uint64_t ops_hash(const al_op_table *ops)
+{
+    al_strbuf k = {0};
+    for (size_t i = 0; ops && i < ops->n; i++) {
+        const al_op_summary *op = &ops->items[i];
+        al_strbuf_printf(&k, "|%s,%s,%d,%d,%s,%d", op->name, op->out_keyword ? op->out_keyword : "",
+                         op->out_position, op->full_write, op->origin ? op->origin : "",
+                         op->library);
+    }
+    uint64_t h = al_cache_hash(k.data ? k.data : "", k.len, 4);
+    al_strbuf_free(&k);
+    return h;
+}
+
+/* ops_memo: the last op table hashed (files mostly share one). */
+static uint64_t options_hash(const al_lint_options *lo, const char *path, const al_op_table **memo_ops,
+                             uint64_t *memo_hash)
+{
+    if (lo->ops != *memo_ops) {
+        *memo_ops = lo->ops;
+        *memo_hash = ops_hash(lo->ops);
+    }
+    al_strbuf k = {0};
+    for (size_t i = 0; i < al_rules_count; i++)
+        al_strbuf_putc(&k, lo->enabled[i] ? '1' : '0');
+    al_strbuf_printf(&k, "|%llx", (unsigned long long)*memo_hash);
+    if (al_is_cxx_path(path)) {
+        for (int i = 0; i < lo->n_cxx_args; i++)
+            al_strbuf_printf(&k, "|a:%s", lo->cxx_args[i]);
+        const al_compdb_entry *e = al_compdb_find(lo->compdb, path);
+        for (size_t i = 0; e && i < e->n_args; i++)
+            al_strbuf_printf(&k, "|c:%s", e->args[i]);
+    }
+    uint64_t h = al_cache_hash(k.data, k.len, 1);
+    al_strbuf_free(&k);
+    return h;
+}
+
+static int compare_deps(const void *x, const void *y)
+{
+    return strcmp(((const al_cache_dep *)x)->path, ((const al_cache_dep *)y)->path);
+}
+
+/* Whether every file the index read in the cache's run still has the
+ * bytes it had then. */
+static bool deps_unchanged(const al_cache *c)
+{
+    size_t n;
+    const al_cache_dep *deps = al_cache_deps(c, &n);
+    char **paths = al_xcalloc(n ? n : 1, sizeof *paths);
+    for (size_t i = 0; i < n; i++)
+        paths[i] = deps[i].path;
+    al_file_hash *h = al_xcalloc(n ? n : 1, sizeof *h);
+    al_hash_files(paths, n, 0, h);
+    bool same = true;
+    for (size_t i = 0; i < n && same; i++)
+        same = h[i].ok && h[i].hash == deps[i].hash;
+    free(h);
+    free(paths);
+    return same;
+}
+
+/* Reads the cache and marks the jobs it answers: same bytes, same
+ * options, and for results that used the index, the same project. */
+static void cache_lookup(run *r, al_file_job *jobs)
+{
+    const al_check_options *o = r->o;
+    char cwd[4096];
+    al_strbuf k = {0};
+    al_strbuf_printf(&k, "%s|%s|%d", ALLOCLINT_VERSION, getcwd(cwd, sizeof cwd) ? cwd : "",
+                     o->no_prefilter);
+    uint64_t settings = al_cache_hash(k.data, k.len, 2);
+    al_strbuf_free(&k);
+    al_strbuf warnings = {0};
+    r->cache = al_cache_load(r->cache_dir, settings, &warnings);
+    if (warnings.len)
+        fputs(warnings.data, stderr);
+    al_strbuf_free(&warnings);
+    double clock = now_seconds();
+    al_file_hash *h = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *h);
+    al_hash_files(r->files.paths, r->files.n, o->threads, h);
+    phase_done("hash", &clock);
+    al_strbuf fp = {0};
+    for (size_t i = 0; i < r->files.n; i++)
+        al_strbuf_printf(&fp, "%s|%llx|%zu\n", r->files.paths[i], (unsigned long long)h[i].hash,
+                         h[i].len);
+    r->fingerprint = al_cache_hash(fp.data ? fp.data : "", fp.len, 3);
+    al_strbuf_free(&fp);
+    r->project_ok = r->fingerprint == al_cache_fingerprint(r->cache) && deps_unchanged(r->cache);
+    phase_done("deps", &clock);
+    al_cache_keep_project(r->cache, r->project_ok);
+    r->options = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->options);
+    const al_op_table *memo_ops = NULL;
+    uint64_t memo_hash = ops_hash(NULL);
+    for (size_t i = 0; i < r->files.n; i++) {
+        r->options[i] = options_hash(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
+        al_findings f;
+        if (!h[i].ok || al_str_ends_with(r->files.paths[i], ".ipynb") ||
+            !al_cache_get(r->cache, r->files.paths[i], h[i].hash, h[i].len, r->options[i],
+                          r->project_ok, &f))
+            continue;
+        bool wants_fix = false;
+        for (size_t k2 = 0; k2 < f.n && !wants_fix; k2++)
+            wants_fix = al_lint_fix_wanted(&r->per_file[i], f.items[k2].fix);
+        if (wants_fix) {
+            al_findings_free(&f); /* fixes are made from the file itself */
+            continue;
+        }
+        jobs[i].cache_hit = true;
+        jobs[i].cached = f;
+        jobs[i].cached_hash = h[i].hash;
+    }
+    free(h);
+    phase_done("lookup", &clock);
+}
+
+/* Keeps a result analysed this run, when it said nothing on stderr and
+ * left the file as it was. */
+static void cache_store(run *r, size_t i, const al_file_job *job)
+{
+    if (!r->cache || !job->linted || job->error || job->messages.len || job->is_notebook ||
+        (job->loaded && job->res.fixed))
+        return;
+    al_findings none = {0};
+    al_cache_put(r->cache, r->files.paths[i], job->hash, job->len, r->options[i],
+                 job->used_index, job->loaded ? &job->res.findings : &none);
+}
+
+/* The files the index read (and, when the project is unchanged, those
+ * the cache's run read), once each, then the cache written. */
+static void cache_save(run *r)
+{
+    al_cache_dep *deps = NULL;
+    size_t n = 0, cap = 0;
+    if (r->project_ok) {
+        size_t old_n;
+        const al_cache_dep *old = al_cache_deps(r->cache, &old_n);
+        for (size_t i = 0; i < old_n; i++) {
+            al_cache_dep d = {old[i].path, old[i].hash};
+            AL_PUSH(deps, n, cap, d);
+        }
+    }
+    size_t n_reads;
+    const al_index_read *reads = al_index_reads(r->index, &n_reads);
+    for (size_t i = 0; i < n_reads; i++)
+        if (reads[i].read) {
+            al_cache_dep d = {reads[i].path, reads[i].hash};
+            AL_PUSH(deps, n, cap, d);
+        }
+    if (n > 1)
+        qsort(deps, n, sizeof *deps, compare_deps);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!kept || strcmp(deps[kept - 1].path, deps[i].path))
+            deps[kept++] = deps[i];
+        else
+            deps[kept - 1] = deps[i]; /* the newer read wins */
+    al_strbuf err = {0};
+    if (!al_cache_save(r->cache, r->cache_dir, r->fingerprint, deps, kept, &err))
+        fprintf(stderr, "alloclint: warning: the cache was not written: %s\n", err.data);
+    al_strbuf_free(&err);
+    free(deps);
+}
+
 static void check_files(run *r)
 {
     const al_check_options *o = r->o;
@@ -448,10 +643,13 @@ static void check_files(run *r)
                                r->stdin_bytes.len))
             al_run_job_loaded(&jobs[0], &r->per_file[0]);
     } else {
+        if (r->cache_dir)
+            cache_lookup(r, jobs);
         al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
     }
     for (size_t i = 0; i < r->files.n; i++) {
         al_file_job *job = &jobs[i];
+        cache_store(r, i, job);
         if (job->error)
             r->error = true;
         if (job->loaded) {
@@ -467,7 +665,19 @@ static void check_files(run *r)
         al_job_release(job);
         al_strbuf_free(&job->messages);
     }
+    if (getenv("ALLOCLINT_CACHE_STATS")) {
+        size_t hits = 0, linted = 0, index_users = 0;
+        for (size_t i = 0; i < r->files.n; i++) {
+            hits += jobs[i].cache_hit;
+            linted += jobs[i].linted;
+            index_users += jobs[i].used_index;
+        }
+        fprintf(stderr, "alloclint: cache: %zu hits, %zu analysed (%zu used the index), project %s\n",
+                hits, linted, index_users, r->project_ok ? "unchanged" : "changed");
+    }
     free(jobs);
+    if (r->cache)
+        cache_save(r);
     /* Nothing fixed (or excluded, or not readable as source): the source
      * comes back as it was, so an editor's buffer is never emptied. */
     if (r->from_stdin && o->fix && !r->stdin_written)
@@ -573,6 +783,7 @@ int al_check_run(const al_check_options *o)
         fprintf(stderr, "alloclint: error: built-in op table: %s\n", operr.message);
         goto done;
     }
+    double clock = now_seconds();
     r.from_stdin = (o->paths.n == 1 && !strcmp(o->paths.items[0], "-")) ||
                    (o->paths.n == 0 && o->stdin_filename);
     if (r.from_stdin) {
@@ -583,6 +794,7 @@ int al_check_run(const al_check_options *o)
         char *const *roots = o->paths.n ? (char *const *)o->paths.items : &dot;
         al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &o->discover);
     }
+    phase_done("discover", &clock);
     for (size_t i = 0; i < r.files.n_errors; i++) {
         fprintf(stderr, "alloclint: error: %s\n", r.files.errors[i]);
         r.error = true;
@@ -604,6 +816,10 @@ int al_check_run(const al_check_options *o)
     char cwd[4096];
     lo.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
     lo.no_prefilter = o->no_prefilter;
+    if (!o->no_cache && !r.from_stdin) {
+        const char *env = getenv("ALLOCLINT_CACHE_DIR");
+        r.cache_dir = o->cache_dir ? o->cache_dir : env && *env ? env : ".alloclint_cache";
+    }
     lo.cxx_args = o->cxx_args.items;
     lo.n_cxx_args = (int)o->cxx_args.n;
     if (!load_compdb(&r))
@@ -622,7 +838,9 @@ int al_check_run(const al_check_options *o)
         rc = add_noqa(&r);
         goto done;
     }
+    phase_done("configure", &clock);
     read_schemas(&r);
+    phase_done("schemas", &clock);
     /* The configuration's unsafe-fixes counts for the marks and summary
      * when it holds for every file checked. */
     if (o->unsafe_fixes < 0 && r.files.n > 0) {
@@ -636,12 +854,14 @@ int al_check_run(const al_check_options *o)
     r.report = al_report_new(&(al_report_options){o->format, true, r.unsafe_fixes, o->statistics,
                                                   color, r.rule_info, al_rules_count});
     check_files(&r);
+    phase_done("check", &clock);
     if (getenv("ALLOCLINT_INDEX_STATS")) {
         char stats[512];
         al_index_stats(r.index, stats, sizeof stats);
         fprintf(stderr, "alloclint: %s\n", stats);
     }
     write_output(&r);
+    phase_done("report", &clock);
     if (r.error)
         rc = AL_EXIT_ERROR;
     else if (o->exit_non_zero_on_fix && o->fix && r.total_fixed > 0)

@@ -21,6 +21,8 @@ typedef struct {
 typedef struct {
     bool fix, diff, exit_zero, quiet, add_noqa, statistics, exit_non_zero_on_fix, show_fixes;
     bool no_prefilter; /* parse every file whole: the shortcuts' reference */
+    bool no_cache;     /* neither read nor write .alloclint_cache */
+    const char *cache_dir; /* --cache-dir (else $ALLOCLINT_CACHE_DIR, else .alloclint_cache) */
     int unsafe_fixes; /* -1 not given (the configuration decides), 0 or 1 */
     al_discover_options discover;
     al_format format;

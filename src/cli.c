@@ -67,6 +67,9 @@ static const char USAGE[] =
     "  -j, --threads N       Check N files at a time (default: one per CPU)\n"
     "  --no-prefilter        Parse every file whole, even where no enabled rule\n"
     "                        can fire (the shortcuts' reference; same findings)\n"
+    "  --no-cache            Neither read nor write the cache of earlier results\n"
+    "  --cache-dir DIR       Keep the cache in DIR (default: $ALLOCLINT_CACHE_DIR,\n"
+    "                        else .alloclint_cache in the current folder)\n"
     "  -h, --help            Show this help\n"
     "  -V, --version         Show the version\n"
     "\n"
@@ -140,6 +143,8 @@ static const option_spec OPTIONS[] = {
     {"--no-respect-gitignore", NULL, FLAG_FALSE, FIELD(discover.respect_gitignore)},
     {"--force-exclude", NULL, FLAG_TRUE, FIELD(discover.force_exclude)},
     {"--no-prefilter", NULL, FLAG_TRUE, FIELD(no_prefilter)},
+    {"--no-cache", NULL, FLAG_TRUE, FIELD(no_cache)},
+    {"--cache-dir", NULL, TAKES_STRING, FIELD(cache_dir)},
     {"--select", NULL, TAKES_STRING, FIELD(select)},
     {"--build-dir", NULL, TAKES_STRING, FIELD(build_dir)},
     {"--since", NULL, TAKES_STRING, FIELD(since)},

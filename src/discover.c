@@ -64,12 +64,12 @@ static repo_entry *repo_for(walker *w, const char *dir_real)
     return &w->repos[w->n_repos - 1];
 }
 
-static bool git_ignored(walker *w, const char *path, bool is_dir)
+/* Whether .gitignore rules ignore `real`, a path with no symbolic link
+ * in its folders (the walk resolves its root once and never follows a
+ * link to a folder). */
+static bool git_ignored_real(walker *w, const char *real, bool is_dir)
 {
     if (!w->opt->respect_gitignore)
-        return false;
-    char real[PATH_MAX];
-    if (!realpath(path, real))
         return false;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", real);
@@ -97,13 +97,24 @@ static bool git_ignored(walker *w, const char *path, bool is_dir)
     return rc == 0 && ignored;
 }
 
+static bool git_ignored(walker *w, const char *path, bool is_dir)
+{
+    if (!w->opt->respect_gitignore)
+        return false;
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return false;
+    return git_ignored_real(w, real, is_dir);
+}
+
 static void add_path(al_file_list *out, const char *path)
 {
     char *p = al_xstrdup(path);
     AL_PUSH(out->paths, out->n, out->cap, p);
 }
 
-static void walk_dir(walker *w, const char *dir, int depth)
+/* dir_real: dir with its links resolved (NULL: gitignore not read). */
+static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth)
 {
     if (depth > 64) {
         add_error(w->out, dir, "directory nesting deeper than 64 levels, not descended");
@@ -119,27 +130,42 @@ static void walk_dir(walker *w, const char *dir, int depth)
         const char *name = ent->d_name;
         if (!strcmp(name, ".") || !strcmp(name, ".."))
             continue;
-        char *path = al_path_join(dir, name);
-        struct stat st;
-        if (lstat(path, &st) != 0) {
-            add_error(w->out, path, strerror(errno));
-            free(path);
+        /* The kind readdir gives saves a stat per entry; files that are
+         * not sources are passed over unexamined. */
+        bool is_dir = ent->d_type == DT_DIR;
+        bool wanted = al_is_python_path(name) || al_is_cxx_path(name);
+        if (ent->d_type == DT_REG && !wanted)
             continue;
-        }
-        if (S_ISLNK(st.st_mode)) {
+        if (ent->d_type != DT_DIR && ent->d_type != DT_REG && ent->d_type != DT_LNK &&
+            ent->d_type != DT_UNKNOWN)
+            continue;
+        char *path = al_path_join(dir, name);
+        if (ent->d_type == DT_LNK || ent->d_type == DT_UNKNOWN) {
+            struct stat st;
+            if (lstat(path, &st) != 0) {
+                add_error(w->out, path, strerror(errno));
+                free(path);
+                continue;
+            }
             /* Follow links to files, never to directories (cycles). */
-            if (stat(path, &st) != 0 || S_ISDIR(st.st_mode)) {
+            if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || S_ISDIR(st.st_mode))) {
+                free(path);
+                continue;
+            }
+            is_dir = S_ISDIR(st.st_mode);
+            if (!is_dir && !(S_ISREG(st.st_mode) && wanted)) {
                 free(path);
                 continue;
             }
         }
-        if (S_ISDIR(st.st_mode)) {
-            if (!al_path_skip_dir(dir, name) && !git_ignored(w, path, true))
-                walk_dir(w, path, depth + 1);
-        } else if (S_ISREG(st.st_mode) && (al_is_python_path(name) || al_is_cxx_path(name))) {
-            if (!git_ignored(w, path, false))
-                add_path(w->out, path);
+        char *real = dir_real ? al_path_join(dir_real, name) : NULL;
+        if (is_dir) {
+            if (!al_path_skip_dir(dir, name) && !(real && git_ignored_real(w, real, true)))
+                walk_dir(w, path, real, depth + 1);
+        } else if (!(real && git_ignored_real(w, real, false))) {
+            add_path(w->out, path);
         }
+        free(real);
         free(path);
     }
     closedir(d);
@@ -163,7 +189,9 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
-            walk_dir(&w, roots[i], 0);
+            char real[PATH_MAX];
+            bool resolved = opt->respect_gitignore && realpath(roots[i], real);
+            walk_dir(&w, roots[i], resolved ? real : NULL, 0);
         } else if (S_ISREG(st.st_mode)) {
             if (!opt->force_exclude || !git_ignored(&w, roots[i], false))
                 add_path(out, roots[i]);

@@ -1,6 +1,10 @@
 #include "jobs.h"
 
+#include "analysis/index.h"
+
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
@@ -68,6 +72,7 @@ static bool open_notebook(al_file_job *job, const char *path)
 
 void al_job_release(al_file_job *job)
 {
+    al_findings_free(&job->cached);
     if (job->loaded)
         al_lint_result_free(&job->res);
     al_source_free(&job->src);
@@ -98,8 +103,20 @@ char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_
 
 static void run_one(al_file_job *job, const char *path, const al_lint_options *opt)
 {
+    if (job->cache_hit && job->cached.n == 0)
+        return; /* nothing to report, nothing to read */
     if (!al_job_load(job, path))
         return;
+    if (job->cache_hit && !job->is_notebook && job->src.hash == job->cached_hash) {
+        /* The report needs the source for rows and snippets. */
+        job->res.findings = job->cached;
+        memset(&job->cached, 0, sizeof job->cached);
+        job->loaded = true;
+        return;
+    }
+    /* Changed since it was hashed: analysed after all. */
+    job->cache_hit = false;
+    al_findings_free(&job->cached);
     al_run_job_loaded(job, opt);
 }
 
@@ -122,7 +139,12 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
                          "will touch it\n",
                          src->path, row, col);
     }
+    al_index_take_touched();
     al_lint(src, opt, &job->res);
+    job->used_index = al_index_take_touched();
+    job->linted = true;
+    job->hash = src->hash;
+    job->len = src->len;
     job->loaded = true;
     if (job->res.parse_failed) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: could not be parsed\n", path);
@@ -203,4 +225,66 @@ void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_
     atomic_store(&p.finished, true);
     if (bar_started)
         pthread_join(bar, NULL);
+}
+
+typedef struct {
+    char *const *paths;
+    size_t n;
+    al_file_hash *out;
+    atomic_size_t next;
+} hash_pool;
+
+static void hash_one(const char *path, al_file_hash *out, al_strbuf *buf)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    buf->len = 0;
+    for (;;) {
+        al_strbuf_reserve(buf, 1 << 16);
+        ssize_t got = read(fd, buf->data + buf->len, buf->cap - buf->len - 1);
+        if (got < 0) {
+            close(fd);
+            return;
+        }
+        if (got == 0)
+            break;
+        buf->len += (size_t)got;
+    }
+    close(fd);
+    out->hash = al_hash_bytes(buf->data, buf->len);
+    out->len = buf->len;
+    out->ok = true;
+}
+
+static void *hash_worker(void *arg)
+{
+    hash_pool *p = arg;
+    al_strbuf buf = {0};
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->n)
+            break;
+        hash_one(p->paths[i], &p->out[i], &buf);
+    }
+    al_strbuf_free(&buf);
+    return NULL;
+}
+
+void al_hash_files(char *const *paths, size_t n, int threads, al_file_hash *out)
+{
+    hash_pool p = {paths, n, out, 0};
+    if (threads <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
+    }
+    pthread_t tids[64];
+    int started = 0;
+    for (int t = 1; t < threads && t < 64; t++)
+        if (pthread_create(&tids[started], NULL, hash_worker, &p) == 0)
+            started++;
+    hash_worker(&p);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
 }

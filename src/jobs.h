@@ -20,7 +20,26 @@ typedef struct {
     bool is_notebook;     /* src is the code cells of notebook, read from container */
     al_notebook notebook;
     al_source container;  /* the .ipynb file as read (its hash guards the write) */
+    /* The cache's part: the caller decides a hit, the worker honours it
+     * when the file still has the bytes the findings were made from. */
+    bool cache_hit;       /* take cached instead of analysing */
+    al_findings cached;
+    uint64_t cached_hash;
+    bool linted;          /* analysed in this run */
+    bool used_index;      /* ...and the analysis used the repo index */
+    uint64_t hash;        /* of the bytes analysed */
+    size_t len;
 } al_file_job;
+
+/* A file's content hash (as al_source computes it) and size. */
+typedef struct {
+    uint64_t hash;
+    size_t len;
+    bool ok; /* read */
+} al_file_hash;
+
+/* Hashes paths[0..n) on `threads` threads (0: one per CPU). */
+void al_hash_files(char *const *paths, size_t n, int threads, al_file_hash *out);
 
 /* Reads the file of a job: src is the file, or for a notebook the joined
  * code cells (the notebook's JSON in container). False with a message in

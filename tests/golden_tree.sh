@@ -24,6 +24,10 @@ dir=$(cd "$(dirname "$fixture")" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The cache stays out of the trees compared below (and is exercised: each
+# run after the first reads it).
+ALLOCLINT_CACHE_DIR="$work/cache"
+export ALLOCLINT_CACHE_DIR
 fail=0
 say() { echo "golden $code/$name: $*" >&2; fail=1; }
 

@@ -22,7 +22,7 @@ layer_of() {
         fix.* | diff.* | report.* | atomic.*) echo output ;;
         analysis/*) echo analysis ;;
         rules/*) echo rules ;;
-        lint.* | suppress.* | jobs.*) echo pipeline ;;
+        lint.* | suppress.* | jobs.* | cache.*) echo pipeline ;;
         cli.* | check.* | verify.* | server.* | config.* | discover.* | main.*) echo app ;;
         *) echo none ;;
     esac

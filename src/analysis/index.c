@@ -69,6 +69,8 @@ typedef struct {
 
 struct al_index {
     pthread_mutex_t lock;
+    al_index_read *reads; /* every file read, for the cache's project check */
+    size_t n_reads, cap_reads;
     size_t scanned; /* files read for registration markers */
     memo_entry *memo; /* open addressing, cap a power of two */
     size_t n_memo, cap_memo;
@@ -105,6 +107,9 @@ void al_index_free(al_index *ix)
 {
     if (!ix)
         return;
+    for (size_t i = 0; i < ix->n_reads; i++)
+        free(ix->reads[i].path);
+    free(ix->reads);
     for (size_t i = 0; i < ix->n_projects; i++) {
         project *p = ix->projects[i];
         free(p->root);
@@ -152,14 +157,40 @@ void al_index_free(al_index *ix)
     free(ix);
 }
 
+static _Thread_local bool touched;
+
 void al_index_lock(al_index *ix)
 {
+    touched = true;
     pthread_mutex_lock(&ix->lock);
 }
 
 void al_index_unlock(al_index *ix)
 {
     pthread_mutex_unlock(&ix->lock);
+}
+
+bool al_index_take_touched(void)
+{
+    bool t = touched;
+    touched = false;
+    return t;
+}
+
+/* Reads a file for the index, recording what was read. */
+static al_source_status index_load(al_index *ix, al_source *src, const char *path)
+{
+    al_source_status st = al_source_load(src, path);
+    al_index_read r = {al_xstrdup(path), st == AL_SOURCE_OK ? src->hash : 0,
+                       st == AL_SOURCE_OK};
+    AL_PUSH(ix->reads, ix->n_reads, ix->cap_reads, r);
+    return st;
+}
+
+const al_index_read *al_index_reads(const al_index *ix, size_t *n)
+{
+    *n = ix->n_reads;
+    return ix->reads;
 }
 
 /* ------------------------------------------------------------------ */
@@ -306,7 +337,7 @@ static pyfile *load_py(al_index *ix, const char *path)
     pyfile *f = al_xcalloc(1, sizeof *f);
     f->path = real;
     AL_PUSH(ix->py, ix->n_py, ix->cap_py, f);
-    if (al_source_load(&f->src, real) != AL_SOURCE_OK) {
+    if (index_load(ix, &f->src, real) != AL_SOURCE_OK) {
         al_source_free(&f->src);
         return NULL;
     }
@@ -328,7 +359,7 @@ static cxxfile *load_cxx(al_index *ix, const char *path)
     cxxfile *f = al_xcalloc(1, sizeof *f);
     f->path = al_xstrdup(path);
     AL_PUSH(ix->cxx, ix->n_cxx, ix->cap_cxx, f);
-    if (!al_cxx_available() || al_source_load(&f->src, path) != AL_SOURCE_OK) {
+    if (!al_cxx_available() || index_load(ix, &f->src, path) != AL_SOURCE_OK) {
         al_source_free(&f->src);
         return NULL;
     }
@@ -580,37 +611,6 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
 /* ------------------------------------------------------------------ */
 /* Custom ops                                                           */
 
-/* "torch.ops.ns.op(.default)" -> "ns.op"; "ns::op" -> "ns.op". */
-static char *op_key(const char *op)
-{
-    const char *p = al_str_starts_with(op, "torch.ops.") ? op + 10 : op;
-    al_strbuf sb = {0};
-    for (; *p; p++) {
-        if (p[0] == ':' && p[1] == ':') {
-            al_strbuf_putc(&sb, '.');
-            p++;
-        } else {
-            al_strbuf_putc(&sb, *p);
-        }
-    }
-    char *k = al_strbuf_detach(&sb);
-    if (al_str_ends_with(k, ".default"))
-        k[strlen(k) - 8] = '\0';
-    return k;
-}
-
-/* Whether a binding's key names the op: the same "ns.op", or the same op
- * name when the binding's namespace is unknown. */
-static bool key_matches(const char *binding, const char *wanted)
-{
-    if (!strcmp(binding, wanted))
-        return true;
-    if (binding[0] != '*')
-        return false;
-    const char *w = strrchr(wanted, '.');
-    return w && !strcmp(binding + 2, w + 1);
-}
-
 static char *string_value(const al_pyfile *pf, TSNode n)
 {
     if (!al_node_is(n, "string"))
@@ -635,7 +635,7 @@ static void add_op(op_bindings *ops, const char *name, const char *path, char *f
         al_strbuf_puts(&key, name);
     else
         al_strbuf_printf(&key, "*.%s", name);
-    op_binding b = {op_key(key.data), al_xstrdup(path), func};
+    op_binding b = {al_op_key(key.data), al_xstrdup(path), func};
     al_strbuf_free(&key);
     AL_PUSH(ops->items, ops->n, ops->cap, b);
 }
@@ -698,11 +698,11 @@ static void python_registrations(const pyfile *f, op_bindings *ops)
 }
 
 /* Whether a file's bytes hold any of the markers (read without parsing). */
-static bool file_mentions(const char *path, const char *const *markers)
+static bool file_mentions(al_index *ix, const char *path, const char *const *markers)
 {
     al_source src;
     bool yes = false;
-    if (al_source_load(&src, path) == AL_SOURCE_OK)
+    if (index_load(ix, &src, path) == AL_SOURCE_OK)
         for (int i = 0; markers[i] && !yes; i++)
             yes = memmem(src.bytes, src.len, markers[i], strlen(markers[i])) != NULL;
     al_source_free(&src);
@@ -717,14 +717,14 @@ static void read_python_ops(al_index *ix, project *p)
     walk_project(p);
     static const char *const markers[] = {"direct_register_custom_op", "custom_op(", NULL};
     for (size_t i = 0; i < p->py_files.n; i++)
-        if (file_mentions(p->py_files.items[i], markers)) {
+        if (file_mentions(ix, p->py_files.items[i], markers)) {
             pyfile *f = load_py(ix, p->py_files.items[i]);
             if (f)
                 python_registrations(f, &p->py_ops);
         }
 }
 
-static void read_cxx_ops(project *p)
+static void read_cxx_ops(al_index *ix, project *p)
 {
     if (p->cxx_ops_read)
         return;
@@ -732,13 +732,13 @@ static void read_cxx_ops(project *p)
     walk_project(p);
     for (size_t i = 0; i < p->cxx_files.n; i++) {
         al_source src;
-        if (al_source_load(&src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
+        if (index_load(ix, &src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
             memmem(src.bytes, src.len, "TORCH_LIBRARY", 13)) {
             al_schema_scan(src.bytes, src.len, src.path, &p->schemas);
             al_op_bindings b = {0};
             al_schema_bindings(src.bytes, src.len, &b);
             for (size_t k = 0; k < b.n; k++) {
-                op_binding ob = {op_key(b.items[k].op), al_xstrdup(src.path),
+                op_binding ob = {al_op_key(b.items[k].op), al_xstrdup(src.path),
                                  al_xstrdup(b.items[k].function)};
                 AL_PUSH(p->cxx_ops.items, p->cxx_ops.n, p->cxx_ops.cap, ob);
             }
@@ -751,11 +751,11 @@ static void read_cxx_ops(project *p)
 /* The one binding for the op; none when two bind different functions. */
 static const op_binding *binding_for(const op_bindings *ops, const char *op)
 {
-    char *key = op_key(op);
+    char *key = al_op_key(op);
     const op_binding *hit = NULL;
     bool ambiguous = false;
     for (size_t i = 0; i < ops->n; i++)
-        if (key_matches(ops->items[i].op, key)) {
+        if (al_op_key_matches(ops->items[i].op, key)) {
             if (hit && (strcmp(hit->func, ops->items[i].func) || strcmp(hit->path, ops->items[i].path)))
                 ambiguous = true;
             hit = &ops->items[i];
@@ -836,7 +836,7 @@ static int compare_defs(const void *x, const void *y)
 /* One textual pass over every C++ file: `name(...) {` defines name. It
  * over-collects (a constructor call followed by a block); the parse of
  * the file decides. */
-static void read_definitions(project *p)
+static void read_definitions(al_index *ix, project *p)
 {
     if (p->defs_read)
         return;
@@ -847,7 +847,7 @@ static void read_definitions(project *p)
                                            "__launch_bounds__", "__attribute__", NULL};
     for (size_t f = 0; f < p->cxx_files.n; f++) {
         al_source src;
-        if (al_source_load(&src, p->cxx_files.items[f]) != AL_SOURCE_OK) {
+        if (index_load(ix, &src, p->cxx_files.items[f]) != AL_SOURCE_OK) {
             al_source_free(&src);
             continue;
         }
@@ -903,7 +903,7 @@ static size_t shared_dirs(const char *a, const char *b)
 static bool find_cxx_function(al_index *ix, project *p, const char *prefer, const char *name,
                               al_cxx_def *out)
 {
-    read_definitions(p);
+    read_definitions(ix, p);
     size_t lo = 0, hi = p->n_defs;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
@@ -949,7 +949,7 @@ bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx
     al_index_lock(ix);
     project *p = from_path ? project_of(ix, from_path) : NULL;
     if (p) {
-        read_cxx_ops(p);
+        read_cxx_ops(ix, p);
         const op_binding *b = binding_for(&p->cxx_ops, op);
         ok = b && find_cxx_function(ix, p, b->path, b->func, out);
     }
@@ -976,7 +976,7 @@ const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
     al_index_lock(ix);
     project *p = from_path ? project_of(ix, from_path) : NULL;
     if (p)
-        read_cxx_ops(p);
+        read_cxx_ops(ix, p);
     al_index_unlock(ix);
     return p ? &p->schemas : NULL;
 }

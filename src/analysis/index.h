@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct al_index al_index;
 
@@ -46,10 +47,22 @@ typedef struct {
     const al_pymodule *mod;
 } al_pysite;
 
+/* A file the index read (parsed, or scanned for registrations). */
+typedef struct {
+    char *path;
+    uint64_t hash; /* of its bytes, when read */
+    bool read;     /* false: it could not be read */
+} al_index_read;
+
 al_index *al_index_new(void);
 void al_index_free(al_index *ix);
 void al_index_lock(al_index *ix);
 void al_index_unlock(al_index *ix);
+/* Whether this thread used the index since the last call (a result that
+ * did may depend on other files); clears the mark. */
+bool al_index_take_touched(void);
+/* Every file the index read so far, in order (repeats possible). */
+const al_index_read *al_index_reads(const al_index *ix, size_t *n);
 
 /* Resolves a callee expression of a call in `from` to a Python definition
  * of the project: a function of the same file, a method of the enclosing

@@ -179,3 +179,34 @@ void al_ops_free(al_op_table *table)
     free(table->items);
     memset(table, 0, sizeof *table);
 }
+
+/* "torch.ops.ns.op(.default)" -> "ns.op"; "ns::op" -> "ns.op". */
+char *al_op_key(const char *op)
+{
+    const char *p = al_str_starts_with(op, "torch.ops.") ? op + 10 : op;
+    al_strbuf sb = {0};
+    for (; *p; p++) {
+        if (p[0] == ':' && p[1] == ':') {
+            al_strbuf_putc(&sb, '.');
+            p++;
+        } else {
+            al_strbuf_putc(&sb, *p);
+        }
+    }
+    char *k = al_strbuf_detach(&sb);
+    if (al_str_ends_with(k, ".default"))
+        k[strlen(k) - 8] = '\0';
+    return k;
+}
+
+/* Whether a binding's key names the op: the same "ns.op", or the same op
+ * name when the binding's namespace is unknown. */
+bool al_op_key_matches(const char *binding, const char *wanted)
+{
+    if (!strcmp(binding, wanted))
+        return true;
+    if (binding[0] != '*')
+        return false;
+    const char *w = strrchr(wanted, '.');
+    return w && !strcmp(binding + 2, w + 1);
+}

@@ -50,4 +50,11 @@ const al_op_summary *al_ops_find_output(const al_op_table *table, const char *na
                                         const char *kw, size_t kwlen);
 void al_ops_free(al_op_table *table);
 
+/* The key an op is registered under: "torch.ops.ns.op(.default)" and
+ * "ns::op" -> "ns.op"; caller frees. */
+char *al_op_key(const char *op);
+/* Whether a binding's key names the op: the same "ns.op", or the same op
+ * name when the binding's namespace is unknown ("*.op"). */
+bool al_op_key_matches(const char *binding, const char *wanted);
+
 #endif

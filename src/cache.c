@@ -1,0 +1,523 @@
+#include "cache.h"
+
+#include "paths.h"
+#include "rules/rules.h"
+#include "version.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#define MAGIC "ALCACHE\x02"
+#define MAGIC_LEN 8
+
+typedef struct {
+    char *path;
+    uint64_t hash, len, options;
+    bool uses_index;
+    bool dropped;
+    char *blob; /* the serialized findings */
+    size_t blob_len;
+} entry;
+
+struct al_cache {
+    uint64_t settings, fingerprint;
+    entry *entries;
+    size_t n, cap;
+    size_t *slots; /* open addressing over entries, index + 1; 0 empty */
+    size_t n_slots;
+    al_cache_dep *deps;
+    size_t n_deps, cap_deps;
+};
+
+uint64_t al_cache_hash(const void *bytes, size_t len, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(bytes, len, seed);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookup                                                               */
+
+static size_t *slot_for(const al_cache *c, const char *path)
+{
+    size_t mask = c->n_slots - 1;
+    size_t i = (size_t)al_cache_hash(path, strlen(path), 0) & mask;
+    for (;; i = (i + 1) & mask) {
+        size_t *s = &c->slots[i];
+        if (*s == 0 || !strcmp(c->entries[*s - 1].path, path))
+            return s;
+    }
+}
+
+static void rehash(al_cache *c)
+{
+    free(c->slots);
+    c->n_slots = 64;
+    while (c->n_slots < c->n * 2 + 2)
+        c->n_slots *= 2;
+    c->slots = al_xcalloc(c->n_slots, sizeof *c->slots);
+    for (size_t i = 0; i < c->n; i++)
+        *slot_for(c, c->entries[i].path) = i + 1;
+}
+
+static void add_entry(al_cache *c, entry e)
+{
+    if ((c->n + 1) * 2 + 2 > c->n_slots)
+        rehash(c);
+    size_t *s = slot_for(c, e.path);
+    if (*s) {
+        entry *old = &c->entries[*s - 1];
+        free(old->path);
+        free(old->blob);
+        *old = e;
+        return;
+    }
+    AL_PUSH(c->entries, c->n, c->cap, e);
+    *s = c->n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Serialization: little-endian integers, strings as u32 length + bytes */
+
+static void put_u64(al_strbuf *b, uint64_t v)
+{
+    unsigned char x[8];
+    for (int i = 0; i < 8; i++)
+        x[i] = (unsigned char)(v >> (8 * i));
+    al_strbuf_append(b, (const char *)x, 8);
+}
+
+static void put_u32(al_strbuf *b, uint32_t v)
+{
+    unsigned char x[4];
+    for (int i = 0; i < 4; i++)
+        x[i] = (unsigned char)(v >> (8 * i));
+    al_strbuf_append(b, (const char *)x, 4);
+}
+
+static void put_u8(al_strbuf *b, unsigned v)
+{
+    char x = (char)v;
+    al_strbuf_append(b, &x, 1);
+}
+
+static void put_str(al_strbuf *b, const char *s)
+{
+    size_t n = s ? strlen(s) : 0;
+    put_u32(b, (uint32_t)n);
+    if (n)
+        al_strbuf_append(b, s, n);
+}
+
+typedef struct {
+    const unsigned char *p, *end;
+    bool bad;
+} reader;
+
+static uint64_t get_u64(reader *r)
+{
+    if (r->bad || r->end - r->p < 8)
+        return r->bad = true, 0;
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)r->p[i] << (8 * i);
+    r->p += 8;
+    return v;
+}
+
+static uint32_t get_u32(reader *r)
+{
+    if (r->bad || r->end - r->p < 4)
+        return r->bad = true, 0;
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++)
+        v |= (uint32_t)r->p[i] << (8 * i);
+    r->p += 4;
+    return v;
+}
+
+static unsigned get_u8(reader *r)
+{
+    if (r->bad || r->end - r->p < 1)
+        return r->bad = true, 0;
+    return *r->p++;
+}
+
+/* A copy of the next string (NUL-terminated; no NUL inside). */
+static char *get_str(reader *r)
+{
+    uint32_t n = get_u32(r);
+    if (r->bad || (size_t)(r->end - r->p) < n || memchr(r->p, '\0', n)) {
+        r->bad = true;
+        return NULL;
+    }
+    char *s = al_xstrndup((const char *)r->p, n);
+    r->p += n;
+    return s;
+}
+
+static void put_findings(al_strbuf *b, const al_findings *f)
+{
+    put_u32(b, (uint32_t)f->n);
+    for (size_t i = 0; i < f->n; i++) {
+        const al_finding *x = &f->items[i];
+        put_str(b, x->code);
+        put_str(b, x->message);
+        put_u64(b, x->start);
+        put_u64(b, x->end);
+        put_u8(b, x->fix != NULL);
+        if (x->fix) {
+            put_u8(b, x->fix->applicability);
+            put_str(b, x->fix->message);
+            put_u64(b, x->fix->scope_start);
+            put_u64(b, x->fix->scope_end);
+            put_u32(b, (uint32_t)x->fix->n_edits);
+            for (size_t k = 0; k < x->fix->n_edits; k++) {
+                put_u64(b, x->fix->edits[k].start);
+                put_u64(b, x->fix->edits[k].end);
+                put_str(b, x->fix->edits[k].content);
+            }
+        }
+        put_u32(b, (uint32_t)x->n_notes);
+        for (size_t k = 0; k < x->n_notes; k++) {
+            put_str(b, x->notes[k].message);
+            put_u8(b, x->notes[k].path != NULL);
+            if (x->notes[k].path)
+                put_str(b, x->notes[k].path);
+            put_u64(b, x->notes[k].row);
+        }
+    }
+}
+
+/* The findings of a blob; false (out emptied) when it does not read
+ * back whole. Codes must name a rule of this build. */
+static bool get_findings(const char *blob, size_t len, al_findings *out)
+{
+    reader r = {(const unsigned char *)blob, (const unsigned char *)blob + len, false};
+    memset(out, 0, sizeof *out);
+    uint32_t n = get_u32(&r);
+    for (uint32_t i = 0; i < n && !r.bad; i++) {
+        char *code = get_str(&r);
+        char *message = get_str(&r);
+        uint64_t start = get_u64(&r), end = get_u64(&r);
+        const al_rule *rule = code ? al_rule_find(code) : NULL;
+        free(code);
+        if (!rule || r.bad || start > end) {
+            free(message);
+            r.bad = true;
+            break;
+        }
+        al_fix *fix = NULL;
+        if (get_u8(&r)) {
+            unsigned app = get_u8(&r);
+            char *fm = get_str(&r);
+            if (r.bad || app > AL_FIX_DISPLAY_ONLY) {
+                free(fm);
+                free(message);
+                r.bad = true;
+                break;
+            }
+            fix = al_fix_new((al_applicability)app, fm);
+            free(fm);
+            fix->scope_start = (size_t)get_u64(&r);
+            fix->scope_end = (size_t)get_u64(&r);
+            uint32_t ne = get_u32(&r);
+            for (uint32_t k = 0; k < ne && !r.bad; k++) {
+                uint64_t es = get_u64(&r), ee = get_u64(&r);
+                char *content = get_str(&r);
+                if (!r.bad && es <= ee)
+                    al_fix_add_edit(fix, (size_t)es, (size_t)ee, content);
+                else
+                    r.bad = true;
+                free(content);
+            }
+        }
+        al_findings_add(out, rule->code, rule->name, (size_t)start, (size_t)end,
+                        message ? message : al_xstrdup(""), fix);
+        uint32_t nn = get_u32(&r);
+        for (uint32_t k = 0; k < nn && !r.bad; k++) {
+            char *nm = get_str(&r);
+            char *np = get_u8(&r) ? get_str(&r) : NULL;
+            uint64_t row = get_u64(&r);
+            if (!r.bad)
+                al_findings_note(out, np, (size_t)row, nm);
+            free(nm);
+            free(np);
+        }
+    }
+    if (r.bad || r.p != r.end) {
+        al_findings_free(out);
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                                */
+
+static char *cache_file(const char *dir, uint64_t settings)
+{
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "%s/%016llx.bin", dir, (unsigned long long)settings);
+    return al_strbuf_detach(&sb);
+}
+
+static bool read_whole(const char *path, al_strbuf *out, bool *missing)
+{
+    *missing = false;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *missing = errno == ENOENT;
+        return false;
+    }
+    bool too_large;
+    bool ok = al_strbuf_read(out, f, 1u << 30, &too_large);
+    fclose(f);
+    return ok;
+}
+
+static bool parse_cache(al_cache *c, const char *bytes, size_t len)
+{
+    if (len < MAGIC_LEN + 8 || memcmp(bytes, MAGIC, MAGIC_LEN))
+        return false;
+    reader tail = {(const unsigned char *)bytes + len - 8, (const unsigned char *)bytes + len,
+                   false};
+    if (get_u64(&tail) != al_cache_hash(bytes, len - 8, 0))
+        return false;
+    reader r = {(const unsigned char *)bytes + MAGIC_LEN, (const unsigned char *)bytes + len - 8,
+                false};
+    char *version = get_str(&r);
+    bool same = version && !strcmp(version, ALLOCLINT_VERSION);
+    free(version);
+    if (!same || get_u64(&r) != c->settings)
+        return false;
+    c->fingerprint = get_u64(&r);
+    uint32_t nd = get_u32(&r);
+    for (uint32_t i = 0; i < nd && !r.bad; i++) {
+        char *p = get_str(&r);
+        uint64_t h = get_u64(&r);
+        if (r.bad) {
+            free(p);
+            break;
+        }
+        al_cache_dep d = {p, h};
+        AL_PUSH(c->deps, c->n_deps, c->cap_deps, d);
+    }
+    uint32_t ne = get_u32(&r);
+    for (uint32_t i = 0; i < ne && !r.bad; i++) {
+        entry e = {0};
+        e.path = get_str(&r);
+        e.hash = get_u64(&r);
+        e.len = get_u64(&r);
+        e.options = get_u64(&r);
+        e.uses_index = get_u8(&r) != 0;
+        uint32_t bl = get_u32(&r);
+        if (r.bad || (size_t)(r.end - r.p) < bl) {
+            free(e.path);
+            r.bad = true;
+            break;
+        }
+        e.blob = al_xstrndup((const char *)r.p, bl);
+        e.blob_len = bl;
+        r.p += bl;
+        add_entry(c, e);
+    }
+    return !r.bad && r.p == r.end;
+}
+
+static void clear(al_cache *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->entries[i].path);
+        free(c->entries[i].blob);
+    }
+    for (size_t i = 0; i < c->n_deps; i++)
+        free(c->deps[i].path);
+    free(c->entries);
+    free(c->slots);
+    free(c->deps);
+    c->entries = NULL;
+    c->slots = NULL;
+    c->deps = NULL;
+    c->n = c->cap = c->n_slots = c->n_deps = c->cap_deps = 0;
+    c->fingerprint = 0;
+}
+
+al_cache *al_cache_load(const char *dir, uint64_t settings, al_strbuf *warnings)
+{
+    al_cache *c = al_xcalloc(1, sizeof *c);
+    c->settings = settings;
+    rehash(c);
+    char *path = cache_file(dir, settings);
+    al_strbuf bytes = {0};
+    bool missing;
+    if (!read_whole(path, &bytes, &missing)) {
+        if (!missing)
+            al_strbuf_printf(warnings, "alloclint: warning: %s: cannot be read; the cache is "
+                                       "rebuilt\n",
+                             path);
+    } else if (!parse_cache(c, bytes.data ? bytes.data : "", bytes.len)) {
+        clear(c);
+        rehash(c);
+        al_strbuf_printf(warnings,
+                         "alloclint: warning: %s: not a whole cache of this alloclint; "
+                         "discarded\n",
+                         path);
+    }
+    al_strbuf_free(&bytes);
+    free(path);
+    return c;
+}
+
+void al_cache_free(al_cache *c)
+{
+    if (!c)
+        return;
+    clear(c);
+    free(c);
+}
+
+const al_cache_dep *al_cache_deps(const al_cache *c, size_t *n)
+{
+    *n = c->n_deps;
+    return c->deps;
+}
+
+uint64_t al_cache_fingerprint(const al_cache *c)
+{
+    return c->fingerprint;
+}
+
+bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len,
+                  uint64_t options, bool project_ok, al_findings *out)
+{
+    size_t s = *slot_for(c, path);
+    if (!s)
+        return false;
+    const entry *e = &c->entries[s - 1];
+    if (e->dropped || e->hash != hash || e->len != len || e->options != options ||
+        (e->uses_index && !project_ok))
+        return false;
+    return get_findings(e->blob, e->blob_len, out);
+}
+
+void al_cache_put(al_cache *c, const char *path, uint64_t hash, size_t len, uint64_t options,
+                  bool uses_index, const al_findings *findings)
+{
+    al_strbuf b = {0};
+    put_findings(&b, findings);
+    entry e = {al_xstrdup(path), hash, len, options, uses_index, false, NULL, b.len};
+    e.blob = al_strbuf_detach(&b);
+    add_entry(c, e);
+}
+
+void al_cache_keep_project(al_cache *c, bool project_ok)
+{
+    for (size_t i = 0; i < c->n && !project_ok; i++)
+        if (c->entries[i].uses_index)
+            c->entries[i].dropped = true;
+}
+
+/* mkdir -p, and on creation the files that keep the folder out of git
+ * and of backups. */
+static bool make_dir(const char *dir, al_strbuf *err)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ||
+               (al_strbuf_printf(err, "%s: not a folder", dir), false);
+    char *copy = al_xstrdup(dir);
+    for (char *p = copy + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            al_strbuf_printf(err, "%s: %s", copy, strerror(errno));
+            free(copy);
+            return false;
+        }
+        *p = '/';
+    }
+    free(copy);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        al_strbuf_printf(err, "%s: %s", dir, strerror(errno));
+        return false;
+    }
+    static const char *const files[][2] = {
+        {".gitignore", "# Created by alloclint: its cache, never committed.\n*\n"},
+        {"CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n"
+                         "# This file is a cache directory tag created by alloclint.\n"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char *p = al_path_join(dir, files[i][0]);
+        FILE *f = fopen(p, "wx");
+        if (f) {
+            fputs(files[i][1], f);
+            fclose(f);
+        }
+        free(p);
+    }
+    return true;
+}
+
+bool al_cache_save(al_cache *c, const char *dir, uint64_t fingerprint, const al_cache_dep *deps,
+                   size_t n_deps, al_strbuf *err)
+{
+    if (!make_dir(dir, err))
+        return false;
+    al_strbuf b = {0};
+    al_strbuf_append(&b, MAGIC, MAGIC_LEN);
+    put_str(&b, ALLOCLINT_VERSION);
+    put_u64(&b, c->settings);
+    put_u64(&b, fingerprint);
+    put_u32(&b, (uint32_t)n_deps);
+    for (size_t i = 0; i < n_deps; i++) {
+        put_str(&b, deps[i].path);
+        put_u64(&b, deps[i].hash);
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < c->n; i++)
+        kept += !c->entries[i].dropped;
+    put_u32(&b, (uint32_t)kept);
+    for (size_t i = 0; i < c->n; i++) {
+        const entry *e = &c->entries[i];
+        if (e->dropped)
+            continue;
+        put_str(&b, e->path);
+        put_u64(&b, e->hash);
+        put_u64(&b, e->len);
+        put_u64(&b, e->options);
+        put_u8(&b, e->uses_index);
+        put_u32(&b, (uint32_t)e->blob_len);
+        al_strbuf_append(&b, e->blob, e->blob_len);
+    }
+    put_u64(&b, al_cache_hash(b.data, b.len, 0));
+    char *path = cache_file(dir, c->settings);
+    al_strbuf tmp = {0};
+    al_strbuf_printf(&tmp, "%s.%ld.tmp", path, (long)getpid());
+    bool ok = false;
+    int fd = open(tmp.data, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd >= 0) {
+        size_t done = 0;
+        while (done < b.len) {
+            ssize_t w = write(fd, b.data + done, b.len - done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+        ok = close(fd) == 0 && done == b.len && rename(tmp.data, path) == 0;
+    }
+    if (!ok) {
+        al_strbuf_printf(err, "%s: %s", path, strerror(errno));
+        unlink(tmp.data);
+    }
+    al_strbuf_free(&tmp);
+    al_strbuf_free(&b);
+    free(path);
+    return ok;
+}
