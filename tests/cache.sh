@@ -1,0 +1,135 @@
+#!/bin/sh
+# The cache (.alloclint_cache): a warm run says exactly what a cold one
+# and --no-cache say; a changed file, a changed callee in another file and
+# a changed option are analysed again; a corrupt cache file is discarded
+# with a warning naming it; concurrent runs leave a cache that reads back.
+#
+# Usage: tests/cache.sh ALLOCLINT
+set -u
+alloclint=${1:?usage: tests/cache.sh ALLOCLINT}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail=0
+say() { echo "cache: $*" >&2; fail=1; }
+unset ALLOCLINT_CACHE_DIR
+
+mkdir -p "$work/proj/pkg"
+cd "$work/proj" || exit 2
+git init -q . 2>/dev/null
+# A helper in another module that writes its whole output: the caller's
+# zeros buffer is overwritten before it is read (AL101, proved through the
+# call). Changing the helper to read the buffer first removes the proof.
+cat >pkg/fill.py <<'EOF'
+import torch
+
+
+def write_rows(out: torch.Tensor, src: torch.Tensor) -> None:
+    out.copy_(src)
+EOF
+cat >pkg/model.py <<'EOF'
+import torch
+
+from pkg.fill import write_rows
+
+
+def decode_step(hidden: torch.Tensor) -> torch.Tensor:
+    buf = torch.zeros(hidden.shape, dtype=hidden.dtype)
+    write_rows(buf, hidden)
+    return buf * 2
+EOF
+cat >pkg/plain.py <<'EOF'
+import torch
+
+
+def scales(n: int) -> torch.Tensor:
+    s = torch.zeros(n)
+    s[:] = 1.0
+    return s
+EOF
+cat >pkg/empty.py <<'EOF'
+def nothing():
+    return 1
+EOF
+touch pkg/__init__.py
+
+check() { "$alloclint" check --output-format concise "$@" . 2>"$work/stderr.txt"; }
+
+check --no-cache >"$work/nocache.txt"
+check >"$work/cold.txt"
+check >"$work/warm.txt"
+grep -q 'AL101' "$work/nocache.txt" || say "the fixture has no AL101 finding"
+cmp -s "$work/nocache.txt" "$work/cold.txt" || say "a cold run differs from --no-cache"
+cmp -s "$work/cold.txt" "$work/warm.txt" || say "a warm run differs from the cold one"
+[ -s "$work/stderr.txt" ] && { say "a warm run wrote to stderr:"; cat "$work/stderr.txt" >&2; }
+[ -f .alloclint_cache/.gitignore ] || say "no .gitignore in the cache folder"
+grep -qx '\*' .alloclint_cache/.gitignore || say "the cache's .gitignore does not ignore it all"
+[ -f .alloclint_cache/CACHEDIR.TAG ] || say "no CACHEDIR.TAG"
+[ -z "$(git status --porcelain --untracked-files=all | grep alloclint_cache)" ] ||
+    say "git sees the cache folder"
+
+# The file itself changes: its new findings, not the cached ones.
+sed -i 's/s\[:\] = 1.0/s[:2] = 1.0/' pkg/plain.py
+check >"$work/edited.txt"
+check --no-cache >"$work/edited_ref.txt"
+cmp -s "$work/edited.txt" "$work/edited_ref.txt" || say "an edited file gave cached findings"
+cmp -s "$work/edited.txt" "$work/warm.txt" && say "the edit changed nothing (fixture broken)"
+
+# A callee in another file changes: the caller's proof is redone.
+cat >pkg/fill.py <<'EOF'
+import torch
+
+
+def write_rows(out: torch.Tensor, src: torch.Tensor) -> None:
+    out.add_(src)
+EOF
+check >"$work/callee.txt"
+check --no-cache >"$work/callee_ref.txt"
+cmp -s "$work/callee.txt" "$work/callee_ref.txt" ||
+    { say "a changed callee left the caller's cached finding:"; diff "$work/callee_ref.txt" "$work/callee.txt" >&2; }
+grep -q 'model.py.*AL101' "$work/callee.txt" && say "AL101 kept after the callee reads the buffer"
+
+# Options change: another rule selection is not answered from the cache.
+check --select AL900 >"$work/select.txt"
+check --no-cache --select AL900 >"$work/select_ref.txt"
+cmp -s "$work/select.txt" "$work/select_ref.txt" || say "--select was answered from the cache"
+
+# A corrupt cache file: discarded with a warning naming it; same output.
+for f in .alloclint_cache/*.bin; do
+    printf 'garbage' | dd of="$f" bs=1 seek=40 conv=notrunc 2>/dev/null
+done
+check >"$work/corrupt.txt"
+grep -q 'warning: .*alloclint_cache/.*\.bin: not a whole cache' "$work/stderr.txt" ||
+    { say "no warning for a corrupt cache file:"; cat "$work/stderr.txt" >&2; }
+cmp -s "$work/corrupt.txt" "$work/callee_ref.txt" || say "a corrupt cache changed the findings"
+check >/dev/null
+[ -s "$work/stderr.txt" ] && say "the rewritten cache still warns"
+
+# --cache-dir and ALLOCLINT_CACHE_DIR put it elsewhere.
+check --cache-dir "$work/elsewhere" >/dev/null
+ls "$work/elsewhere"/*.bin >/dev/null 2>&1 || say "--cache-dir wrote no cache there"
+ALLOCLINT_CACHE_DIR="$work/env" check >/dev/null
+ls "$work/env"/*.bin >/dev/null 2>&1 || say "ALLOCLINT_CACHE_DIR wrote no cache there"
+rm -rf .alloclint_cache
+check --no-cache >/dev/null
+[ -e .alloclint_cache ] && say "--no-cache created the cache folder"
+
+# Runs at once on one cache: every one answers right, and the cache left
+# behind reads back without a warning.
+i=0
+while [ $i -lt 6 ]; do
+    "$alloclint" check --output-format concise . >"$work/par$i.txt" 2>"$work/par$i.err" &
+    i=$((i + 1))
+done
+wait
+i=0
+while [ $i -lt 6 ]; do
+    cmp -s "$work/par$i.txt" "$work/callee_ref.txt" || say "concurrent run $i differs"
+    [ -s "$work/par$i.err" ] && { say "concurrent run $i warned:"; cat "$work/par$i.err" >&2; }
+    i=$((i + 1))
+done
+check >"$work/after.txt"
+[ -s "$work/stderr.txt" ] && { say "the cache after concurrent runs warns:"; cat "$work/stderr.txt" >&2; }
+cmp -s "$work/after.txt" "$work/callee_ref.txt" || say "the cache after concurrent runs is wrong"
+ls .alloclint_cache/*.tmp >/dev/null 2>&1 && say "temporary files left in the cache"
+
+exit $fail

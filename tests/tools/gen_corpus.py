@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Writes a corpus of Python files for the prefilter equivalence test:
+our own snippets of model code (buffers, fills, cats, loops, helpers,
+kernels, suppressions) put together in random order, with the layouts a
+statement scanner can trip on (decorators, else/except at column 0,
+comments between definitions, `def` inside strings, continuations,
+semicolons, CRLF). Deterministic for a seed.
+
+Usage: gen_corpus.py DIR [FILES] [SEED]
+"""
+import os
+import random
+import sys
+
+HEADERS = [
+    "import torch\n",
+    "import torch\nimport torch.nn.functional as F\n",
+    "import torch as th\n",
+    "from torch import zeros, empty\n",
+    "from torch import zeros as make_zeros\n",
+    "import numpy as np\nimport torch\n",
+    "import triton\nimport triton.language as tl\nimport torch\n",
+    "from .helpers import fill_rows\nimport torch\n",
+]
+
+SNIPPETS = [
+    # a buffer a helper of this file overwrites
+    '''def write_all(out, src):
+    out.copy_(src)
+
+
+def step_{n}(x):
+    buf = torch.zeros(x.shape, dtype=x.dtype)
+    write_all(buf, x)
+    return buf + 1
+''',
+    # the helper reads first: must stay silent
+    '''def accumulate(out, src):
+    out += src
+
+
+def step_{n}(x):
+    acc = torch.zeros_like(x)
+    accumulate(acc, x)
+    return acc
+''',
+    '''@torch.no_grad()
+def decode_{n}(hidden, n: int):
+    out = torch.zeros(n, hidden.shape[-1])
+    out[:] = hidden[:n]
+    return out
+''',
+    '''class Cache{n}:
+    def __init__(self, n, d):
+        self.buf = torch.zeros(n, d)
+        self.lens = torch.zeros(n, dtype=torch.int32)
+
+    def reset(self):
+        self.buf.zero_()
+        self.buf.fill_(0)
+
+    def update(self, x):
+        self.buf.copy_(x)
+''',
+    '''def pad_{n}(x, a: int):
+    z = torch.zeros(x.shape[0], a, dtype=x.dtype, device=x.device)
+    return torch.cat([z, x], dim=1)
+''',
+    '''def grow_{n}(parts):
+    out = parts[0]
+    for p in parts[1:]:
+        out = torch.cat([out, p])
+    return out
+''',
+    '''def loop_alloc_{n}(xs):
+    total = 0
+    for x in xs:
+        tmp = torch.empty_like(x)
+        tmp.copy_(x)
+        total = total + tmp.sum()
+    return total
+''',
+    '''def host_{n}(n):
+    t = torch.zeros(n).cuda()
+    u = torch.arange(n).to("cuda")
+    return t, u
+''',
+    '''def rebind_{n}(x, y):
+    z = x * 2
+    z = z - y
+    return z
+''',
+    '''def doc_{n}():
+    """An example in a docstring at column 0:
+def fake(x):
+    return torch.zeros(3)
+class Fake:
+    pass
+"""
+    return 1
+''',
+    '''def cont_{n}(x):
+    y = torch.zeros(4, \\
+                    4)
+    y[:] = x; y = y + 1
+    return y
+''',
+    '''try:
+    import flash_attn
+except ImportError:
+    flash_attn = None
+else:
+    pass
+''',
+    '''if torch.cuda.is_available():
+    DEVICE = "cuda"
+else:
+    DEVICE = "cpu"
+SCRATCH = torch.zeros(16)
+''',
+    '''# alloclint: ignore[AL101]
+def ignored_{n}(x):
+    b = torch.zeros(3)
+    b[:] = x
+    return b
+''',
+    '''def noqa_{n}(x):
+    b = torch.zeros(3)  # noqa: AL101
+    b[:] = x
+    return b
+''',
+    '''def unused_noqa_{n}(x):
+    return x + 1  # noqa: AL101
+''',
+    '''@triton.jit
+def kernel_{n}(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    acc = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, acc, mask=offs < n)
+
+
+def launch_{n}(x):
+    y = torch.zeros_like(x)
+    kernel_{n}[(1,)](x, y, x.numel(), BLOCK=128)
+    return y
+''',
+    '''def f_string_{n}(x):
+    return f"{torch.zeros(2)} {x}"
+''',
+    '''def uses_import_{n}(x):
+    out = torch.zeros_like(x)
+    fill_rows(out, x)
+    return out
+''',
+    '''async def serve_{n}(x):
+    out = torch.zeros(3)
+    out[:] = x
+    return out
+''',
+    '''def np_{n}(n):
+    a = np.zeros(n)
+    a[:] = 1
+    return a
+''',
+    '''def masked_{n}(x, m):
+    y = torch.zeros_like(x)
+    y.masked_fill_(m, 0)
+    return y
+''',
+    '''def plain_{n}(x):
+    return x.relu()
+''',
+]
+
+
+def main():
+    out = sys.argv[1]
+    files = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    os.makedirs(out, exist_ok=True)
+    for i in range(files):
+        parts = [rng.choice(HEADERS)]
+        for k in range(rng.randint(1, 8)):
+            parts.append("\n\n" + rng.choice(SNIPPETS).replace("{n}", str(k)))
+            if rng.random() < 0.2:
+                parts.append("# a comment between definitions\n")
+        text = "".join(parts)
+        if rng.random() < 0.1:
+            text = text.replace("\n", "\r\n")
+        if rng.random() < 0.1:
+            text = text.replace("    ", "\t")
+        with open(os.path.join(out, "gen_%03d.py" % i), "w", newline="") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
