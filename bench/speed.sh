@@ -1,0 +1,69 @@
+#!/bin/sh
+# Speed and memory of a whole-repo check, measured against ast-grep with
+# one naive pattern (`torch.zeros($$$A)`), all in one run, interleaved so
+# that a noisy machine slows every tool alike. Prints a Markdown table:
+# median wall time, MB/s of Python, peak RSS, and ratios to ast-grep.
+# Timings are never asserted.
+#
+# Usage: bench/speed.sh [RUNS] PATH...
+#   RUNS  repetitions of each measurement (default 5); PATHs are checked
+#   together (e.g. checkouts of vLLM and SGLang).
+#
+# Rows: cold (--no-cache, all threads), warm (the cache of the run before,
+# nothing changed), cold on one thread, and ast-grep. --select ALL.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+runs=5
+case ${1:-} in [0-9]*) runs=$1; shift ;; esac
+[ $# -gt 0 ] || { echo "usage: bench/speed.sh [RUNS] PATH..." >&2; exit 2; }
+ASTGREP_VERSION=0.39.0
+alloclint="$root/build/alloclint"
+[ -x "$alloclint" ] || { echo "bench: build alloclint first (cmake --build build)" >&2; exit 2; }
+command -v /usr/bin/time >/dev/null 2>&1 || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 2; }
+cache="$here/.cache"
+sg="$cache/node_modules/.bin/ast-grep"
+if [ ! -x "$sg" ]; then
+    mkdir -p "$cache"
+    printf '{"name": "alloclint-bench", "private": true}\n' >"$cache/package.json"
+    (cd "$cache" && npm install --silent "@ast-grep/cli@$ASTGREP_VERSION" >/dev/null)
+fi
+lintcache="$cache/lint-cache"
+rm -rf "$lintcache"
+
+bytes=$(find "$@" -name '*.py' -not -path '*/.git/*' -exec cat {} + | wc -c)
+files=$(find "$@" -name '*.py' -not -path '*/.git/*' | wc -l)
+
+measure() { # name command...: appends "seconds kilobytes" to $cache/name.runs
+    name=$1; shift
+    /usr/bin/time -f "%e %M" -o "$cache/time.txt" "$@" >/dev/null 2>&1 || true
+    tail -n 1 "$cache/time.txt" >>"$cache/$name.runs"
+}
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+for n in cold warm onethread astgrep; do : >"$cache/$n.runs"; done
+check="$alloclint check --select ALL -q --output-format concise --no-respect-gitignore"
+# The cache the warm runs read.
+$check --cache-dir "$lintcache" "$@" >/dev/null 2>&1 || true
+i=0
+while [ $i -lt "$runs" ]; do
+    measure cold $check --no-cache "$@"
+    measure warm $check --cache-dir "$lintcache" "$@"
+    measure onethread $check --no-cache -j1 "$@"
+    measure astgrep "$sg" run --pattern 'torch.zeros($$$A)' --lang python "$@"
+    i=$((i + 1))
+done
+
+t_sg=$(cut -d' ' -f1 "$cache/astgrep.runs" | median)
+m_sg=$(cut -d' ' -f2 "$cache/astgrep.runs" | median)
+echo "Checked: $* ($files Python files, $((bytes / 1000000)) MB), $(nproc) CPUs, $runs runs each, medians."
+echo
+echo "| run | wall s | MB/s | peak RSS MB | time vs ast-grep | memory vs ast-grep |"
+echo "|---|---:|---:|---:|---:|---:|"
+for n in cold warm onethread astgrep; do
+    t=$(cut -d' ' -f1 "$cache/$n.runs" | median)
+    m=$(cut -d' ' -f2 "$cache/$n.runs" | median)
+    awk -v n="$n" -v t="$t" -v m="$m" -v b="$bytes" -v ts="$t_sg" -v ms="$m_sg" 'BEGIN {
+        label = n == "cold" ? "alloclint cold (--no-cache)" : n == "warm" ? "alloclint warm (cache, nothing changed)" : n == "onethread" ? "alloclint cold, -j1" : "ast-grep, one pattern"
+        printf "| %s | %.2f | %.0f | %.0f | %.2fx | %.2fx |\n", label, t, (t > 0 ? b / 1e6 / t : 0), m / 1024, (ts > 0 ? t / ts : 0), (ms > 0 ? m / ms : 0) }'
+done
