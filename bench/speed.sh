@@ -17,17 +17,7 @@ root=$(cd "$here/.." && pwd)
 runs=5
 case ${1:-} in [0-9]*) runs=$1; shift ;; esac
 [ $# -gt 0 ] || { echo "usage: bench/speed.sh [RUNS] PATH..." >&2; exit 2; }
-ASTGREP_VERSION=0.39.0
-alloclint="$root/build/alloclint"
-[ -x "$alloclint" ] || { echo "bench: build alloclint first (cmake --build build)" >&2; exit 2; }
-command -v /usr/bin/time >/dev/null 2>&1 || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 2; }
-cache="$here/.cache"
-sg="$cache/node_modules/.bin/ast-grep"
-if [ ! -x "$sg" ]; then
-    mkdir -p "$cache"
-    printf '{"name": "alloclint-bench", "private": true}\n' >"$cache/package.json"
-    (cd "$cache" && npm install --silent "@ast-grep/cli@$ASTGREP_VERSION" >/dev/null)
-fi
+. "$here/peers.sh"
 lintcache="$cache/lint-cache"
 rm -rf "$lintcache"
 

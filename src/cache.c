@@ -428,9 +428,11 @@ void al_cache_keep_project(al_cache *c, bool project_ok)
 static bool make_dir(const char *dir, al_strbuf *err)
 {
     struct stat st;
-    if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ||
-               (al_strbuf_printf(err, "%s: not a folder", dir), false);
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            al_strbuf_printf(err, "%s: not a folder", dir);
+        return S_ISDIR(st.st_mode);
+    }
     char *copy = al_xstrdup(dir);
     for (char *p = copy + 1; *p; p++) {
         if (*p != '/')

@@ -464,8 +464,6 @@ static void take_fix(run *r, al_file_job *job)
     free(out);
 }
 
-/* Phase 1, in parallel: load, check and fix each file in memory.
- * Phase 2, in order: messages, writes and the report. */
 /* What a file's findings depend on besides its bytes and the project:
  * its rules, op tables and C++ flags. */
 static uint64_t ops_hash(const al_op_table *ops)
@@ -623,8 +621,8 @@ static void cache_save(run *r)
     for (size_t i = 0; i < n; i++)
         if (!kept || strcmp(deps[kept - 1].path, deps[i].path))
             deps[kept++] = deps[i];
-        else
-            deps[kept - 1] = deps[i]; /* the newer read wins */
+        else if (deps[kept - 1].hash != deps[i].hash)
+            deps[kept - 1].hash = 0; /* changed while read: never matches */
     al_strbuf err = {0};
     if (!al_cache_save(r->cache, r->cache_dir, r->fingerprint, deps, kept, &err))
         fprintf(stderr, "alloclint: warning: the cache was not written: %s\n", err.data);
@@ -632,6 +630,9 @@ static void cache_save(run *r)
     free(deps);
 }
 
+/* Phase 1, in parallel: load, check and fix each file in memory (or take
+ * its findings from the cache). Phase 2, in order: messages, writes and
+ * the report. */
 static void check_files(run *r)
 {
     const al_check_options *o = r->o;

@@ -2,9 +2,7 @@
 
 #include "analysis/index.h"
 
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdlib.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
@@ -172,6 +170,26 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
     }
 }
 
+/* Runs fn(arg) on `threads` threads (0: one per CPU, never more than
+ * `tasks`), this one included; fewer when a thread cannot be made. */
+static void run_on_threads(int threads, size_t tasks, void *(*fn)(void *), void *arg)
+{
+    if (threads <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
+    }
+    if ((size_t)threads > tasks)
+        threads = (int)(tasks ? tasks : 1);
+    pthread_t tids[256];
+    int started = 0;
+    for (int t = 1; t < threads && started < 256; t++)
+        if (pthread_create(&tids[started], NULL, fn, arg) == 0)
+            started++;
+    fn(arg);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+}
+
 static void *worker(void *arg)
 {
     pool *p = arg;
@@ -208,20 +226,7 @@ void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_
     pool p = {jobs, paths, n, opt, 0, 0, false};
     pthread_t bar;
     bool bar_started = progress && pthread_create(&bar, NULL, progress_line, &p) == 0;
-    if (threads <= 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
-    }
-    if ((size_t)threads > n)
-        threads = (int)(n ? n : 1);
-    pthread_t tids[256];
-    int started = 0;
-    for (int t = 1; t < threads; t++)
-        if (pthread_create(&tids[started], NULL, worker, &p) == 0)
-            started++;
-    worker(&p); /* this thread works too; fewer threads if creation failed */
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
+    run_on_threads(threads, n, worker, &p);
     atomic_store(&p.finished, true);
     if (bar_started)
         pthread_join(bar, NULL);
@@ -234,57 +239,22 @@ typedef struct {
     atomic_size_t next;
 } hash_pool;
 
-static void hash_one(const char *path, al_file_hash *out, al_strbuf *buf)
-{
-    memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    buf->len = 0;
-    for (;;) {
-        al_strbuf_reserve(buf, 1 << 16);
-        ssize_t got = read(fd, buf->data + buf->len, buf->cap - buf->len - 1);
-        if (got < 0) {
-            close(fd);
-            return;
-        }
-        if (got == 0)
-            break;
-        buf->len += (size_t)got;
-    }
-    close(fd);
-    out->hash = al_hash_bytes(buf->data, buf->len);
-    out->len = buf->len;
-    out->ok = true;
-}
-
 static void *hash_worker(void *arg)
 {
     hash_pool *p = arg;
-    al_strbuf buf = {0};
     for (;;) {
         size_t i = atomic_fetch_add(&p->next, 1);
         if (i >= p->n)
             break;
-        hash_one(p->paths[i], &p->out[i], &buf);
+        al_file_hash *h = &p->out[i];
+        h->ok = al_source_hash_file(p->paths[i], &h->hash, &h->len) == AL_SOURCE_OK;
     }
-    al_strbuf_free(&buf);
     return NULL;
 }
 
 void al_hash_files(char *const *paths, size_t n, int threads, al_file_hash *out)
 {
+    memset(out, 0, n * sizeof *out);
     hash_pool p = {paths, n, out, 0};
-    if (threads <= 0) {
-        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
-    }
-    pthread_t tids[64];
-    int started = 0;
-    for (int t = 1; t < threads && t < 64; t++)
-        if (pthread_create(&tids[started], NULL, hash_worker, &p) == 0)
-            started++;
-    hash_worker(&p);
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
+    run_on_threads(threads, n, hash_worker, &p);
 }

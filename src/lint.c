@@ -9,7 +9,6 @@
 #include "suppress.h"
 #include "util.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +37,7 @@ static bool prefilter_cxx(const al_source *src, const al_lint_options *opt)
 
 /* What of a Python file is parsed: nothing (no enabled rule can fire),
  * the whole file, or its module-level code and the definitions some
- * admitted rule could report in. */
+ * admitted rule could report in (only when spans are wanted). */
 typedef struct {
     bool admitted;
     size_t (*spans)[2]; /* NULL: the whole file */
@@ -64,7 +63,8 @@ static void keep_called(const char *name, size_t len, void *arg)
     }
 }
 
-static void plan_python(const al_source *src, const al_lint_options *opt, parse_plan *plan)
+static void plan_python(const al_source *src, const al_lint_options *opt, bool spans_wanted,
+                        parse_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
     if (opt->no_prefilter) {
@@ -80,7 +80,7 @@ static void plan_python(const al_source *src, const al_lint_options *opt, parse_
         plan->admitted |= admitted[r];
     }
     /* A renamed factory hides its calls from the scan: the whole file. */
-    if (!plan->admitted || scan.renamed) {
+    if (!plan->admitted || scan.renamed || !spans_wanted) {
         al_py_scan_free(&scan);
         return;
     }
@@ -389,7 +389,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         return;
     }
     parse_plan plan;
-    plan_python(src, opt, &plan);
+    plan_python(src, opt, true, &plan);
     if (!plan.admitted) {
         res->skipped_by_prefilter = true;
         return;
@@ -486,8 +486,7 @@ char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t 
 {
     *added = 0;
     parse_plan plan;
-    plan_python(src, opt, &plan);
-    free(plan.spans);
+    plan_python(src, opt, false, &plan);
     if (!plan.admitted || src->has_nul || src->bad_utf8)
         return NULL;
     al_findings findings = {0};

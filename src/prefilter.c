@@ -186,6 +186,31 @@ static const char *skip_blanks(const char *q, const char *end, bool newlines)
     return q;
 }
 
+/* Calls f for each name called in [p, e): `name(`, and with attributes
+ * also `x.name(`. */
+static void each_call(const char *bytes, const char *p, const char *e, bool attributes,
+                      void (*f)(const char *name, size_t len, void *arg), void *arg)
+{
+    while (p < e) {
+        if (!ident_start((unsigned char)*p) || (p > bytes && ident_char((unsigned char)p[-1]))) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        while (w < e && ident_char((unsigned char)*w))
+            w++;
+        const char *after = skip_blanks(w, e, true);
+        if (after < e && *after == '(' && (attributes || !(p > bytes && p[-1] == '.')))
+            f(p, (size_t)(w - p), arg);
+        p = w;
+    }
+}
+
+static void add_class(const char *name, size_t len, void *arg)
+{
+    *(unsigned *)arg |= name_class(name, len);
+}
+
 /* A comment's classes: a suppression naming AL codes, or alloclint's own
  * directive (what AL900 and the suppressions read). */
 static unsigned comment_class(const char *p, const char *e)
@@ -227,22 +252,29 @@ static const char *skip_string(const char *p, const char *end)
     return end;
 }
 
+/* The name a `def name` or `async def name` line at `at` defines, as an
+ * offset and length (length 0: not a function). */
+static void function_name(const char *bytes, const char *at, const char *end,
+                          al_statement_span *out)
+{
+    const char *w = at;
+    if (end - w > 6 && !memcmp(w, "async", 5) && !ident_char((unsigned char)w[5]))
+        w = skip_blanks(w + 5, end, false);
+    if (end - w > 4 && !memcmp(w, "def", 3) && !ident_char((unsigned char)w[3])) {
+        const char *nm = skip_blanks(w + 3, end, false), *ne = nm;
+        while (ne < end && ident_char((unsigned char)*ne))
+            ne++;
+        out->name = (size_t)(nm - bytes);
+        out->name_len = (size_t)(ne - nm);
+    }
+}
+
 static void push_statement(al_py_scan *s, const char *bytes, size_t start, const char *at,
                            const char *end, unsigned tokens, bool definition)
 {
     al_statement_span r = {start, start, tokens, definition, 0, 0};
-    /* A function's name: `def name`, `async def name` (decorated ones
-     * are named when their `def` line comes). */
-    const char *w = at;
-    if (definition && end - w > 6 && !memcmp(w, "async", 5) && !ident_char((unsigned char)w[5]))
-        w = skip_blanks(w + 5, end, false);
-    if (definition && end - w > 4 && !memcmp(w, "def", 3) && !ident_char((unsigned char)w[3])) {
-        const char *nm = skip_blanks(w + 3, end, false), *ne = nm;
-        while (ne < end && ident_char((unsigned char)*ne))
-            ne++;
-        r.name = (size_t)(nm - bytes);
-        r.name_len = (size_t)(ne - nm);
-    }
+    if (definition)
+        function_name(bytes, at, end, &r);
     AL_PUSH(s->items, s->n, s->cap, r);
 }
 
@@ -308,15 +340,9 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                     pending = 0;
                 } else {
                     if (q == p && after_decorator && depth == 0 &&
-                        s->items[s->n - 1].name_len == 0) {
+                        s->items[s->n - 1].name_len == 0)
                         /* The `def` under decorators names the statement. */
-                        al_statement_span *d = &s->items[s->n - 1];
-                        al_py_scan tmp = {0};
-                        push_statement(&tmp, bytes, d->start, q, end, 0, true);
-                        d->name = tmp.items[0].name;
-                        d->name_len = tmp.items[0].name_len;
-                        free(tmp.items);
-                    }
+                        function_name(bytes, q, end, &s->items[s->n - 1]);
                     s->items[s->n - 1].tokens |= pending;
                     pending = 0;
                 }
@@ -355,20 +381,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
              * for the statement structure. */
             const char *e = skip_string(p, end);
             unsigned t = 0;
-            const char *q = p + 1;
-            while (q < e) {
-                if (ident_start((unsigned char)*q) && !ident_char((unsigned char)q[-1])) {
-                    const char *w = q;
-                    while (w < e && ident_char((unsigned char)*w))
-                        w++;
-                    const char *after = skip_blanks(w, e, true);
-                    if (after < e && *after == '(')
-                        t |= name_class(q, (size_t)(w - q));
-                    q = w;
-                } else {
-                    q++;
-                }
-            }
+            each_call(bytes, p + 1, e, true, add_class, &t);
             s->items[s->n - 1].tokens |= t;
             expect_lhs = false;
             p = e;
@@ -437,8 +450,6 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
         }
         p++;
     }
-    if (line_has_code)
-        last_code_end = len;
     s->items[s->n - 1].tokens |= pending;
     s->items[s->n - 1].end = len;
     for (size_t i = 0; i < s->n; i++)
@@ -454,18 +465,5 @@ void al_py_scan_free(al_py_scan *s)
 void al_prefilter_called_names(const char *bytes, size_t start, size_t end,
                                void (*f)(const char *name, size_t len, void *arg), void *arg)
 {
-    const char *p = bytes + start, *e = bytes + end;
-    while (p < e) {
-        if (!ident_start((unsigned char)*p) || (p > bytes && ident_char((unsigned char)p[-1]))) {
-            p++;
-            continue;
-        }
-        const char *w = p;
-        while (w < e && ident_char((unsigned char)*w))
-            w++;
-        const char *after = skip_blanks(w, e, true);
-        if (after < e && *after == '(' && !(p > bytes && p[-1] == '.'))
-            f(p, (size_t)(w - p), arg);
-        p = w;
-    }
+    each_call(bytes, bytes + start, bytes + end, false, f, arg);
 }

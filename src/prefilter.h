@@ -34,7 +34,7 @@ typedef struct {
 typedef struct {
     al_statement_span *items;
     size_t n, cap;
-    unsigned tokens; /* the file's: every region's, and triton anywhere */
+    unsigned tokens; /* the file's: every statement's */
     bool renamed;    /* a factory-like name imported under another name */
 } al_py_scan;
 

@@ -98,17 +98,19 @@ void al_source_from_memory(al_source *src, const char *path, const char *bytes,
     analyse(src);
 }
 
-al_source_status al_source_load(al_source *src, const char *path)
+/* The bytes of a regular file (NUL-terminated), at most
+ * AL_SOURCE_MAX_BYTES; *err is errno on an open or read error. */
+static al_source_status read_file(const char *path, char **out, size_t *out_len, int *err)
 {
-    memset(src, 0, sizeof *src);
+    *err = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        src->err_errno = errno;
+        *err = errno;
         return AL_SOURCE_ERR_OPEN;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        src->err_errno = errno;
+        *err = errno;
         close(fd);
         return AL_SOURCE_ERR_OPEN;
     }
@@ -137,7 +139,7 @@ al_source_status al_source_load(al_source *src, const char *path)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            src->err_errno = errno;
+            *err = errno;
             free(bytes);
             close(fd);
             return AL_SOURCE_ERR_READ;
@@ -148,11 +150,36 @@ al_source_status al_source_load(al_source *src, const char *path)
     }
     close(fd);
     bytes[len] = '\0';
+    *out = bytes;
+    *out_len = len;
+    return AL_SOURCE_OK;
+}
+
+al_source_status al_source_load(al_source *src, const char *path)
+{
+    memset(src, 0, sizeof *src);
+    char *bytes;
+    size_t len;
+    al_source_status st = read_file(path, &bytes, &len, &src->err_errno);
+    if (st != AL_SOURCE_OK)
+        return st;
     src->path = al_xstrdup(path);
     src->bytes = bytes;
     src->len = len;
     analyse(src);
     return AL_SOURCE_OK;
+}
+
+al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *len)
+{
+    char *bytes;
+    int err;
+    al_source_status st = read_file(path, &bytes, len, &err);
+    if (st == AL_SOURCE_OK) {
+        *hash = al_hash_bytes(bytes, *len);
+        free(bytes);
+    }
+    return st;
 }
 
 void al_source_free(al_source *src)

@@ -41,6 +41,9 @@ typedef struct {
 } al_source;
 
 al_source_status al_source_load(al_source *src, const char *path);
+/* The hash (as al_source_load sets it) and size of a file's bytes,
+ * read under the same rules, without keeping or analysing them. */
+al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *len);
 /* Takes a copy of bytes; never fails. */
 void al_source_from_memory(al_source *src, const char *path, const char *bytes,
                            size_t len);

@@ -561,27 +561,28 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
     if (al_node_is(callee, "identifier")) {
         char *name = al_node_text(pf, callee);
         TSNode def = def_in_block(pf, pf->root, name);
+        const al_imports *im = &from->mod->imports;
+        size_t first = 0; /* the first import binding the name, if any */
+        while (first < im->n && strcmp(im->items[first].local, name))
+            first++;
+        bool imported = first < im->n;
         pyfile *whole = NULL;
-        bool imported = false;
-        for (size_t i = 0; i < from->mod->imports.n && !imported; i++)
-            imported = !strcmp(from->mod->imports.items[i].local, name);
         if (ts_node_is_null(def) && pf->partial && !imported && from->path &&
             (whole = load_py(ix, from->path)) != NULL) {
             /* The file was parsed in part: its other functions are read
              * from the whole file. */
             def = def_in_block(&whole->pf, whole->pf.root, name);
         }
-        if (!ts_node_is_null(def) && whole) {
-            fill_def(out, whole->path, &whole->pf, &whole->mod, def);
-            ok = true;
-        } else if (!ts_node_is_null(def)) {
-            fill_def(out, from->path, pf, from->mod, def);
+        if (!ts_node_is_null(def)) {
+            if (whole)
+                fill_def(out, whole->path, &whole->pf, &whole->mod, def);
+            else
+                fill_def(out, from->path, pf, from->mod, def);
             ok = true;
         } else {
-            for (size_t i = 0; i < from->mod->imports.n && !ok; i++)
-                if (!strcmp(from->mod->imports.items[i].local, name))
-                    ok = from->path &&
-                         resolve_target(ix, from->path, from->mod->imports.items[i].target, 0, out);
+            for (size_t i = first; i < im->n && !ok; i++)
+                if (!strcmp(im->items[i].local, name))
+                    ok = from->path && resolve_target(ix, from->path, im->items[i].target, 0, out);
         }
         free(name);
     } else if (al_node_is(callee, "attribute")) {

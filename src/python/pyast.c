@@ -8,17 +8,19 @@
 
 const TSLanguage *tree_sitter_python(void);
 
-bool al_pyfile_parse(al_pyfile *pf, const al_source *src)
+/* Parses src, within ranges when n > 0. */
+static bool parse(al_pyfile *pf, const al_source *src, const TSRange *ranges, uint32_t n)
 {
     memset(pf, 0, sizeof *pf);
     pf->src = src;
+    pf->partial = n > 0;
     pf->parser = ts_parser_new();
-    if (!pf->parser || !ts_parser_set_language(pf->parser, tree_sitter_python()))
+    if (!pf->parser || !ts_parser_set_language(pf->parser, tree_sitter_python()) ||
+        (n && !ts_parser_set_included_ranges(pf->parser, ranges, n)))
         return false;
     /* A NUL byte would end the text early; tree-sitter reads by length so
      * the bytes after it are still parsed, as errors. */
-    pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes,
-                                      (uint32_t)src->len);
+    pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes, (uint32_t)src->len);
     if (!pf->tree)
         return false;
     pf->root = ts_tree_root_node(pf->tree);
@@ -26,15 +28,14 @@ bool al_pyfile_parse(al_pyfile *pf, const al_source *src)
     return true;
 }
 
+bool al_pyfile_parse(al_pyfile *pf, const al_source *src)
+{
+    return parse(pf, src, NULL, 0);
+}
+
 bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*spans)[2],
                            size_t n)
 {
-    memset(pf, 0, sizeof *pf);
-    pf->src = src;
-    pf->partial = true;
-    pf->parser = ts_parser_new();
-    if (!pf->parser || !ts_parser_set_language(pf->parser, tree_sitter_python()))
-        return false;
     TSRange *ranges = al_xcalloc(n ? n : 1, sizeof *ranges);
     /* Spans start and end at line starts (or the end of the file). */
     uint32_t row = 0;
@@ -58,16 +59,10 @@ bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*s
             }
         }
     }
-    bool ok = ts_parser_set_included_ranges(pf->parser, ranges, (uint32_t)n);
+    bool ok = parse(pf, src, ranges, (uint32_t)n);
+    pf->partial = true;
     free(ranges);
-    if (!ok)
-        return false;
-    pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes, (uint32_t)src->len);
-    if (!pf->tree)
-        return false;
-    pf->root = ts_tree_root_node(pf->tree);
-    pf->has_error = ts_node_has_error(pf->root);
-    return true;
+    return ok;
 }
 
 void al_pyfile_free(al_pyfile *pf)
