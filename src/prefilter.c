@@ -62,7 +62,7 @@ unsigned al_prefilter_scan(const char *bytes, size_t len)
     static const char *const maker[] = {"empty", "arange", "tensor", "rand", "randn", "randint",
                                         "randperm", "normal", "bernoulli", "multinomial", "eye",
                                         "linspace", "logspace", "as_tensor", NULL};
-    static const char *const cat[] = {"cat", "concat", "concatenate", "stack", NULL};
+    static const char *const cat[] = {"cat", "concat", "concatenate", "stack", "pad", NULL};
     static const char *const fill[] = {"fill_", "zero_", NULL};
     if (any_called(p, end, factory))
         t |= AL_TOK_FACTORY;
@@ -72,6 +72,8 @@ unsigned al_prefilter_scan(const char *bytes, size_t len)
         t |= AL_TOK_CAT;
     if (any_called(p, end, fill))
         t |= AL_TOK_FILL;
+    if (any_called(p, end, (const char *const[]){"cumsum", NULL}))
+        t |= AL_TOK_CUMSUM;
     if (memmem(p, len, "triton", 6))
         t |= AL_TOK_TRITON;
     if (memmem(p, len, "for ", 4) || memmem(p, len, "while ", 6))
@@ -117,7 +119,7 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
 {
     switch (n) {
     case 3:
-        if (word_is(p, n, "cat"))
+        if (word_is(p, n, "cat") || word_is(p, n, "pad"))
             return AL_TOK_CAT;
         if (word_is(p, n, "eye"))
             return AL_TOK_MAKER;
@@ -143,7 +145,7 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
             return AL_TOK_MAKER;
         if (word_is(p, n, "concat"))
             return AL_TOK_CAT;
-        return 0;
+        return word_is(p, n, "cumsum") ? AL_TOK_CUMSUM : 0;
     case 7:
         return word_is(p, n, "randint") ? AL_TOK_MAKER : 0;
     case 8:

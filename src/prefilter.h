@@ -14,12 +14,13 @@ enum {
     AL_TOK_FACTORY = 1 << 0,  /* zeros( ones( full( (and _like, new_) */
     AL_TOK_FILL = 1 << 1,     /* fill_( zero_( */
     AL_TOK_TRITON = 1 << 2,   /* triton (C++: anywhere; Python: names triton*, tl, jit) */
-    AL_TOK_CAT = 1 << 3,      /* cat( concat( concatenate( stack( */
+    AL_TOK_CAT = 1 << 3,      /* cat( concat( concatenate( stack( pad( */
     AL_TOK_LOOP = 1 << 4,     /* `for ` / `while ` */
     AL_TOK_MOVE = 1 << 5,     /* .to( .cuda( */
     AL_TOK_MAKER = 1 << 6,    /* empty( arange( tensor( rand( ... every other factory */
     AL_TOK_SUPPRESS = 1 << 7, /* noqa (Python: naming AL codes), alloclint: */
     AL_TOK_REBIND = 1 << 8,   /* Python: `x = ... x ...` on one logical line */
+    AL_TOK_CUMSUM = 1 << 9,   /* cumsum( */
 };
 
 /* A top-level statement of a Python file, whole lines (the comment lines

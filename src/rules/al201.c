@@ -1,36 +1,57 @@
 /* AL201 cat-with-zeros. GPU evidence (rules/AL201.md): F.pad is never
- * faster than cat (0.82-0.99x); for a cumsum, writing it into an n + 1
- * buffer with element 0 set is 1.1-2.1x faster. The fix follows that. */
+ * faster than cat for one zero block (0.82-0.99x); for a cumsum, writing
+ * it into an n + 1 buffer with element 0 set is 1.1-2.1x faster than the
+ * cat and faster still than F.pad. The fix follows that. */
 #include "rules.h"
 
+#include "../analysis/pad.h"
+#include "../analysis/values.h"
 #include "../util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* torch.cat with a freshly made block of zeros. */
+typedef enum { SIDE_BEFORE, SIDE_AFTER, SIDE_BOTH } pad_side;
+
+/* torch.cat with freshly made zeros, or F.pad(cumsum, (1, 0)). */
 typedef struct {
     size_t start, end;
-    bool zeros_first;
-    char *extent; /* the zero block's size along the cat dim; NULL unknown */
-    int rank;     /* -1 unknown */
-    int dim;      /* normalised; -1 unknown */
-    char *other;  /* x */
-    bool dtype_same;
-    char *dtype, *device; /* of the zero block, NULL when absent */
-    /* x = torch.cumsum(a, 0, dtype=D) and `target = torch.cat(...)` alone */
+    bool pad_call;   /* the finding is F.pad(torch.cumsum(...), (1, 0)) */
+    pad_side side;
+    char *extent[2]; /* the zero blocks' sizes along the cat dim; NULL unknown */
+    int rank;        /* -1 unknown */
+    int dim;         /* normalised; -1 unknown */
+    char *other;     /* x */
+    bool dtype_same; /* every zero block provably has x's dtype */
+    char *dtype, *device; /* of the first zero block, NULL when absent */
+    /* x = torch.cumsum(a, d, dtype=D) or a.cumsum(d, dtype=D) */
     bool cumsum;
-    char *cumsum_input, *cumsum_dtype;
+    char *cumsum_input, *cumsum_dim, *cumsum_dtype;
+    /* x is a name bound by the statement just before, used nowhere else */
+    size_t cumsum_stmt_start, cumsum_stmt_end;
+    bool cumsum_stmt;
+    /* `target = <the call>` alone on its lines */
     char *target, *indent;
     size_t stmt_start, stmt_end;
     const char *torch, *functional; /* local names; functional may be NULL */
 } catzero;
 
-/* F.pad's tuple for padding `extent` before or after dim of a rank-r
- * tensor: pairs run from the last dim backwards. */
+static void catzero_free(catzero *f)
+{
+    free(f->extent[0]), free(f->extent[1]), free(f->other), free(f->dtype), free(f->device);
+    free(f->cumsum_input), free(f->cumsum_dim), free(f->cumsum_dtype);
+    free(f->target), free(f->indent);
+}
+
+/* F.pad's tuple for the zero blocks along dim of a rank-r tensor: pairs
+ * run from the last dim backwards. */
 static char *pad_tuple(const catzero *f)
 {
-    if (!f->extent || f->rank < 1 || f->dim < 0 || f->dim >= f->rank)
+    if (f->rank < 1 || f->dim < 0 || f->dim >= f->rank)
+        return NULL;
+    const char *before = f->side == SIDE_AFTER ? "0" : f->extent[0];
+    const char *after = f->side == SIDE_BEFORE ? "0" : f->extent[f->side == SIDE_BOTH];
+    if (!before || !after)
         return NULL;
     al_strbuf sb = {0};
     al_strbuf_putc(&sb, '(');
@@ -38,7 +59,7 @@ static char *pad_tuple(const catzero *f)
         if (d != f->rank - 1)
             al_strbuf_puts(&sb, ", ");
         if (d == f->dim)
-            al_strbuf_printf(&sb, f->zeros_first ? "%s, 0" : "0, %s", f->extent);
+            al_strbuf_printf(&sb, "%s, %s", before, after);
         else
             al_strbuf_puts(&sb, "0, 0");
     }
@@ -46,53 +67,91 @@ static char *pad_tuple(const catzero *f)
     return al_strbuf_detach(&sb);
 }
 
+/* The buffer form: the cumsum written into an n + 1 buffer, element 0
+ * set. The cat form is 1-D (its zero block is); F.pad pads the last dim
+ * of any rank, so its form keeps the leading dims. */
+static char *buffer_form(const catzero *f)
+{
+    const char *in = f->cumsum_input, *t = f->target;
+    al_strbuf r = {0};
+    if (f->pad_call)
+        al_strbuf_printf(&r, "%s = %s.empty(*%s.shape[:-1], %s.shape[-1] + 1, dtype=%s", t,
+                         f->torch, in, in, f->cumsum_dtype);
+    else
+        al_strbuf_printf(&r, "%s = %s.empty(%s.shape[0] + 1, dtype=%s", t, f->torch, in,
+                         f->cumsum_dtype);
+    if (f->device)
+        al_strbuf_printf(&r, ", device=%s)\n", f->device);
+    else
+        al_strbuf_printf(&r, ", device=%s.device)\n", in);
+    const char *head = f->pad_call ? "..., 0" : "0", *tail = f->pad_call ? "..., 1:" : "1:";
+    al_strbuf_printf(&r, "%s%s[%s] = 0\n%s%s.cumsum(%s, %s, dtype=%s, out=%s[%s])", f->indent, t,
+                     head, f->indent, f->torch, in, f->cumsum_dim, f->cumsum_dtype, t, tail);
+    return al_strbuf_detach(&r);
+}
+
+static const char *why_no_buffer_fix(const catzero *f)
+{
+    if (!f->target)
+        return "needs `name = ...` as a statement of its own";
+    if (!f->cumsum_dtype)
+        return "the cumsum needs `dtype=`: a cumsum of int32 without it is int64";
+    if (f->pad_call)
+        return NULL;
+    if (f->side != SIDE_BEFORE || !f->extent[0] || strcmp(f->extent[0], "1") || f->rank != 1 ||
+        f->dim != 0)
+        return "needs a 1-element zero block first";
+    if (!f->dtype_same)
+        return "needs the same `dtype=` spelled on the zeros and the cumsum";
+    return NULL;
+}
+
 static void report(const catzero *f, al_findings *out)
 {
     al_strbuf msg = {0};
     al_fix *fix = NULL;
-    bool buffer_form = f->cumsum && f->zeros_first && f->extent &&
-                       !strcmp(f->extent, "1") && f->rank == 1 && f->dim == 0 &&
-                       f->target && f->cumsum_dtype && f->dtype_same;
+    const char *F = f->functional ? f->functional : "torch.nn.functional";
     if (f->cumsum) {
-        al_strbuf_printf(&msg, "a prefix sum with a leading zero, concatenated: write the "
-                               "cumsum into an `n + 1` buffer with element 0 set "
-                               "(`out=buf[1:]`), 1.1-2.1x faster on an H200");
-        if (buffer_form) {
-            const char *dev = f->device ? f->device : NULL;
-            al_strbuf repl = {0};
-            al_strbuf_printf(&repl, "%s = %s.empty(%s.shape[0] + 1, dtype=%s", f->target,
-                             f->torch, f->cumsum_input, f->cumsum_dtype);
-            if (dev)
-                al_strbuf_printf(&repl, ", device=%s", dev);
-            else
-                al_strbuf_printf(&repl, ", device=%s.device", f->cumsum_input);
-            al_strbuf_printf(&repl, ")\n%s%s[0] = 0\n%s%s.cumsum(%s, 0, dtype=%s, out=%s[1:])",
-                             f->indent, f->target, f->indent, f->torch, f->cumsum_input,
-                             f->cumsum_dtype, f->target);
-            fix = al_fix_new(AL_FIX_SAFE, "Write the cumsum into an n + 1 buffer");
-            al_fix_add_edit(fix, f->stmt_start, f->stmt_end, repl.data);
-            al_strbuf_free(&repl);
+        if (f->pad_call)
+            al_strbuf_puts(&msg, "a prefix sum padded with a leading zero: write the cumsum "
+                                 "into an `n + 1` buffer with element 0 set (`out=`), faster "
+                                 "than `F.pad`, which writes the output twice");
+        else
+            al_strbuf_puts(&msg, "a prefix sum with a leading zero, concatenated: write the "
+                                 "cumsum into an `n + 1` buffer with element 0 set "
+                                 "(`out=buf[1:]`), 1.1-2.1x faster on an H200");
+        const char *why = why_no_buffer_fix(f);
+        if (!why) {
+            char *repl = buffer_form(f);
+            fix = al_fix_new(AL_FIX_SAFE, f->cumsum_stmt ? "Write the cumsum into an n + 1 "
+                                                           "buffer (drop the separate cumsum)"
+                                                         : "Write the cumsum into an n + 1 "
+                                                           "buffer");
+            if (f->cumsum_stmt)
+                al_fix_add_edit(fix, f->cumsum_stmt_start, f->cumsum_stmt_end, "");
+            al_fix_add_edit(fix, f->stmt_start, f->stmt_end, repl);
+            free(repl);
         } else {
-            al_strbuf_puts(&msg, " (no fix: needs `name = torch.cat(...)` on its own, a "
-                                 "1-element zero block first, and the same `dtype=` spelled "
-                                 "on both)");
+            al_strbuf_printf(&msg, " (no fix: %s)", why);
         }
     } else {
         char *pad = pad_tuple(f);
-        const char *F = f->functional ? f->functional : "torch.nn.functional";
+        const char *speed = f->side == SIDE_BOTH
+                                ? "one allocation instead of three (measured in rules/AL201.md)"
+                                : "not faster on a GPU (0.82-0.99x), a readability change";
         if (pad)
-            al_strbuf_printf(&msg, "`torch.cat` with a freshly made zero block is "
-                                   "`%s.pad(%s, %s)`; not faster on a GPU (0.82-0.99x), a "
-                                   "readability change",
-                             F, f->other, pad);
+            al_strbuf_printf(&msg, "`torch.cat` with freshly made zeros is `%s.pad(%s, %s)`; "
+                                   "%s",
+                             F, f->other, pad, speed);
         else
-            al_strbuf_printf(&msg, "`torch.cat` with a freshly made zero block could be "
-                                   "`%s.pad(...)`; not faster on a GPU (0.82-0.99x)",
-                             F);
+            al_strbuf_printf(&msg, "`torch.cat` with freshly made zeros could be "
+                                   "`%s.pad(...)` (the zeros' size along the cat dim is not "
+                                   "known); %s",
+                             F, speed);
         if (pad) {
             al_strbuf repl = {0};
             al_strbuf_printf(&repl, "%s.pad(%s, %s)", F, f->other, pad);
-            /* cat promotes dtypes, pad does not; and pad is not faster. */
+            /* cat promotes dtypes, pad does not. */
             fix = al_fix_new(AL_FIX_DISPLAY_ONLY, repl.data);
             al_fix_add_edit(fix, f->start, f->end, repl.data);
             al_strbuf_free(&repl);
@@ -105,61 +164,114 @@ static void report(const catzero *f, al_findings *out)
                     fix);
 }
 
-/* The zero block of `torch.cat([a, b])`: items[zi] is torch.zeros(...),
- * `x.new_zeros(...)`, or either `.to(other)`. Returns zi or -1. */
-static int zero_block(const al_pymodule *m, const TSNode items[2], TSNode *zcall, bool *to_other)
+/* The statement holding n when n is `target = n` alone on its lines. */
+static void read_target(const al_pyfile *pf, TSNode call, catzero *f)
 {
-    const al_pyfile *pf = m->pf;
-    for (int i = 0; i < 2; i++) {
-        *to_other = false;
-        TSNode z = al_py_unparen(items[i]);
-        /* torch.zeros(...).to(x) */
-        if (al_node_is(z, "call") && al_node_is(al_node_field(z, "function"), "attribute") &&
-            al_py_last_name_is(pf, al_node_field(z, "function"), "to")) {
-            al_py_args ta;
-            al_py_args_read(z, &ta);
-            TSNode obj = al_py_unparen(al_node_field(al_node_field(z, "function"), "object"));
-            if (ta.npos == 1 && ta.nkw == 0 && al_node_is(obj, "call")) {
-                *to_other = al_py_same_text(pf, ta.pos[0], items[1 - i]);
-                z = obj;
-            }
-        }
-        const char *f = al_torch_factory(pf, &m->imports, z, NULL);
-        bool new_zeros = al_node_is(z, "call") &&
-                         al_node_is(al_node_field(z, "function"), "attribute") &&
-                         al_py_last_name_is(pf, al_node_field(z, "function"), "new_zeros");
-        if ((f && !strcmp(f, "zeros")) || new_zeros) {
-            *zcall = z;
-            return i;
-        }
+    TSNode parent = ts_node_parent(call);
+    if (!al_node_is(parent, "assignment") ||
+        !al_node_is(al_node_field(parent, "left"), "identifier") ||
+        !ts_node_is_null(al_node_field(parent, "type")) ||
+        !al_node_is(ts_node_parent(parent), "expression_statement"))
+        return;
+    TSNode stmt = ts_node_parent(parent);
+    f->indent = al_py_indent_of(pf, stmt);
+    if (f->indent) {
+        f->target = al_node_text(pf, al_node_field(parent, "left"));
+        f->stmt_start = ts_node_start_byte(stmt);
+        f->stmt_end = ts_node_end_byte(stmt);
     }
-    *to_other = false;
-    return -1;
 }
 
-/* x = torch.cumsum(a, 0, dtype=D): the buffer form of the fix. */
-static void read_cumsum(const al_pymodule *m, TSNode other, catzero *f)
+/* `torch.cumsum(a, d, dtype=D)` or `a.cumsum(d, dtype=D)`, with a a name
+ * or an attribute and d 0 or -1 (0-D or 1-D: the same). */
+static bool read_cumsum_call(const al_pymodule *m, TSNode o, catzero *f)
 {
     const al_pyfile *pf = m->pf;
-    TSNode o = al_py_unparen(other);
-    if (!al_node_is(o, "call") || !al_pymodule_resolves_to(m, al_node_field(o, "function"),
-                                                           "torch.cumsum"))
-        return;
+    o = al_py_unparen(o);
+    if (!al_node_is(o, "call"))
+        return false;
+    TSNode fn = al_node_field(o, "function");
+    bool function = al_pymodule_resolves_to(m, fn, "torch.cumsum");
+    bool method = false;
+    if (!function && al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "cumsum")) {
+        /* a tensor's method, not a module's function */
+        char *owner = al_pymodule_resolve(m, al_node_field(fn, "object"));
+        method = owner == NULL;
+        free(owner);
+    }
+    if (!function && !method)
+        return false;
     al_py_args ca;
     al_py_args_read(o, &ca);
-    TSNode cdim = ca.npos > 1 ? ca.pos[1] : al_py_kwarg(pf, &ca, "dim");
+    int shift = method ? 1 : 0;
+    TSNode cdim = ca.npos > 1 - shift ? ca.pos[1 - shift] : al_py_kwarg(pf, &ca, "dim");
     TSNode cdt = al_py_kwarg(pf, &ca, "dtype");
-    TSNode in = ca.npos > 0 ? al_py_unparen(ca.pos[0]) : al_py_kwarg(pf, &ca, "input");
-    if (ts_node_is_null(cdim) || !(al_node_text_eq(pf, cdim, "0") || al_node_text_eq(pf, cdim, "-1")) ||
+    TSNode in = method ? al_py_unparen(al_node_field(fn, "object"))
+                       : (ca.npos > 0 ? al_py_unparen(ca.pos[0]) : al_py_kwarg(pf, &ca, "input"));
+    if (ts_node_is_null(cdim) ||
+        !(al_node_text_eq(pf, cdim, "0") || al_node_text_eq(pf, cdim, "-1")) ||
         ts_node_is_null(in) || !(al_node_is(in, "identifier") || al_node_is(in, "attribute")) ||
-        ca.nkw > 2 || ca.splat)
-        return;
+        ca.npos > 2 - shift || ca.splat)
+        return false;
+    for (int i = 0; i < ca.nkw; i++) {
+        TSNode name = al_node_field(ca.kw[i], "name");
+        if (!al_node_text_eq(pf, name, "dim") && !al_node_text_eq(pf, name, "dtype") &&
+            !al_node_text_eq(pf, name, "input"))
+            return false;
+    }
     f->cumsum = true;
     f->cumsum_input = al_node_text(pf, in);
-    if (!ts_node_is_null(cdt)) {
+    f->cumsum_dim = al_node_text(pf, cdim);
+    if (!ts_node_is_null(cdt))
         f->cumsum_dtype = al_node_text_compact(pf, cdt);
-        if (f->dtype && !strcmp(f->dtype, f->cumsum_dtype))
-            f->dtype_same = true;
+    return true;
+}
+
+/* The statement before stmt in its block, comments skipped. */
+static TSNode previous_statement(TSNode stmt)
+{
+    TSNode p = ts_node_prev_named_sibling(stmt);
+    while (!ts_node_is_null(p) && al_node_is(p, "comment"))
+        p = ts_node_prev_named_sibling(p);
+    return p;
+}
+
+/* x is a cumsum, or a name the statement just before binds to one and
+ * nothing else reads: that statement goes with the fix. */
+static void read_cumsum(const al_pymodule *m, TSNode call, TSNode other, catzero *f)
+{
+    const al_pyfile *pf = m->pf;
+    other = al_py_unparen(other);
+    if (read_cumsum_call(m, other, f) || !al_node_is(other, "identifier") || !f->target)
+        return;
+    TSNode stmt = ts_node_parent(ts_node_parent(call));
+    TSNode prev = previous_statement(stmt);
+    TSNode func = al_enclosing_function(call);
+    TSNode asg = ts_node_is_null(prev) ? prev : al_py_name_assignment(prev);
+    size_t ds, de;
+    if (ts_node_is_null(asg) || ts_node_is_null(func) ||
+        !ts_node_is_null(al_node_field(asg, "type")) ||
+        !al_py_same_text(pf, al_node_field(asg, "left"), other) ||
+        !al_py_statement_lines(pf, prev, &ds, &de))
+        return;
+    char *name = al_node_text(pf, other);
+    /* Rebound by the cat: the cumsum's value dies there. Otherwise the
+     * binding and the cat are its only mentions. */
+    bool dies = !strcmp(name, f->target) && al_py_count_ident(pf, call, name) == 1;
+    bool only = al_py_count_ident(pf, func, name) == 2;
+    free(name);
+    catzero probe;
+    memset(&probe, 0, sizeof probe);
+    if ((dies || only) && read_cumsum_call(m, al_node_field(asg, "right"), &probe)) {
+        f->cumsum = true;
+        f->cumsum_input = probe.cumsum_input;
+        f->cumsum_dim = probe.cumsum_dim;
+        f->cumsum_dtype = probe.cumsum_dtype;
+        f->cumsum_stmt = true;
+        f->cumsum_stmt_start = ds;
+        f->cumsum_stmt_end = de;
+    } else {
+        catzero_free(&probe);
     }
 }
 
@@ -182,18 +294,53 @@ static int cat_dim(const al_pyfile *pf, const al_py_args *a, int rank)
     return dim;
 }
 
+/* The zero block's dtype is x's: `.to(x)`, `x.new_zeros` without dtype=,
+ * `dtype=x.dtype`, or the cumsum's spelled dtype. */
+static bool block_dtype_same(const al_pyfile *pf, const al_zero_block *z, const catzero *f)
+{
+    if (z->to_other || (z->like_other && ts_node_is_null(z->dtype)))
+        return true;
+    if (ts_node_is_null(z->dtype))
+        return false;
+    char *dt = al_node_text_compact(pf, z->dtype);
+    al_strbuf want = {0};
+    al_strbuf_printf(&want, "%s.dtype", f->other);
+    bool same = !strcmp(dt, want.data) || (f->cumsum_dtype && !strcmp(dt, f->cumsum_dtype));
+    al_strbuf_free(&want);
+    free(dt);
+    return same;
+}
+
 static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
 {
     const al_pyfile *pf = m->pf;
+    catzero f;
+    memset(&f, 0, sizeof f);
+    f.start = ts_node_start_byte(call);
+    f.end = ts_node_end_byte(call);
+    f.torch = m->torch ? m->torch : "torch";
+    f.functional = al_pymodule_alias_for(m, "torch.nn.functional");
+    TSNode padded;
+    if (al_pad_one_before(m, call, &padded)) {
+        /* Only the cumsum form: F.pad of anything else is already the
+         * spelling this rule would suggest. */
+        f.pad_call = true;
+        read_target(pf, call, &f);
+        read_cumsum(m, call, padded, &f);
+        if (f.cumsum) {
+            f.other = al_node_text(pf, padded);
+            report(&f, out);
+        }
+        catzero_free(&f);
+        return;
+    }
     char *q = al_pymodule_resolve(m, al_node_field(call, "function"));
     bool cat = q && (!strcmp(q, "torch.cat") || !strcmp(q, "torch.concat") ||
                      !strcmp(q, "torch.concatenate"));
     free(q);
-    if (!cat)
-        return;
     al_py_args a;
     al_py_args_read(call, &a);
-    if (a.splat || a.npos < 1 || a.npos > 2)
+    if (!cat || a.splat || a.npos < 1 || a.npos > 2)
         return;
     TSNode seq = al_py_unparen(a.pos[0]);
     if (!al_node_is(seq, "list") && !al_node_is(seq, "tuple"))
@@ -209,61 +356,60 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
             return;
         items[n++] = c;
     }
-    if (n != 2)
-        return;
-    TSNode zcall = {0};
-    bool to_other = false;
-    int zi = zero_block(m, items, &zcall, &to_other);
-    if (zi < 0)
-        return;
-    al_py_args za;
-    al_py_args_read(zcall, &za);
-    catzero f;
-    memset(&f, 0, sizeof f);
-    f.start = ts_node_start_byte(call);
-    f.end = ts_node_end_byte(call);
-    f.zeros_first = zi == 0;
-    TSNode other = items[1 - zi];
-    f.other = al_node_text(pf, other);
-    free(al_py_size_tuple(pf, &za, &f.rank));
-    f.dim = cat_dim(pf, &a, f.rank);
-    if (f.dim >= 0 && f.rank > 0 && f.dim < f.rank) {
-        TSNode e = al_py_shape_elem(&za, f.dim);
-        if (!ts_node_is_null(e))
-            f.extent = al_node_text(pf, e);
-    }
-    TSNode dtype = al_py_kwarg(pf, &za, "dtype"), device = al_py_kwarg(pf, &za, "device");
-    if (!ts_node_is_null(dtype))
-        f.dtype = al_node_text_compact(pf, dtype);
-    if (!ts_node_is_null(device))
-        f.device = al_node_text(pf, device);
-    char *other_c = al_node_text_compact(pf, other);
-    al_strbuf want = {0};
-    al_strbuf_printf(&want, "%s.dtype", other_c);
-    f.dtype_same = to_other || (f.dtype && !strcmp(f.dtype, want.data)) ||
-                   (al_py_last_name_is(pf, al_node_field(zcall, "function"), "new_zeros") &&
-                    al_node_is(al_node_field(zcall, "function"), "attribute") &&
-                    ts_node_is_null(dtype));
-    al_strbuf_free(&want);
-    free(other_c);
-    read_cumsum(m, other, &f);
-    TSNode parent = ts_node_parent(call);
-    if (al_node_is(parent, "assignment") && al_node_is(al_node_field(parent, "left"), "identifier") &&
-        ts_node_is_null(al_node_field(parent, "type")) &&
-        al_node_is(ts_node_parent(parent), "expression_statement")) {
-        TSNode stmt = ts_node_parent(parent);
-        f.indent = al_py_indent_of(pf, stmt);
-        if (f.indent) {
-            f.target = al_node_text(pf, al_node_field(parent, "left"));
-            f.stmt_start = ts_node_start_byte(stmt);
-            f.stmt_end = ts_node_end_byte(stmt);
+    /* [z, x], [x, z] or [z, x, z] */
+    al_zero_block z[2];
+    int nz = 0;
+    TSNode other;
+    if (n == 3) {
+        other = items[1];
+        al_zero_block middle;
+        if (!al_zero_block_read(m, items[0], other, &z[0]) ||
+            !al_zero_block_read(m, items[2], other, &z[1]) ||
+            al_zero_block_read(m, items[1], (TSNode){0}, &middle))
+            return;
+        nz = 2;
+        f.side = SIDE_BOTH;
+    } else if (n == 2) {
+        if (al_zero_block_read(m, items[0], items[1], &z[0])) {
+            other = items[1];
+            f.side = SIDE_BEFORE;
+        } else if (al_zero_block_read(m, items[1], items[0], &z[0])) {
+            other = items[0];
+            f.side = SIDE_AFTER;
+        } else {
+            return;
         }
+        nz = 1;
+    } else {
+        return;
     }
-    f.torch = m->torch ? m->torch : "torch";
-    f.functional = al_pymodule_alias_for(m, "torch.nn.functional");
+    f.other = al_node_text_compact(pf, other);
+    f.rank = z[0].rank;
+    if (nz == 2 && z[1].rank != f.rank)
+        f.rank = -1;
+    f.dim = cat_dim(pf, &a, f.rank);
+    for (int i = 0; i < nz; i++) {
+        bool one;
+        TSNode e = al_zero_block_extent(&z[i], f.dim, &one);
+        f.extent[i] = one ? al_xstrdup("1") : ts_node_is_null(e) ? NULL : al_node_text(pf, e);
+    }
+    if (!ts_node_is_null(z[0].dtype))
+        f.dtype = al_node_text_compact(pf, z[0].dtype);
+    if (!ts_node_is_null(z[0].device))
+        f.device = al_node_text(pf, z[0].device);
+    read_target(pf, call, &f);
+    read_cumsum(m, call, other, &f);
+    f.dtype_same = true;
+    for (int i = 0; i < nz; i++)
+        f.dtype_same = f.dtype_same && block_dtype_same(pf, &z[i], &f);
+    if (f.cumsum && f.side != SIDE_BEFORE)
+        f.cumsum = false; /* a trailing zero after a prefix sum: plain padding */
+    if (!f.cumsum) {
+        free(f.other);
+        f.other = al_node_text(pf, other);
+    }
     report(&f, out);
-    free(f.extent), free(f.other), free(f.dtype), free(f.device);
-    free(f.cumsum_input), free(f.cumsum_dtype), free(f.target), free(f.indent);
+    catzero_free(&f);
 }
 
 void al_rule_al201(const al_rule_input *in, al_findings *out)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const FILL_CALLS[] = {"fill_", "zero_", NULL};
-static const char *const CAT_CALLS[] = {"cat", "concat", "concatenate", NULL};
+static const char *const CAT_CALLS[] = {"cat", "concat", "concatenate", "pad", NULL};
 static const char *const MOVE_CALLS[] = {"to", "cuda", NULL};
 
 const al_rule al_rules[] = {
@@ -23,7 +23,8 @@ const al_rule al_rules[] = {
      "redundant zero accumulators and dead stores in Triton kernels", true, "safe",
      AL_LANG_PYTHON, al_rule_al104, {AL_TOK_TRITON}, NULL, {AL_TOK_TRITON}},
     {"AL201", "cat-with-zeros", "`torch.cat` with a freshly made block of zeros", true,
-     "safe/display", AL_LANG_PYTHON, al_rule_al201, {AL_TOK_CAT, AL_TOK_FACTORY}, CAT_CALLS, {AL_TOK_CAT}},
+     "safe/display", AL_LANG_PYTHON, al_rule_al201, {AL_TOK_CAT, AL_TOK_FACTORY | AL_TOK_MAKER | AL_TOK_CUMSUM},
+     CAT_CALLS, {AL_TOK_CAT}},
     {"AL202", "cat-in-loop", "a tensor grown by `torch.cat` inside a loop", true, "unsafe",
      AL_LANG_PYTHON, al_rule_al202, {AL_TOK_CAT, AL_TOK_LOOP}, NULL,
      {AL_TOK_CAT, AL_TOK_LOOP}},
