@@ -26,8 +26,12 @@ trap 'rm -rf "$work"' EXIT
 fail=0
 say() { echo "golden $code/$name: $*" >&2; fail=1; }
 
-cp "$fixture" "$work/$name"
-cd "$work" || exit 2
+# The fixture is alone in its folder, which is its project: copies made
+# below stay outside it, where the repo index cannot take them for code
+# of the project (AL203 reads every file naming an attribute).
+mkdir -p "$work/src"
+cp "$fixture" "$work/src/$name"
+cd "$work/src" || exit 2
 # A fixture may choose its rules: `# golden-args: --select AL101,AL900`.
 args=$(sed -n 's/^\(#\|\/\/\) golden-args: //p' "$name" | head -n 1)
 [ -n "$args" ] || args="--select $code"
@@ -54,15 +58,15 @@ fi
 "$alloclint" check $args --diff -q --no-respect-gitignore "$name" >patch.diff 2>diff-stderr.txt
 drc=$?
 if [ $drc -ne 0 ] && [ $drc -ne 1 ]; then say "--diff exit code $drc"; fi
-mkdir -p g p
-cp "$name" g/ && cp "$name" p/
+mkdir -p ../g ../p
+cp "$name" ../g/ && cp "$name" ../p/
 if [ -s patch.diff ]; then
-    (cd g && git apply ../patch.diff) 2>git-apply.txt || { say "git apply failed:"; cat git-apply.txt >&2; }
-    (cd p && patch -p1 -s <../patch.diff) >patch.txt 2>&1 || { say "patch -p1 failed:"; cat patch.txt >&2; }
+    (cd ../g && git apply ../src/patch.diff) 2>git-apply.txt || { say "git apply failed:"; cat git-apply.txt >&2; }
+    (cd ../p && patch -p1 -s <../src/patch.diff) >patch.txt 2>&1 || { say "patch -p1 failed:"; cat patch.txt >&2; }
 fi
 
 # 3. --fix, twice
-cp "$name" orig.py
+cp "$name" ../orig.py
 "$alloclint" check $args --fix -q --no-respect-gitignore "$name" >/dev/null 2>fix-stderr.txt
 frc=$?
 if [ $frc -ne 0 ] && [ $frc -ne 1 ]; then say "--fix exit code $frc"; cat fix-stderr.txt >&2; fi
@@ -72,19 +76,19 @@ elif ! cmp -s "$name" "$dir/$name.fixed"; then
     say "fixed output differs from $name.fixed:"
     diff -u "$dir/$name.fixed" "$name" >&2
 fi
-cp "$name" once.py
+cp "$name" ../once.py
 "$alloclint" check $args --fix -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
-cmp -s "$name" once.py || say "a second --fix changed the file again"
+cmp -s "$name" ../once.py || say "a second --fix changed the file again"
 if [ -s patch.diff ]; then
-    cmp -s g/"$name" "$name" || say "git-applied diff differs from --fix output"
-    cmp -s p/"$name" "$name" || say "patch -p1 result differs from --fix output"
+    cmp -s ../g/"$name" "$name" || say "git-applied diff differs from --fix output"
+    cmp -s ../p/"$name" "$name" || say "patch -p1 result differs from --fix output"
 else
-    cmp -s orig.py "$name" || say "--diff printed nothing but --fix changed the file"
+    cmp -s ../orig.py "$name" || say "--diff printed nothing but --fix changed the file"
 fi
 
 # 5. unsafe fixes
 if [ -f "$dir/$name.unsafe-fixed" ] || [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-    cp orig.py "$name"
+    cp ../orig.py "$name"
     "$alloclint" check $args --fix --unsafe-fixes -q --no-respect-gitignore "$name" >/dev/null 2>>fix-stderr.txt
     if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
         if ! cmp -s "$name" "$dir/$name.fixed"; then

@@ -1,5 +1,6 @@
 #include "index.h"
 
+#include "memo.h"
 #include "schema.h"
 #include "../paths.h"
 #include "../python/syntax.h"
@@ -61,19 +62,12 @@ typedef struct {
     al_cxx_unit unit;
 } cxxfile;
 
-typedef struct {
-    char *key;
-    void *value;
-    void (*free_fn)(void *);
-} memo_entry;
-
 struct al_index {
     pthread_mutex_t lock;
     al_index_read *reads; /* every file read, for the cache's project check */
     size_t n_reads, cap_reads;
     size_t scanned; /* files read for registration markers */
-    memo_entry *memo; /* open addressing, cap a power of two */
-    size_t n_memo, cap_memo;
+    al_memo memo;
     project **projects;
     size_t n_projects, cap_projects;
     pyfile **py;
@@ -143,13 +137,7 @@ void al_index_free(al_index *ix)
         free(f->path);
         free(f);
     }
-    for (size_t i = 0; i < ix->cap_memo; i++)
-        if (ix->memo[i].key) {
-            if (ix->memo[i].free_fn)
-                ix->memo[i].free_fn(ix->memo[i].value);
-            free(ix->memo[i].key);
-        }
-    free(ix->memo);
+    al_memo_free(&ix->memo);
     free(ix->projects);
     free(ix->py);
     free(ix->cxx);
@@ -196,24 +184,10 @@ const al_index_read *al_index_reads(const al_index *ix, size_t *n)
 /* ------------------------------------------------------------------ */
 /* Memo                                                                 */
 
-static memo_entry *memo_slot(memo_entry *m, size_t cap, const char *key)
-{
-    size_t h = (size_t)al_hash_bytes(key, strlen(key));
-    for (size_t i = 0;; i++) {
-        memo_entry *e = &m[(h + i) & (cap - 1)];
-        if (!e->key || !strcmp(e->key, key))
-            return e;
-    }
-}
-
 void *al_index_memo_get(al_index *ix, const char *key)
 {
     al_index_lock(ix);
-    void *v = NULL;
-    if (ix->cap_memo) {
-        memo_entry *e = memo_slot(ix->memo, ix->cap_memo, key);
-        v = e->key ? e->value : NULL;
-    }
+    void *v = al_memo_get(&ix->memo, key);
     al_index_unlock(ix);
     return v;
 }
@@ -221,26 +195,7 @@ void *al_index_memo_get(al_index *ix, const char *key)
 void al_index_memo_put(al_index *ix, const char *key, void *value, void (*free_fn)(void *))
 {
     al_index_lock(ix);
-    if (2 * (ix->n_memo + 1) > ix->cap_memo) {
-        size_t cap = ix->cap_memo ? ix->cap_memo * 2 : 256;
-        memo_entry *m = al_xcalloc(cap, sizeof *m);
-        for (size_t i = 0; i < ix->cap_memo; i++)
-            if (ix->memo[i].key)
-                *memo_slot(m, cap, ix->memo[i].key) = ix->memo[i];
-        free(ix->memo);
-        ix->memo = m;
-        ix->cap_memo = cap;
-    }
-    memo_entry *e = memo_slot(ix->memo, ix->cap_memo, key);
-    if (e->key) {
-        if (e->free_fn && e->value != value)
-            e->free_fn(e->value);
-    } else {
-        e->key = al_xstrdup(key);
-        ix->n_memo++;
-    }
-    e->value = value;
-    e->free_fn = free_fn;
+    al_memo_put(&ix->memo, key, value, free_fn);
     al_index_unlock(ix);
 }
 
@@ -725,6 +680,48 @@ static void read_python_ops(al_index *ix, project *p)
         }
 }
 
+/* Whether bytes hold `.attr` as a whole attribute name. */
+static bool names_attribute(const al_source *src, const char *attr)
+{
+    size_t n = strlen(attr);
+    const char *p = src->bytes, *end = src->bytes + src->len;
+    while ((p = memmem(p, (size_t)(end - p), attr, n)) != NULL) {
+        bool dot = p > src->bytes && p[-1] == '.';
+        bool whole = p + n == end || !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (dot && whole)
+            return true;
+        p += n;
+    }
+    return false;
+}
+
+const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, const char *attr)
+{
+    al_index_lock(ix);
+    project *p = project_of(ix, from_path);
+    char *self = al_path_real(from_path);
+    const char *hit = NULL;
+    if (p) {
+        /* The project's files are found from its real root. */
+        walk_project(p);
+        for (size_t i = 0; i < p->py_files.n && !hit; i++) {
+            al_source src;
+            if ((!self || strcmp(p->py_files.items[i], self)) &&
+                index_load(ix, &src, p->py_files.items[i]) == AL_SOURCE_OK) {
+                if (names_attribute(&src, attr)) {
+                    const char *f = p->py_files.items[i];
+                    size_t n = strlen(p->root);
+                    hit = !strncmp(f, p->root, n) && f[n] == '/' ? f + n + 1 : f;
+                }
+                al_source_free(&src);
+            }
+        }
+    }
+    free(self);
+    al_index_unlock(ix);
+    return hit;
+}
+
 static void read_cxx_ops(al_index *ix, project *p)
 {
     if (p->cxx_ops_read)
@@ -993,6 +990,6 @@ void al_index_stats(al_index *ix, char *buf, size_t len)
     snprintf(buf, len,
              "index: %zu project(s) (%zu Python, %zu C++ files listed), %zu Python and %zu C++ "
              "files parsed, %zu memoised summaries",
-             ix->n_projects, py_files, cxx_files, ix->n_py, ix->n_cxx, ix->n_memo);
+             ix->n_projects, py_files, cxx_files, ix->n_py, ix->n_cxx, ix->memo.n);
     al_index_unlock(ix);
 }

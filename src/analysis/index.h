@@ -81,6 +81,12 @@ bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx
  * (the file itself first). */
 bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name,
                            al_cxx_def *out);
+/* The first Python file of from_path's project, other than from_path,
+ * whose bytes name the attribute `.attr` (its path from the project's
+ * root), or NULL: for facts about a
+ * class's attribute that code elsewhere could break. Read without
+ * parsing; every file read counts among the index's reads. */
+const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, const char *attr);
 /* A memo of what the analysis computed once per run (summaries), by key:
  * get returns NULL when absent; put takes ownership of value, freed with
  * free_fn (may be NULL) when the index is freed. */

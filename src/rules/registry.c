@@ -8,6 +8,7 @@
 static const char *const FILL_CALLS[] = {"fill_", "zero_", NULL};
 static const char *const CAT_CALLS[] = {"cat", "concat", "concatenate", "pad", NULL};
 static const char *const MOVE_CALLS[] = {"to", "cuda", NULL};
+static const char *const COPY_CALLS[] = {"copy_", NULL};
 
 const al_rule al_rules[] = {
     {"AL101", "zeros-overwritten",
@@ -28,6 +29,10 @@ const al_rule al_rules[] = {
     {"AL202", "cat-in-loop", "a tensor grown by `torch.cat` inside a loop", true, "unsafe",
      AL_LANG_PYTHON, al_rule_al202, {AL_TOK_CAT, AL_TOK_LOOP}, NULL,
      {AL_TOK_CAT, AL_TOK_LOOP}},
+    {"AL203", "zero-head-copy",
+     "a zero-padded copy into a class buffer whose element 0 stays zero", true, "safe/unsafe",
+     AL_LANG_PYTHON, al_rule_al203, {AL_TOK_CAT, AL_TOK_FACTORY}, COPY_CALLS,
+     {AL_TOK_CAT, AL_TOK_FACTORY}},
     /* Off by default: GPU evidence shows no gain under PyTorch's caching
      * allocator (rules/AL301.md) or from Triton's own hoisting (AL302). */
     {"AL301", "alloc-in-loop", "a loop-invariant allocation made every iteration", false,
