@@ -234,6 +234,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
         }
         if (cfg) {
             fo.ops = &cfg->ops;
+            fo.inference = cfg->inference;
             if (o->unsafe_fixes < 0 && cfg->unsafe_fixes >= 0)
                 fo.apply_unsafe = cfg->unsafe_fixes;
         }
@@ -491,7 +492,7 @@ static uint64_t options_hash(const al_lint_options *lo, const char *path, const 
     al_strbuf k = {0};
     for (size_t i = 0; i < al_rules_count; i++)
         al_strbuf_putc(&k, lo->enabled[i] ? '1' : '0');
-    al_strbuf_printf(&k, "|%llx", (unsigned long long)*memo_hash);
+    al_strbuf_printf(&k, "|%llx|i%d", (unsigned long long)*memo_hash, lo->inference);
     if (al_is_cxx_path(path)) {
         for (int i = 0; i < lo->n_cxx_args; i++)
             al_strbuf_printf(&k, "|a:%s", lo->cxx_args[i]);

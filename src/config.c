@@ -80,6 +80,13 @@ static bool read_pair(al_config *cfg, const al_toml *doc, TSNode pair, const cha
         else
             ok = fail(err, path, value, k, "expected true or false");
         free(v);
+    } else if (!strcmp(k, "inference")) {
+        char *v = al_toml_text(doc, value);
+        if (al_toml_is(value, "boolean"))
+            cfg->inference = !strcmp(v, "true");
+        else
+            ok = fail(err, path, value, k, "expected true or false");
+        free(v);
     } else if (!strcmp(k, "per-file-ignores")) {
         if (al_toml_is(value, "inline_table"))
             ok = read_pfi(cfg, doc, value, path, err);
@@ -87,7 +94,7 @@ static bool read_pair(al_config *cfg, const al_toml *doc, TSNode pair, const cha
             ok = fail(err, path, value, k, "expected a table of glob = [codes]");
     } else {
         ok = fail(err, path, key, k, "unknown key (expected select, extend-select, ignore, "
-                                     "per-file-ignores, exclude, extend-exclude, unsafe-fixes, ops)");
+                                     "per-file-ignores, exclude, extend-exclude, unsafe-fixes, inference, ops)");
     }
     free(k);
     return ok;

@@ -24,6 +24,9 @@ typedef struct {
     al_per_file_ignore *pfi;
     size_t n_pfi, cap_pfi;
     int unsafe_fixes; /* -1 unset */
+    /* `inference = true`: the code runs without autograd (AL401 may then
+     * prove an in-place rewrite safe). */
+    bool inference;
     al_op_table ops;  /* built-in summaries plus the user's */
 } al_config;
 

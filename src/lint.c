@@ -238,7 +238,7 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
     al_pymodule_build(&module, &pf, opt->ops, calls);
     if (opt->index)
         al_pymodule_use_index(&module, src->path, opt->index);
-    al_rule_input in = {src, &module, NULL, opt->ops, opt->index};
+    al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference};
     size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON)
@@ -336,7 +336,7 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
         al_cxx_unit_free(&unit);
         return false;
     }
-    al_rule_input in = {src, NULL, &unit, opt->ops, opt->index};
+    al_rule_input in = {src, NULL, &unit, opt->ops, opt->index, opt->inference};
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_CXX)
             al_rules[r].run(&in, out);

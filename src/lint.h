@@ -23,6 +23,7 @@ typedef struct {
                               * are not followed */
     const char *cwd;         /* notes' paths are shown relative to it (may be NULL) */
     bool no_prefilter;       /* parse every file whole (--no-prefilter) */
+    bool inference;          /* the configuration says no autograd runs */
 } al_lint_options;
 
 typedef struct {

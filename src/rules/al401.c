@@ -1,75 +1,193 @@
-/* AL401 inplace-candidate: x = x - y on a fresh local tensor. GPU
- * evidence (rules/AL401.md): 0.99-1.04x, no gain. Off by default and
- * always unsafe (views, autograd, broadcasting, dtype promotion). */
+/* AL401 inplace-candidate: x = x - y (clamp, masked_fill...) on a fresh
+ * local tensor. GPU evidence (rules/AL401.md): 0.99-1.04x, no time gain;
+ * it saves an allocation. Off by default; safe only with autograd off,
+ * no alias, and shape and dtype proved kept. */
 #include "rules.h"
 
+#include "../analysis/alloc.h"
 #include "../analysis/lifetime.h"
 #include "../util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void report(TSNode asg, const char *name, const char *method, const char *operand,
+/* What the rewrite keeps or may change, for the tier and the message. */
+typedef enum {
+    OPERAND_TENSOR,     /* may broadcast x larger or promote its dtype */
+    OPERAND_INT,        /* a Python int: keeps a non-bool dtype and the shape */
+    OPERAND_FLOAT,      /* a Python float: keeps a floating dtype and the shape */
+    OPERAND_OWN_MASK,   /* masked_fill(x <cmp> number, number): x's shape and dtype */
+    OPERAND_BROADCASTS, /* masked_scatter: broadcasts x with the mask */
+} operand_kind;
+
+typedef struct {
+    const char *method; /* the in-place method */
+    char *args;         /* its argument text */
+    operand_kind kind;
+    bool needs_float;   /* true division: x must be floating */
+} inplace;
+
+static void report(TSNode asg, const char *name, const inplace *ip, const char *why,
                    al_findings *out)
 {
     size_t start = ts_node_start_byte(asg), end = ts_node_end_byte(asg);
     al_strbuf repl = {0};
-    al_strbuf_printf(&repl, "%s.%s(%s)", name, method, operand);
+    al_strbuf_printf(&repl, "%s.%s(%s)", name, ip->method, ip->args);
     al_strbuf msg = {0};
     al_strbuf_printf(&msg, "`%s` is a fresh local tensor rebound to a new one: `%s` would "
-                           "reuse its memory (no speed gain measured; unsafe under autograd, "
-                           "broadcasting or dtype promotion)",
+                           "reuse its memory, one allocation fewer (no speed gain measured)",
                      name, repl.data);
+    if (why)
+        al_strbuf_printf(&msg, " (unsafe: %s)", why);
+    else
+        al_strbuf_puts(&msg, "; proved: no autograd, no alias, same shape and dtype");
     al_strbuf fm = {0};
     al_strbuf_printf(&fm, "Replace with `%s`", repl.data);
-    al_fix *fix = al_fix_new(AL_FIX_UNSAFE, fm.data);
+    al_fix *fix = al_fix_new(why ? AL_FIX_UNSAFE : AL_FIX_SAFE, fm.data);
     al_fix_add_edit(fix, start, end, repl.data);
     al_findings_add(out, "AL401", "inplace-candidate", start, end, al_strbuf_detach(&msg), fix);
     al_strbuf_free(&repl);
     al_strbuf_free(&fm);
 }
 
-/* The in-place method that `name = <rhs>` can become, and its operand
- * (plus extra keyword text, owned), or NULL. */
-static const char *inplace_form(const al_pymodule *m, TSNode rhs, const char *name,
-                                TSNode *operand, char **extra)
+static operand_kind literal_kind(const al_pyfile *pf, TSNode n)
+{
+    n = al_py_unparen(n);
+    if (al_node_is(n, "unary_operator"))
+        n = al_node_field(n, "argument");
+    if (al_node_is(n, "integer"))
+        return OPERAND_INT;
+    if (al_node_is(n, "float"))
+        return OPERAND_FLOAT;
+    (void)pf;
+    return OPERAND_TENSOR;
+}
+
+/* `x < 0`, `x == -1.0`: a new bool tensor of x's shape. */
+static bool own_mask(const al_pyfile *pf, TSNode mask, const char *name)
+{
+    mask = al_py_unparen(mask);
+    if (!al_node_is(mask, "comparison_operator") || ts_node_named_child_count(mask) != 2)
+        return false;
+    TSNode l = ts_node_named_child(mask, 0), r = ts_node_named_child(mask, 1);
+    return al_node_is(l, "identifier") && al_node_text_eq(pf, l, name) &&
+           literal_kind(pf, r) != OPERAND_TENSOR;
+}
+
+static const char *const METHODS[] = {"add", "sub", "mul", "div", "clamp", "clamp_min",
+                                      "clamp_max", "masked_fill", "masked_scatter", NULL};
+
+/* x.<method>(args) or torch.<method>(x, args): the in-place form. */
+static bool call_form(const al_pymodule *m, TSNode rhs, const char *name, inplace *ip)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode fn = al_node_field(rhs, "function");
+    al_py_args a;
+    al_py_args_read(rhs, &a);
+    if (a.splat || !ts_node_is_null(al_py_kwarg(pf, &a, "out")))
+        return false;
+    const char *method = NULL;
+    int first = 0; /* the first argument that is not x */
+    char *q = al_pymodule_resolve(m, fn);
+    if (q && !strncmp(q, "torch.", 6)) {
+        for (int i = 0; METHODS[i] && !method; i++)
+            if (!strcmp(q + 6, METHODS[i]) && strncmp(METHODS[i], "masked", 6) != 0)
+                method = METHODS[i];
+        if (!method || a.npos < 1 || !al_node_is(a.pos[0], "identifier") ||
+            !al_node_text_eq(pf, a.pos[0], name))
+            method = NULL;
+        first = 1;
+    } else if (!q && al_node_is(fn, "attribute")) {
+        TSNode obj = al_node_field(fn, "object");
+        for (int i = 0; METHODS[i] && !method; i++)
+            if (al_py_last_name_is(pf, fn, METHODS[i]))
+                method = METHODS[i];
+        if (!al_node_is(obj, "identifier") || !al_node_text_eq(pf, obj, name))
+            method = NULL;
+    }
+    free(q);
+    if (!method || a.nall - first < 1)
+        return false;
+    bool masked_fill = !strcmp(method, "masked_fill");
+    /* Arguments are evaluated before the update, but a view of x among
+     * them would be read while it is written: only masked_fill's own
+     * comparison mask may name x. */
+    for (int i = first; i < a.nall; i++)
+        if (al_py_count_ident(pf, a.all[i], name) &&
+            !(masked_fill && i == first && own_mask(pf, a.all[i], name)))
+            return false;
+    al_strbuf sb = {0};
+    for (int i = first; i < a.nall; i++) {
+        char *t = al_node_text(pf, a.all[i]);
+        al_strbuf_printf(&sb, "%s%s", i > first ? ", " : "", t);
+        free(t);
+    }
+    ip->args = al_strbuf_detach(&sb);
+    ip->method = !strcmp(method, "add")         ? "add_"
+                 : !strcmp(method, "sub")       ? "sub_"
+                 : !strcmp(method, "mul")       ? "mul_"
+                 : !strcmp(method, "div")       ? "div_"
+                 : !strcmp(method, "clamp")     ? "clamp_"
+                 : !strcmp(method, "clamp_min") ? "clamp_min_"
+                 : !strcmp(method, "clamp_max") ? "clamp_max_"
+                 : masked_fill                  ? "masked_fill_"
+                                                : "masked_scatter_";
+    ip->needs_float = !strcmp(method, "div") && a.nall - first == 1;
+    if (!strcmp(method, "masked_scatter")) {
+        ip->kind = OPERAND_BROADCASTS;
+    } else if (masked_fill) {
+        ip->kind = a.nall - first == 2 && own_mask(pf, a.all[first], name) &&
+                           literal_kind(pf, a.all[first + 1]) != OPERAND_TENSOR
+                       ? OPERAND_OWN_MASK
+                       : OPERAND_BROADCASTS;
+    } else {
+        /* Every bound a literal (or None): the widest literal decides. */
+        ip->kind = OPERAND_INT;
+        for (int i = first; i < a.nall; i++) {
+            TSNode v = al_node_is(a.all[i], "keyword_argument") ? al_node_field(a.all[i], "value")
+                                                                : a.all[i];
+            if (al_node_is(a.all[i], "keyword_argument") &&
+                al_node_text_eq(pf, al_node_field(a.all[i], "name"), "alpha"))
+                continue;
+            operand_kind k = al_node_is(v, "none") ? OPERAND_INT : literal_kind(pf, v);
+            if (k == OPERAND_TENSOR || (k == OPERAND_FLOAT && ip->kind == OPERAND_INT))
+                ip->kind = k;
+            if (k == OPERAND_TENSOR)
+                break;
+        }
+    }
+    return true;
+}
+
+/* The in-place form of `name = <rhs>`, or false. */
+static bool inplace_form(const al_pymodule *m, TSNode rhs, const char *name, inplace *ip)
 {
     const al_pyfile *pf = m->pf;
     rhs = al_py_unparen(rhs);
-    if (al_node_is(rhs, "binary_operator")) {
-        TSNode l = al_node_field(rhs, "left"), r = al_node_field(rhs, "right");
-        TSNode op = al_node_field(rhs, "operator");
-        bool lx = al_node_is(l, "identifier") && al_node_text_eq(pf, l, name);
-        bool rx = al_node_is(r, "identifier") && al_node_text_eq(pf, r, name);
-        if (al_node_text_eq(pf, op, "-") && lx)
-            return *operand = r, "sub_";
-        if (al_node_text_eq(pf, op, "+") && (lx || rx))
-            return *operand = lx ? r : l, "add_";
-        if (al_node_text_eq(pf, op, "*") && (lx || rx))
-            return *operand = lx ? r : l, "mul_";
-        if (al_node_text_eq(pf, op, "/") && lx)
-            return *operand = r, "div_";
-        return NULL;
-    }
-    if (!al_node_is(rhs, "call"))
-        return NULL;
-    char *q = al_pymodule_resolve(m, al_node_field(rhs, "function"));
-    al_py_args a;
-    al_py_args_read(rhs, &a);
-    static const char *const ops[][2] = {{"torch.add", "add_"}, {"torch.sub", "sub_"},
-                                         {"torch.mul", "mul_"}, {"torch.div", "div_"}};
-    const char *method = NULL;
-    for (int i = 0; q && i < 4; i++)
-        if (!strcmp(q, ops[i][0]) && a.npos == 2 && !a.splat &&
-            al_node_is(a.pos[0], "identifier") && al_node_text_eq(pf, a.pos[0], name) &&
-            ts_node_is_null(al_py_kwarg(pf, &a, "out"))) {
-            method = ops[i][1];
-            *operand = a.pos[1];
-            free(*extra);
-            *extra = al_py_kwargs_text(pf, &a, NULL);
-        }
-    free(q);
-    return method;
+    if (al_node_is(rhs, "call"))
+        return call_form(m, rhs, name, ip);
+    if (!al_node_is(rhs, "binary_operator"))
+        return false;
+    TSNode l = al_node_field(rhs, "left"), r = al_node_field(rhs, "right");
+    TSNode op = al_node_field(rhs, "operator");
+    bool lx = al_node_is(l, "identifier") && al_node_text_eq(pf, l, name);
+    bool rx = al_node_is(r, "identifier") && al_node_text_eq(pf, r, name);
+    TSNode operand;
+    if (al_node_text_eq(pf, op, "-") && lx)
+        ip->method = "sub_", operand = r;
+    else if (al_node_text_eq(pf, op, "+") && (lx || rx))
+        ip->method = "add_", operand = lx ? r : l;
+    else if (al_node_text_eq(pf, op, "*") && (lx || rx))
+        ip->method = "mul_", operand = lx ? r : l;
+    else if (al_node_text_eq(pf, op, "/") && lx)
+        ip->method = "div_", operand = r, ip->needs_float = true;
+    else
+        return false;
+    if (al_py_count_ident(pf, operand, name))
+        return false;
+    ip->args = al_node_text(pf, operand);
+    ip->kind = literal_kind(pf, operand);
+    return true;
 }
 
 /* Fresh: every binding of the name in the function makes a new tensor;
@@ -108,7 +226,10 @@ static bool fresh_and_unaliased(const al_pymodule *m, TSNode func, TSNode asg, c
             } else if (al_py_count_ident(pf, left, name) && !al_node_is(left, "subscript")) {
                 ok = false; /* a, x = ... */
             }
-        } else if (!strcmp(t, "identifier") && al_node_text_eq(pf, n, name)) {
+        } else if (!strcmp(t, "identifier") && al_node_text_eq(pf, n, name) &&
+                   !(ts_node_start_byte(n) >= ts_node_start_byte(asg) &&
+                     ts_node_end_byte(n) <= ts_node_end_byte(asg))) {
+            /* (the rewritten statement's own uses were checked by its form) */
             TSNode par = ts_node_parent(n);
             bool meta = al_node_is(par, "attribute") &&
                         ts_node_eq(al_node_field(par, "attribute"), n);
@@ -129,23 +250,139 @@ static bool fresh_and_unaliased(const al_pymodule *m, TSNode func, TSNode asg, c
     return ok;
 }
 
-/* The name is bound before stmt at the top level of the function body. */
-static bool bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name)
+/* The value of the last binding of name among the statements of block
+ * before stmt, or a null node. */
+static TSNode bound_in(const al_pyfile *pf, TSNode block, TSNode stmt, const char *name)
 {
-    TSNode body = al_node_field(func, "body");
-    uint32_t k = ts_node_named_child_count(body);
+    TSNode value = {0};
+    uint32_t k = ts_node_named_child_count(block);
     for (uint32_t i = 0; i < k; i++) {
-        TSNode s = ts_node_named_child(body, i);
+        TSNode s = ts_node_named_child(block, i);
         if (ts_node_start_byte(s) >= ts_node_start_byte(stmt))
             break;
         if (al_node_is(s, "expression_statement") &&
             al_node_is(ts_node_named_child(s, 0), "assignment")) {
             TSNode l = al_node_field(ts_node_named_child(s, 0), "left");
             if (al_node_is(l, "identifier") && al_node_text_eq(pf, l, name))
+                value = al_node_field(ts_node_named_child(s, 0), "right");
+        }
+    }
+    return value;
+}
+
+/* The fresh binding the rewrite updates: earlier in stmt's own block,
+ * else at the top level of the function body. */
+static TSNode bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name)
+{
+    TSNode v = bound_in(pf, ts_node_parent(stmt), stmt, name);
+    return ts_node_is_null(v) ? bound_in(pf, al_node_field(func, "body"), stmt, name) : v;
+}
+
+/* `torch.no_grad()` / `torch.inference_mode()` (or without the call). */
+static bool no_grad_expr(const al_pymodule *m, TSNode e)
+{
+    e = al_py_unparen(e);
+    if (al_node_is(e, "call")) {
+        al_py_args a;
+        al_py_args_read(e, &a);
+        if (a.nall != 0)
+            return false; /* inference_mode(False), no_grad(...): not proved */
+        e = al_node_field(e, "function");
+    }
+    return al_pymodule_resolves_to(m, e, "torch.no_grad") ||
+           al_pymodule_resolves_to(m, e, "torch.inference_mode");
+}
+
+/* The statement runs with autograd off: inside `with torch.no_grad():`
+ * in its function, or the function is decorated with it. */
+static bool under_no_grad(const al_pymodule *m, TSNode func, TSNode stmt)
+{
+    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         p = ts_node_parent(p)) {
+        if (!al_node_is(p, "with_statement"))
+            continue;
+        TSNode clause = ts_node_named_child(p, 0);
+        uint32_t k = ts_node_named_child_count(clause);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            if (al_node_is(item, "with_item") && no_grad_expr(m, al_node_field(item, "value")))
                 return true;
         }
     }
+    TSNode dec = ts_node_parent(func);
+    if (!al_node_is(dec, "decorated_definition"))
+        return false;
+    uint32_t k = ts_node_named_child_count(dec);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode d = ts_node_named_child(dec, i);
+        if (al_node_is(d, "decorator") && no_grad_expr(m, ts_node_named_child(d, 0)))
+            return true;
+    }
     return false;
+}
+
+static bool floating_dtype(const char *dt)
+{
+    static const char *const names[] = {"float", "float16", "float32", "float64", "half",
+                                        "double", "bfloat16", NULL};
+    const char *dot = strrchr(dt, '.');
+    const char *last = dot ? dot + 1 : dt;
+    return al_str_starts_with(dt, "torch.") && al_str_in_list(names, last, strlen(last));
+}
+
+/* x's dtype when its binding is a factory that spells it, else NULL. */
+static char *known_dtype(const al_pymodule *m, TSNode value)
+{
+    if (ts_node_is_null(value) || !al_torch_factory(m->pf, &m->imports, value, NULL))
+        return NULL;
+    al_py_args a;
+    al_py_args_read(value, &a);
+    TSNode dt = al_py_kwarg(m->pf, &a, "dtype");
+    return ts_node_is_null(dt) ? NULL : al_node_text_compact(m->pf, dt);
+}
+
+/* Why the rewrite is not proved safe, or NULL. */
+static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const inplace *ip,
+                      const char *dtype, const char *name)
+{
+    al_strbuf why = {0};
+    if (!in->inference && !under_no_grad(in->py, func, stmt))
+        al_strbuf_puts(&why, "autograd may need the old value: no `torch.inference_mode()` or "
+                             "`no_grad()` around it, no `inference = true`");
+    bool floating = dtype && floating_dtype(dtype);
+    al_strbuf shape = {0};
+    switch (ip->kind) {
+    case OPERAND_TENSOR:
+        al_strbuf_printf(&shape, "`%s` may broadcast `%s` larger or promote its dtype", ip->args,
+                         name);
+        break;
+    case OPERAND_BROADCASTS:
+        al_strbuf_printf(&shape, "the mask may broadcast `%s` larger", name);
+        break;
+    case OPERAND_FLOAT:
+        if (!floating)
+            al_strbuf_printf(&shape, "`%s` is not known to be floating (a float operand "
+                                     "promotes an integer tensor)",
+                             name);
+        break;
+    case OPERAND_INT:
+        /* clamp keeps any dtype; arithmetic turns bool into int64 */
+        if (!al_str_starts_with(ip->method, "clamp") && !dtype)
+            al_strbuf_printf(&shape, "`%s`'s dtype is not known (an int operand promotes a "
+                                     "bool tensor)",
+                             name);
+        break;
+    case OPERAND_OWN_MASK:
+        break;
+    }
+    if (!shape.len && ip->needs_float && !floating)
+        al_strbuf_printf(&shape, "`%s` is not known to be floating (true division promotes "
+                                 "an integer tensor)",
+                         name);
+    if (shape.len)
+        al_strbuf_printf(&why, "%s%s", why.len ? "; " : "", shape.data);
+    al_strbuf_free(&shape);
+    return why.len ? al_strbuf_detach(&why) : NULL;
 }
 
 /* A parameter is caller-owned. */
@@ -172,23 +409,26 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
     if (ts_node_is_null(asg) || !ts_node_is_null(al_node_field(asg, "type")))
         return;
     char *name = al_node_text(pf, al_node_field(asg, "left"));
-    TSNode operand = {0};
-    char *extra = NULL;
-    const char *method = inplace_form(m, al_node_field(asg, "right"), name, &operand, &extra);
+    inplace ip;
+    memset(&ip, 0, sizeof ip);
     /* Not a parameter; bound before, in this function, by a fresh value. */
-    bool ok = method && al_py_count_ident(pf, operand, name) == 0 &&
-              !is_parameter(pf, func, name) &&
-              fresh_and_unaliased(m, func, asg, name) && bound_before(pf, func, stmt, name);
-    if (ok) {
-        char *op = al_node_text(pf, operand);
-        al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "%s%s", op, extra ? extra : "");
-        free(op);
-        report(asg, name, method, sb.data, w->out);
-        al_strbuf_free(&sb);
+    TSNode before;
+    if (inplace_form(m, al_node_field(asg, "right"), name, &ip) &&
+        !is_parameter(pf, func, name) && fresh_and_unaliased(m, func, asg, name) &&
+        !ts_node_is_null(before = bound_before(pf, func, stmt, name))) {
+        /* The dtype of that binding is x's only if no other binding
+         * (an `if` branch) can reach the rewrite. */
+        al_strlist bound = {0};
+        al_py_bound_names(pf, al_node_field(func, "body"), &bound);
+        char *dtype = al_strlist_count(&bound, name) == 2 ? known_dtype(m, before) : NULL;
+        al_strlist_free(&bound);
+        char *why = unproved(w->in, func, stmt, &ip, dtype, name);
+        report(asg, name, &ip, why, w->out);
+        free(why);
+        free(dtype);
     }
+    free(ip.args);
     free(name);
-    free(extra);
 }
 
 void al_rule_al401(const al_rule_input *in, al_findings *out)

@@ -29,6 +29,7 @@ typedef struct {
     const al_cxx_unit *cxx; /* C++/CUDA: the parsed unit */
     const al_op_table *ops;
     struct al_index *index; /* the repo index (C++ rules; Python ones reach it through py) */
+    bool inference;         /* configured: the code runs without autograd */
 } al_rule_input;
 
 /* What a rule's visitor callbacks (al_pymodule_walk) need. */
