@@ -117,6 +117,37 @@ static char *refill_of(const al_pyfile *pf, const char *factory, const char *nam
     return refill;
 }
 
+/* How often name is the target of `name op= ...` in n. */
+static size_t augmented(const al_pyfile *pf, TSNode n, const char *name, int depth)
+{
+    if (depth > AL_MAX_FUNCTION_DEPTH)
+        return 0;
+    size_t c = 0;
+    if (al_node_is(n, "augmented_assignment")) {
+        TSNode l = al_node_field(n, "left");
+        c += al_node_is(l, "identifier") && al_node_text_eq(pf, l, name);
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        c += augmented(pf, ts_node_named_child(n, i), name, depth + 1);
+    return c;
+}
+
+/* `x += y` on a tensor updates it in place: its shape, dtype and device,
+ * all that `torch.empty_like(x)` reads, stay. (On anything but a tensor
+ * empty_like would fail.) Names bound only that way are dropped. */
+static void drop_in_place_updates(const al_pyfile *pf, TSNode loop, al_strlist *bound)
+{
+    al_strlist kept = {0};
+    for (size_t i = 0; i < bound->n; i++) {
+        const char *name = bound->items[i];
+        if (al_strlist_count(bound, name) != augmented(pf, loop, name, 0))
+            al_strlist_add(&kept, al_xstrdup(name));
+    }
+    al_strlist_free(bound);
+    *bound = kept;
+}
+
 static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
 {
     al_rule_visit *w = arg;
@@ -137,6 +168,8 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
     al_strlist bound = {0};
     al_py_bound_names(pf, loop, &bound);
     size_t binds = al_strlist_count(&bound, name);
+    if (al_str_ends_with(factory, "_like"))
+        drop_in_place_updates(pf, loop, &bound);
     /* x.new_empty(...) takes its dtype and device from x: x counts too. */
     TSNode fn = al_node_field(call, "function");
     bool ok = binds == 1 && al_loop_invariant(pf, al_node_field(call, "arguments"), &bound) &&

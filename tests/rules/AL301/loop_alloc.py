@@ -131,3 +131,24 @@ def captured(chunks, n, hooks):
     for c in chunks:
         t = torch.empty(n)  # expect: none
         hooks.append(lambda: t)
+
+
+def accumulate_chunks(chunks, n):
+    # `output += tmp` updates output in place: the shape, dtype and device
+    # that empty_like reads do not change between iterations.
+    output = torch.zeros(n)
+    for chunk in chunks:
+        tmp = torch.empty_like(output)  # expect: AL301 unsafe
+        torch.mul(chunk, 2, out=tmp)
+        output += tmp
+    return output
+
+
+def rebinds_its_template(chunks, n):
+    # output is rebound to a new tensor each iteration: its shape may change.
+    output = torch.zeros(n)
+    for chunk in chunks:
+        tmp = torch.empty_like(output)  # expect: none
+        torch.mul(chunk, 2, out=tmp)
+        output = torch.cat([output, tmp])
+    return output

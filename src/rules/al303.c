@@ -1,0 +1,150 @@
+/* AL303 fill-loop: `for i in range(a, b): buf[i].zero_()` fills one index
+ * per iteration, one kernel launch each; `buf[a:b].zero_()` is one. GPU
+ * evidence in rules/AL303.md. Safe when the bounds are provably not
+ * negative: a slice reads a negative bound from the end, an index wraps
+ * element by element, and the two then differ. */
+#include "rules.h"
+
+#include "../util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A bound that cannot be negative: a non-negative int literal, len(...),
+ * x.shape[k], x.size(k), x.numel(), or a sum or product of those. */
+static bool non_negative(const al_pyfile *pf, TSNode n, int depth)
+{
+    n = al_py_unparen(n);
+    long v;
+    if (depth > 8)
+        return false;
+    if (al_py_parse_long(pf, n, &v))
+        return v >= 0;
+    if (al_node_is(n, "binary_operator")) {
+        TSNode op = al_node_field(n, "operator");
+        return (al_node_text_eq(pf, op, "+") || al_node_text_eq(pf, op, "*") ||
+                al_node_text_eq(pf, op, "//")) &&
+               non_negative(pf, al_node_field(n, "left"), depth + 1) &&
+               non_negative(pf, al_node_field(n, "right"), depth + 1);
+    }
+    if (al_node_is(n, "call")) {
+        TSNode fn = al_node_field(n, "function");
+        if (al_node_is(fn, "identifier"))
+            return al_node_text_eq(pf, fn, "len");
+        return al_node_is(fn, "attribute") &&
+               (al_py_last_name_is(pf, fn, "size") || al_py_last_name_is(pf, fn, "numel"));
+    }
+    if (al_node_is(n, "subscript")) {
+        TSNode v2 = al_node_field(n, "value");
+        TSNode idx[2];
+        return al_node_is(v2, "attribute") && al_py_last_name_is(pf, v2, "shape") &&
+               al_node_field_children(n, "subscript", idx, 2) == 1 &&
+               al_py_parse_long(pf, idx[0], &v) && v >= 0;
+    }
+    return false;
+}
+
+/* `name.attr.attr`: evaluates to the same buffer every time. */
+static bool plain_reference(TSNode n)
+{
+    while (al_node_is(n, "attribute"))
+        n = al_node_field(n, "object");
+    return al_node_is(n, "identifier");
+}
+
+static void fill_loop(TSNode func, TSNode loop, void *arg)
+{
+    al_rule_visit *w = arg;
+    const al_pyfile *pf = w->in->py->pf;
+    if (!al_node_is(loop, "for_statement") || !ts_node_is_null(al_node_field(loop, "alternative")))
+        return;
+    TSNode var = al_node_field(loop, "left"), iter = al_node_field(loop, "right");
+    TSNode body = al_node_field(loop, "body");
+    if (!al_node_is(var, "identifier") || !al_node_is(iter, "call") ||
+        !al_node_text_eq(pf, al_node_field(iter, "function"), "range") ||
+        al_py_named_statements(body) != 1)
+        return;
+    /* buf[i].zero_() / buf[i].fill_(v); the fix replaces the loop up to
+     * the end of that statement, so a comment may follow it, not lead it */
+    TSNode only = {0};
+    for (uint32_t k = 0; k < ts_node_named_child_count(body); k++)
+        if (!al_node_is(ts_node_named_child(body, k), "comment"))
+            only = ts_node_named_child(body, k);
+        else if (ts_node_is_null(only))
+            return;
+    TSNode call = al_py_statement_call(only);
+    if (ts_node_is_null(call))
+        return;
+    TSNode fn = al_node_field(call, "function");
+    bool zero = al_py_last_name_is(pf, fn, "zero_"), fill = al_py_last_name_is(pf, fn, "fill_");
+    TSNode sub = al_node_is(fn, "attribute") ? al_node_field(fn, "object") : (TSNode){0};
+    TSNode idx[2];
+    if ((!zero && !fill) || !al_node_is(sub, "subscript") ||
+        al_node_field_children(sub, "subscript", idx, 2) != 1 || !al_node_is(idx[0], "identifier") ||
+        !al_py_same_text(pf, idx[0], var))
+        return;
+    TSNode buf = al_node_field(sub, "value");
+    char *i = al_node_text(pf, var);
+    al_py_args fa, ra;
+    al_py_args_read(call, &fa);
+    al_py_args_read(iter, &ra);
+    bool shape_ok = plain_reference(buf) && !al_py_count_ident(pf, buf, i) && !fa.splat &&
+                    fa.nkw == 0 && fa.npos == (fill ? 1 : 0) &&
+                    (!fill || !al_py_count_ident(pf, fa.pos[0], i)) && !ra.splat &&
+                    ra.nkw == 0 && ra.npos >= 1 && ra.npos <= 3;
+    if (!shape_ok) {
+        free(i);
+        return;
+    }
+    TSNode start = ra.npos >= 2 ? ra.pos[0] : (TSNode){0};
+    TSNode stop = ra.npos >= 2 ? ra.pos[1] : ra.pos[0];
+    TSNode step = ra.npos == 3 ? ra.pos[2] : (TSNode){0};
+    long sv = 1;
+    bool step_ok = ts_node_is_null(step) || (al_py_parse_long(pf, step, &sv) && sv > 0);
+    bool bounds_ok = (ts_node_is_null(start) || non_negative(pf, start, 0)) &&
+                     non_negative(pf, stop, 0);
+    /* Python keeps the loop variable after the loop. */
+    bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i);
+    char *b = al_node_text(pf, buf), *st = ts_node_is_null(start) ? NULL : al_node_text(pf, start);
+    char *sp = al_node_text(pf, stop), *se = ts_node_is_null(step) ? NULL : al_node_text(pf, step);
+    char *v = fill ? al_node_text(pf, fa.pos[0]) : NULL;
+    al_strbuf repl = {0}, msg = {0};
+    al_strbuf_printf(&repl, "%s[%s:%s%s%s].%s(%s)", b, st ? st : "", sp, se ? ":" : "",
+                     se ? se : "", zero ? "zero_" : "fill_", v ? v : "");
+    al_strbuf_printf(&msg, "a loop that fills `%s` one index per iteration, one kernel launch "
+                           "each: `%s` fills the same elements at once",
+                     b, repl.data);
+    al_fix *fix = NULL;
+    if (!var_dead) {
+        al_strbuf_printf(&msg, " (no fix: `%s` is read after the loop)", i);
+    } else if (!step_ok) {
+        al_strbuf_puts(&msg, " (no fix: the step is not a positive literal)");
+    } else {
+        if (!bounds_ok)
+            al_strbuf_puts(&msg, " (unsafe: a bound may be negative, and a slice reads a "
+                                 "negative bound from the end where an index wraps one "
+                                 "element)");
+        al_strbuf fm = {0};
+        al_strbuf_printf(&fm, "Replace the loop with `%s`", repl.data);
+        fix = al_fix_new(bounds_ok ? AL_FIX_SAFE : AL_FIX_UNSAFE, fm.data);
+        al_fix_add_edit(fix, ts_node_start_byte(loop), ts_node_end_byte(only), repl.data);
+        al_strbuf_free(&fm);
+    }
+    al_findings_add(w->out, "AL303", "fill-loop", ts_node_start_byte(call),
+                    ts_node_end_byte(call), al_strbuf_detach(&msg), fix);
+    al_strbuf_free(&repl);
+    free(i), free(b), free(st), free(sp), free(se), free(v);
+}
+
+static void loops_of_block(TSNode func, TSNode block, void *arg)
+{
+    uint32_t k = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < k; i++)
+        fill_loop(func, ts_node_named_child(block, i), arg);
+}
+
+void al_rule_al303(const al_rule_input *in, al_findings *out)
+{
+    al_rule_visit w = {in, out};
+    al_pymodule_walk(in->py, &(al_py_walker){loops_of_block, NULL, &w});
+}
