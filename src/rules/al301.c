@@ -1,5 +1,5 @@
 /* AL301 alloc-in-loop. GPU evidence (rules/AL301.md): with PyTorch's
- * caching allocator hoisting buys nothing measurable (1.00-1.06x); it
+ * caching allocator hoisting buys nothing measurable (0.83-1.01x); it
  * pays with cudaMallocAsync or without a cache. Off by default. */
 #include "rules.h"
 
