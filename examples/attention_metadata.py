@@ -8,6 +8,7 @@ table. CUDA-graph buffers are allocated once and reused across replays.
 from dataclasses import dataclass
 
 import torch
+import torch.nn.functional as F
 
 
 @dataclass
@@ -59,3 +60,11 @@ class PagedDecodeMetadataBuilder:
         # Padded slots beyond num_seqs keep the zeros the graph was captured with.
         self.graph_seq_lens[:num_seqs].copy_(seq_lens_cpu, non_blocking=True)
         return self.graph_seq_lens
+
+    def build_page_indptr_for_cuda_graph(self, num_seqs: int, pages_per_seq: torch.Tensor) -> None:
+        # Element 0 is zero from __init__ and nothing in the class writes it:
+        # the cumsum can go straight into [1:], without the padded temporary.
+        self.graph_page_indptr[: num_seqs + 1].copy_(
+            F.pad(torch.cumsum(pages_per_seq, dim=0, dtype=torch.int32), (1, 0))
+        )
+

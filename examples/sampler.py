@@ -40,3 +40,11 @@ def greedy_tokens(logits: torch.Tensor, num_reqs: int, max_reqs: int) -> torch.T
     out = torch.zeros(max_reqs, dtype=torch.int64, device=logits.device)
     out[:num_reqs] = torch.argmax(logits[:num_reqs], dim=-1)
     return out
+
+
+def clear_finished_rows(output_ids: torch.Tensor, finished: list) -> torch.Tensor:
+    # Finished requests are compacted to the front; one launch per row.
+    for i in range(len(finished)):
+        output_ids[i].fill_(-1)
+    return output_ids
+
