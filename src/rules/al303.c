@@ -5,6 +5,8 @@
  * element by element, and the two then differ. */
 #include "rules.h"
 
+#include "../analysis/alloc.h"
+#include "../analysis/attrs.h"
 #include "../util.h"
 
 #include <stdlib.h>
@@ -52,6 +54,69 @@ static bool plain_reference(TSNode n)
     return al_node_is(n, "identifier");
 }
 
+/* `torch.Tensor` or `Tensor` as an annotation. */
+static bool tensor_annotation(const al_pyfile *pf, TSNode type)
+{
+    return !ts_node_is_null(type) &&
+           (al_node_text_eq(pf, type, "torch.Tensor") || al_node_text_eq(pf, type, "Tensor"));
+}
+
+/* A factory call of torch (zeros, empty, *_like...). */
+static bool torch_made(const al_pymodule *m, TSNode v)
+{
+    return al_torch_factory(m->pf, &m->imports, al_py_unparen(v), NULL) != NULL;
+}
+
+/* Every assignment `<target text> = v` under n has a torch factory as v;
+ * counts them. False on any other. */
+static bool all_bindings_made(const al_pymodule *m, TSNode n, TSNode target, int *count, int depth)
+{
+    if (depth > AL_MAX_FUNCTION_DEPTH * 4)
+        return false;
+    if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment")) {
+        TSNode l = al_node_field(n, "left");
+        if (al_py_same_text(m->pf, l, target)) {
+            if (al_node_is(n, "augmented_assignment") || !torch_made(m, al_node_field(n, "right")))
+                return false;
+            (*count)++;
+        }
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (!all_bindings_made(m, ts_node_named_child(n, i), target, count, depth + 1))
+            return false;
+    return true;
+}
+
+/* The buffer is a tensor, not a list of them (`kv_buffer[layer]` is often
+ * a list per layer, and a list has no zero_()): a parameter annotated as
+ * a tensor, a local every binding of which is a torch factory, or an
+ * attribute of `self` that the class binds only that way. */
+static bool known_tensor(const al_pymodule *m, TSNode func, TSNode buf)
+{
+    const al_pyfile *pf = m->pf;
+    int count = 0;
+    if (al_node_is(buf, "identifier")) {
+        TSNode params = al_node_field(func, "parameters");
+        for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+            TSNode p = ts_node_named_child(params, i);
+            TSNode name = al_node_is(p, "typed_parameter") ? ts_node_named_child(p, 0)
+                                                           : al_node_field(p, "name");
+            if (!ts_node_is_null(name) && al_py_same_text(pf, name, buf))
+                return tensor_annotation(pf, al_node_field(p, "type"));
+        }
+        return all_bindings_made(m, al_node_field(func, "body"), buf, &count, 0) && count > 0;
+    }
+    char *self = NULL;
+    TSNode cls = al_enclosing_method_class(pf, buf, &self);
+    TSNode obj = al_node_field(buf, "object");
+    bool on_self = !ts_node_is_null(cls) && self && al_node_is(obj, "identifier") &&
+                   al_node_text_eq(pf, obj, self);
+    free(self);
+    /* (another method's `self` spells the same text) */
+    return on_self && all_bindings_made(m, cls, buf, &count, 0) && count > 0;
+}
+
 static void fill_loop(TSNode func, TSNode loop, void *arg)
 {
     al_rule_visit *w = arg;
@@ -88,7 +153,8 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
     al_py_args fa, ra;
     al_py_args_read(call, &fa);
     al_py_args_read(iter, &ra);
-    bool shape_ok = plain_reference(buf) && !al_py_count_ident(pf, buf, i) && !fa.splat &&
+    bool shape_ok = plain_reference(buf) && known_tensor(w->in->py, func, buf) &&
+                    !al_py_count_ident(pf, buf, i) && !fa.splat &&
                     fa.nkw == 0 && fa.npos == (fill ? 1 : 0) &&
                     (!fill || !al_py_count_ident(pf, fa.pos[0], i)) && !ra.splat &&
                     ra.nkw == 0 && ra.npos >= 1 && ra.npos <= 3;
