@@ -270,12 +270,38 @@ static TSNode bound_in(const al_pyfile *pf, TSNode block, TSNode stmt, const cha
     return value;
 }
 
-/* The fresh binding the rewrite updates: earlier in stmt's own block,
- * else at the top level of the function body. */
+/* A binding the rewrite updates: the last one earlier in stmt's own
+ * block, else at the top level of the function body, else any earlier
+ * binding in the function (in a branch: every binding is fresh, which
+ * fresh_and_unaliased checks, so whichever ran left a fresh tensor). */
 static TSNode bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name)
 {
     TSNode v = bound_in(pf, ts_node_parent(stmt), stmt, name);
-    return ts_node_is_null(v) ? bound_in(pf, al_node_field(func, "body"), stmt, name) : v;
+    if (ts_node_is_null(v))
+        v = bound_in(pf, al_node_field(func, "body"), stmt, name);
+    if (!ts_node_is_null(v))
+        return v;
+    TSTreeCursor cur = ts_tree_cursor_new(al_node_field(func, "body"));
+    bool more = ts_tree_cursor_goto_first_child(&cur);
+    while (more) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (ts_node_start_byte(n) >= ts_node_start_byte(stmt))
+            break;
+        if (al_node_is(n, "assignment") && al_node_is(al_node_field(n, "left"), "identifier") &&
+            al_node_text_eq(pf, al_node_field(n, "left"), name))
+            v = al_node_field(n, "right");
+        bool nested = al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+                      al_node_is(n, "lambda");
+        if (!nested && ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+            if (!ts_tree_cursor_goto_parent(&cur)) {
+                more = false;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&cur);
+    return v;
 }
 
 /* `torch.no_grad()` / `torch.inference_mode()` (or without the call). */

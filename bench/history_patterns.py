@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Measures alloclint on the hand-made rewrites of issue 13 in a
+repository's history (a bare mirror): the commits in which engineers
+
+  pad       replaced a zero-padded prefix sum (`torch.cat([zeros(1), x])`,
+            `F.pad(x, (1, 0))`, `torch.tensor([0])`) with a write into
+            `buf[1:]` or an `out=` buffer                     (AL201, AL203)
+  inplace   turned `x = x + y`, `x = x.clamp(...)`, `x = torch.add(x, ..)`,
+            `x = x.masked_fill(...)` into the in-place method       (AL401)
+  fill-loop replaced `for i in range(..): buf[i].zero_()` (or fill_) with
+            one fill of a slice                                      (AL303)
+
+and the reverse of each (an in-place method or a `[1:]` write turned back
+into the out-of-place form): there alloclint runs on the commit's own
+file, and a safe fix would undo what an engineer had to put back.
+
+For each site alloclint runs (all rules, AL401 included) on the parent
+commit's file with the whole parent tree materialised, so the repo index
+sees every file: *found* when the rule reports within the changed
+statement, *proved* when that finding carries a safe fix.
+
+Usage: bench/history_patterns.py GIT_DIR WORKDIR ALLOCLINT [--json OUT]
+Prints a Markdown table. No code of the repository is written anywhere
+but WORKDIR.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from history import Tree, git  # noqa: E402
+
+RULES = {'pad': ('AL201', 'AL203'), 'inplace': ('AL401',), 'fill-loop': ('AL303',)}
+
+PAD_OLD = re.compile(r'(torch\.(cat|concat)\s*\(|\bF\.pad\s*\(|functional\.pad\s*\()')
+# `buf[1:...]` / `out=buf[1:` / `buf[:1].zero_()`: the buffer's last name.
+BUFFER_NAME = re.compile(r'(\w+)\s*\[\s*(?:1\s*:|:\s*1\s*\]\s*\.zero_)')
+# `x = <pad>` or `x[...].copy_(<pad>` / `x.copy_(<pad>`: the buffer padded into.
+PAD_TARGET = re.compile(r'^\s*([\w.]+)\s*(?:\[[^\]]*\])?\s*(?:=|\.copy_\()')
+INPLACE_OLD = re.compile(r'^\s*([A-Za-z_]\w*)\s*=\s*(?:\1\s*[-+*/]\s*\S|\S.*?\s[-+*]\s*\1\s*$|\1\.(add|sub|mul|div|clamp|clamp_min|clamp_max|masked_fill|masked_scatter)\(|torch\.(add|sub|mul|div|clamp)\(\s*\1\s*,)')
+INPLACE_NEW = r'^\s*{name}\.(add_|sub_|mul_|div_|clamp_|clamp_min_|clamp_max_|masked_fill_|masked_scatter_)\('
+LOOP_HEAD = re.compile(r'^\s*for\s+(\w+)\s+in\s+range\(')
+LOOP_FILL = r'\[\s*{var}\s*\]\s*\.(zero_|fill_)\('
+SLICE_FILL = re.compile(r'\[[^\]]*:[^\]]*\]\s*\.(zero_|fill_)\(')
+
+
+def hunks(git_dir):
+    """(sha, parent, file, [(old_no, text)], [(new_no, text)]) per hunk."""
+    out = git(git_dir, 'log', '--format=@@C %H %P', '-p', '-U0', '--no-renames', '--first-parent',
+              '-G', r'(cumsum|\.pad\(|_\(|range\()', '--', '*.py')
+    sha = parent = path = None
+    old_no = new_no = 0
+    cur = None
+    for line in out.split('\n'):
+        if line.startswith('@@C '):
+            parts = line.split()
+            sha, parent = parts[1], (parts[2] if len(parts) > 2 else None)
+            continue
+        if line.startswith('+++ '):
+            path = line[6:] if line.startswith('+++ b/') else None
+            continue
+        if line.startswith('--- '):
+            continue
+        m = re.match(r'^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@', line)
+        if m:
+            if cur:
+                yield cur
+            old_no, new_no = int(m.group(1)), int(m.group(2))
+            cur = (sha, parent, path, [], [])
+            continue
+        if cur is None or path is None or not parent:
+            continue
+        if line.startswith('-'):
+            cur[3].append((old_no, line[1:]))
+            old_no += 1
+        elif line.startswith('+'):
+            cur[4].append((new_no, line[1:]))
+            new_no += 1
+    if cur:
+        yield cur
+
+
+def sites(git_dir):
+    found = []
+    for sha, parent, path, old, new in hunks(git_dir):
+        if not path or not parent:
+            continue
+        old_text = '\n'.join(t for _, t in old)
+        new_text = '\n'.join(t for _, t in new)
+        # pad: a padded prefix sum out, a [1:] / out= write into the same
+        # buffer in (and the reverse: such a write turned back into padding)
+        for src, dst, kind in ((old, new, 'removal'), (new, old, 'reverse')):
+            dst_text = '\n'.join(t for _, t in dst)
+            written = set(BUFFER_NAME.findall(dst_text))
+            for i, (no, t) in enumerate(src):
+                # the target may end the line before: `x = (` / `x.copy_(`
+                target = PAD_TARGET.match(t) or (i > 0 and PAD_TARGET.match(src[i - 1][1]))
+                if (PAD_OLD.search(t) and target and target.group(1).split('.')[-1] in written and
+                        not BUFFER_NAME.search('\n'.join(x for _, x in src))):
+                    found.append(dict(pattern='pad', kind=kind, sha=sha, parent=parent, file=path,
+                                      row=no, text=t.strip()))
+                    break
+        # inplace, both ways
+        for src, dst, kind in ((old, new, 'removal'), (new, old, 'reverse')):
+            for no, t in src:
+                m = INPLACE_OLD.match(t)
+                if not m:
+                    continue
+                name = m.group(1)
+                pat = re.compile(INPLACE_NEW.format(name=re.escape(name)))
+                if any(pat.match(t2) for _, t2 in dst):
+                    found.append(dict(pattern='inplace', kind=kind, sha=sha, parent=parent, file=path,
+                                      row=no, text=t.strip()))
+        # fill-loop: the loop out, a slice fill in
+        for i, (no, t) in enumerate(old):
+            m = LOOP_HEAD.match(t)
+            if m and i + 1 < len(old) and re.search(LOOP_FILL.format(var=re.escape(m.group(1))), old[i + 1][1]) \
+                    and SLICE_FILL.search(new_text):
+                found.append(dict(pattern='fill-loop', kind='removal', sha=sha, parent=parent, file=path,
+                                  row=old[i + 1][0], text=old[i + 1][1].strip()))
+    return found
+
+
+def run_alloclint(alloclint, tree, path):
+    r = subprocess.run([alloclint, 'check', '--select', 'ALL', '--no-cache', '--output-format', 'json',
+                        '--exit-zero', '--no-respect-gitignore', path],
+                       cwd=tree, capture_output=True, text=True)
+    try:
+        return json.loads(r.stdout or '[]')
+    except json.JSONDecodeError:
+        return []
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('git_dir')
+    ap.add_argument('workdir')
+    ap.add_argument('alloclint')
+    ap.add_argument('--json')
+    a = ap.parse_args()
+    alloclint = os.path.abspath(a.alloclint)
+    ss = sites(a.git_dir)
+    tree = Tree(a.git_dir, os.path.abspath(a.workdir))
+    order = {sha: i for i, sha in enumerate(reversed(git(a.git_dir, 'rev-list', '--first-parent', 'HEAD').split()))}
+    # Removals are judged on the parent, reverses on the commit itself.
+    jobs = [((s['parent'] if s['kind'] == 'removal' else s['sha']), s) for s in ss]
+    jobs.sort(key=lambda j: order.get(j[0], -1))
+    cache, results = {}, []
+    for rev, s in jobs:
+        tree.goto(rev)
+        if not os.path.exists(os.path.join(tree.path, s['file'])):
+            continue
+        if (rev, s['file']) not in cache:
+            cache[(rev, s['file'])] = run_alloclint(alloclint, tree.path, s['file'])
+        codes = RULES[s['pattern']]
+        hits = [f for f in cache[(rev, s['file'])]
+                if f['code'] in codes and s['row'] - 3 <= f['location']['row'] <= s['row'] + 1]
+        safe = [f for f in hits if (f.get('fix') or {}).get('applicability') == 'safe']
+        results.append({**s, 'found': bool(hits), 'safe': bool(safe),
+                        'finding': (hits[0]['code'], hits[0]['message']) if hits else None})
+    table = collections.OrderedDict()
+    for r in results:
+        t = table.setdefault((r['pattern'], r['kind']), [0, 0, 0])
+        t[0] += 1
+        t[1] += r['found']
+        t[2] += r['safe']
+    print(f"history of {a.git_dir}: {len(results)} sites")
+    print('| pattern | kind | sites | found | safe fix |')
+    print('|---|---|---|---|---|')
+    for (p, k), (n, f, s) in sorted(table.items()):
+        print(f'| {p} | {k} | {n} | {f} | {s} |')
+    if a.json:
+        with open(a.json, 'w') as fh:
+            json.dump(results, fh, indent=1)
+
+
+if __name__ == '__main__':
+    main()
