@@ -172,6 +172,34 @@ def launch_{n}(x):
     '''def plain_{n}(x):
     return x.relu()
 ''',
+    # issue 13's forms: a class buffer's padded copy, a fill loop, in-place
+    # updates, a cumsum held in a name, zeros on both sides
+    '''class GraphState{n}:
+    def __init__(self, n):
+        self.cu = torch.zeros(n + 1, dtype=torch.int32)
+
+    def replay(self, lens):
+        self.cu[: lens.shape[0] + 1].copy_(F.pad(torch.cumsum(lens, 0, dtype=torch.int32), (1, 0)))
+''',
+    '''def clear_{n}(buf: torch.Tensor, rows):
+    for i in range(len(rows)):
+        buf[i].zero_()
+    return buf
+''',
+    '''@torch.inference_mode()
+def relu6_{n}(x):
+    y = torch.exp(x)
+    y = y.clamp(min=0, max=6)
+    return y
+''',
+    '''def offsets_{n}(lens):
+    cs = torch.cumsum(lens, dim=0, dtype=torch.int64)
+    cu = torch.cat([torch.zeros(1, dtype=torch.int64), cs])
+    return cu
+''',
+    '''def halo_{n}(x, n):
+    return torch.cat((torch.zeros(n, 1, dtype=x.dtype), x, torch.zeros(n, 1, dtype=x.dtype)), 1)
+''',
 ]
 
 
