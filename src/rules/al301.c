@@ -148,6 +148,102 @@ static void drop_in_place_updates(const al_pyfile *pf, TSNode loop, al_strlist *
     *bound = kept;
 }
 
+static bool within(TSNode outer, TSNode n)
+{
+    return !ts_node_is_null(outer) && ts_node_start_byte(n) >= ts_node_start_byte(outer) &&
+           ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* n and the allocation sit in two branches of one `if` inside the loop:
+ * they never run in the same iteration (x's first value, made where the
+ * allocation is skipped). */
+static bool other_branch(TSNode loop, TSNode n, TSNode alloc)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, loop);
+         p = ts_node_parent(p)) {
+        if (!al_node_is(p, "if_statement"))
+            continue;
+        TSNode cons = al_node_field(p, "consequence");
+        TSNode alts[8];
+        size_t k = al_node_field_children(p, "alternative", alts, 8);
+        bool n_in_cons = within(cons, n), a_in_cons = within(cons, alloc);
+        bool n_in_alt = false, a_in_alt = false;
+        for (size_t i = 0; i < k; i++) {
+            n_in_alt = n_in_alt || within(alts[i], n);
+            a_in_alt = a_in_alt || within(alts[i], alloc);
+        }
+        if ((n_in_cons && a_in_alt) || (n_in_alt && a_in_cons))
+            return true;
+    }
+    return false;
+}
+
+/* The bindings of x in the loop, each `x = t` (the new buffer takes x's
+ * place: a swap), `x op= ...` (in place) or made in another branch of an
+ * `if` than the allocation (x's first value). Counts the swaps. */
+static bool swap_bindings(const al_pyfile *pf, TSNode loop, TSNode alloc, TSNode n,
+                          const char *x, const char *t, int *swaps, int depth)
+{
+    if (depth > AL_MAX_FUNCTION_DEPTH)
+        return false;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+        al_node_is(n, "lambda"))
+        return al_py_count_ident(pf, n, x) == 0;
+    if (al_node_is(n, "assignment")) {
+        TSNode l = al_node_field(n, "left");
+        if (al_py_count_ident(pf, l, x) && !(al_node_is(l, "subscript") ||
+                                             al_node_is(l, "attribute"))) {
+            TSNode r = al_node_field(n, "right");
+            if (al_node_is(l, "identifier") && al_node_is(r, "identifier") &&
+                al_node_text_eq(pf, r, t))
+                (*swaps)++;
+            else if (!(al_node_is(l, "identifier") && other_branch(loop, n, alloc)))
+                return false;
+        }
+    } else if (al_node_is(n, "for_statement") &&
+               al_py_count_ident(pf, al_node_field(n, "left"), x)) {
+        return false;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (!swap_bindings(pf, loop, alloc, ts_node_named_child(n, i), x, t, swaps, depth + 1))
+            return false;
+    return true;
+}
+
+/* `t = torch.empty_like(x)` in a loop that ends with `x = t`: the buffer
+ * outlives the iteration as the next one's x, so it cannot be hoisted,
+ * but two buffers swapped each iteration would do. Returns x (owned) when
+ * x's bindings in the loop are all swaps, in-place updates or its first
+ * value, NULL otherwise. */
+static char *swapped_template(const al_pyfile *pf, TSNode loop, TSNode call, const char *factory,
+                              const char *name)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    if (!al_str_ends_with(factory, "_like") || a.npos < 1 || !al_node_is(a.pos[0], "identifier"))
+        return NULL;
+    char *x = al_node_text(pf, a.pos[0]);
+    int swaps = 0;
+    if (swap_bindings(pf, loop, call, loop, x, name, &swaps, 0) && swaps > 0)
+        return x;
+    free(x);
+    return NULL;
+}
+
+static void report_swap(TSNode loop, TSNode call, const char *name, const char *x,
+                        al_findings *out)
+{
+    al_strbuf msg = {0};
+    al_strbuf_printf(&msg, "`%s` is allocated on every iteration of the loop on line %zu with "
+                           "the shape of `%s`, which it then replaces: two buffers swapped "
+                           "each iteration would do (no fix: the swap is not proved; no gain "
+                           "measured under the caching allocator)",
+                     name, al_node_row(loop), x);
+    al_findings_add(out, "AL301", "alloc-in-loop", ts_node_start_byte(call),
+                    ts_node_end_byte(call), al_strbuf_detach(&msg), NULL);
+}
+
 static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
 {
     al_rule_visit *w = arg;
@@ -170,14 +266,28 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
     size_t binds = al_strlist_count(&bound, name);
     if (al_str_ends_with(factory, "_like"))
         drop_in_place_updates(pf, loop, &bound);
+    /* A template swapped for the new buffer keeps its shape: not a change. */
+    char *swapped = swapped_template(pf, loop, call, factory, name);
+    if (swapped) {
+        al_strlist kept = {0};
+        for (size_t i = 0; i < bound.n; i++)
+            if (strcmp(bound.items[i], swapped))
+                al_strlist_add(&kept, al_xstrdup(bound.items[i]));
+        al_strlist_free(&bound);
+        bound = kept;
+    }
     /* x.new_empty(...) takes its dtype and device from x: x counts too. */
     TSNode fn = al_node_field(call, "function");
     bool ok = binds == 1 && al_loop_invariant(pf, al_node_field(call, "arguments"), &bound) &&
               (!al_node_is(fn, "attribute") ||
                al_loop_invariant(pf, al_node_field(fn, "object"), &bound));
     al_strlist_free(&bound);
-    if (ok)
-        ok = lives_in_iteration(m, func, loop, stmt, target, name);
+    if (ok && !lives_in_iteration(m, func, loop, stmt, target, name)) {
+        ok = false;
+        if (swapped)
+            report_swap(loop, call, name, swapped, w->out);
+    }
+    free(swapped);
     size_t ls, le;
     char *indent = ok ? al_py_indent_of(pf, loop) : NULL;
     if (!ok || !indent || !al_py_statement_lines(pf, stmt, &ls, &le)) {

@@ -152,3 +152,29 @@ def rebinds_its_template(chunks, n):
         torch.mul(chunk, 2, out=tmp)
         output = torch.cat([output, tmp])
     return output
+
+
+def merge_chunks(chunks, merge):
+    # The prefix state is merged with each chunk into a new buffer that then
+    # takes its place: not hoistable (it outlives the iteration), but two
+    # buffers swapped each iteration would do. Display only.
+    output = None
+    for chunk in chunks:
+        if output is None:
+            output = chunk
+        else:
+            merged = torch.empty_like(output)  # expect: AL301 nofix
+            merge(out=merged, prefix=output, suffix=chunk)
+            output = merged
+    return output
+
+
+def swapped_and_rebound(chunks, merge):
+    # output also takes another value in the same branch: its shape may change.
+    output = chunks[0]
+    for chunk in chunks:
+        merged = torch.empty_like(output)  # expect: none
+        merge(out=merged, prefix=output, suffix=chunk)
+        output = merged
+        output = torch.cat([output, chunk])
+    return output
