@@ -71,7 +71,7 @@ static bool head_safe_method(attr_walk *w, TSNode call, const char *method)
     al_py_args_read(call, &a);
     TSNode rest;
     if (!strcmp(method, "copy_"))
-        return a.npos >= 1 && al_zero_head_value(w->m, a.pos[0], &rest);
+        return a.npos >= 1 && al_zero_head_value(w->m, a.pos[0], &rest, NULL);
     if (!strcmp(method, "zero_"))
         return a.npos == 0;
     if (!strcmp(method, "fill_"))
@@ -154,14 +154,14 @@ static void value_use(attr_walk *w, TSNode v)
     }
     if (al_node_is(p, "argument_list") || al_node_is(p, "keyword_argument")) {
         TSNode kw = al_node_is(p, "keyword_argument") ? p : (TSNode){0};
-        TSNode args = kw.id ? ts_node_parent(p) : p;
+        TSNode args = ts_node_is_null(kw) ? p : ts_node_parent(p);
         TSNode call = ts_node_parent(args);
         if (!al_node_is(call, "call")) {
             set_breaker(w, v, al_xstrdup("is used where alloclint cannot follow it"));
             return;
         }
         int pos = -1;
-        if (!kw.id) {
+        if (ts_node_is_null(kw)) {
             al_py_args a;
             al_py_args_read(call, &a);
             for (int i = 0; i < a.npos; i++)

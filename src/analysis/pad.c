@@ -133,10 +133,23 @@ bool al_pad_one_before(const al_pymodule *m, TSNode call, TSNode *rest)
     return true;
 }
 
-bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest)
+/* The `dtype=` r spells, when r is a call that takes one. */
+static TSNode spelled_dtype(const al_pyfile *pf, TSNode r)
+{
+    r = al_py_unparen(r);
+    if (!al_node_is(r, "call"))
+        return (TSNode){0};
+    al_py_args a;
+    al_py_args_read(r, &a);
+    return al_py_kwarg(pf, &a, "dtype");
+}
+
+bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest, bool *promotes)
 {
     const al_pyfile *pf = m->pf;
     v = al_py_unparen(v);
+    if (promotes)
+        *promotes = false;
     if (al_pad_one_before(m, v, rest))
         return true;
     if (!al_node_is(v, "call"))
@@ -167,5 +180,11 @@ bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest)
     if (!one && !(!ts_node_is_null(e) && al_node_text_eq(pf, e, "1")))
         return false;
     *rest = r;
+    if (promotes) {
+        TSNode rd = spelled_dtype(pf, r);
+        *promotes = !(zb.to_other || (zb.like_other && ts_node_is_null(zb.dtype)) ||
+                      (!ts_node_is_null(zb.dtype) && !ts_node_is_null(rd) &&
+                       al_py_same_text(pf, zb.dtype, rd)));
+    }
     return true;
 }

@@ -29,8 +29,11 @@ TSNode al_zero_block_extent(const al_zero_block *z, int dim, bool *one);
 
 /* `F.pad(r, (1, 0))` with value 0 and constant mode, or
  * `torch.cat([<one-element zero block>, r])` along dim 0: *rest is r. The
- * value's element 0 is zero and the rest is r, for a 1-D r. */
-bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest);
+ * value's element 0 is zero and the rest is r, for a 1-D r — in r's dtype
+ * for F.pad; a cat promotes, so *promotes (may be NULL) says whether the
+ * zero block's dtype is not proved to be r's (spelled the same as r's
+ * `dtype=`, `.to(r)`, `r.new_zeros`). */
+bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest, bool *promotes);
 
 /* Whether call is `torch.nn.functional.pad(r, (1, 0))` (or `pad=`), value
  * absent or 0, mode absent or "constant"; *rest is r. */

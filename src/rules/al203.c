@@ -63,8 +63,8 @@ static void zero_head_copy(const al_rule_input *in, TSNode call, al_findings *ou
     al_py_args a;
     al_py_args_read(call, &a);
     TSNode rest, attr, stop;
-    bool sliced;
-    if (a.splat || a.npos != 1 || a.nkw != 0 || !al_zero_head_value(m, a.pos[0], &rest) ||
+    bool sliced, promotes;
+    if (a.splat || a.npos != 1 || a.nkw != 0 || !al_zero_head_value(m, a.pos[0], &rest, &promotes) ||
         !head_receiver(pf, al_node_field(fn, "object"), &attr, &stop, &sliced))
         return;
     char *self = NULL;
@@ -87,6 +87,9 @@ static void zero_head_copy(const al_rule_input *in, TSNode call, al_findings *ou
         al_strbuf_printf(&msg, "element 0 of `%s` is zero from its allocation on line %zu; "
                                "copy into `%s[1:%s]` instead of padding a temporary",
                          buf, h.made_row, buf, end ? end : "");
+        if (promotes && !h.breaker)
+            al_strbuf_puts(&msg, " (unsafe: `torch.cat` may promote the copied values to the "
+                                 "zero block's dtype, and copying them directly does not)");
         if (h.breaker) {
             if (h.breaker_path)
                 al_strbuf_printf(&msg, " (unsafe: `%s` %s: `%s` of the project)", buf,
@@ -94,11 +97,11 @@ static void zero_head_copy(const al_rule_input *in, TSNode call, al_findings *ou
             else
                 al_strbuf_printf(&msg, " (unsafe: on line %zu `%s` %s)", h.breaker_row, buf,
                                  h.breaker);
-        } else {
+        } else if (!promotes) {
             al_strbuf_puts(&msg, "; every write to it in the class keeps element 0 zero");
         }
         al_strbuf_printf(&title, "Replace with `%s`", repl.data);
-        al_fix *fix = al_fix_new(h.breaker ? AL_FIX_UNSAFE : AL_FIX_SAFE, title.data);
+        al_fix *fix = al_fix_new(h.breaker || promotes ? AL_FIX_UNSAFE : AL_FIX_SAFE, title.data);
         al_fix_add_edit(fix, ts_node_start_byte(call), ts_node_end_byte(call), repl.data);
         al_findings_add(out, "AL203", "zero-head-copy", ts_node_start_byte(call),
                         ts_node_end_byte(call), al_strbuf_detach(&msg), fix);

@@ -34,8 +34,19 @@ class WholeBuffer:
         self.offsets = torch.zeros(n + 1, dtype=torch.int64)
 
     def update(self, counts):
-        self.offsets.copy_(torch.cat([torch.zeros(1, dtype=torch.int64), torch.cumsum(counts, 0)]))  # expect: AL203 safe
+        self.offsets.copy_(torch.cat([torch.zeros(1, dtype=torch.int64), torch.cumsum(counts, 0, dtype=torch.int64)]))  # expect: AL203 safe
         self.offsets[1:].add_(0)
+        return self.offsets.clone()
+
+
+class PromotingCat:
+    # cat([float zeros, int cumsum]) is float: the copy goes through float32
+    # (rounding sums past 2**24), the direct copy does not.
+    def __init__(self, n):
+        self.offsets = torch.zeros(n + 1, dtype=torch.int64)
+
+    def update(self, counts):
+        self.offsets.copy_(torch.cat([torch.zeros(1), torch.cumsum(counts, 0)]))  # expect: AL203 unsafe
         return self.offsets.clone()
 
 
