@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "analysis/memo.h"
 #include "source.h"
 #include "toml.h"
 #include "util.h"
@@ -184,14 +185,13 @@ void al_config_free(al_config *cfg)
 
 /* ------------------------------------------------------------------ */
 
-typedef struct {
-    char *dir;           /* a folder looked at */
-    al_config *config;   /* what applies there, or NULL */
-} dir_entry;
+
+/* Stands in the folder table for "no configuration applies". */
+static char no_config;
 
 struct al_config_cache {
-    dir_entry *dirs;
-    size_t n, cap;
+    al_memo dirs;      /* folder -> its al_config, or &no_config */
+    al_memo real_dirs; /* a folder as named -> its real path */
     al_config **owned;
     size_t n_owned, cap_owned;
 };
@@ -205,13 +205,12 @@ void al_config_cache_free(al_config_cache *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < c->n; i++)
-        free(c->dirs[i].dir);
+    al_memo_free(&c->dirs);
+    al_memo_free(&c->real_dirs);
     for (size_t i = 0; i < c->n_owned; i++) {
         al_config_free(c->owned[i]);
         free(c->owned[i]);
     }
-    free(c->dirs);
     free(c->owned);
     free(c);
 }
@@ -271,12 +270,36 @@ static bool absolute_path(const char *path, char out[PATH_MAX])
                             name) < PATH_MAX - n;
 }
 
+/* absolute_path, with each folder resolved once: a run asks for every
+ * file of a tree, and realpath costs a system call per component. A
+ * symbolic link to a file is resolved whole, as before. */
+static bool absolute_path_cached(al_config_cache *c, const char *path, char out[PATH_MAX])
+{
+    struct stat st;
+    const char *slash = strrchr(path, '/');
+    if (!slash || lstat(path, &st) != 0 || S_ISLNK(st.st_mode))
+        return absolute_path(path, out);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    const char *real_dir = al_memo_get(&c->real_dirs, dir);
+    if (!real_dir) {
+        char buf[PATH_MAX];
+        if (!absolute_path(dir, buf))
+            return absolute_path(path, out);
+        real_dir = al_xstrdup(buf);
+        al_memo_put(&c->real_dirs, dir, (void *)real_dir, free);
+    }
+    size_t n = strlen(real_dir);
+    return (size_t)snprintf(out, PATH_MAX, "%s%s%s", real_dir,
+                            n && real_dir[n - 1] == '/' ? "" : "/", slash + 1) < PATH_MAX;
+}
+
 bool al_config_for(al_config_cache *c, const char *path, const al_config **out,
                    al_config_error *err)
 {
     char real[PATH_MAX];
     *out = NULL;
-    if (!absolute_path(path, real))
+    if (!absolute_path_cached(c, path, real))
         return true;
     char *slash = strrchr(real, '/');
     if (slash)
@@ -285,17 +308,15 @@ bool al_config_for(al_config_cache *c, const char *path, const al_config **out,
     char *stack[256];
     size_t depth = 0;
     al_config *found = NULL;
-    bool ok = true, cached = false;
+    bool ok = true;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", real[0] ? real : "/");
     for (;;) {
-        for (size_t i = 0; i < c->n; i++)
-            if (!strcmp(c->dirs[i].dir, dir)) {
-                found = c->dirs[i].config;
-                cached = true;
-            }
-        if (cached)
+        void *known = al_memo_get(&c->dirs, dir);
+        if (known) {
+            found = known == &no_config ? NULL : known;
             break;
+        }
         if (depth < 256)
             stack[depth++] = al_xstrdup(dir);
         ok = try_file(c, dir, "alloclint.toml", false, &found, err);
@@ -310,8 +331,9 @@ bool al_config_for(al_config_cache *c, const char *path, const al_config **out,
             *s = '\0';
     }
     for (size_t i = 0; i < depth; i++) {
-        dir_entry e = {stack[i], found};
-        AL_PUSH(c->dirs, c->n, c->cap, e);
+        if (ok)
+            al_memo_put(&c->dirs, stack[i], found ? (void *)found : &no_config, NULL);
+        free(stack[i]);
     }
     *out = found;
     return ok;
