@@ -9,6 +9,7 @@
 #include "../analysis/values.h"
 #include "../util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,10 +94,28 @@ static char *buffer_form(const catzero *f)
     return al_strbuf_detach(&r);
 }
 
+/* Whether text names the variable `name` (not an attribute `.name`). */
+static bool names_variable(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+        bool end = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (start && end)
+            return true;
+    }
+    return false;
+}
+
 static const char *why_no_buffer_fix(const catzero *f)
 {
     if (!f->target)
         return "needs `name = ...` as a statement of its own";
+    /* The buffer is bound first and the cumsum then reads the name: it
+     * would read the new, empty buffer. */
+    if (names_variable(f->cumsum_input, f->target) ||
+        (f->device && names_variable(f->device, f->target)))
+        return "the cumsum reads the name the buffer would be bound to";
     if (!f->cumsum_dtype)
         return "the cumsum needs `dtype=`: a cumsum of int32 without it is int64";
     if (f->pad_call)

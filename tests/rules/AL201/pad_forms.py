@@ -65,6 +65,19 @@ def padded_cumsum_keywords(seq_lens):
     return cu
 
 
+def cumsum_of_its_own_name(cu_seqlens):
+    # The buffer would be bound to `cu_seqlens` before the cumsum reads
+    # `cu_seqlens`: it would read the new, empty buffer. No fix.
+    cu_seqlens = torch.cumsum(cu_seqlens, dim=0, dtype=torch.int32)
+    cu_seqlens = F.pad(cu_seqlens, (1, 0), "constant", 0)  # expect: AL201 nofix
+    return cu_seqlens
+
+
+def cat_of_its_own_name(offsets):
+    offsets = torch.cat([torch.zeros(1, dtype=torch.int64), torch.cumsum(offsets, 0, dtype=torch.int64)])  # expect: AL201 nofix
+    return offsets
+
+
 def padded_cumsum_returned(lengths):
     # Not `name = ...`: no place for the buffer's statements.
     return F.pad(torch.cumsum(lengths, dim=0, dtype=torch.int32), (1, 0))  # expect: AL201 nofix
