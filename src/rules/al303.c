@@ -46,6 +46,19 @@ static bool non_negative(const al_pyfile *pf, TSNode n, int depth)
     return false;
 }
 
+/* Whether n holds an expression spelled as ref (`buf[0]` in a fill value
+ * read while the loop writes buf). */
+static bool mentions_buffer(const al_pyfile *pf, TSNode n, TSNode ref)
+{
+    if (al_py_same_text(pf, n, ref))
+        return true;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t j = 0; j < k; j++)
+        if (mentions_buffer(pf, ts_node_named_child(n, j), ref))
+            return true;
+    return false;
+}
+
 /* `name.attr.attr`: evaluates to the same buffer every time. */
 static bool plain_reference(TSNode n)
 {
@@ -156,7 +169,9 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
     bool shape_ok = plain_reference(buf) && known_tensor(w->in->py, func, buf) &&
                     !al_py_count_ident(pf, buf, i) && !fa.splat &&
                     fa.nkw == 0 && fa.npos == (fill ? 1 : 0) &&
-                    (!fill || !al_py_count_ident(pf, fa.pos[0], i)) && !ra.splat &&
+                    (!fill || (!al_py_count_ident(pf, fa.pos[0], i) &&
+                               !mentions_buffer(pf, fa.pos[0], buf))) &&
+                    !ra.splat &&
                     ra.nkw == 0 && ra.npos >= 1 && ra.npos <= 3;
     if (!shape_ok) {
         free(i);
@@ -169,6 +184,13 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
     bool step_ok = ts_node_is_null(step) || (al_py_parse_long(pf, step, &sv) && sv > 0);
     bool bounds_ok = (ts_node_is_null(start) || non_negative(pf, start, 0)) &&
                      non_negative(pf, stop, 0);
+    /* A tensor fill value may be a view of the buffer, read while the one
+     * fill writes it; a number cannot. */
+    TSNode fv = fill ? al_py_unparen(fa.pos[0]) : (TSNode){0};
+    if (!ts_node_is_null(fv) && al_node_is(fv, "unary_operator"))
+        fv = al_node_field(fv, "argument");
+    bool value_ok = !fill || al_node_is(fv, "integer") || al_node_is(fv, "float") ||
+                    al_node_is(fv, "true") || al_node_is(fv, "false");
     /* Python keeps the loop variable after the loop. */
     bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i);
     char *b = al_node_text(pf, buf), *st = ts_node_is_null(start) ? NULL : al_node_text(pf, start);
@@ -190,9 +212,12 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
             al_strbuf_puts(&msg, " (unsafe: a bound may be negative, and a slice reads a "
                                  "negative bound from the end where an index wraps one "
                                  "element)");
+        else if (!value_ok)
+            al_strbuf_puts(&msg, " (unsafe: the fill value is not a number and may be a view "
+                                 "of the buffer)");
         al_strbuf fm = {0};
         al_strbuf_printf(&fm, "Replace the loop with `%s`", repl.data);
-        fix = al_fix_new(bounds_ok ? AL_FIX_SAFE : AL_FIX_UNSAFE, fm.data);
+        fix = al_fix_new(bounds_ok && value_ok ? AL_FIX_SAFE : AL_FIX_UNSAFE, fm.data);
         al_fix_add_edit(fix, ts_node_start_byte(loop), ts_node_end_byte(only), repl.data);
         al_strbuf_free(&fm);
     }

@@ -81,6 +81,20 @@ def backwards(buf: torch.Tensor, n):
     return buf
 
 
+def value_read_from_the_buffer(buf: torch.Tensor):
+    # buf[0] is read on every iteration, after the first one wrote it.
+    for i in range(buf.shape[0]):
+        buf[i].fill_(buf[0] + 1)  # expect: none
+    return buf
+
+
+def value_is_a_tensor(buf: torch.Tensor, pad_value):
+    # pad_value may be a view of buf: the fix is offered as unsafe.
+    for i in range(buf.shape[0]):
+        buf[i].fill_(pad_value)  # expect: AL303 unsafe
+    return buf
+
+
 def value_depends_on_index(buf: torch.Tensor, n):
     for i in range(n):
         buf[i].fill_(i)  # expect: none
