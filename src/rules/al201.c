@@ -34,6 +34,7 @@ typedef struct {
     bool cumsum_stmt;
     /* `target = <the call>` alone on its lines */
     char *target, *indent;
+    bool target_attribute; /* `obj.attr = ...` */
     size_t stmt_start, stmt_end;
     const char *torch, *functional; /* local names; functional may be NULL */
 } catzero;
@@ -94,7 +95,8 @@ static char *buffer_form(const catzero *f)
     return al_strbuf_detach(&r);
 }
 
-/* Whether text names the variable `name` (not an attribute `.name`). */
+/* Whether text names the variable or attribute chain `name` (not as the
+ * tail of a longer chain: `x.name`). */
 static bool names_variable(const char *text, const char *name)
 {
     size_t n = strlen(name);
@@ -110,7 +112,7 @@ static bool names_variable(const char *text, const char *name)
 static const char *why_no_buffer_fix(const catzero *f)
 {
     if (!f->target)
-        return "needs `name = ...` as a statement of its own";
+        return "needs `name = ...` (or `obj.attr = ...`) as a statement of its own";
     /* The buffer is bound first and the cumsum then reads the name: it
      * would read the new, empty buffer. */
     if (names_variable(f->cumsum_input, f->target) ||
@@ -145,7 +147,15 @@ static void report(const catzero *f, al_findings *out)
         const char *why = why_no_buffer_fix(f);
         if (!why) {
             char *repl = buffer_form(f);
-            fix = al_fix_new(AL_FIX_SAFE, f->cumsum_stmt ? "Write the cumsum into an n + 1 "
+            /* An attribute is bound before its elements are written: a
+             * property setter would be handed the empty buffer. */
+            if (f->target_attribute)
+                al_strbuf_printf(&msg, " (unsafe: `%s` is an attribute, bound before the "
+                                       "cumsum writes it; a property setter would see the "
+                                       "empty buffer)",
+                                 f->target);
+            fix = al_fix_new(f->target_attribute ? AL_FIX_UNSAFE : AL_FIX_SAFE,
+                             f->cumsum_stmt ? "Write the cumsum into an n + 1 "
                                                            "buffer (drop the separate cumsum)"
                                                          : "Write the cumsum into an n + 1 "
                                                            "buffer");
@@ -187,19 +197,32 @@ static void report(const catzero *f, al_findings *out)
                     fix);
 }
 
-/* The statement holding n when n is `target = n` alone on its lines. */
+/* `name.attr.attr` */
+static bool attribute_chain(TSNode n)
+{
+    if (!al_node_is(n, "attribute"))
+        return false;
+    while (al_node_is(n, "attribute"))
+        n = al_node_field(n, "object");
+    return al_node_is(n, "identifier");
+}
+
+/* The statement holding n when n is `target = n` alone on its lines; the
+ * target a name or an attribute chain. */
 static void read_target(const al_pyfile *pf, TSNode call, catzero *f)
 {
     TSNode parent = ts_node_parent(call);
+    TSNode left = al_node_is(parent, "assignment") ? al_node_field(parent, "left") : (TSNode){0};
     if (!al_node_is(parent, "assignment") ||
-        !al_node_is(al_node_field(parent, "left"), "identifier") ||
+        !(al_node_is(left, "identifier") || attribute_chain(left)) ||
         !ts_node_is_null(al_node_field(parent, "type")) ||
         !al_node_is(ts_node_parent(parent), "expression_statement"))
         return;
     TSNode stmt = ts_node_parent(parent);
     f->indent = al_py_indent_of(pf, stmt);
     if (f->indent) {
-        f->target = al_node_text(pf, al_node_field(parent, "left"));
+        f->target = al_node_text(pf, left);
+        f->target_attribute = al_node_is(left, "attribute");
         f->stmt_start = ts_node_start_byte(stmt);
         f->stmt_end = ts_node_end_byte(stmt);
     }

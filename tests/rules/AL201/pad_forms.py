@@ -78,6 +78,23 @@ def cat_of_its_own_name(offsets):
     return offsets
 
 
+class Metadata:
+    cu_seqlens_k = None
+
+
+def padded_into_an_attribute(metadata: Metadata, lengths):
+    # An attribute target: the buffer form works, but the attribute holds
+    # the empty buffer until the cumsum writes it (a property setter would
+    # see that), so the fix is unsafe.
+    metadata.cu_seqlens_k = F.pad(torch.cumsum(lengths, dim=0, dtype=torch.int32), (1, 0))  # expect: AL201 unsafe
+    return metadata.cu_seqlens_k
+
+
+def padded_into_an_attribute_it_reads(metadata: Metadata):
+    metadata.cu_seqlens_k = F.pad(torch.cumsum(metadata.cu_seqlens_k, dim=0, dtype=torch.int32), (1, 0))  # expect: AL201 nofix
+    return metadata.cu_seqlens_k
+
+
 def padded_cumsum_returned(lengths):
     # Not `name = ...`: no place for the buffer's statements.
     return F.pad(torch.cumsum(lengths, dim=0, dtype=torch.int32), (1, 0))  # expect: AL201 nofix
