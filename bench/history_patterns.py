@@ -160,19 +160,21 @@ def main():
         hits = [f for f in cache[(rev, s['file'])]
                 if f['code'] in codes and s['row'] - 3 <= f['location']['row'] <= s['row'] + 1]
         safe = [f for f in hits if (f.get('fix') or {}).get('applicability') == 'safe']
-        results.append({**s, 'found': bool(hits), 'safe': bool(safe),
+        unsafe = [f for f in hits if (f.get('fix') or {}).get('applicability') == 'unsafe']
+        results.append({**s, 'found': bool(hits), 'safe': bool(safe), 'unsafe': bool(unsafe) and not safe,
                         'finding': (hits[0]['code'], hits[0]['message']) if hits else None})
     table = collections.OrderedDict()
     for r in results:
-        t = table.setdefault((r['pattern'], r['kind']), [0, 0, 0])
+        t = table.setdefault((r['pattern'], r['kind']), [0, 0, 0, 0])
         t[0] += 1
         t[1] += r['found']
         t[2] += r['safe']
+        t[3] += r['unsafe']
     print(f"history of {a.git_dir}: {len(results)} sites")
-    print('| pattern | kind | sites | found | safe fix |')
-    print('|---|---|---|---|---|')
-    for (p, k), (n, f, s) in sorted(table.items()):
-        print(f'| {p} | {k} | {n} | {f} | {s} |')
+    print('| pattern | kind | sites | found | safe fix | unsafe fix only |')
+    print('|---|---|---|---|---|---|')
+    for (p, k), (n, f, s, u) in sorted(table.items()):
+        print(f'| {p} | {k} | {n} | {f} | {s} | {u} |')
     if a.json:
         with open(a.json, 'w') as fh:
             json.dump(results, fh, indent=1)
