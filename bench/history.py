@@ -241,8 +241,13 @@ def defined_in_repo(root, name, cache={}):
     return cache[key]
 
 
-def run_alloclint(alloclint, tree, path):
-    r = subprocess.run([alloclint, 'check', '--select', 'AL101,AL102,AL103', '--output-format',
+def first_parent_order(git_dir):
+    """Commit -> its position on the first-parent line, oldest first."""
+    return {sha: i for i, sha in enumerate(reversed(git(git_dir, 'rev-list', '--first-parent', 'HEAD').split()))}
+
+
+def run_alloclint(alloclint, tree, path, select='AL101,AL102,AL103'):
+    r = subprocess.run([alloclint, 'check', '--select', select, '--output-format',
                         'json', '--exit-zero', '--no-respect-gitignore', path],
                        cwd=tree, capture_output=True, text=True)
     try:
@@ -277,7 +282,7 @@ def main():
     # Parents for removals, the commits themselves for addbacks; oldest first
     # keeps the diffs between successive trees small.
     jobs = [(s['parent'], s, 'removal') for s in removal] + [(s['sha'], s, 'addback') for s in addback]
-    order = {sha: i for i, sha in enumerate(reversed(git(a.git_dir, 'rev-list', '--first-parent', 'HEAD').split()))}
+    order = first_parent_order(a.git_dir)
     jobs.sort(key=lambda j: order.get(j[0], -1))
     cache = {}
     for rev, s, kind in jobs:

@@ -28,11 +28,10 @@ import collections
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from history import Tree, git  # noqa: E402
+from history import Tree, first_parent_order, git, run_alloclint  # noqa: E402
 
 RULES = {'pad': ('AL201', 'AL203'), 'inplace': ('AL401',), 'fill-loop': ('AL303',)}
 
@@ -125,16 +124,6 @@ def sites(git_dir):
     return found
 
 
-def run_alloclint(alloclint, tree, path):
-    r = subprocess.run([alloclint, 'check', '--select', 'ALL', '--no-cache', '--output-format', 'json',
-                        '--exit-zero', '--no-respect-gitignore', path],
-                       cwd=tree, capture_output=True, text=True)
-    try:
-        return json.loads(r.stdout or '[]')
-    except json.JSONDecodeError:
-        return []
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('git_dir')
@@ -145,7 +134,7 @@ def main():
     alloclint = os.path.abspath(a.alloclint)
     ss = sites(a.git_dir)
     tree = Tree(a.git_dir, os.path.abspath(a.workdir))
-    order = {sha: i for i, sha in enumerate(reversed(git(a.git_dir, 'rev-list', '--first-parent', 'HEAD').split()))}
+    order = first_parent_order(a.git_dir)
     # Removals are judged on the parent, reverses on the commit itself.
     jobs = [((s['parent'] if s['kind'] == 'removal' else s['sha']), s) for s in ss]
     jobs.sort(key=lambda j: order.get(j[0], -1))
@@ -155,7 +144,7 @@ def main():
         if not os.path.exists(os.path.join(tree.path, s['file'])):
             continue
         if (rev, s['file']) not in cache:
-            cache[(rev, s['file'])] = run_alloclint(alloclint, tree.path, s['file'])
+            cache[(rev, s['file'])] = run_alloclint(alloclint, tree.path, s['file'], 'ALL')
         codes = RULES[s['pattern']]
         hits = [f for f in cache[(rev, s['file'])]
                 if f['code'] in codes and s['row'] - 3 <= f['location']['row'] <= s['row'] + 1]

@@ -56,6 +56,17 @@ static bool read_pfi(al_config *cfg, const al_toml *doc, TSNode pairs_owner, con
     return true;
 }
 
+static bool read_bool(const al_toml *doc, TSNode value, const char *path, const char *key,
+                      al_config_error *err, bool *out)
+{
+    if (!al_toml_is(value, "boolean"))
+        return fail(err, path, value, key, "expected true or false");
+    char *v = al_toml_text(doc, value);
+    *out = !strcmp(v, "true");
+    free(v);
+    return true;
+}
+
 /* The pairs of one table: [tool.alloclint] or alloclint.toml's top level. */
 static bool read_pair(al_config *cfg, const al_toml *doc, TSNode pair, const char *path,
                       al_config_error *err)
@@ -75,19 +86,11 @@ static bool read_pair(al_config *cfg, const al_toml *doc, TSNode pair, const cha
     } else if (!strcmp(k, "extend-exclude")) {
         ok = read_strings(doc, value, &cfg->extend_exclude, path, k, err);
     } else if (!strcmp(k, "unsafe-fixes")) {
-        char *v = al_toml_text(doc, value);
-        if (al_toml_is(value, "boolean"))
-            cfg->unsafe_fixes = !strcmp(v, "true");
-        else
-            ok = fail(err, path, value, k, "expected true or false");
-        free(v);
+        bool v;
+        if ((ok = read_bool(doc, value, path, k, err, &v)))
+            cfg->unsafe_fixes = v;
     } else if (!strcmp(k, "inference")) {
-        char *v = al_toml_text(doc, value);
-        if (al_toml_is(value, "boolean"))
-            cfg->inference = !strcmp(v, "true");
-        else
-            ok = fail(err, path, value, k, "expected true or false");
-        free(v);
+        ok = read_bool(doc, value, path, k, err, &cfg->inference);
     } else if (!strcmp(k, "per-file-ignores")) {
         if (al_toml_is(value, "inline_table"))
             ok = read_pfi(cfg, doc, value, path, err);

@@ -4,6 +4,7 @@
 
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -261,4 +262,18 @@ size_t al_source_place(const al_source *src, size_t offset, size_t *row, size_t 
     size_t cell;
     *row = al_source_shown_row(src, *row, &cell);
     return cell;
+}
+
+bool al_source_names_attribute(const al_source *src, const char *attr)
+{
+    size_t n = strlen(attr);
+    const char *p = src->bytes, *end = src->bytes + src->len;
+    while ((p = memmem(p, (size_t)(end - p), attr, n)) != NULL) {
+        bool dot = p > src->bytes && p[-1] == '.';
+        bool whole = p + n == end || !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (dot && whole)
+            return true;
+        p += n;
+    }
+    return false;
 }

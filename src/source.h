@@ -64,6 +64,9 @@ void al_source_line(const al_source *src, size_t row, size_t *start,
 /* Returns the offset of the first invalid UTF-8 sequence, or len. */
 size_t al_utf8_validate(const char *s, size_t len);
 uint64_t al_hash_bytes(const char *s, size_t len);
+/* Whether the bytes hold `.attr` with attr a whole name (read as text:
+ * a comment or a string counts too). */
+bool al_source_names_attribute(const al_source *src, const char *attr);
 
 const char *al_source_strerror(al_source_status status);
 

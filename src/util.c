@@ -171,6 +171,18 @@ size_t al_strlist_count(const al_strlist *l, const char *s)
     return n;
 }
 
+void al_strlist_remove(al_strlist *l, const char *s)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (strcmp(l->items[i], s) != 0)
+            l->items[kept++] = l->items[i];
+        else
+            free(l->items[i]);
+    }
+    l->n = kept;
+}
+
 void al_strlist_free(al_strlist *l)
 {
     for (size_t i = 0; i < l->n; i++)

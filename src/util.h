@@ -55,6 +55,9 @@ typedef struct {
 void al_strlist_add(al_strlist *l, char *s);
 bool al_strlist_has(const al_strlist *l, const char *s, size_t len);
 size_t al_strlist_count(const al_strlist *l, const char *s);
+/* Removes (and frees) every copy of s, keeping the order of the rest; s
+ * itself must not be one of the list's strings. */
+void al_strlist_remove(al_strlist *l, const char *s);
 void al_strlist_free(al_strlist *l);
 
 bool al_str_starts_with(const char *s, const char *prefix);

@@ -186,21 +186,14 @@ static void value_use(attr_walk *w, TSNode v)
  * reaches element 0. */
 static bool tail_index(const al_pyfile *pf, TSNode sub)
 {
-    TSNode idx[2];
+    TSNode idx[2], parts[3];
     if (al_node_field_children(sub, "subscript", idx, 2) != 1)
         return false;
-    TSNode i = idx[0];
     long v;
-    if (al_py_parse_long(pf, i, &v))
+    if (al_py_parse_long(pf, idx[0], &v))
         return v >= 1;
-    if (!al_node_is(i, "slice") || ts_node_named_child_count(i) == 0)
-        return false;
-    /* `1:` and `1:n` start with an integer before the first colon. */
-    TSNode first = ts_node_named_child(i, 0);
-    const char *colon = memchr(pf->src->bytes + ts_node_start_byte(i), ':',
-                               ts_node_end_byte(i) - ts_node_start_byte(i));
-    return colon && ts_node_end_byte(first) <= (size_t)(colon - pf->src->bytes) &&
-           al_py_parse_long(pf, first, &v) && v >= 1;
+    return al_node_is(idx[0], "slice") && al_py_slice_parts(idx[0], parts) &&
+           al_py_parse_long(pf, parts[0], &v) && v >= 1;
 }
 
 static void binding(attr_walk *w, TSNode a, TSNode asg)
@@ -259,12 +252,8 @@ static bool related(const al_pyfile *pf, TSNode a, TSNode b)
 static void attribute_use(attr_walk *w, TSNode cls, TSNode a)
 {
     const al_pyfile *pf = w->pf;
-    char *self = NULL;
-    TSNode owner = al_enclosing_method_class(pf, a, &self);
-    TSNode obj = al_node_field(a, "object");
-    bool on_self = !ts_node_is_null(owner) && self && al_node_is(obj, "identifier") &&
-                   al_node_text_eq(pf, obj, self);
-    free(self);
+    TSNode owner = al_self_attribute_class(pf, a);
+    bool on_self = !ts_node_is_null(owner);
     /* Another class's own attribute of the same name is another buffer,
      * unless one class derives from the other. */
     if (on_self && !ts_node_eq(owner, cls) && !related(pf, owner, cls))
@@ -344,4 +333,17 @@ TSNode al_enclosing_method_class(const al_pyfile *pf, TSNode n, char **self_name
         }
     }
     return (TSNode){0};
+}
+
+TSNode al_self_attribute_class(const al_pyfile *pf, TSNode attr)
+{
+    if (!al_node_is(attr, "attribute"))
+        return (TSNode){0};
+    char *self = NULL;
+    TSNode cls = al_enclosing_method_class(pf, attr, &self);
+    TSNode obj = al_node_field(attr, "object");
+    bool on_self = !ts_node_is_null(cls) && self && al_node_is(obj, "identifier") &&
+                   al_node_text_eq(pf, obj, self);
+    free(self);
+    return on_self ? cls : (TSNode){0};
 }

@@ -37,5 +37,8 @@ void al_attr_head_free(al_attr_head *h);
 /* The class_definition whose method holds n, and that method's first
  * parameter (`self`); null node when n is not in a method. */
 TSNode al_enclosing_method_class(const al_pyfile *pf, TSNode n, char **self_name);
+/* When attr is `self.x` in a method (self its first parameter): the
+ * method's class; a null node otherwise. */
+TSNode al_self_attribute_class(const al_pyfile *pf, TSNode attr);
 
 #endif

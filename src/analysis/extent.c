@@ -195,22 +195,8 @@ static void set_range_kind(al_dimspec *out)
 static bool parse_slice(al_extents *x, TSNode n, int dim, al_dimspec *out)
 {
     TSNode parts[3];
-    memset(parts, 0, sizeof parts);
-    int slot = 0;
-    uint32_t k = ts_node_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_child(n, i);
-        if (!ts_node_is_named(c)) {
-            if (strcmp(ts_node_type(c), ":") == 0)
-                slot++;
-            continue;
-        }
-        if (al_node_is(c, "comment"))
-            continue;
-        if (slot > 2)
-            return false;
-        parts[slot] = c;
-    }
+    if (!al_py_slice_parts(n, parts))
+        return false;
     al_sym lo = {NULL, 0};
     if (!ts_node_is_null(parts[0]) &&
         !resolve_bound(x, dim, al_sym_parse(x->pf, x->strs, parts[0]), &lo))

@@ -680,46 +680,37 @@ static void read_python_ops(al_index *ix, project *p)
         }
 }
 
-/* Whether bytes hold `.attr` as a whole attribute name. */
-static bool names_attribute(const al_source *src, const char *attr)
-{
-    size_t n = strlen(attr);
-    const char *p = src->bytes, *end = src->bytes + src->len;
-    while ((p = memmem(p, (size_t)(end - p), attr, n)) != NULL) {
-        bool dot = p > src->bytes && p[-1] == '.';
-        bool whole = p + n == end || !(isalnum((unsigned char)p[n]) || p[n] == '_');
-        if (dot && whole)
-            return true;
-        p += n;
-    }
-    return false;
-}
-
 const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, const char *attr)
 {
     al_index_lock(ix);
-    project *p = project_of(ix, from_path);
     char *self = al_path_real(from_path);
-    const char *hit = NULL;
-    if (p) {
-        /* The project's files are found from its real root. */
-        walk_project(p);
-        for (size_t i = 0; i < p->py_files.n && !hit; i++) {
+    /* One scan per file and attribute asked about in a run; "" for none. */
+    al_strbuf key = {0};
+    al_strbuf_printf(&key, "attribute-elsewhere\n%s\n%s", self ? self : from_path, attr);
+    char *hit = al_memo_get(&ix->memo, key.data);
+    project *p = hit ? NULL : project_of(ix, from_path);
+    if (!hit) {
+        hit = al_xstrdup("");
+        if (p)
+            walk_project(p);
+        for (size_t i = 0; p && i < p->py_files.n && !*hit; i++) {
+            const char *f = p->py_files.items[i];
             al_source src;
-            if ((!self || strcmp(p->py_files.items[i], self)) &&
-                index_load(ix, &src, p->py_files.items[i]) == AL_SOURCE_OK) {
-                if (names_attribute(&src, attr)) {
-                    const char *f = p->py_files.items[i];
-                    size_t n = strlen(p->root);
-                    hit = !strncmp(f, p->root, n) && f[n] == '/' ? f + n + 1 : f;
+            size_t n = strlen(p->root); /* the files are found from the real root */
+            if ((!self || strcmp(f, self)) && index_load(ix, &src, f) == AL_SOURCE_OK) {
+                if (al_source_names_attribute(&src, attr)) {
+                    free(hit);
+                    hit = al_xstrdup(!strncmp(f, p->root, n) && f[n] == '/' ? f + n + 1 : f);
                 }
                 al_source_free(&src);
             }
         }
+        al_memo_put(&ix->memo, key.data, hit, free);
     }
+    al_strbuf_free(&key);
     free(self);
     al_index_unlock(ix);
-    return hit;
+    return *hit ? hit : NULL;
 }
 
 static void read_cxx_ops(al_index *ix, project *p)

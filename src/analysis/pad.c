@@ -9,20 +9,8 @@
 /* `[0]` or `(0,)`: one zero literal. */
 static bool one_zero_list(const al_pyfile *pf, TSNode n)
 {
-    n = al_py_unparen(n);
-    if (!al_node_is(n, "list") && !al_node_is(n, "tuple"))
-        return false;
-    int k = 0;
-    TSNode only = {0};
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode e = ts_node_named_child(n, i);
-        if (al_node_is(e, "comment"))
-            continue;
-        only = e;
-        k++;
-    }
-    return k == 1 && al_py_is_zero_literal(pf, only);
+    TSNode e[1];
+    return al_py_elements(n, e, 1) == 1 && al_py_is_zero_literal(pf, e[0]);
 }
 
 bool al_zero_block_read(const al_pymodule *m, TSNode item, TSNode other, al_zero_block *out)
@@ -84,21 +72,10 @@ TSNode al_zero_block_extent(const al_zero_block *z, int dim, bool *one)
 /* `(1, 0)` */
 static bool one_zero_pair(const al_pyfile *pf, TSNode n)
 {
-    n = al_py_unparen(n);
-    if (!al_node_is(n, "tuple") && !al_node_is(n, "list"))
-        return false;
-    long v[3];
-    int k = 0;
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) {
-        TSNode e = ts_node_named_child(n, i);
-        if (al_node_is(e, "comment"))
-            continue;
-        if (k == 2 || !al_py_parse_long(pf, e, &v[k]))
-            return false;
-        k++;
-    }
-    return k == 2 && v[0] == 1 && v[1] == 0;
+    TSNode e[2];
+    long v[2];
+    return al_py_elements(n, e, 2) == 2 && al_py_parse_long(pf, e[0], &v[0]) &&
+           al_py_parse_long(pf, e[1], &v[1]) && v[0] == 1 && v[1] == 0;
 }
 
 bool al_pad_one_before(const al_pymodule *m, TSNode call, TSNode *rest)
@@ -167,11 +144,10 @@ bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest, bool *prom
     TSNode dim = a.npos == 2 ? a.pos[1] : al_py_kwarg(pf, &a, "dim");
     if (!ts_node_is_null(dim) && !al_node_text_eq(pf, dim, "0"))
         return false;
-    TSNode seq = al_py_unparen(a.pos[0]);
-    if ((!al_node_is(seq, "list") && !al_node_is(seq, "tuple")) ||
-        ts_node_named_child_count(seq) != 2)
+    TSNode items[2];
+    if (al_py_elements(a.pos[0], items, 2) != 2)
         return false;
-    TSNode z = ts_node_named_child(seq, 0), r = ts_node_named_child(seq, 1);
+    TSNode z = items[0], r = items[1];
     al_zero_block zb;
     bool one = false;
     if (!al_zero_block_read(m, z, r, &zb) || zb.rank != 1)

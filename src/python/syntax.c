@@ -228,6 +228,45 @@ TSNode al_py_shape_elem(const al_py_args *a, int i)
     return (TSNode){0};
 }
 
+int al_py_elements(TSNode seq, TSNode *out, int max)
+{
+    seq = al_py_unparen(seq);
+    if (!al_node_is(seq, "list") && !al_node_is(seq, "tuple"))
+        return -1;
+    int n = 0;
+    uint32_t k = ts_node_named_child_count(seq);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(seq, i);
+        if (al_node_is(c, "comment"))
+            continue;
+        if (n == max)
+            return -1;
+        out[n++] = c;
+    }
+    return n;
+}
+
+bool al_py_slice_parts(TSNode slice, TSNode parts[3])
+{
+    memset(parts, 0, 3 * sizeof *parts);
+    int slot = 0;
+    uint32_t k = ts_node_child_count(slice);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_child(slice, i);
+        if (!ts_node_is_named(c)) {
+            if (strcmp(ts_node_type(c), ":") == 0)
+                slot++;
+            continue;
+        }
+        if (al_node_is(c, "comment"))
+            continue;
+        if (slot > 2)
+            return false;
+        parts[slot] = c;
+    }
+    return true;
+}
+
 size_t al_py_line_start(const al_pyfile *pf, size_t off)
 {
     while (off > 0 && pf->src->bytes[off - 1] != '\n')

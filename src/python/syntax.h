@@ -51,6 +51,13 @@ char *al_py_float_value(const al_pyfile *pf, TSNode v);
 char *al_py_size_tuple(const al_pyfile *pf, const al_py_args *a, int *rank);
 /* The i-th element of a shape given as positional args or one tuple. */
 TSNode al_py_shape_elem(const al_py_args *a, int i);
+/* The elements of a list or tuple display (parentheses taken off),
+ * comments skipped, into out: their number, or -1 when seq is neither or
+ * holds more than max. */
+int al_py_elements(TSNode seq, TSNode *out, int max);
+/* A slice's start, stop and step (null nodes where absent), told apart by
+ * its colons. False when it has more parts than that. */
+bool al_py_slice_parts(TSNode slice, TSNode parts[3]);
 
 /* Lines. */
 size_t al_py_line_start(const al_pyfile *pf, size_t off);

@@ -388,20 +388,8 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
     al_py_args_read(call, &a);
     if (!cat || a.splat || a.npos < 1 || a.npos > 2)
         return;
-    TSNode seq = al_py_unparen(a.pos[0]);
-    if (!al_node_is(seq, "list") && !al_node_is(seq, "tuple"))
-        return;
     TSNode items[3];
-    int n = 0;
-    uint32_t k = ts_node_named_child_count(seq);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(seq, i);
-        if (al_node_is(c, "comment"))
-            continue;
-        if (n == 3)
-            return;
-        items[n++] = c;
-    }
+    int n = al_py_elements(a.pos[0], items, 3);
     /* [z, x], [x, z] or [z, x, z] */
     al_zero_block z[2];
     int nz = 0;

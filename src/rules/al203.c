@@ -14,9 +14,8 @@
 
 /* `self.X` or `self.X[:k]` / `self.X[0:k]`: the attribute node, and the
  * slice's end (null for the whole buffer). */
-static bool head_receiver(const al_pyfile *pf, TSNode r, TSNode *attr, TSNode *stop, bool *sliced)
+static bool head_receiver(const al_pyfile *pf, TSNode r, TSNode *attr, TSNode *stop)
 {
-    *sliced = false;
     *stop = (TSNode){0};
     r = al_py_unparen(r);
     if (al_node_is(r, "attribute")) {
@@ -25,31 +24,14 @@ static bool head_receiver(const al_pyfile *pf, TSNode r, TSNode *attr, TSNode *s
     }
     if (!al_node_is(r, "subscript") || !al_node_is(al_node_field(r, "value"), "attribute"))
         return false;
-    TSNode idx[2];
-    if (al_node_field_children(r, "subscript", idx, 2) != 1 || !al_node_is(idx[0], "slice"))
-        return false;
-    /* [:k] or [0:k]: at most a 0 before the colon, one end after it. */
-    TSNode s = idx[0];
-    const char *b = pf->src->bytes;
-    const char *colon = memchr(b + ts_node_start_byte(s), ':',
-                               ts_node_end_byte(s) - ts_node_start_byte(s));
-    if (!colon || memchr(colon + 1, ':', b + ts_node_end_byte(s) - colon - 1))
-        return false;
-    size_t at = (size_t)(colon - b);
-    uint32_t k = ts_node_named_child_count(s);
-    TSNode before = {0}, after = {0};
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(s, i);
-        if (ts_node_end_byte(c) <= at)
-            before = c;
-        else
-            after = c;
-    }
-    if (!ts_node_is_null(before) && !al_node_text_eq(pf, before, "0"))
+    /* [:k] or [0:k], no step */
+    TSNode idx[2], parts[3];
+    if (al_node_field_children(r, "subscript", idx, 2) != 1 || !al_node_is(idx[0], "slice") ||
+        !al_py_slice_parts(idx[0], parts) || !ts_node_is_null(parts[2]) ||
+        (!ts_node_is_null(parts[0]) && !al_node_text_eq(pf, parts[0], "0")))
         return false;
     *attr = al_node_field(r, "value");
-    *stop = after;
-    *sliced = true;
+    *stop = parts[1];
     return true;
 }
 
@@ -63,17 +45,12 @@ static void zero_head_copy(const al_rule_input *in, TSNode call, al_findings *ou
     al_py_args a;
     al_py_args_read(call, &a);
     TSNode rest, attr, stop;
-    bool sliced, promotes;
+    bool promotes;
     if (a.splat || a.npos != 1 || a.nkw != 0 || !al_zero_head_value(m, a.pos[0], &rest, &promotes) ||
-        !head_receiver(pf, al_node_field(fn, "object"), &attr, &stop, &sliced))
+        !head_receiver(pf, al_node_field(fn, "object"), &attr, &stop))
         return;
-    char *self = NULL;
-    TSNode cls = al_enclosing_method_class(pf, call, &self);
-    TSNode obj = al_node_field(attr, "object");
-    bool on_self = !ts_node_is_null(cls) && self && al_node_is(obj, "identifier") &&
-                   al_node_text_eq(pf, obj, self);
-    free(self);
-    if (!on_self)
+    TSNode cls = al_self_attribute_class(pf, attr);
+    if (ts_node_is_null(cls))
         return;
     char *name = al_node_text(pf, al_node_field(attr, "attribute"));
     al_attr_head h;

@@ -138,14 +138,16 @@ static size_t augmented(const al_pyfile *pf, TSNode n, const char *name, int dep
  * empty_like would fail.) Names bound only that way are dropped. */
 static void drop_in_place_updates(const al_pyfile *pf, TSNode loop, al_strlist *bound)
 {
-    al_strlist kept = {0};
+    al_strlist drop = {0};
     for (size_t i = 0; i < bound->n; i++) {
         const char *name = bound->items[i];
-        if (al_strlist_count(bound, name) != augmented(pf, loop, name, 0))
-            al_strlist_add(&kept, al_xstrdup(name));
+        if (!al_strlist_has(&drop, name, strlen(name)) &&
+            al_strlist_count(bound, name) == augmented(pf, loop, name, 0))
+            al_strlist_add(&drop, al_xstrdup(name));
     }
-    al_strlist_free(bound);
-    *bound = kept;
+    for (size_t i = 0; i < drop.n; i++)
+        al_strlist_remove(bound, drop.items[i]);
+    al_strlist_free(&drop);
 }
 
 static bool within(TSNode outer, TSNode n)
@@ -268,14 +270,8 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
         drop_in_place_updates(pf, loop, &bound);
     /* A template swapped for the new buffer keeps its shape: not a change. */
     char *swapped = swapped_template(pf, loop, call, factory, name);
-    if (swapped) {
-        al_strlist kept = {0};
-        for (size_t i = 0; i < bound.n; i++)
-            if (strcmp(bound.items[i], swapped))
-                al_strlist_add(&kept, al_xstrdup(bound.items[i]));
-        al_strlist_free(&bound);
-        bound = kept;
-    }
+    if (swapped)
+        al_strlist_remove(&bound, swapped);
     /* x.new_empty(...) takes its dtype and device from x: x counts too. */
     TSNode fn = al_node_field(call, "function");
     bool ok = binds == 1 && al_loop_invariant(pf, al_node_field(call, "arguments"), &bound) &&

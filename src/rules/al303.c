@@ -120,14 +120,9 @@ static bool known_tensor(const al_pymodule *m, TSNode func, TSNode buf)
         }
         return all_bindings_made(m, al_node_field(func, "body"), buf, &count, 0) && count > 0;
     }
-    char *self = NULL;
-    TSNode cls = al_enclosing_method_class(pf, buf, &self);
-    TSNode obj = al_node_field(buf, "object");
-    bool on_self = !ts_node_is_null(cls) && self && al_node_is(obj, "identifier") &&
-                   al_node_text_eq(pf, obj, self);
-    free(self);
+    TSNode cls = al_self_attribute_class(pf, buf);
     /* (another method's `self` spells the same text) */
-    return on_self && all_bindings_made(m, cls, buf, &count, 0) && count > 0;
+    return !ts_node_is_null(cls) && all_bindings_made(m, cls, buf, &count, 0) && count > 0;
 }
 
 static void fill_loop(TSNode func, TSNode loop, void *arg)

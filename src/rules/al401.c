@@ -250,37 +250,13 @@ static bool fresh_and_unaliased(const al_pymodule *m, TSNode func, TSNode asg, c
     return ok;
 }
 
-/* The value of the last binding of name among the statements of block
- * before stmt, or a null node. */
-static TSNode bound_in(const al_pyfile *pf, TSNode block, TSNode stmt, const char *name)
-{
-    TSNode value = {0};
-    uint32_t k = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode s = ts_node_named_child(block, i);
-        if (ts_node_start_byte(s) >= ts_node_start_byte(stmt))
-            break;
-        if (al_node_is(s, "expression_statement") &&
-            al_node_is(ts_node_named_child(s, 0), "assignment")) {
-            TSNode l = al_node_field(ts_node_named_child(s, 0), "left");
-            if (al_node_is(l, "identifier") && al_node_text_eq(pf, l, name))
-                value = al_node_field(ts_node_named_child(s, 0), "right");
-        }
-    }
-    return value;
-}
-
-/* A binding the rewrite updates: the last one earlier in stmt's own
- * block, else at the top level of the function body, else any earlier
- * binding in the function (in a branch: every binding is fresh, which
- * fresh_and_unaliased checks, so whichever ran left a fresh tensor). */
+/* The value of the last binding of name before stmt in the function, in
+ * source order (in a branch or not: every binding is fresh, which
+ * fresh_and_unaliased checks, so whichever ran left a fresh tensor), or a
+ * null node. */
 static TSNode bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name)
 {
-    TSNode v = bound_in(pf, ts_node_parent(stmt), stmt, name);
-    if (ts_node_is_null(v))
-        v = bound_in(pf, al_node_field(func, "body"), stmt, name);
-    if (!ts_node_is_null(v))
-        return v;
+    TSNode v = {0};
     TSTreeCursor cur = ts_tree_cursor_new(al_node_field(func, "body"));
     bool more = ts_tree_cursor_goto_first_child(&cur);
     while (more) {
