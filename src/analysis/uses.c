@@ -269,18 +269,13 @@ static void read_size(const al_use_ctx *c, size_facts *sf)
         return;
     TSNode s = al_py_unparen(site->size_expr);
     if (al_node_is(s, "tuple") || al_node_is(s, "list")) {
-        int n = 0;
-        uint32_t k = ts_node_named_child_count(s);
-        for (uint32_t i = 0; i < k; i++) {
-            TSNode e = ts_node_named_child(s, i);
-            if (al_node_is(e, "comment"))
-                continue;
-            if (n == AL_MAX_DIMS || al_node_is(e, "list_splat")) {
+        TSNode e[AL_MAX_DIMS];
+        int n = al_py_elements(s, e, AL_MAX_DIMS);
+        for (int i = 0; i < n; i++)
+            if (al_node_is(e[i], "list_splat"))
                 n = -1;
-                break;
-            }
-            sf->dims[n++] = al_value_text(pf, func, site->stmt, e);
-        }
+        for (int i = 0; i < n; i++)
+            sf->dims[i] = al_value_text(pf, func, site->stmt, e[i]);
         sf->ndims = n;
         return;
     }

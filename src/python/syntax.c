@@ -210,18 +210,10 @@ TSNode al_py_shape_elem(const al_py_args *a, int i)
     if (a->npos > 1)
         return i < a->npos ? a->pos[i] : (TSNode){0};
     if (a->npos == 1) {
-        TSNode s = al_py_unparen(a->pos[0]);
+        TSNode s = al_py_unparen(a->pos[0]), e[64];
         if (al_node_is(s, "tuple") || al_node_is(s, "list")) {
-            int k = 0;
-            uint32_t n = ts_node_named_child_count(s);
-            for (uint32_t j = 0; j < n; j++) {
-                TSNode c = ts_node_named_child(s, j);
-                if (al_node_is(c, "comment"))
-                    continue;
-                if (k++ == i)
-                    return c;
-            }
-            return (TSNode){0};
+            int n = al_py_elements(s, e, 64);
+            return i >= 0 && i < n ? e[i] : (TSNode){0};
         }
         return i == 0 ? s : (TSNode){0};
     }
