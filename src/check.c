@@ -11,6 +11,7 @@
 #include "diff.h"
 #include "jobs.h"
 #include "lint.h"
+#include "paths.h"
 #include "rules/rules.h"
 #include "source.h"
 #include "util.h"
@@ -510,22 +511,59 @@ static int compare_deps(const void *x, const void *y)
     return strcmp(((const al_cache_dep *)x)->path, ((const al_cache_dep *)y)->path);
 }
 
+typedef struct {
+    const char *path;
+    size_t i;
+} listed_path;
+
+static int compare_listed(const void *a, const void *b)
+{
+    return strcmp(((const listed_path *)a)->path, ((const listed_path *)b)->path);
+}
+
 /* Whether every file the index read in the cache's run still has the
- * bytes it had then. */
-static bool deps_unchanged(const al_cache *c)
+ * bytes it had then. A file of this run's list was hashed a moment ago
+ * (`h`); only the others are read again. The index names files by
+ * absolute path, the list as given: a relative one is joined to the
+ * current folder to match (a miss is only read again). */
+static bool deps_unchanged(const al_cache *c, const al_file_list *files, const al_file_hash *h)
 {
     size_t n;
     const al_cache_dep *deps = al_cache_deps(c, &n);
-    char **paths = al_xcalloc(n ? n : 1, sizeof *paths);
-    for (size_t i = 0; i < n; i++)
-        paths[i] = deps[i].path;
-    al_file_hash *h = al_xcalloc(n ? n : 1, sizeof *h);
-    al_hash_files(paths, n, 0, h);
+    listed_path *listed = al_xcalloc(files->n ? files->n : 1, sizeof *listed);
+    char cwd[4096];
+    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    for (size_t i = 0; i < files->n; i++) {
+        const char *p = files->paths[i];
+        listed[i] = (listed_path){
+            p[0] == '/' || !have_cwd ? al_xstrdup(p) : al_path_join(cwd, p), i};
+    }
+    qsort(listed, files->n, sizeof *listed, compare_listed);
+    char **rest = al_xcalloc(n ? n : 1, sizeof *rest);
+    uint64_t *rest_hash = al_xcalloc(n ? n : 1, sizeof *rest_hash);
+    size_t n_rest = 0;
     bool same = true;
-    for (size_t i = 0; i < n && same; i++)
-        same = h[i].ok && h[i].hash == deps[i].hash;
-    free(h);
-    free(paths);
+    for (size_t i = 0; i < n && same; i++) {
+        listed_path key = {deps[i].path, 0};
+        const listed_path *hit = bsearch(&key, listed, files->n, sizeof *listed, compare_listed);
+        if (hit) {
+            same = h[hit->i].ok && h[hit->i].hash == deps[i].hash;
+        } else {
+            rest[n_rest] = deps[i].path;
+            rest_hash[n_rest++] = deps[i].hash;
+        }
+    }
+    al_file_hash *rh = al_xcalloc(n_rest ? n_rest : 1, sizeof *rh);
+    if (same)
+        al_hash_files(rest, n_rest, 0, rh);
+    for (size_t i = 0; i < n_rest && same; i++)
+        same = rh[i].ok && rh[i].hash == rest_hash[i];
+    free(rh);
+    free(rest_hash);
+    free(rest);
+    for (size_t i = 0; i < files->n; i++)
+        free((char *)listed[i].path);
+    free(listed);
     return same;
 }
 
@@ -555,7 +593,7 @@ static void cache_lookup(run *r, al_file_job *jobs)
                          h[i].len);
     r->fingerprint = al_cache_hash(fp.data ? fp.data : "", fp.len, 3);
     al_strbuf_free(&fp);
-    r->project_ok = r->fingerprint == al_cache_fingerprint(r->cache) && deps_unchanged(r->cache);
+    r->project_ok = r->fingerprint == al_cache_fingerprint(r->cache) && deps_unchanged(r->cache, &r->files, h);
     phase_done("deps", &clock);
     al_cache_keep_project(r->cache, r->project_ok);
     r->options = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->options);
@@ -564,7 +602,7 @@ static void cache_lookup(run *r, al_file_job *jobs)
     for (size_t i = 0; i < r->files.n; i++) {
         r->options[i] = options_hash(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
         al_findings f;
-        if (!h[i].ok || al_str_ends_with(r->files.paths[i], ".ipynb") ||
+        if (!h[i].ok ||
             !al_cache_get(r->cache, r->files.paths[i], h[i].hash, h[i].len, r->options[i],
                           r->project_ok, &f))
             continue;
@@ -587,7 +625,7 @@ static void cache_lookup(run *r, al_file_job *jobs)
  * left the file as it was. */
 static void cache_store(run *r, size_t i, const al_file_job *job)
 {
-    if (!r->cache || !job->linted || job->error || job->messages.len || job->is_notebook ||
+    if (!r->cache || !job->linted || job->error || job->messages.len ||
         (job->loaded && job->res.fixed))
         return;
     al_findings none = {0};

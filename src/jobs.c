@@ -105,7 +105,9 @@ static void run_one(al_file_job *job, const char *path, const al_lint_options *o
         return; /* nothing to report, nothing to read */
     if (!al_job_load(job, path))
         return;
-    if (job->cache_hit && !job->is_notebook && job->src.hash == job->cached_hash) {
+    /* A notebook's entry is keyed by the whole file, as it was hashed. */
+    const al_source *whole = job->is_notebook ? &job->container : &job->src;
+    if (job->cache_hit && whole->hash == job->cached_hash) {
         /* The report needs the source for rows and snippets. */
         job->res.findings = job->cached;
         memset(&job->cached, 0, sizeof job->cached);
@@ -141,8 +143,9 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
     al_lint(src, opt, &job->res);
     job->used_index = al_index_take_touched();
     job->linted = true;
-    job->hash = src->hash;
-    job->len = src->len;
+    const al_source *whole = job->is_notebook ? &job->container : src;
+    job->hash = whole->hash;
+    job->len = whole->len;
     job->loaded = true;
     if (job->res.parse_failed) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: could not be parsed\n", path);

@@ -27,7 +27,7 @@ typedef struct {
     uint64_t cached_hash;
     bool linted;          /* analysed in this run */
     bool used_index;      /* ...and the analysis used the repo index */
-    uint64_t hash;        /* of the bytes analysed */
+    uint64_t hash;        /* of the file as read (a notebook: its JSON) */
     size_t len;
 } al_file_job;
 

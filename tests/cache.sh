@@ -51,6 +51,30 @@ def nothing():
     return 1
 EOF
 touch pkg/__init__.py
+# A notebook: cached by the hash of its whole JSON, like any source.
+cat >pkg/sampler.ipynb <<'EOF'
+{
+ "cells": [
+  {
+   "cell_type": "code",
+   "execution_count": 1,
+   "metadata": {},
+   "outputs": [],
+   "source": [
+    "import torch\n",
+    "\n",
+    "def scale_logits(logits, temperature):\n",
+    "    scaled = torch.zeros(logits.shape, dtype=torch.float32)\n",
+    "    torch.div(logits, temperature.unsqueeze(-1), out=scaled)\n",
+    "    return scaled"
+   ]
+  }
+ ],
+ "metadata": {},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+EOF
 
 check() { "$alloclint" check --output-format concise "$@" . 2>"$work/stderr.txt"; }
 
@@ -61,6 +85,10 @@ grep -q 'AL101' "$work/nocache.txt" || say "the fixture has no AL101 finding"
 cmp -s "$work/nocache.txt" "$work/cold.txt" || say "a cold run differs from --no-cache"
 cmp -s "$work/cold.txt" "$work/warm.txt" || say "a warm run differs from the cold one"
 [ -s "$work/stderr.txt" ] && { say "a warm run wrote to stderr:"; cat "$work/stderr.txt" >&2; }
+grep -q 'sampler.ipynb.*AL10' "$work/warm.txt" || say "the notebook's finding is missing from a warm run"
+ALLOCLINT_CACHE_STATS=1 check >/dev/null
+grep -q 'cache: 6 hits, 0 analysed' "$work/stderr.txt" ||
+    { say "a warm run analysed files again:"; cat "$work/stderr.txt" >&2; }
 [ -f .alloclint_cache/.gitignore ] || say "no .gitignore in the cache folder"
 grep -qx '\*' .alloclint_cache/.gitignore || say "the cache's .gitignore does not ignore it all"
 [ -f .alloclint_cache/CACHEDIR.TAG ] || say "no CACHEDIR.TAG"
@@ -74,7 +102,20 @@ check --no-cache >"$work/edited_ref.txt"
 cmp -s "$work/edited.txt" "$work/edited_ref.txt" || say "an edited file gave cached findings"
 cmp -s "$work/edited.txt" "$work/warm.txt" && say "the edit changed nothing (fixture broken)"
 
-# A callee in another file changes: the caller's proof is redone.
+# An edited notebook: analysed again, its new findings reported.
+sed -i 's/out=scaled)/out=scaled[:1])/' pkg/sampler.ipynb
+check >"$work/nb_edited.txt"
+check --no-cache >"$work/nb_edited_ref.txt"
+cmp -s "$work/nb_edited.txt" "$work/nb_edited_ref.txt" || say "an edited notebook gave cached findings"
+grep -q 'sampler.ipynb.*AL10' "$work/nb_edited.txt" && say "the edited notebook kept its finding"
+
+# A callee in another file changes: the caller's proof is redone, also
+# when only the caller is named, so that the callee's file is no file of
+# the run and is read again to see it changed.
+one() { "$alloclint" check --output-format concise pkg/model.py 2>>"$work/stderr.txt"; }
+one >"$work/one_cold.txt"
+one >"$work/one_warm.txt"
+grep -q 'model.py.*AL101' "$work/one_warm.txt" || say "pkg/model.py alone has no AL101 finding"
 cat >pkg/fill.py <<'EOF'
 import torch
 
@@ -82,6 +123,9 @@ import torch
 def write_rows(out: torch.Tensor, src: torch.Tensor) -> None:
     out.add_(src)
 EOF
+one >"$work/one_callee.txt"
+grep -q 'model.py.*AL101' "$work/one_callee.txt" &&
+    say "a changed callee outside the run left the caller's cached finding"
 check >"$work/callee.txt"
 check --no-cache >"$work/callee_ref.txt"
 cmp -s "$work/callee.txt" "$work/callee_ref.txt" ||
