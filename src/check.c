@@ -187,7 +187,7 @@ static bool load_compdb(run *r)
     bool has_cxx = false;
     for (size_t i = 0; i < r->files.n && !has_cxx; i++)
         has_cxx = al_is_cxx_path(r->files.paths[i]);
-    if (!has_cxx || !al_cxx_available())
+    if (!has_cxx || !al_cxx_built())
         return true;
     int got = al_compdb_load(&r->compdb, ".", cerr, sizeof cerr);
     if (got == 0)
@@ -324,7 +324,7 @@ static void read_schemas(run *r)
         }
     }
     al_ops_free(&schemas);
-    if (n_cxx && !al_cxx_available() && !r->o->quiet)
+    if (n_cxx && !al_cxx_built() && !r->o->quiet)
         fprintf(stderr, "alloclint: notice: %zu C++/CUDA file%s not checked: this alloclint "
                         "was built without libclang\n",
                 n_cxx, n_cxx == 1 ? "" : "s");
@@ -626,6 +626,7 @@ static void cache_lookup(run *r, al_file_job *jobs)
 static void cache_store(run *r, size_t i, const al_file_job *job)
 {
     if (!r->cache || !job->linted || job->error || job->messages.len ||
+        job->cxx_unchecked ||
         (job->loaded && job->res.fixed))
         return;
     al_findings none = {0};
@@ -687,9 +688,11 @@ static void check_files(run *r)
             cache_lookup(r, jobs);
         al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
     }
+    size_t cxx_unchecked = 0;
     for (size_t i = 0; i < r->files.n; i++) {
         al_file_job *job = &jobs[i];
         cache_store(r, i, job);
+        cxx_unchecked += job->cxx_unchecked;
         if (job->error)
             r->error = true;
         if (job->loaded) {
@@ -705,6 +708,11 @@ static void check_files(run *r)
         al_job_release(job);
         al_strbuf_free(&job->messages);
     }
+    /* Built with libclang, but it would not load here (the notice for a
+     * build without it came before the run). */
+    if (cxx_unchecked && al_cxx_built() && !o->quiet)
+        fprintf(stderr, "alloclint: warning: %zu C++/CUDA file%s not checked: %s\n", cxx_unchecked,
+                cxx_unchecked == 1 ? "" : "s", al_cxx_unavailable_reason());
     if (getenv("ALLOCLINT_CACHE_STATS")) {
         size_t hits = 0, linted = 0, index_users = 0;
         for (size_t i = 0; i < r->files.n; i++) {

@@ -78,6 +78,9 @@ static const char USAGE[] =
     "per-file-ignores, exclude, extend-exclude, unsafe-fixes, [[...ops]].\n"
     "Command-line options win over it.\n"
     "\n"
+    "Environment: ALLOCLINT_CACHE_DIR (see --cache-dir), ALLOCLINT_LIBCLANG (the\n"
+    "libclang to load for C++/CUDA files instead of the one found at build time).\n"
+    "\n"
     "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
 
 static int usage_error(const char *fmt, const char *arg)

@@ -143,6 +143,7 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
     al_lint(src, opt, &job->res);
     job->used_index = al_index_take_touched();
     job->linted = true;
+    job->cxx_unchecked = job->res.cxx_unavailable;
     const al_source *whole = job->is_notebook ? &job->container : src;
     job->hash = whole->hash;
     job->len = whole->len;

@@ -27,6 +27,7 @@ typedef struct {
     uint64_t cached_hash;
     bool linted;          /* analysed in this run */
     bool used_index;      /* ...and the analysis used the repo index */
+    bool cxx_unchecked;   /* ...a C++/CUDA file, and libclang would not load */
     uint64_t hash;        /* of the file as read (a notebook: its JSON) */
     size_t len;
 } al_file_job;

@@ -40,7 +40,7 @@ typedef struct {
     bool fix_reverted;      /* a fix made the parse worse and was dropped */
     size_t fix_unconverged; /* fixes still wanted after AL_LINT_MAX_PASSES passes */
     bool skipped_by_prefilter;
-    bool cxx_unavailable; /* a C++/CUDA file, and no libclang in this build */
+    bool cxx_unavailable; /* a C++/CUDA file, and libclang is not built in or will not load */
 } al_lint_result;
 
 /* Passes of the fix loop before it gives up on a file (ruff's bound). */

@@ -176,4 +176,37 @@ check >"$work/after.txt"
 cmp -s "$work/after.txt" "$work/callee_ref.txt" || say "the cache after concurrent runs is wrong"
 ls .alloclint_cache/*.tmp >/dev/null 2>&1 && say "temporary files left in the cache"
 
+# libclang is loaded only to parse C++: a warm run answers a cached C++
+# file without it (here it cannot load), a changed one is reported as not
+# checked, and that is never cached as a clean result.
+mkdir -p "$work/ext"
+cd "$work/ext" || exit 2
+cat >ops.cpp <<'EOF2'
+#include <torch/extension.h>
+
+torch::Tensor copy_rows(const torch::Tensor& x) {
+  auto out = torch::zeros({x.numel()}, x.options());
+  out.copy_(x.flatten());
+  return out;
+}
+EOF2
+"$alloclint" check --output-format concise . >"$work/cxx_cold.txt" 2>"$work/cxx.err"
+if grep -q 'built without libclang' "$work/cxx.err"; then
+    echo "cache: built without libclang; the lazy-load checks are skipped" >&2
+    exit $fail
+fi
+grep -q 'ops.cpp.*AL102' "$work/cxx_cold.txt" || say "the C++ fixture has no AL102 finding"
+ldd "$alloclint" | grep -q 'libclang' && say "alloclint links libclang, and pays for it at start-up"
+ALLOCLINT_LIBCLANG=/nonexistent/libclang.so "$alloclint" check --output-format concise . \
+    >"$work/cxx_warm.txt" 2>"$work/cxx.err"
+cmp -s "$work/cxx_cold.txt" "$work/cxx_warm.txt" || say "a warm run needed libclang for a cached file"
+[ -s "$work/cxx.err" ] && { say "a warm run tried to load libclang:"; cat "$work/cxx.err" >&2; }
+sed -i 's/out.copy_(x.flatten());/out.copy_(x.flatten());  \/\/ rows/' ops.cpp
+ALLOCLINT_LIBCLANG=/nonexistent/libclang.so "$alloclint" check --output-format concise . \
+    >"$work/cxx_noclang.txt" 2>"$work/cxx.err"
+grep -q 'warning: 1 C++/CUDA file not checked: libclang could not be loaded: /nonexistent/libclang.so' \
+    "$work/cxx.err" || { say "no warning when libclang cannot be loaded:"; cat "$work/cxx.err" >&2; }
+"$alloclint" check --output-format concise . >"$work/cxx_after.txt" 2>"$work/cxx.err"
+grep -q 'ops.cpp.*AL102' "$work/cxx_after.txt" ||
+    say "a file not checked for want of libclang was cached as clean"
 exit $fail

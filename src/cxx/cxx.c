@@ -110,9 +110,19 @@ size_t al_cxx_row(const al_cxx_unit *u, size_t offset)
 
 #ifndef ALLOCLINT_HAVE_LIBCLANG
 
+bool al_cxx_built(void)
+{
+    return false;
+}
+
 bool al_cxx_available(void)
 {
     return false;
+}
+
+const char *al_cxx_unavailable_reason(void)
+{
+    return "this alloclint was built without libclang";
 }
 
 void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_cxx_unit *out)
@@ -125,17 +135,28 @@ void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_c
 
 #else
 
-#include <clang-c/Index.h>
+#include "libclang.h"
 
-bool al_cxx_available(void)
+bool al_cxx_built(void)
 {
     return true;
 }
 
+bool al_cxx_available(void)
+{
+    return al_libclang_get() != NULL;
+}
+
+const char *al_cxx_unavailable_reason(void)
+{
+    return al_libclang_error();
+}
+
 static size_t offset_of(CXSourceLocation loc)
 {
+    const al_libclang *lc = al_libclang_get();
     unsigned off;
-    clang_getSpellingLocation(loc, NULL, NULL, NULL, &off);
+    lc->getSpellingLocation(loc, NULL, NULL, NULL, &off);
     return off;
 }
 
@@ -155,13 +176,14 @@ static size_t token_at(const al_cxx_unit *u, size_t off)
 
 static enum CXChildVisitResult find_bodies(CXCursor cur, CXCursor parent, CXClientData data)
 {
+    const al_libclang *lc = al_libclang_get();
     (void)parent;
     al_cxx_unit *u = data;
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(cur)))
+    if (!lc->Location_isFromMainFile(lc->getCursorLocation(cur)))
         return CXChildVisit_Continue;
-    if (clang_getCursorKind(cur) == CXCursor_CompoundStmt) {
-        CXSourceRange r = clang_getCursorExtent(cur);
-        size_t b = token_at(u, offset_of(clang_getRangeStart(r)));
+    if (lc->getCursorKind(cur) == CXCursor_CompoundStmt) {
+        CXSourceRange r = lc->getCursorExtent(cur);
+        size_t b = token_at(u, offset_of(lc->getRangeStart(r)));
         if (b < u->n && al_cxx_is(u, b, "{"))
             AL_PUSH(u->bodies, u->n_bodies, u->cap_bodies, b);
         return CXChildVisit_Continue; /* nested blocks are read from the tokens */
@@ -171,18 +193,19 @@ static enum CXChildVisitResult find_bodies(CXCursor cur, CXCursor parent, CXClie
 
 static enum CXChildVisitResult find_functions(CXCursor cur, CXCursor parent, CXClientData data)
 {
+    const al_libclang *lc = al_libclang_get();
     (void)parent;
     al_cxx_unit *u = data;
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(cur)))
+    if (!lc->Location_isFromMainFile(lc->getCursorLocation(cur)))
         return CXChildVisit_Continue;
-    if (clang_getCursorKind(cur) == CXCursor_FunctionDecl ||
-        clang_getCursorKind(cur) == CXCursor_FunctionTemplate) {
-        CXSourceRange r = clang_getCursorExtent(cur);
-        CXString name = clang_getCursorSpelling(cur);
-        al_cxx_function f = {token_at(u, offset_of(clang_getRangeStart(r))),
-                             token_at(u, offset_of(clang_getRangeEnd(r))),
-                             al_xstrdup(clang_getCString(name))};
-        clang_disposeString(name);
+    if (lc->getCursorKind(cur) == CXCursor_FunctionDecl ||
+        lc->getCursorKind(cur) == CXCursor_FunctionTemplate) {
+        CXSourceRange r = lc->getCursorExtent(cur);
+        CXString name = lc->getCursorSpelling(cur);
+        al_cxx_function f = {token_at(u, offset_of(lc->getRangeStart(r))),
+                             token_at(u, offset_of(lc->getRangeEnd(r))),
+                             al_xstrdup(lc->getCString(name))};
+        lc->disposeString(name);
         if (f.last > u->n)
             f.last = u->n;
         AL_PUSH(u->functions, u->n_functions, u->cap_functions, f);
@@ -193,21 +216,22 @@ static enum CXChildVisitResult find_functions(CXCursor cur, CXCursor parent, CXC
 
 static void read_tokens(al_cxx_unit *u, CXTranslationUnit tu)
 {
+    const al_libclang *lc = al_libclang_get();
     const al_source *src = u->src;
-    CXFile file = clang_getFile(tu, src->path);
-    CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
-                                         clang_getLocationForOffset(tu, file, (unsigned)src->len));
+    CXFile file = lc->getFile(tu, src->path);
+    CXSourceRange whole = lc->getRange(lc->getLocationForOffset(tu, file, 0),
+                                      lc->getLocationForOffset(tu, file, (unsigned)src->len));
     CXToken *toks = NULL;
     unsigned nt = 0;
-    clang_tokenize(tu, whole, &toks, &nt);
+    lc->tokenize(tu, whole, &toks, &nt);
     u->tokens = al_xcalloc(nt ? nt : 1, sizeof *u->tokens);
     for (unsigned i = 0; i < nt; i++) {
-        CXSourceRange r = clang_getTokenExtent(tu, toks[i]);
-        size_t s = offset_of(clang_getRangeStart(r)), e = offset_of(clang_getRangeEnd(r));
+        CXSourceRange r = lc->getTokenExtent(tu, toks[i]);
+        size_t s = offset_of(lc->getRangeStart(r)), e = offset_of(lc->getRangeEnd(r));
         if (e > src->len || s >= e)
             continue;
         al_cxx_token_kind k;
-        switch (clang_getTokenKind(toks[i])) {
+        switch (lc->getTokenKind(toks[i])) {
         case CXToken_Punctuation: k = AL_CXX_PUNCT; break;
         case CXToken_Keyword: k = AL_CXX_KEYWORD; break;
         case CXToken_Identifier: k = AL_CXX_IDENT; break;
@@ -220,13 +244,18 @@ static void read_tokens(al_cxx_unit *u, CXTranslationUnit tu)
         }
         u->tokens[u->n++] = (al_cxx_token){k, s, e};
     }
-    clang_disposeTokens(tu, toks, nt);
+    lc->disposeTokens(tu, toks, nt);
 }
 
 void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_cxx_unit *out)
 {
     memset(out, 0, sizeof *out);
     out->src = src;
+    const al_libclang *lc = al_libclang_get();
+    if (!lc) {
+        snprintf(out->error, sizeof out->error, "%s", al_libclang_error());
+        return;
+    }
     const char *defaults[] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-std=c++17"};
     int nd = 5;
     const char **all = al_xcalloc((size_t)(nd + nargs + 3), sizeof *all);
@@ -241,10 +270,10 @@ void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_c
     }
     for (int i = 0; i < nargs; i++)
         all[na++] = args[i];
-    CXIndex index = clang_createIndex(0, 0);
+    CXIndex index = lc->createIndex(0, 0);
     struct CXUnsavedFile unsaved = {src->path, src->bytes, (unsigned long)src->len};
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode rc = clang_parseTranslationUnit2(
+    enum CXErrorCode rc = lc->parseTranslationUnit2(
         index, src->path, all, na, &unsaved, 1,
         /* Without the user's arguments, skip #includes: the analysis reads
          * tokens of function bodies, which need no headers. */
@@ -252,15 +281,15 @@ void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_c
     free(all);
     if (rc != CXError_Success || !tu) {
         snprintf(out->error, sizeof out->error, "libclang could not parse it (error %d)", rc);
-        clang_disposeIndex(index);
+        lc->disposeIndex(index);
         return;
     }
     out->parsed = true;
     read_tokens(out, tu);
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), find_functions, out);
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), find_bodies, out);
-    clang_disposeTranslationUnit(tu);
-    clang_disposeIndex(index);
+    lc->visitChildren(lc->getTranslationUnitCursor(tu), find_functions, out);
+    lc->visitChildren(lc->getTranslationUnitCursor(tu), find_bodies, out);
+    lc->disposeTranslationUnit(tu);
+    lc->disposeIndex(index);
 }
 
 #endif

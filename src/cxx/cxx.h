@@ -45,8 +45,13 @@ typedef struct {
     char error[256];
 } al_cxx_unit;
 
-/* Whether this build has libclang. */
+/* Whether this build uses libclang (it is loaded on first use). */
+bool al_cxx_built(void);
+/* Whether C++/CUDA sources can be parsed: built with libclang, and the
+ * library loads (the first call loads it). */
 bool al_cxx_available(void);
+/* Why not, when al_cxx_available() is false. */
+const char *al_cxx_unavailable_reason(void);
 bool al_is_cxx_path(const char *path);
 /* Parses one C++/CUDA source (its bytes in src; args are extra clang
  * arguments, e.g. from compile_commands.json). Without args, includes are
