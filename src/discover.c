@@ -1,6 +1,7 @@
 #include "discover.h"
 
 #include "cxx/cxx.h"
+#include "gitignore.h"
 #include "paths.h"
 #include "util.h"
 
@@ -16,6 +17,7 @@
 typedef struct {
     git_repository *repo;
     char *workdir; /* realpath with a trailing slash */
+    al_gitignore *rules;
 } repo_entry;
 
 typedef struct {
@@ -59,15 +61,16 @@ static repo_entry *repo_for(walker *w, const char *dir_real)
     }
     al_strbuf sb = {0};
     al_strbuf_printf(&sb, "%s/", real);
-    repo_entry e = {repo, al_strbuf_detach(&sb)};
+    repo_entry e = {repo, al_strbuf_detach(&sb), al_gitignore_new(repo, real)};
     AL_PUSH(w->repos, w->n_repos, w->cap_repos, e);
     return &w->repos[w->n_repos - 1];
 }
 
 /* Whether .gitignore rules ignore `real`, a path with no symbolic link
  * in its folders (the walk resolves its root once and never follows a
- * link to a folder). */
-static bool git_ignored_real(walker *w, const char *real, bool is_dir)
+ * link to a folder). `walking`: its folders were walked into, so none of
+ * them is ignored and only the path itself is matched. */
+static bool git_ignored_real(walker *w, const char *real, bool is_dir, bool walking)
 {
     if (!w->opt->respect_gitignore)
         return false;
@@ -84,17 +87,13 @@ static bool git_ignored_real(walker *w, const char *real, bool is_dir)
     size_t wl = strlen(r->workdir);
     if (strlen(real) + 1 < wl || strncmp(real, r->workdir, wl - 1) != 0)
         return false;
-    const char *rel = real + wl;
     if (real[wl - 1] != '/' && strlen(real) == wl - 1)
         return false; /* the workdir itself */
+    const char *rel = real + wl;
     if (!*rel)
         return false;
-    al_strbuf sb = {0};
-    al_strbuf_printf(&sb, "%s%s", rel, is_dir ? "/" : "");
-    int ignored = 0;
-    int rc = git_ignore_path_is_ignored(&ignored, r->repo, sb.data);
-    al_strbuf_free(&sb);
-    return rc == 0 && ignored;
+    return walking ? al_gitignore_excludes(r->rules, rel, is_dir)
+                   : al_gitignore_excludes_path(r->rules, rel, is_dir);
 }
 
 static bool git_ignored(walker *w, const char *path, bool is_dir)
@@ -104,7 +103,7 @@ static bool git_ignored(walker *w, const char *path, bool is_dir)
     char real[PATH_MAX];
     if (!realpath(path, real))
         return false;
-    return git_ignored_real(w, real, is_dir);
+    return git_ignored_real(w, real, is_dir, false);
 }
 
 static void add_path(al_file_list *out, const char *path)
@@ -160,9 +159,9 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
         }
         char *real = dir_real ? al_path_join(dir_real, name) : NULL;
         if (is_dir) {
-            if (!al_path_skip_dir(dir, name) && !(real && git_ignored_real(w, real, true)))
+            if (!al_path_skip_dir(dir, name) && !(real && git_ignored_real(w, real, true, true)))
                 walk_dir(w, path, real, depth + 1);
-        } else if (!(real && git_ignored_real(w, real, false))) {
+        } else if (!(real && git_ignored_real(w, real, false, true))) {
             add_path(w->out, path);
         }
         free(real);
@@ -191,7 +190,10 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
         if (S_ISDIR(st.st_mode)) {
             char real[PATH_MAX];
             bool resolved = opt->respect_gitignore && realpath(roots[i], real);
-            walk_dir(&w, roots[i], resolved ? real : NULL, 0);
+            /* A folder named inside an ignored one holds nothing to check,
+             * as git sees it. */
+            if (!(resolved && git_ignored_real(&w, real, true, false)))
+                walk_dir(&w, roots[i], resolved ? real : NULL, 0);
         } else if (S_ISREG(st.st_mode)) {
             if (!opt->force_exclude || !git_ignored(&w, roots[i], false))
                 add_path(out, roots[i]);
@@ -211,6 +213,7 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
         out->n = k;
     }
     for (size_t i = 0; i < w.n_repos; i++) {
+        al_gitignore_free(w.repos[i].rules);
         git_repository_free(w.repos[i].repo);
         free(w.repos[i].workdir);
     }

@@ -4,26 +4,26 @@
 # under 1,000 lines. A new file must be given a layer here.
 #
 # Layers and what each may include (besides itself):
-#   base      util source toml finding prefilter paths patch notebook version
+#   base      util source toml finding prefilter paths patch notebook version ignore
 #   front     python/ cxx/                  -> base
 #   output    fix diff report atomic        -> base            (below the rules)
 #   analysis  analysis/                     -> base front
 #   rules     rules/                        -> base front analysis
 #   pipeline  lint suppress jobs            -> base front output analysis rules
-#   app       cli check verify server config discover main -> everything
+#   app       cli check verify server config gitignore discover main -> everything
 set -u
 src=${1:-$(cd "$(dirname "$0")/../src" && pwd)}
 cd "$src" || exit 2
 
 layer_of() {
     case $1 in
-        util.* | source.* | toml.* | finding.* | prefilter.* | paths.* | patch.* | notebook.* | version.*) echo base ;;
+        util.* | source.* | toml.* | finding.* | prefilter.* | paths.* | patch.* | notebook.* | version.* | ignore.*) echo base ;;
         python/* | cxx/*) echo front ;;
         fix.* | diff.* | report.* | atomic.*) echo output ;;
         analysis/*) echo analysis ;;
         rules/*) echo rules ;;
         lint.* | suppress.* | jobs.* | cache.*) echo pipeline ;;
-        cli.* | check.* | verify.* | server.* | config.* | discover.* | main.*) echo app ;;
+        cli.* | check.* | verify.* | server.* | config.* | gitignore.* | discover.* | main.*) echo app ;;
         *) echo none ;;
     esac
 }

@@ -221,6 +221,19 @@ static void gitignore_and_force_exclude(void **state)
     assert_int_equal(run("check --no-respect-gitignore repo"), 1);
     assert_int_equal(run("check repo/gen/out.py"), 1);
     assert_int_equal(run("check --force-exclude repo/gen/out.py"), 0);
+    /* A folder inside an ignored one, named: nothing in it is checked. */
+    assert_int_equal(mkdir(strcat(strcpy((char[600]){0}, sub), "/gen/deep"), 0755), 0);
+    write_file("repo/gen/deep/more.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check repo/gen/deep"), 0);
+    assert_int_equal(run("check --no-respect-gitignore repo/gen/deep"), 1);
+    /* A deeper .gitignore re-includes what a shallower one excludes. */
+    write_file("repo/.gitignore", "gen/\n*.py\n", 10);
+    assert_int_equal(mkdir(strcat(strcpy((char[600]){0}, sub), "/kept"), 0755), 0);
+    write_file("repo/kept/.gitignore", "!*.py\n", 6);
+    write_file("repo/kept/k.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check repo"), 1);
+    write_file("repo/kept/.gitignore", "# none\n", 7);
+    assert_int_equal(run("check repo"), 0);
 }
 
 static void bad_input_is_named(void **state)
