@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef enum { WM_MATCH, WM_NO_MATCH, WM_GIVE_UP, WM_BACK_TO_STARSTAR } wm_result;
 
@@ -199,6 +200,11 @@ static size_t trim_trailing_spaces(const char *s, size_t len)
     return end;
 }
 
+static bool has_wildcard(const char *s)
+{
+    return strpbrk(s, "*?[\\") != NULL;
+}
+
 static void add_line(al_ignore_rules *rules, const char *s, size_t len)
 {
     if (len && s[len - 1] == '\r')
@@ -226,6 +232,10 @@ static void add_line(al_ignore_rules *rules, const char *s, size_t len)
             return;
     }
     pat.glob = al_xstrndup(s, len);
+    if (!has_wildcard(pat.glob))
+        pat.form = AL_IGNORE_LITERAL;
+    else if (pat.glob[0] == '*' && !has_wildcard(pat.glob + 1))
+        pat.form = AL_IGNORE_SUFFIX;
     AL_PUSH(rules->items, rules->n, rules->cap, pat);
 }
 
@@ -259,7 +269,22 @@ al_ignore_verdict al_ignore_match(const al_ignore_rules *rules, const char *rel,
         const al_ignore_pattern *pat = &rules->items[i];
         if (pat->dir_only && !is_dir)
             continue;
-        if (al_wildmatch(pat->glob, pat->anchored ? rel : base, icase))
+        const char *text = pat->anchored ? rel : base;
+        bool hit;
+        if (pat->form == AL_IGNORE_LITERAL) {
+            hit = icase ? !strcasecmp(pat->glob, text) : !strcmp(pat->glob, text);
+        } else if (pat->form == AL_IGNORE_SUFFIX) {
+            /* '*' never crosses '/', so the text before the suffix may not
+             * hold one. */
+            size_t sl = strlen(pat->glob + 1), tl = strlen(text);
+            const char *tail = text + tl - sl;
+            hit = tl >= sl &&
+                  (icase ? !strcasecmp(pat->glob + 1, tail) : !strcmp(pat->glob + 1, tail)) &&
+                  !memchr(text, '/', tl - sl);
+        } else {
+            hit = al_wildmatch(pat->glob, text, icase);
+        }
+        if (hit)
             return pat->negated ? AL_IGNORE_INCLUDED : AL_IGNORE_EXCLUDED;
     }
     return AL_IGNORE_NO_MATCH;

@@ -14,6 +14,8 @@ typedef struct {
     bool negated;  /* "!pattern": re-includes */
     bool dir_only; /* "pattern/": matches folders only */
     bool anchored; /* a '/' before the end: matched against the whole path */
+    /* Most patterns are "name" or "*.ext": compared, not matched. */
+    enum { AL_IGNORE_GLOB, AL_IGNORE_LITERAL, AL_IGNORE_SUFFIX } form;
 } al_ignore_pattern;
 
 /* The patterns of one ignore file, in file order. */
