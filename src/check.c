@@ -146,6 +146,7 @@ typedef struct {
     uint64_t *options;   /* per file: the hash of its options, for the cache */
     uint64_t fingerprint;
     bool project_ok;     /* the project is as the cache saw it */
+    double clock;        /* when the phase being timed began (ALLOCLINT_TIMING) */
 } run;
 
 static void run_free(run *r)
@@ -583,10 +584,11 @@ static void cache_lookup(run *r, al_file_job *jobs)
     if (warnings.len)
         fputs(warnings.data, stderr);
     al_strbuf_free(&warnings);
-    double clock = now_seconds();
+    double *clock = &r->clock;
+    phase_done("cache", clock);
     al_file_hash *h = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *h);
     al_hash_files(r->files.paths, r->files.n, o->threads, h);
-    phase_done("hash", &clock);
+    phase_done("hash", clock);
     al_strbuf fp = {0};
     for (size_t i = 0; i < r->files.n; i++)
         al_strbuf_printf(&fp, "%s|%llx|%zu\n", r->files.paths[i], (unsigned long long)h[i].hash,
@@ -594,7 +596,7 @@ static void cache_lookup(run *r, al_file_job *jobs)
     r->fingerprint = al_cache_hash(fp.data ? fp.data : "", fp.len, 3);
     al_strbuf_free(&fp);
     r->project_ok = r->fingerprint == al_cache_fingerprint(r->cache) && deps_unchanged(r->cache, &r->files, h);
-    phase_done("deps", &clock);
+    phase_done("deps", clock);
     al_cache_keep_project(r->cache, r->project_ok);
     r->options = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->options);
     const al_op_table *memo_ops = NULL;
@@ -618,7 +620,7 @@ static void cache_lookup(run *r, al_file_job *jobs)
         jobs[i].cached_hash = h[i].hash;
     }
     free(h);
-    phase_done("lookup", &clock);
+    phase_done("lookup", clock);
 }
 
 /* Keeps a result analysed this run, when it said nothing on stderr and
@@ -688,10 +690,11 @@ static void check_files(run *r)
             cache_lookup(r, jobs);
         al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
     }
-    size_t cxx_unchecked = 0;
+    size_t cxx_unchecked = 0, analysed = 0;
     for (size_t i = 0; i < r->files.n; i++) {
         al_file_job *job = &jobs[i];
         cache_store(r, i, job);
+        analysed += job->linted;
         cxx_unchecked += job->cxx_unchecked;
         if (job->error)
             r->error = true;
@@ -724,7 +727,9 @@ static void check_files(run *r)
                 hits, linted, index_users, r->project_ok ? "unchanged" : "changed");
     }
     free(jobs);
-    if (r->cache)
+    /* Nothing analysed, and the project as the cache saw it: the cache
+     * would be written back byte for byte. */
+    if (r->cache && (analysed || !r->project_ok))
         cache_save(r);
     /* Nothing fixed (or excluded, or not readable as source): the source
      * comes back as it was, so an editor's buffer is never emptied. */
@@ -831,7 +836,7 @@ int al_check_run(const al_check_options *o)
         fprintf(stderr, "alloclint: error: built-in op table: %s\n", operr.message);
         goto done;
     }
-    double clock = now_seconds();
+    r.clock = now_seconds();
     r.from_stdin = (o->paths.n == 1 && !strcmp(o->paths.items[0], "-")) ||
                    (o->paths.n == 0 && o->stdin_filename);
     if (r.from_stdin) {
@@ -842,7 +847,7 @@ int al_check_run(const al_check_options *o)
         char *const *roots = o->paths.n ? (char *const *)o->paths.items : &dot;
         al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &o->discover);
     }
-    phase_done("discover", &clock);
+    phase_done("discover", &r.clock);
     for (size_t i = 0; i < r.files.n_errors; i++) {
         fprintf(stderr, "alloclint: error: %s\n", r.files.errors[i]);
         r.error = true;
@@ -886,9 +891,9 @@ int al_check_run(const al_check_options *o)
         rc = add_noqa(&r);
         goto done;
     }
-    phase_done("configure", &clock);
+    phase_done("configure", &r.clock);
     read_schemas(&r);
-    phase_done("schemas", &clock);
+    phase_done("schemas", &r.clock);
     /* The configuration's unsafe-fixes counts for the marks and summary
      * when it holds for every file checked. */
     if (o->unsafe_fixes < 0 && r.files.n > 0) {
@@ -902,14 +907,14 @@ int al_check_run(const al_check_options *o)
     r.report = al_report_new(&(al_report_options){o->format, true, r.unsafe_fixes, o->statistics,
                                                   color, r.rule_info, al_rules_count});
     check_files(&r);
-    phase_done("check", &clock);
+    phase_done("check", &r.clock);
     if (getenv("ALLOCLINT_INDEX_STATS")) {
         char stats[512];
         al_index_stats(r.index, stats, sizeof stats);
         fprintf(stderr, "alloclint: %s\n", stats);
     }
     write_output(&r);
-    phase_done("report", &clock);
+    phase_done("report", &r.clock);
     if (r.error)
         rc = AL_EXIT_ERROR;
     else if (o->exit_non_zero_on_fix && o->fix && r.total_fixed > 0)
