@@ -4,8 +4,10 @@
 #include "rules/rules.h"
 #include "version.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +15,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#define MAGIC "ALCACHE\x02"
+#define MAGIC "ALCACHE\x03"
 #define MAGIC_LEN 8
 
 typedef struct {
@@ -23,7 +25,16 @@ typedef struct {
     bool dropped;
     char *blob; /* the serialized findings */
     size_t blob_len;
+    /* The file's stamp when it had these bytes, and when that was seen
+     * (stamped_at 0: none). */
+    al_file_stamp stamp;
+    int64_t stamped_at;
 } entry;
+
+/* A stamp is taken for the bytes only when the file's last change is
+ * older than this before the stamp was seen: a write in the same clock
+ * tick as the stat would leave the stamp as it was ("racily clean"). */
+#define STAMP_SETTLED_NS 2000000000LL
 
 struct al_cache {
     uint64_t settings, fingerprint;
@@ -38,6 +49,55 @@ struct al_cache {
 uint64_t al_cache_hash(const void *bytes, size_t len, uint64_t seed)
 {
     return XXH3_64bits_withSeed(bytes, len, seed);
+}
+
+/* The GNU build-id note of the running program (the linker's hash of its
+ * contents), found among its program headers: no I/O. */
+static int read_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uint64_t *id = data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+            const char *name = p + sizeof *n;
+            const char *desc = name + ((n->n_namesz + 3) & ~3u);
+            if (desc + n->n_descsz > end)
+                break;
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4)) {
+                *id = al_cache_hash(desc, n->n_descsz, 5);
+                return 1;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1; /* the first object is the program itself; the rest are libraries */
+}
+
+uint64_t al_cache_build_id(void)
+{
+    static uint64_t id;
+    static bool known;
+    if (known)
+        return id;
+    dl_iterate_phdr(read_build_id, &id);
+    if (!id) {
+        /* No note (another linker): the program's bytes, hashed. */
+        FILE *f = fopen("/proc/self/exe", "rb");
+        al_strbuf sb = {0};
+        bool too_large;
+        if (f && al_strbuf_read(&sb, f, 256u << 20, &too_large))
+            id = al_cache_hash(sb.data ? sb.data : "", sb.len, 6);
+        if (f)
+            fclose(f);
+        al_strbuf_free(&sb);
+    }
+    known = true;
+    return id;
 }
 
 /* ------------------------------------------------------------------ */
@@ -316,6 +376,12 @@ static bool parse_cache(al_cache *c, const char *bytes, size_t len)
         e.len = get_u64(&r);
         e.options = get_u64(&r);
         e.uses_index = get_u8(&r) != 0;
+        e.stamp.dev = get_u64(&r);
+        e.stamp.ino = get_u64(&r);
+        e.stamp.size = get_u64(&r);
+        e.stamp.mtime_ns = (int64_t)get_u64(&r);
+        e.stamp.ctime_ns = (int64_t)get_u64(&r);
+        e.stamped_at = (int64_t)get_u64(&r);
         uint32_t bl = get_u32(&r);
         if (r.bad || (size_t)(r.end - r.p) < bl) {
             free(e.path);
@@ -407,13 +473,49 @@ bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len
 }
 
 void al_cache_put(al_cache *c, const char *path, uint64_t hash, size_t len, uint64_t options,
-                  bool uses_index, const al_findings *findings)
+                  bool uses_index, const al_findings *findings, const al_file_stamp *stamp,
+                  int64_t stamped_at)
 {
     al_strbuf b = {0};
     put_findings(&b, findings);
-    entry e = {al_xstrdup(path), hash, len, options, uses_index, false, NULL, b.len};
+    entry e = {al_xstrdup(path), hash, len, options, uses_index, false, NULL, b.len, {0}, 0};
     e.blob = al_strbuf_detach(&b);
+    if (stamp) {
+        e.stamp = *stamp;
+        e.stamped_at = stamped_at;
+    }
     add_entry(c, e);
+}
+
+bool al_cache_stamped(const al_cache *c, const char *path, al_file_stamp *stamp, uint64_t *hash,
+                      size_t *len)
+{
+    size_t s = *slot_for(c, path);
+    if (!s)
+        return false;
+    const entry *e = &c->entries[s - 1];
+    if (!e->stamped_at || e->stamp.ctime_ns >= e->stamped_at - STAMP_SETTLED_NS ||
+        e->stamp.mtime_ns >= e->stamped_at - STAMP_SETTLED_NS)
+        return false;
+    *stamp = e->stamp;
+    *hash = e->hash;
+    *len = (size_t)e->len;
+    return true;
+}
+
+bool al_cache_restamp(al_cache *c, const char *path, uint64_t hash, size_t len,
+                      const al_file_stamp *stamp, int64_t stamped_at)
+{
+    size_t s = *slot_for(c, path);
+    if (!s)
+        return false;
+    entry *e = &c->entries[s - 1];
+    if (e->dropped || e->hash != hash || e->len != len ||
+        (e->stamped_at && al_file_stamp_equal(&e->stamp, stamp)))
+        return false;
+    e->stamp = *stamp;
+    e->stamped_at = stamped_at;
+    return true;
 }
 
 void al_cache_keep_project(al_cache *c, bool project_ok)
@@ -495,6 +597,12 @@ bool al_cache_save(al_cache *c, const char *dir, uint64_t fingerprint, const al_
         put_u64(&b, e->len);
         put_u64(&b, e->options);
         put_u8(&b, e->uses_index);
+        put_u64(&b, e->stamp.dev);
+        put_u64(&b, e->stamp.ino);
+        put_u64(&b, e->stamp.size);
+        put_u64(&b, (uint64_t)e->stamp.mtime_ns);
+        put_u64(&b, (uint64_t)e->stamp.ctime_ns);
+        put_u64(&b, (uint64_t)e->stamped_at);
         put_u32(&b, (uint32_t)e->blob_len);
         al_strbuf_append(&b, e->blob, e->blob_len);
     }

@@ -1,10 +1,14 @@
 /* The findings of earlier runs, so that a file whose bytes, options and
  * project have not changed is not analysed again (.alloclint_cache/).
  *
- * One file per set of run settings (alloclint's version, the current
+ * One file per set of run settings (alloclint's build, the current
  * folder, what the command line changes), named by their hash. An entry
  * is keyed by the file's path, its content hash (XXH3) and size, and the
- * hash of its own options (rules, op tables, C++ flags). An entry whose
+ * hash of its own options (rules, op tables, C++ flags). Its stamp (stat:
+ * device, inode, size, modification and status-change times) stands in
+ * for reading the file to hash it, as git's index does, when the file had
+ * not changed for two seconds before the stamp was seen; a file with
+ * findings is read anyway and its hash checked. An entry whose
  * analysis consulted the repo index also needs the project unchanged: the
  * run's files and every file the index read, by content hash.
  *
@@ -16,6 +20,7 @@
 #define ALLOCLINT_CACHE_H
 
 #include "finding.h"
+#include "source.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -48,9 +53,21 @@ uint64_t al_cache_fingerprint(const al_cache *c);
 bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len,
                   uint64_t options, bool project_ok, al_findings *out);
 
-/* Records a result for the next run's cache (replacing any for path). */
+/* Records a result for the next run's cache (replacing any for path),
+ * with the file's stamp when it had these bytes (NULL: none) and the
+ * time that stamp was seen. */
 void al_cache_put(al_cache *c, const char *path, uint64_t hash, size_t len, uint64_t options,
-                  bool uses_index, const al_findings *findings);
+                  bool uses_index, const al_findings *findings, const al_file_stamp *stamp,
+                  int64_t stamped_at);
+/* The content hash and size path had when its stamp was `stamp`, when
+ * that stamp can vouch for them: the file had not changed for a while
+ * when the stamp was seen. False otherwise. */
+bool al_cache_stamped(const al_cache *c, const char *path, al_file_stamp *stamp, uint64_t *hash,
+                      size_t *len);
+/* Gives path's entry (when it is for these bytes) a newer stamp. True
+ * when that changed the entry. */
+bool al_cache_restamp(al_cache *c, const char *path, uint64_t hash, size_t len,
+                      const al_file_stamp *stamp, int64_t stamped_at);
 /* Keeps the old entries of index-using files only when the project is
  * unchanged; drops them otherwise. */
 void al_cache_keep_project(al_cache *c, bool project_ok);
@@ -62,5 +79,10 @@ bool al_cache_save(al_cache *c, const char *dir, uint64_t fingerprint, const al_
 
 /* Hash helpers for keys. */
 uint64_t al_cache_hash(const void *bytes, size_t len, uint64_t seed);
+/* What identifies this build of alloclint (its GNU build-id, else a hash
+ * of the program file): part of every run's settings, since a rebuild
+ * that changes a rule or a message keeps the version string. Called from
+ * one thread before any other. */
+uint64_t al_cache_build_id(void);
 
 #endif

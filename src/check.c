@@ -147,12 +147,16 @@ typedef struct {
     uint64_t fingerprint;
     bool project_ok;     /* the project is as the cache saw it */
     double clock;        /* when the phase being timed began (ALLOCLINT_TIMING) */
+    al_file_hash *hashes; /* per file: content hash and stamp (with a cache) */
+    int64_t started;     /* wall clock at the start, for the cache's stamps */
+    bool restamped;      /* the cache learned newer stamps */
 } run;
 
 static void run_free(run *r)
 {
     al_cache_free(r->cache);
     free(r->options);
+    free(r->hashes);
     al_strbuf_free(&r->stdin_bytes);
     al_strbuf_free(&r->patch);
     al_strbuf_free(&r->shown);
@@ -556,7 +560,7 @@ static bool deps_unchanged(const al_cache *c, const al_file_list *files, const a
     }
     al_file_hash *rh = al_xcalloc(n_rest ? n_rest : 1, sizeof *rh);
     if (same)
-        al_hash_files(rest, n_rest, 0, rh);
+        al_hash_files(rest, n_rest, 0, NULL, rh);
     for (size_t i = 0; i < n_rest && same; i++)
         same = rh[i].ok && rh[i].hash == rest_hash[i];
     free(rh);
@@ -575,7 +579,8 @@ static void cache_lookup(run *r, al_file_job *jobs)
     const al_check_options *o = r->o;
     char cwd[4096];
     al_strbuf k = {0};
-    al_strbuf_printf(&k, "%s|%s|%d", ALLOCLINT_VERSION, getcwd(cwd, sizeof cwd) ? cwd : "",
+    al_strbuf_printf(&k, "%s|%llx|%s|%d", ALLOCLINT_VERSION,
+                     (unsigned long long)al_cache_build_id(), getcwd(cwd, sizeof cwd) ? cwd : "",
                      o->no_prefilter);
     uint64_t settings = al_cache_hash(k.data, k.len, 2);
     al_strbuf_free(&k);
@@ -586,8 +591,13 @@ static void cache_lookup(run *r, al_file_job *jobs)
     al_strbuf_free(&warnings);
     double *clock = &r->clock;
     phase_done("cache", clock);
+    al_file_hash *known = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *known);
+    for (size_t i = 0; i < r->files.n; i++)
+        known[i].ok = al_cache_stamped(r->cache, r->files.paths[i], &known[i].stamp,
+                                       &known[i].hash, &known[i].len);
     al_file_hash *h = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *h);
-    al_hash_files(r->files.paths, r->files.n, o->threads, h);
+    al_hash_files(r->files.paths, r->files.n, o->threads, known, h);
+    free(known);
     phase_done("hash", clock);
     al_strbuf fp = {0};
     for (size_t i = 0; i < r->files.n; i++)
@@ -618,8 +628,12 @@ static void cache_lookup(run *r, al_file_job *jobs)
         jobs[i].cache_hit = true;
         jobs[i].cached = f;
         jobs[i].cached_hash = h[i].hash;
+        /* Read and hashed this time: the next run may take the stamp. */
+        if (!h[i].from_stamp && h[i].stamped)
+            r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,
+                                             &h[i].stamp, r->started);
     }
-    free(h);
+    r->hashes = h;
     phase_done("lookup", clock);
 }
 
@@ -632,8 +646,12 @@ static void cache_store(run *r, size_t i, const al_file_job *job)
         (job->loaded && job->res.fixed))
         return;
     al_findings none = {0};
+    /* The stamp vouches only for the bytes analysed. */
+    const al_file_hash *h = &r->hashes[i];
+    bool same = h->ok && h->stamped && h->hash == job->hash && h->len == job->len;
     al_cache_put(r->cache, r->files.paths[i], job->hash, job->len, r->options[i],
-                 job->used_index, job->loaded ? &job->res.findings : &none);
+                 job->used_index, job->loaded ? &job->res.findings : &none,
+                 same ? &h->stamp : NULL, r->started);
 }
 
 /* The files the index read (and, when the project is unchanged, those
@@ -729,7 +747,7 @@ static void check_files(run *r)
     free(jobs);
     /* Nothing analysed, and the project as the cache saw it: the cache
      * would be written back byte for byte. */
-    if (r->cache && (analysed || !r->project_ok))
+    if (r->cache && (analysed || !r->project_ok || r->restamped))
         cache_save(r);
     /* Nothing fixed (or excluded, or not readable as source): the source
      * comes back as it was, so an editor's buffer is never emptied. */
@@ -837,6 +855,7 @@ int al_check_run(const al_check_options *o)
         goto done;
     }
     r.clock = now_seconds();
+    r.started = al_file_stamp_now();
     r.from_stdin = (o->paths.n == 1 && !strcmp(o->paths.items[0], "-")) ||
                    (o->paths.n == 0 && o->stdin_filename);
     if (r.from_stdin) {

@@ -32,15 +32,22 @@ typedef struct {
     size_t len;
 } al_file_job;
 
-/* A file's content hash (as al_source computes it) and size. */
+/* A file's content hash (as al_source computes it) and size, and its
+ * stamp when it was read. */
 typedef struct {
     uint64_t hash;
     size_t len;
-    bool ok; /* read */
+    bool ok;         /* read (or known) */
+    bool stamped;    /* stamp holds the file's stat before the read */
+    bool from_stamp; /* not read: the stamp was the one known */
+    al_file_stamp stamp;
 } al_file_hash;
 
-/* Hashes paths[0..n) on `threads` threads (0: one per CPU). */
-void al_hash_files(char *const *paths, size_t n, int threads, al_file_hash *out);
+/* Hashes paths[0..n) on `threads` threads (0: one per CPU). A file whose
+ * stamp is that of known[i] (when known and known[i].ok) is not read:
+ * known[i]'s hash is taken. */
+void al_hash_files(char *const *paths, size_t n, int threads, const al_file_hash *known,
+                   al_file_hash *out);
 
 /* Reads the file of a job: src is the file, or for a notebook the joined
  * code cells (the notebook's JSON in container). False with a message in

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -181,6 +182,33 @@ al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *l
         free(bytes);
     }
     return st;
+}
+
+bool al_file_stamp_read(const char *path, al_file_stamp *out)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    out->dev = (uint64_t)st.st_dev;
+    out->ino = (uint64_t)st.st_ino;
+    out->size = (uint64_t)st.st_size;
+    out->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    out->ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000 + st.st_ctim.tv_nsec;
+    return true;
+}
+
+bool al_file_stamp_equal(const al_file_stamp *a, const al_file_stamp *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+           a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns;
+}
+
+int64_t al_file_stamp_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
 void al_source_free(al_source *src)

@@ -44,6 +44,17 @@ al_source_status al_source_load(al_source *src, const char *path);
 /* The hash (as al_source_load sets it) and size of a file's bytes,
  * read under the same rules, without keeping or analysing them. */
 al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *len);
+/* What stat says of a file that any change of its bytes changes: the
+ * status-change time moves on every write, rename or chmod and cannot be
+ * set back (the modification time can). */
+typedef struct {
+    uint64_t dev, ino, size;
+    int64_t mtime_ns, ctime_ns;
+} al_file_stamp;
+bool al_file_stamp_read(const char *path, al_file_stamp *out);
+bool al_file_stamp_equal(const al_file_stamp *a, const al_file_stamp *b);
+/* The wall clock in the stamps' units (ns since the epoch). */
+int64_t al_file_stamp_now(void);
 /* Takes a copy of bytes; never fails. */
 void al_source_from_memory(al_source *src, const char *path, const char *bytes,
                            size_t len);

@@ -148,6 +148,53 @@ cmp -s "$work/corrupt.txt" "$work/callee_ref.txt" || say "a corrupt cache change
 check >/dev/null
 [ -s "$work/stderr.txt" ] && say "the rewritten cache still warns"
 
+# Another build of alloclint (here: this one without its build-id note,
+# so identified by its bytes) does not take this build's results: a
+# rebuilt rule keeps the version string but may say something else.
+if command -v objcopy >/dev/null 2>&1; then
+    objcopy --remove-section .note.gnu.build-id "$alloclint" "$work/rebuilt" 2>/dev/null &&
+        chmod +x "$work/rebuilt"
+    if [ -x "$work/rebuilt" ]; then
+        check >/dev/null
+        ALLOCLINT_CACHE_STATS=1 "$work/rebuilt" check --output-format concise . >/dev/null \
+            2>"$work/rebuilt.err"
+        grep -q 'cache: 0 hits' "$work/rebuilt.err" ||
+            { say "another build took this build's cached results:"; cat "$work/rebuilt.err" >&2; }
+        ALLOCLINT_CACHE_STATS=1 check >/dev/null
+        grep -q ' 0 analysed' "$work/stderr.txt" ||
+            { say "this build lost its own cache to another:"; cat "$work/stderr.txt" >&2; }
+    fi
+fi
+
+# A file the stamp vouches for (unchanged for seconds before it was
+# seen) is not read again; rewritten in place with the same size and its
+# modification time set back, it is: the status-change time moved. (It
+# has no finding before, as a file with findings is read anyway.)
+cat >pkg/stamp.py <<'EOF'
+import torch
+
+
+def ones_row(n: int) -> torch.Tensor:
+    s = torch.zeros(n)
+    s[1:] = 2.
+    return s
+EOF
+sleep 3
+check >/dev/null
+check >"$work/stamp_before.txt"
+grep -q 'stamp.py' "$work/stamp_before.txt" && say "the stamp fixture has a finding before the edit"
+old_mtime=$(stat -c %y pkg/stamp.py)
+edited=$(sed 's/s\[1:\] = 2\./s[:] = 1.0/' pkg/stamp.py)
+printf '%s\n' "$edited" >pkg/stamp.py
+touch -d "$old_mtime" pkg/stamp.py
+check >"$work/stamp_after.txt"
+check --no-cache >"$work/stamp_ref.txt"
+grep -q 'stamp.py.*AL101' "$work/stamp_ref.txt" || say "the edited stamp fixture has no AL101"
+cmp -s "$work/stamp_after.txt" "$work/stamp_ref.txt" ||
+    { say "a rewrite that kept size and mtime was answered from the stamp:";
+      diff "$work/stamp_ref.txt" "$work/stamp_after.txt" >&2; }
+rm pkg/stamp.py
+
 # --cache-dir and ALLOCLINT_CACHE_DIR put it elsewhere.
 check --cache-dir "$work/elsewhere" >/dev/null
 ls "$work/elsewhere"/*.bin >/dev/null 2>&1 || say "--cache-dir wrote no cache there"
