@@ -216,7 +216,8 @@ static bool configure_files(run *r, const al_lint_options *lo)
     for (size_t i = 0; i < r->files.n; i++) {
         const al_config *cfg = NULL;
         al_config_error cerr;
-        if (!al_config_for(r->configs, r->files.paths[i], &cfg, &cerr)) {
+        if (!al_config_for(r->configs, r->files.paths[i],
+                           al_file_list_is_regular(&r->files, r->files.paths[i]), &cfg, &cerr)) {
             fprintf(stderr, "alloclint: error: %s\n", cerr.message);
             /* The rest of the list is released with it. */
             for (size_t k = i; k < r->files.n; k++)

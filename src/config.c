@@ -273,36 +273,62 @@ static bool absolute_path(const char *path, char out[PATH_MAX])
                             name) < PATH_MAX - n;
 }
 
-/* absolute_path, with each folder resolved once: a run asks for every
- * file of a tree, and realpath costs a system call per component. A
- * symbolic link to a file is resolved whole, as before. */
-static bool absolute_path_cached(al_config_cache *c, const char *path, char out[PATH_MAX])
+/* The real path of folder `dir`, each folder resolved once: from its
+ * parent's when it is not a link itself (one lstat instead of realpath's
+ * walk over every component). NULL when it cannot be resolved. */
+static const char *real_dir(al_config_cache *c, const char *dir)
+{
+    const char *known = al_memo_get(&c->real_dirs, dir);
+    if (known)
+        return known;
+    char buf[PATH_MAX];
+    const char *slash = strrchr(dir, '/');
+    const char *name = slash ? slash + 1 : dir;
+    bool done = false;
+    if (slash && slash != dir && *name && strcmp(name, ".") && strcmp(name, "..")) {
+        char parent[PATH_MAX];
+        snprintf(parent, sizeof parent, "%.*s", (int)(slash - dir), dir);
+        const char *up = real_dir(c, parent);
+        struct stat st;
+        if (up && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+            size_t n = strlen(up);
+            done = (size_t)snprintf(buf, sizeof buf, "%s%s%s", up, n && up[n - 1] == '/' ? "" : "/",
+                                    name) < sizeof buf;
+        }
+    }
+    if (!done && !absolute_path(dir, buf))
+        return NULL;
+    char *copy = al_xstrdup(buf);
+    al_memo_put(&c->real_dirs, dir, copy, free);
+    return copy;
+}
+
+/* absolute_path, with each folder resolved once. A symbolic link to a
+ * file is resolved whole; `regular` says the caller knows path is no
+ * link (a walk saw it as a regular file), which saves an lstat a file. */
+static bool absolute_path_cached(al_config_cache *c, const char *path, bool regular,
+                                 char out[PATH_MAX])
 {
     struct stat st;
     const char *slash = strrchr(path, '/');
-    if (!slash || lstat(path, &st) != 0 || S_ISLNK(st.st_mode))
+    if (!slash || (!regular && (lstat(path, &st) != 0 || S_ISLNK(st.st_mode))))
         return absolute_path(path, out);
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    const char *real_dir = al_memo_get(&c->real_dirs, dir);
-    if (!real_dir) {
-        char buf[PATH_MAX];
-        if (!absolute_path(dir, buf))
-            return absolute_path(path, out);
-        real_dir = al_xstrdup(buf);
-        al_memo_put(&c->real_dirs, dir, (void *)real_dir, free);
-    }
-    size_t n = strlen(real_dir);
-    return (size_t)snprintf(out, PATH_MAX, "%s%s%s", real_dir,
-                            n && real_dir[n - 1] == '/' ? "" : "/", slash + 1) < PATH_MAX;
+    const char *rd = real_dir(c, dir);
+    if (!rd)
+        return absolute_path(path, out);
+    size_t n = strlen(rd);
+    return (size_t)snprintf(out, PATH_MAX, "%s%s%s", rd, n && rd[n - 1] == '/' ? "" : "/",
+                            slash + 1) < PATH_MAX;
 }
 
-bool al_config_for(al_config_cache *c, const char *path, const al_config **out,
+bool al_config_for(al_config_cache *c, const char *path, bool regular, const al_config **out,
                    al_config_error *err)
 {
     char real[PATH_MAX];
     *out = NULL;
-    if (!absolute_path_cached(c, path, real))
+    if (!absolute_path_cached(c, path, regular, real))
         return true;
     char *slash = strrchr(real, '/');
     if (slash)

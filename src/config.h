@@ -39,10 +39,11 @@ typedef struct al_config_cache al_config_cache;
 al_config_cache *al_config_cache_new(void);
 void al_config_cache_free(al_config_cache *cache);
 /* The configuration that applies to path, or NULL when none does.
+ * `regular`: the caller knows path is a regular file, not a link.
  * Returns false (err filled, naming file, line and key) on a malformed
  * configuration. */
-bool al_config_for(al_config_cache *cache, const char *path, const al_config **out,
-                   al_config_error *err);
+bool al_config_for(al_config_cache *cache, const char *path, bool regular,
+                   const al_config **out, al_config_error *err);
 /* Adds op summaries (from C++ schemas) to every configuration loaded. */
 void al_config_cache_add_ops(al_config_cache *cache, const al_op_table *extra);
 /* Reads one configuration text (for tests). */

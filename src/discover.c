@@ -1,5 +1,6 @@
 #include "discover.h"
 
+#include "analysis/memo.h"
 #include "cxx/cxx.h"
 #include "gitignore.h"
 #include "paths.h"
@@ -163,6 +164,11 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
                 walk_dir(w, path, real, depth + 1);
         } else if (!(real && git_ignored_real(w, real, false, true))) {
             add_path(w->out, path);
+            if (ent->d_type == DT_REG) {
+                if (!w->out->regular)
+                    w->out->regular = al_xcalloc(1, sizeof(al_memo));
+                al_memo_put(w->out->regular, path, w->out, NULL);
+            }
         }
         free(real);
         free(path);
@@ -229,7 +235,16 @@ void al_file_list_free(al_file_list *list)
         free(list->errors[i]);
     free(list->paths);
     free(list->errors);
+    if (list->regular) {
+        al_memo_free(list->regular);
+        free(list->regular);
+    }
     memset(list, 0, sizeof *list);
+}
+
+bool al_file_list_is_regular(const al_file_list *list, const char *path)
+{
+    return list->regular && al_memo_get(list->regular, path) != NULL;
 }
 
 bool al_keep_changed_since(al_file_list *list, const char *rev, char *err, size_t errlen)

@@ -12,6 +12,7 @@ typedef struct {
     size_t n, cap;
     char **errors; /* one message per path that could not be read */
     size_t n_errors, cap_errors;
+    void *regular; /* the paths a walk saw as regular files (no links) */
 } al_file_list;
 
 typedef struct {
@@ -23,6 +24,9 @@ typedef struct {
 void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
                  const al_discover_options *opt);
 void al_file_list_free(al_file_list *list);
+/* Whether the walk saw path as a regular file, not a link (false when it
+ * does not know: a path named on the command line). */
+bool al_file_list_is_regular(const al_file_list *list, const char *path);
 /* Keeps only the files changed since `rev` (committed since, staged,
  * unstaged or untracked) in the git repository holding the current
  * folder. Returns false with a message in err when rev or the repository

@@ -269,7 +269,7 @@ static bool options_for(server *s, const document *d, al_lint_options *opt)
     opt->ops = &s->ops;
     const al_config *cfg = NULL;
     al_config_error err;
-    if (!al_config_for(s->configs, d->path, &cfg, &err)) {
+    if (!al_config_for(s->configs, d->path, false, &cfg, &err)) {
         show_message(s, 1, err.message);
         return false;
     }

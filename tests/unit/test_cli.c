@@ -255,6 +255,39 @@ static void bad_input_is_named(void **state)
     assert_non_null(strstr(read_file("err.txt"), "dangling.py: No such file or directory"));
 }
 
+/* A link's configuration is its target's: a linked file, a file in a
+ * linked folder, and a file beside a link in the walk. */
+static void configuration_follows_links(void **state)
+{
+    (void)state;
+    char path[512], target[512];
+    static const char *const dirs[] = {"cfglinks", "cfglinks/owner", "cfglinks/owner/pkg",
+                                       "cfglinks/other"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+    }
+    static const char config[] = "[tool.alloclint]\nignore = [\"AL101\"]\n";
+    write_file("cfglinks/owner/pyproject.toml", config, sizeof config - 1);
+    write_file("cfglinks/owner/pkg/model.py", FINDING, strlen(FINDING));
+    write_file("cfglinks/other/plain.py", FINDING, strlen(FINDING));
+    snprintf(target, sizeof target, "%s/cfglinks/owner/pkg/model.py", dir);
+    snprintf(path, sizeof path, "%s/cfglinks/other/linked.py", dir);
+    assert_int_equal(symlink(target, path), 0);
+    snprintf(target, sizeof target, "%s/cfglinks/owner/pkg", dir);
+    snprintf(path, sizeof path, "%s/cfglinks/other/pkglink", dir);
+    assert_int_equal(symlink(target, path), 0);
+    /* The owner's configuration ignores AL101 for its files, reached
+     * through either link; the other folder has none. */
+    assert_int_equal(run("check cfglinks/other/linked.py"), 0);
+    assert_int_equal(run("check cfglinks/other/pkglink/model.py"), 0);
+    assert_int_equal(run("check cfglinks/other/plain.py"), 1);
+    assert_int_equal(run("check --output-format concise cfglinks/other"), 1);
+    const char *out = read_file("out.txt");
+    assert_non_null(strstr(out, "plain.py"));
+    assert_null(strstr(out, "linked.py"));
+}
+
 static void changed_on_disk_is_not_overwritten(void **state)
 {
     (void)state;
@@ -539,6 +572,7 @@ int main(void)
         cmocka_unit_test(diff_prints_patch_and_keeps_file),
         cmocka_unit_test(json_output),
         cmocka_unit_test(gitignore_and_force_exclude),
+        cmocka_unit_test(configuration_follows_links),
         cmocka_unit_test(bad_input_is_named),
         cmocka_unit_test(changed_on_disk_is_not_overwritten),
         cmocka_unit_test(add_noqa_adopts_a_codebase),

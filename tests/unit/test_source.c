@@ -37,6 +37,16 @@ static void invalid_utf8_is_located(void **state)
     assert_int_equal(al_utf8_validate("\xed\xa0\x80", 3), 0);     /* surrogate */
     assert_int_equal(al_utf8_validate("x\xe2\x82", 3), 1);        /* truncated */
     assert_int_equal(al_utf8_validate("\xf0\x9f\x98\x80", 4), 4); /* emoji */
+    /* The ASCII fast path reads eight bytes at a time: a bad byte at
+     * every offset around those words is still found where it is. */
+    for (size_t at = 0; at < 24; at++) {
+        char buf[32];
+        memset(buf, 'a', sizeof buf);
+        buf[at] = (char)0xff;
+        assert_int_equal(al_utf8_validate(buf, sizeof buf), at);
+        memcpy(buf + at, "\xc3\xa9", 2); /* a valid two-byte character there */
+        assert_int_equal(al_utf8_validate(buf, sizeof buf), sizeof buf);
+    }
 }
 
 static void nul_and_bom_are_seen(void **state)
