@@ -133,7 +133,9 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
         /* The kind readdir gives saves a stat per entry; files that are
          * not sources are passed over unexamined. */
         bool is_dir = ent->d_type == DT_DIR;
-        bool wanted = al_is_python_path(name) || al_is_cxx_path(name);
+        /* Only the extension decides; tested alone it costs less. */
+        const char *ext = strrchr(name, '.');
+        bool wanted = ext && (al_is_python_path(ext) || al_is_cxx_path(ext));
         if (ent->d_type == DT_REG && !wanted)
             continue;
         if (ent->d_type != DT_DIR && ent->d_type != DT_REG && ent->d_type != DT_LNK &&

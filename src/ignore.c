@@ -205,6 +205,40 @@ static bool has_wildcard(const char *s)
     return strpbrk(s, "*?[\\") != NULL;
 }
 
+/* The literal text before a glob's first special character and after
+ * its last. A "**" + "/" may match nothing, so a tail's leading slash
+ * after "**" is not required. */
+static void literal_ends(al_ignore_pattern *pat)
+{
+    const char *g = pat->glob;
+    size_t len = strlen(g);
+    pat->head_len = strcspn(g, "*?[\\");
+    size_t tail = len;
+    while (tail > 0 && !strchr("*?[]\\", g[tail - 1]))
+        tail--;
+    if (tail < len && g[tail] == '/' && tail >= 2 && g[tail - 1] == '*' && g[tail - 2] == '*')
+        tail++;
+    pat->tail_len = len - tail;
+}
+
+static bool ends_fit(const al_ignore_pattern *pat, const char *text, bool icase)
+{
+    /* Head and tail stand for disjoint parts of any text matched. */
+    size_t tl = strlen(text);
+    if (pat->head_len + pat->tail_len > tl)
+        return false;
+    if (pat->head_len &&
+        (icase ? strncasecmp(text, pat->glob, pat->head_len) : strncmp(text, pat->glob, pat->head_len)))
+        return false;
+    if (pat->tail_len) {
+        const char *want = pat->glob + strlen(pat->glob) - pat->tail_len;
+        const char *have = text + tl - pat->tail_len;
+        if (icase ? strcasecmp(have, want) : strcmp(have, want))
+            return false;
+    }
+    return true;
+}
+
 static void add_line(al_ignore_rules *rules, const char *s, size_t len)
 {
     if (len && s[len - 1] == '\r')
@@ -236,6 +270,8 @@ static void add_line(al_ignore_rules *rules, const char *s, size_t len)
         pat.form = AL_IGNORE_LITERAL;
     else if (pat.glob[0] == '*' && !has_wildcard(pat.glob + 1))
         pat.form = AL_IGNORE_SUFFIX;
+    else
+        literal_ends(&pat);
     AL_PUSH(rules->items, rules->n, rules->cap, pat);
 }
 
@@ -282,7 +318,7 @@ al_ignore_verdict al_ignore_match(const al_ignore_rules *rules, const char *rel,
                   (icase ? !strcasecmp(pat->glob + 1, tail) : !strcmp(pat->glob + 1, tail)) &&
                   !memchr(text, '/', tl - sl);
         } else {
-            hit = al_wildmatch(pat->glob, text, icase);
+            hit = ends_fit(pat, text, icase) && al_wildmatch(pat->glob, text, icase);
         }
         if (hit)
             return pat->negated ? AL_IGNORE_INCLUDED : AL_IGNORE_EXCLUDED;

@@ -15,14 +15,17 @@ static const char *const SKIP_DIRS[] = {
 
 char *al_path_join(const char *dir, const char *name)
 {
-    al_strbuf sb = {0};
+    /* Called for every entry of a walk: no formatting. */
     if (!strcmp(dir, "."))
-        al_strbuf_puts(&sb, name);
-    else if (al_str_ends_with(dir, "/"))
-        al_strbuf_printf(&sb, "%s%s", dir, name);
-    else
-        al_strbuf_printf(&sb, "%s/%s", dir, name);
-    return al_strbuf_detach(&sb);
+        return al_xstrdup(name);
+    size_t dl = strlen(dir), nl = strlen(name);
+    bool slash = dl && dir[dl - 1] == '/';
+    char *out = al_xmalloc(dl + !slash + nl + 1);
+    memcpy(out, dir, dl);
+    if (!slash)
+        out[dl++] = '/';
+    memcpy(out + dl, name, nl + 1);
+    return out;
 }
 
 char *al_path_dirname(const char *path)

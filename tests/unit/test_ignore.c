@@ -102,6 +102,22 @@ static void test_parse(void **state)
     assert_int_equal(al_ignore_match(&r, "docs/api", false, false), AL_IGNORE_EXCLUDED);
     assert_int_equal(al_ignore_match(&r, "x/docs/api", false, false), AL_IGNORE_NO_MATCH);
     al_ignore_rules_free(&r);
+
+    /* Globs refused early by their literal head and tail must still
+     * match where a "**" + "/" matches no folder. */
+    static const char globs[] = "a/**/b\n**/foo\nx*y.py\nlib/*.so\n";
+    al_ignore_parse(&r, globs, sizeof globs - 1);
+    assert_int_equal(al_ignore_match(&r, "a/b", false, false), AL_IGNORE_EXCLUDED);
+    assert_int_equal(al_ignore_match(&r, "a/c/d/b", false, false), AL_IGNORE_EXCLUDED);
+    assert_int_equal(al_ignore_match(&r, "ab", false, false), AL_IGNORE_NO_MATCH);
+    assert_int_equal(al_ignore_match(&r, "foo", false, false), AL_IGNORE_EXCLUDED);
+    assert_int_equal(al_ignore_match(&r, "q/foo", false, false), AL_IGNORE_EXCLUDED);
+    assert_int_equal(al_ignore_match(&r, "xy.py", false, false), AL_IGNORE_EXCLUDED);
+    assert_int_equal(al_ignore_match(&r, "x.py", false, false), AL_IGNORE_NO_MATCH);
+    assert_int_equal(al_ignore_match(&r, "lib/m.so", false, false), AL_IGNORE_EXCLUDED);
+    assert_int_equal(al_ignore_match(&r, "lib/a/m.so", false, false), AL_IGNORE_NO_MATCH);
+    assert_int_equal(al_ignore_match(&r, "LIB/m.so", false, true), AL_IGNORE_EXCLUDED);
+    al_ignore_rules_free(&r);
 }
 
 /* --- Differential test against libgit2 --- */
