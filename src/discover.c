@@ -44,9 +44,14 @@ static void add_error(al_file_list *out, const char *path, const char *what)
 
 static repo_entry *repo_for(walker *w, const char *dir_real)
 {
-    for (size_t i = 0; i < w->n_repos; i++)
-        if (w->repos[i].workdir && al_str_starts_with(dir_real, w->repos[i].workdir))
+    for (size_t i = 0; i < w->n_repos; i++) {
+        /* Inside the work tree, or the work tree itself. */
+        const char *wd = w->repos[i].workdir;
+        size_t wl = wd ? strlen(wd) : 0;
+        if (wl && !strncmp(dir_real, wd, wl - 1) &&
+            (dir_real[wl - 1] == '/' || dir_real[wl - 1] == '\0'))
             return &w->repos[i];
+    }
     git_repository *repo = NULL;
     if (git_repository_open_ext(&repo, dir_real, 0, NULL) != 0)
         return NULL;
@@ -97,6 +102,23 @@ static bool git_ignored_real(walker *w, const char *real, bool is_dir, bool walk
                    : al_gitignore_excludes_path(r->rules, rel, is_dir);
 }
 
+/* The walk listed folder `dir_real` and saw no .gitignore in it. */
+static void note_no_ignore_file(walker *w, const char *dir_real)
+{
+    if (!w->opt->respect_gitignore)
+        return;
+    repo_entry *r = repo_for(w, dir_real);
+    if (!r)
+        return;
+    size_t wl = strlen(r->workdir); /* with its trailing slash */
+    if (strncmp(dir_real, r->workdir, wl - 1) != 0)
+        return;
+    if (dir_real[wl - 1] == '\0')
+        al_gitignore_no_file(r->rules, "");
+    else if (dir_real[wl - 1] == '/')
+        al_gitignore_no_file(r->rules, dir_real + wl);
+}
+
 static bool git_ignored(walker *w, const char *path, bool is_dir)
 {
     if (!w->opt->respect_gitignore)
@@ -125,24 +147,54 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
         add_error(w->out, dir, strerror(errno));
         return;
     }
+    /* The listing first: whether this folder is a virtualenv (it holds
+     * pyvenv.cfg) and whether it has a .gitignore are read off it instead
+     * of asked with a system call each. */
+    typedef struct {
+        char *name;
+        unsigned char type;
+    } listed;
+    listed *entries = NULL;
+    size_t n = 0, cap = 0;
+    bool venv = false, has_ignore_file = false;
     struct dirent *ent;
     while ((ent = readdir(d)) != NULL) {
         const char *name = ent->d_name;
         if (!strcmp(name, ".") || !strcmp(name, ".."))
             continue;
+        if (!strcmp(name, "pyvenv.cfg")) {
+            if (ent->d_type == DT_REG)
+                venv = true;
+            else if (ent->d_type == DT_LNK || ent->d_type == DT_UNKNOWN) {
+                char *cfg = al_path_join(dir, name);
+                venv = al_path_is_file(cfg);
+                free(cfg);
+            }
+        }
+        has_ignore_file |= !strcmp(name, ".gitignore");
+        listed e = {al_xstrdup(name), ent->d_type};
+        AL_PUSH(entries, n, cap, e);
+    }
+    closedir(d);
+    /* A virtualenv below a root: none of its files are the project's. */
+    size_t walked = venv && depth > 0 ? 0 : n;
+    if (walked && dir_real && !has_ignore_file)
+        note_no_ignore_file(w, dir_real);
+    for (size_t i = 0; i < walked; i++) {
+        const char *name = entries[i].name;
+        unsigned char type = entries[i].type;
         /* The kind readdir gives saves a stat per entry; files that are
          * not sources are passed over unexamined. */
-        bool is_dir = ent->d_type == DT_DIR;
+        bool is_dir = type == DT_DIR;
         /* Only the extension decides; tested alone it costs less. */
         const char *ext = strrchr(name, '.');
         bool wanted = ext && (al_is_python_path(ext) || al_is_cxx_path(ext));
-        if (ent->d_type == DT_REG && !wanted)
+        if (type == DT_REG && !wanted)
             continue;
-        if (ent->d_type != DT_DIR && ent->d_type != DT_REG && ent->d_type != DT_LNK &&
-            ent->d_type != DT_UNKNOWN)
+        if (type != DT_DIR && type != DT_REG && type != DT_LNK && type != DT_UNKNOWN)
             continue;
         char *path = al_path_join(dir, name);
-        if (ent->d_type == DT_LNK || ent->d_type == DT_UNKNOWN) {
+        if (type == DT_LNK || type == DT_UNKNOWN) {
             struct stat st;
             if (lstat(path, &st) != 0) {
                 add_error(w->out, path, strerror(errno));
@@ -162,11 +214,13 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
         }
         char *real = dir_real ? al_path_join(dir_real, name) : NULL;
         if (is_dir) {
-            if (!al_path_skip_dir(dir, name) && !(real && git_ignored_real(w, real, true, true)))
+            /* A virtualenv is found by its own listing, one level down. */
+            if (!al_path_skip_dir_name(name) &&
+                !(real && git_ignored_real(w, real, true, true)))
                 walk_dir(w, path, real, depth + 1);
         } else if (!(real && git_ignored_real(w, real, false, true))) {
             add_path(w->out, path);
-            if (ent->d_type == DT_REG) {
+            if (type == DT_REG) {
                 if (!w->out->regular)
                     w->out->regular = al_xcalloc(1, sizeof(al_memo));
                 al_memo_put(w->out->regular, path, w->out, NULL);
@@ -175,7 +229,9 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
         free(real);
         free(path);
     }
-    closedir(d);
+    for (size_t i = 0; i < n; i++)
+        free(entries[i].name);
+    free(entries);
 }
 
 static int compare_paths(const void *x, const void *y)

@@ -107,6 +107,12 @@ static const al_ignore_rules *folder_rules(al_gitignore *g, const char *dir)
     return rules;
 }
 
+void al_gitignore_no_file(al_gitignore *g, const char *rel)
+{
+    if (!al_memo_get(&g->folders, rel))
+        al_memo_put(&g->folders, rel, al_xcalloc(1, sizeof(al_ignore_rules)), free_rules);
+}
+
 bool al_gitignore_excludes(al_gitignore *g, const char *rel, bool is_dir)
 {
     /* The nearest folder's .gitignore first: a deeper file overrides. */

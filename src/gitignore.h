@@ -13,6 +13,9 @@ typedef struct al_gitignore al_gitignore;
 /* For repo, whose work tree is `workdir` (its real path). */
 al_gitignore *al_gitignore_new(git_repository *repo, const char *workdir);
 void al_gitignore_free(al_gitignore *g);
+/* Folder `rel` (relative to the work tree; "" is the top) has no
+ * .gitignore: a walk that listed it says so, and it is not looked for. */
+void al_gitignore_no_file(al_gitignore *g, const char *rel);
 /* Whether the rules exclude `rel` (relative to the work tree, no
  * trailing slash) when its folders are known not to be excluded, as in a
  * walk that does not enter excluded folders. */

@@ -56,11 +56,18 @@ char *al_path_real(const char *path)
     return realpath(path, buf) ? al_xstrdup(buf) : NULL;
 }
 
-bool al_path_skip_dir(const char *dir, const char *name)
+bool al_path_skip_dir_name(const char *name)
 {
     for (int i = 0; SKIP_DIRS[i]; i++)
         if (!strcmp(name, SKIP_DIRS[i]))
             return true;
+    return false;
+}
+
+bool al_path_skip_dir(const char *dir, const char *name)
+{
+    if (al_path_skip_dir_name(name))
+        return true;
     char *inner = al_path_join(dir, name);
     char *cfg = al_path_join(inner, "pyvenv.cfg");
     bool venv = al_path_is_file(cfg);

@@ -9,6 +9,9 @@
 /* Whether the folder `name` inside `dir` is skipped: version control,
  * caches, build output, virtualenvs (by name or by their pyvenv.cfg). */
 bool al_path_skip_dir(const char *dir, const char *name);
+/* The same by the name alone (version control, caches, build output):
+ * for a walk that finds virtualenvs by their own listing. */
+bool al_path_skip_dir_name(const char *name);
 /* dir + "/" + name ("." as dir gives name alone); caller frees. */
 char *al_path_join(const char *dir, const char *name);
 /* The folder part of a path ("." when there is none); caller frees. */

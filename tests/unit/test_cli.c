@@ -288,6 +288,29 @@ static void configuration_follows_links(void **state)
     assert_null(strstr(out, "linked.py"));
 }
 
+/* A virtualenv (a folder holding pyvenv.cfg, also as a link) below a
+ * walked folder is not the project's; named itself, it is checked. */
+static void virtualenvs_are_skipped(void **state)
+{
+    (void)state;
+    char path[512], target[512];
+    static const char *const dirs[] = {"venvs", "venvs/env", "venvs/env/lib", "venvs/linked",
+                                       "venvs/linked/lib"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+    }
+    write_file("venvs/env/pyvenv.cfg", "home = /usr/bin\n", 16);
+    write_file("venvs/env/lib/site.py", FINDING, strlen(FINDING));
+    snprintf(target, sizeof target, "%s/venvs/env/pyvenv.cfg", dir);
+    snprintf(path, sizeof path, "%s/venvs/linked/pyvenv.cfg", dir);
+    assert_int_equal(symlink(target, path), 0);
+    write_file("venvs/linked/lib/site.py", FINDING, strlen(FINDING));
+    write_file("venvs/model.py", CLEAN, strlen(CLEAN));
+    assert_int_equal(run("check venvs"), 0);
+    assert_int_equal(run("check venvs/env"), 1);
+}
+
 static void changed_on_disk_is_not_overwritten(void **state)
 {
     (void)state;
@@ -573,6 +596,7 @@ int main(void)
         cmocka_unit_test(json_output),
         cmocka_unit_test(gitignore_and_force_exclude),
         cmocka_unit_test(configuration_follows_links),
+        cmocka_unit_test(virtualenvs_are_skipped),
         cmocka_unit_test(bad_input_is_named),
         cmocka_unit_test(changed_on_disk_is_not_overwritten),
         cmocka_unit_test(add_noqa_adopts_a_codebase),
