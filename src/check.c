@@ -313,12 +313,17 @@ static void read_schemas(run *r)
         if (!al_is_cxx_path(r->files.paths[i]))
             continue;
         n_cxx++;
-        al_source src;
-        if (al_source_load(&src, r->files.paths[i]) != AL_SOURCE_OK)
+        /* The bytes only: a file's analysis (lines, UTF-8) is for rules. */
+        FILE *f = fopen(r->files.paths[i], "rb");
+        if (!f)
             continue;
-        if (memmem(src.bytes, src.len, "TORCH_LIBRARY", 13))
-            al_schema_scan(src.bytes, src.len, src.path, &schemas);
-        al_source_free(&src);
+        al_strbuf bytes = {0};
+        bool too_large = false;
+        if (al_strbuf_read(&bytes, f, AL_SOURCE_MAX_BYTES, &too_large) && bytes.len &&
+            memmem(bytes.data, bytes.len, "TORCH_LIBRARY", 13))
+            al_schema_scan(bytes.data, bytes.len, r->files.paths[i], &schemas);
+        al_strbuf_free(&bytes);
+        fclose(f);
     }
     if (schemas.n) {
         al_config_cache_add_ops(r->configs, &schemas);
