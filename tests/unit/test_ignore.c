@@ -212,7 +212,10 @@ typedef struct {
     size_t n;
 } verdicts;
 
-static void list_paths(const char *root, const char *rel, FILE *out)
+/* Calls fn for each entry of folder rel (relative to root) but .git;
+ * fn returns whether to go into a folder. */
+static void walk(const char *root, const char *rel, bool (*fn)(void *, const char *, bool),
+                 void *ctx)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s%s%s", root, *rel ? "/" : "", rel);
@@ -225,12 +228,19 @@ static void list_paths(const char *root, const char *rel, FILE *out)
             continue;
         char sub[PATH_MAX];
         snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", ent->d_name);
-        fputs(sub, out);
-        fputc('\0', out);
-        if (ent->d_type == DT_DIR)
-            list_paths(root, sub, out);
+        bool is_dir = ent->d_type == DT_DIR;
+        if (fn(ctx, sub, is_dir) && is_dir)
+            walk(root, sub, fn, ctx);
     }
     closedir(d);
+}
+
+static bool list_path(void *out, const char *rel, bool is_dir)
+{
+    (void)is_dir;
+    fputs(rel, out);
+    fputc('\0', out);
+    return true;
 }
 
 static void ask_git(const char *root, const char *xdg, verdicts *v)
@@ -240,7 +250,7 @@ static void ask_git(const char *root, const char *xdg, verdicts *v)
     snprintf(answer, sizeof answer, "%s.answer", root);
     FILE *f = fopen(list, "wb");
     assert_non_null(f);
-    list_paths(root, "", f);
+    walk(root, "", list_path, f);
     fclose(f);
     snprintf(cmd, sizeof cmd,
              "cd '%s' && HOME='%s' XDG_CONFIG_HOME='%s' git check-ignore --no-index -v -n -z "
@@ -302,36 +312,22 @@ typedef struct {
     char first_difference[PATH_MAX + 64];
 } comparison;
 
-static void compare_walk(comparison *c, const char *rel)
+static bool compare_one(void *ctx, const char *sub, bool is_dir)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s%s%s", c->root, *rel ? "/" : "", rel);
-    DIR *d = opendir(dir);
-    assert_non_null(d);
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        if (!strcmp(ent->d_name, ".") || !strcmp(ent->d_name, "..") ||
-            !strcmp(ent->d_name, ".git"))
-            continue;
-        char sub[PATH_MAX];
-        snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", ent->d_name);
-        bool is_dir = ent->d_type == DT_DIR;
-        bool ref = git_excludes(c->git, sub);
-        bool got = al_gitignore_excludes(c->mine, sub, is_dir);
-        char asked[PATH_MAX + 1];
-        snprintf(asked, sizeof asked, "%s%s", sub, is_dir ? "/" : "");
-        int lib = 0;
-        assert_int_equal(git_ignore_path_is_ignored(&lib, c->repo, asked), 0);
-        c->libgit2_differs += (lib != 0) != ref;
-        c->compared++;
-        c->excluded += ref;
-        if (got != ref && !c->first_difference[0])
-            snprintf(c->first_difference, sizeof c->first_difference, "%s: git %d, ours %d",
-                     asked, ref, got);
-        if (is_dir && !ref)
-            compare_walk(c, sub);
-    }
-    closedir(d);
+    comparison *c = ctx;
+    bool ref = git_excludes(c->git, sub);
+    bool got = al_gitignore_excludes(c->mine, sub, is_dir);
+    char asked[PATH_MAX + 1];
+    snprintf(asked, sizeof asked, "%s%s", sub, is_dir ? "/" : "");
+    int lib = 0;
+    assert_int_equal(git_ignore_path_is_ignored(&lib, c->repo, asked), 0);
+    c->libgit2_differs += (lib != 0) != ref;
+    c->compared++;
+    c->excluded += ref;
+    if (got != ref && !c->first_difference[0])
+        snprintf(c->first_difference, sizeof c->first_difference, "%s: git %d, ours %d", asked,
+                 ref, got);
+    return !ref; /* a walk does not go into an excluded folder */
 }
 
 static void show_ignore_files(const char *root)
@@ -388,7 +384,7 @@ static void test_same_as_git(void **state)
         verdicts git;
         ask_git(root, xdg, &git);
         comparison c = {repo, al_gitignore_new(repo, root), &git, root, 0, 0, 0, ""};
-        compare_walk(&c, "");
+        walk(root, "", compare_one, &c);
         verdicts_free(&git);
         compared += c.compared;
         excluded += c.excluded;
