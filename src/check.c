@@ -501,10 +501,14 @@ static uint64_t options_hash(const al_lint_options *lo, const char *path, const 
         *memo_ops = lo->ops;
         *memo_hash = ops_hash(lo->ops);
     }
+    /* Asked for every file: bytes appended, no formatting. */
     al_strbuf k = {0};
+    al_strbuf_reserve(&k, al_rules_count + 32);
     for (size_t i = 0; i < al_rules_count; i++)
-        al_strbuf_putc(&k, lo->enabled[i] ? '1' : '0');
-    al_strbuf_printf(&k, "|%llx|i%d", (unsigned long long)*memo_hash, lo->inference);
+        k.data[k.len++] = lo->enabled[i] ? '1' : '0';
+    al_strbuf_append(&k, "|", 1);
+    al_strbuf_append(&k, (const char *)memo_hash, sizeof *memo_hash);
+    al_strbuf_append(&k, lo->inference ? "|i1" : "|i0", 3);
     if (al_is_cxx_path(path)) {
         for (int i = 0; i < lo->n_cxx_args; i++)
             al_strbuf_printf(&k, "|a:%s", lo->cxx_args[i]);
@@ -606,9 +610,11 @@ static void cache_lookup(run *r, al_file_job *jobs)
     free(known);
     phase_done("hash", clock);
     al_strbuf fp = {0};
-    for (size_t i = 0; i < r->files.n; i++)
-        al_strbuf_printf(&fp, "%s|%llx|%zu\n", r->files.paths[i], (unsigned long long)h[i].hash,
-                         h[i].len);
+    for (size_t i = 0; i < r->files.n; i++) {
+        uint64_t sum[2] = {h[i].hash, h[i].len};
+        al_strbuf_append(&fp, r->files.paths[i], strlen(r->files.paths[i]) + 1);
+        al_strbuf_append(&fp, (const char *)sum, sizeof sum);
+    }
     r->fingerprint = al_cache_hash(fp.data ? fp.data : "", fp.len, 3);
     al_strbuf_free(&fp);
     r->project_ok = r->fingerprint == al_cache_fingerprint(r->cache) && deps_unchanged(r->cache, &r->files, h);
