@@ -510,29 +510,19 @@ static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
         return -1;
     if (!al_node_text_eq(pf, al_node_field(right, "function"), "range"))
         return -1;
-    TSNode args = al_node_field(right, "arguments");
-    TSNode pos[3];
-    int np = 0;
-    uint32_t k = ts_node_named_child_count(args);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(args, i);
-        if (al_node_is(c, "comment"))
-            continue;
-        if (al_node_is(c, "keyword_argument") || al_node_is(c, "list_splat") || np == 3)
-            return -1;
-        pos[np++] = c;
-    }
+    al_py_args args;
+    al_py_args_read(right, &args);
+    if (args.splat || args.nkw || args.npos < 1 || args.npos > 2)
+        return -1; /* range(a, b, step) is not one block */
     al_loop_subst ls;
     memset(&ls, 0, sizeof ls);
     ls.var = al_node_ptr(pf, left, &ls.var_len);
-    if (np == 1) {
+    if (args.npos == 1) {
         ls.lo = (al_sym){NULL, 0};
-        ls.hi = al_sym_parse(pf, &a->f->strs, pos[0]);
-    } else if (np == 2) {
-        ls.lo = al_sym_parse(pf, &a->f->strs, pos[0]);
-        ls.hi = al_sym_parse(pf, &a->f->strs, pos[1]);
+        ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[0]);
     } else {
-        return -1;
+        ls.lo = al_sym_parse(pf, &a->f->strs, args.pos[0]);
+        ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[1]);
     }
     TSNode body = al_node_field(loop, "body");
     if (has_jump(body, 0) || assigns_name(pf, body, ls.var, ls.var_len, 0))
