@@ -314,16 +314,14 @@ static void read_schemas(run *r)
             continue;
         n_cxx++;
         /* The bytes only: a file's analysis (lines, UTF-8) is for rules. */
-        FILE *f = fopen(r->files.paths[i], "rb");
-        if (!f)
+        char *bytes;
+        size_t len;
+        int err;
+        if (al_file_read_bytes(r->files.paths[i], &bytes, &len, &err) != AL_SOURCE_OK)
             continue;
-        al_strbuf bytes = {0};
-        bool too_large = false;
-        if (al_strbuf_read(&bytes, f, AL_SOURCE_MAX_BYTES, &too_large) && bytes.len &&
-            memmem(bytes.data, bytes.len, "TORCH_LIBRARY", 13))
-            al_schema_scan(bytes.data, bytes.len, r->files.paths[i], &schemas);
-        al_strbuf_free(&bytes);
-        fclose(f);
+        if (memmem(bytes, len, "TORCH_LIBRARY", 13))
+            al_schema_scan(bytes, len, r->files.paths[i], &schemas);
+        free(bytes);
     }
     if (schemas.n) {
         al_config_cache_add_ops(r->configs, &schemas);
@@ -502,10 +500,11 @@ static uint64_t options_hash(const al_lint_options *lo, const char *path, const 
         *memo_hash = ops_hash(lo->ops);
     }
     /* Asked for every file: bytes appended, no formatting. */
-    al_strbuf k = {0};
-    al_strbuf_reserve(&k, al_rules_count + 32);
+    char enabled[AL_MAX_RULES];
     for (size_t i = 0; i < al_rules_count; i++)
-        k.data[k.len++] = lo->enabled[i] ? '1' : '0';
+        enabled[i] = lo->enabled[i] ? '1' : '0';
+    al_strbuf k = {0};
+    al_strbuf_append(&k, enabled, al_rules_count);
     al_strbuf_append(&k, "|", 1);
     al_strbuf_append(&k, (const char *)memo_hash, sizeof *memo_hash);
     al_strbuf_append(&k, lo->inference ? "|i1" : "|i0", 3);

@@ -72,11 +72,20 @@ static repo_entry *repo_for(walker *w, const char *dir_real)
     return &w->repos[w->n_repos - 1];
 }
 
-/* Whether .gitignore rules ignore `real`, a path with no symbolic link
- * in its folders (the walk resolves its root once and never follows a
- * link to a folder). `walking`: its folders were walked into, so none of
- * them is ignored and only the path itself is matched. */
-static bool git_ignored_real(walker *w, const char *real, bool is_dir, bool walking)
+/* `real` relative to r's work tree ("" for the work tree itself), or
+ * NULL when it is outside. */
+static const char *rel_in_repo(const repo_entry *r, const char *real)
+{
+    size_t wl = strlen(r->workdir); /* with its trailing slash */
+    if (strncmp(real, r->workdir, wl - 1) != 0)
+        return NULL;
+    return real[wl - 1] == '\0' ? "" : real[wl - 1] == '/' ? real + wl : NULL;
+}
+
+/* Whether .gitignore rules ignore `real`, a path named on the command
+ * line or a root, with its links resolved: a path in an ignored folder
+ * is ignored. */
+static bool git_ignored_real(walker *w, const char *real, bool is_dir)
 {
     if (!w->opt->respect_gitignore)
         return false;
@@ -88,35 +97,8 @@ static bool git_ignored_real(walker *w, const char *real, bool is_dir, bool walk
             *slash = '\0';
     }
     repo_entry *r = repo_for(w, dir);
-    if (!r)
-        return false;
-    size_t wl = strlen(r->workdir);
-    if (strlen(real) + 1 < wl || strncmp(real, r->workdir, wl - 1) != 0)
-        return false;
-    if (real[wl - 1] != '/' && strlen(real) == wl - 1)
-        return false; /* the workdir itself */
-    const char *rel = real + wl;
-    if (!*rel)
-        return false;
-    return walking ? al_gitignore_excludes(r->rules, rel, is_dir)
-                   : al_gitignore_excludes_path(r->rules, rel, is_dir);
-}
-
-/* The walk listed folder `dir_real` and saw no .gitignore in it. */
-static void note_no_ignore_file(walker *w, const char *dir_real)
-{
-    if (!w->opt->respect_gitignore)
-        return;
-    repo_entry *r = repo_for(w, dir_real);
-    if (!r)
-        return;
-    size_t wl = strlen(r->workdir); /* with its trailing slash */
-    if (strncmp(dir_real, r->workdir, wl - 1) != 0)
-        return;
-    if (dir_real[wl - 1] == '\0')
-        al_gitignore_no_file(r->rules, "");
-    else if (dir_real[wl - 1] == '/')
-        al_gitignore_no_file(r->rules, dir_real + wl);
+    const char *rel = r ? rel_in_repo(r, real) : NULL;
+    return rel && *rel && al_gitignore_excludes_path(r->rules, rel, is_dir);
 }
 
 static bool git_ignored(walker *w, const char *path, bool is_dir)
@@ -126,7 +108,7 @@ static bool git_ignored(walker *w, const char *path, bool is_dir)
     char real[PATH_MAX];
     if (!realpath(path, real))
         return false;
-    return git_ignored_real(w, real, is_dir, false);
+    return git_ignored_real(w, real, is_dir);
 }
 
 static void add_path(al_file_list *out, const char *path)
@@ -178,8 +160,15 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
     closedir(d);
     /* A virtualenv below a root: none of its files are the project's. */
     size_t walked = venv && depth > 0 ? 0 : n;
-    if (walked && dir_real && !has_ignore_file)
-        note_no_ignore_file(w, dir_real);
+    /* The ignore rules that apply here: those of the work tree holding
+     * this folder (its folders were walked into, so none is ignored and
+     * only the entries themselves are matched). */
+    repo_entry *repo = dir_real && w->opt->respect_gitignore ? repo_for(w, dir_real) : NULL;
+    const char *rel_dir = repo ? rel_in_repo(repo, dir_real) : NULL;
+    /* Not the entry: the walk below may grow (move) the repository list. */
+    al_gitignore *rules = rel_dir ? repo->rules : NULL;
+    if (walked && rules && !has_ignore_file)
+        al_gitignore_no_file(rules, rel_dir);
     for (size_t i = 0; i < walked; i++) {
         const char *name = entries[i].name;
         unsigned char type = entries[i].type;
@@ -212,13 +201,15 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
                 continue;
             }
         }
+        char *rel = rel_dir ? al_path_join(*rel_dir ? rel_dir : ".", name) : NULL;
+        bool ignored = rel && al_gitignore_excludes(rules, rel, is_dir);
+        free(rel);
         char *real = dir_real ? al_path_join(dir_real, name) : NULL;
         if (is_dir) {
             /* A virtualenv is found by its own listing, one level down. */
-            if (!al_path_skip_dir_name(name) &&
-                !(real && git_ignored_real(w, real, true, true)))
+            if (!al_path_skip_dir_name(name) && !ignored)
                 walk_dir(w, path, real, depth + 1);
-        } else if (!(real && git_ignored_real(w, real, false, true))) {
+        } else if (!ignored) {
             add_path(w->out, path);
             if (type == DT_REG) {
                 if (!w->out->regular)
@@ -256,7 +247,7 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
             bool resolved = opt->respect_gitignore && realpath(roots[i], real);
             /* A folder named inside an ignored one holds nothing to check,
              * as git sees it. */
-            if (!(resolved && git_ignored_real(&w, real, true, false)))
+            if (!(resolved && git_ignored_real(&w, real, true)))
                 walk_dir(&w, roots[i], resolved ? real : NULL, 0);
         } else if (S_ISREG(st.st_mode)) {
             if (!opt->force_exclude || !git_ignored(&w, roots[i], false))

@@ -3,6 +3,7 @@
 #include "analysis/memo.h"
 #include "ignore.h"
 #include "paths.h"
+#include "source.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -20,27 +21,23 @@ struct al_gitignore {
 /* An ignore file's rules; a missing or unreadable file has none, as in git. */
 static void read_rules(al_ignore_rules *rules, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *bytes;
+    size_t len;
+    int err;
+    if (al_file_read_bytes(path, &bytes, &len, &err) != AL_SOURCE_OK)
         return;
-    al_strbuf sb = {0};
-    bool too_large = false;
-    if (al_strbuf_read(&sb, f, 64u << 20, &too_large) && !too_large)
-        al_ignore_parse(rules, sb.data ? sb.data : "", sb.len);
-    al_strbuf_free(&sb);
-    fclose(f);
+    al_ignore_parse(rules, bytes, len);
+    free(bytes);
 }
 
-static char *global_excludes_path(git_repository *repo)
+/* core.excludesFile, else git's default under the XDG folder. */
+static char *global_excludes_path(git_config *cfg)
 {
-    git_config *cfg = NULL;
     git_buf buf = {0};
     char *path = NULL;
-    if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-        git_config_get_path(&buf, cfg, "core.excludesfile") == 0)
+    if (cfg && git_config_get_path(&buf, cfg, "core.excludesfile") == 0)
         path = al_xstrdup(buf.ptr);
     git_buf_dispose(&buf);
-    git_config_free(cfg);
     if (path)
         return path;
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
@@ -60,18 +57,19 @@ al_gitignore *al_gitignore_new(git_repository *repo, const char *workdir)
     while (wl > 1 && g->workdir[wl - 1] == '/')
         g->workdir[--wl] = '\0';
     git_config *cfg = NULL;
+    if (git_repository_config_snapshot(&cfg, repo) != 0)
+        cfg = NULL;
     int icase = 0;
-    if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-        git_config_get_bool(&icase, cfg, "core.ignorecase") == 0)
+    if (cfg && git_config_get_bool(&icase, cfg, "core.ignorecase") == 0)
         g->icase = icase != 0;
-    git_config_free(cfg);
     char *info = al_path_join(git_repository_commondir(repo), "info/exclude");
     read_rules(&g->info, info);
     free(info);
-    char *global = global_excludes_path(repo);
+    char *global = global_excludes_path(cfg);
     if (global)
         read_rules(&g->global, global);
     free(global);
+    git_config_free(cfg);
     return g;
 }
 

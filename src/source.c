@@ -107,9 +107,7 @@ void al_source_from_memory(al_source *src, const char *path, const char *bytes,
     analyse(src);
 }
 
-/* The bytes of a regular file (NUL-terminated), at most
- * AL_SOURCE_MAX_BYTES; *err is errno on an open or read error. */
-static al_source_status read_file(const char *path, char **out, size_t *out_len, int *err)
+al_source_status al_file_read_bytes(const char *path, char **out, size_t *out_len, int *err)
 {
     *err = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -169,7 +167,7 @@ al_source_status al_source_load(al_source *src, const char *path)
     memset(src, 0, sizeof *src);
     char *bytes;
     size_t len;
-    al_source_status st = read_file(path, &bytes, &len, &src->err_errno);
+    al_source_status st = al_file_read_bytes(path, &bytes, &len, &src->err_errno);
     if (st != AL_SOURCE_OK)
         return st;
     src->path = al_xstrdup(path);
@@ -183,7 +181,7 @@ al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *l
 {
     char *bytes;
     int err;
-    al_source_status st = read_file(path, &bytes, len, &err);
+    al_source_status st = al_file_read_bytes(path, &bytes, len, &err);
     if (st == AL_SOURCE_OK) {
         *hash = al_hash_bytes(bytes, *len);
         free(bytes);

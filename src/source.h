@@ -41,6 +41,10 @@ typedef struct {
 } al_source;
 
 al_source_status al_source_load(al_source *src, const char *path);
+/* The bytes of a regular file (NUL-terminated; caller frees), at most
+ * AL_SOURCE_MAX_BYTES, without a source's analysis; *err is errno on an
+ * open or read error. */
+al_source_status al_file_read_bytes(const char *path, char **out, size_t *out_len, int *err);
 /* The hash (as al_source_load sets it) and size of a file's bytes,
  * read under the same rules, without keeping or analysing them. */
 al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *len);
