@@ -270,8 +270,7 @@ static void add_line(al_ignore_rules *rules, const char *s, size_t len)
         pat.form = AL_IGNORE_LITERAL;
     else if (pat.glob[0] == '*' && !has_wildcard(pat.glob + 1))
         pat.form = AL_IGNORE_SUFFIX;
-    else
-        literal_ends(&pat);
+    literal_ends(&pat);
     AL_PUSH(rules->items, rules->n, rules->cap, pat);
 }
 
@@ -310,13 +309,10 @@ al_ignore_verdict al_ignore_match(const al_ignore_rules *rules, const char *rel,
         if (pat->form == AL_IGNORE_LITERAL) {
             hit = icase ? !strcasecmp(pat->glob, text) : !strcmp(pat->glob, text);
         } else if (pat->form == AL_IGNORE_SUFFIX) {
-            /* '*' never crosses '/', so the text before the suffix may not
-             * hold one. */
-            size_t sl = strlen(pat->glob + 1), tl = strlen(text);
-            const char *tail = text + tl - sl;
-            hit = tl >= sl &&
-                  (icase ? !strcasecmp(pat->glob + 1, tail) : !strcmp(pat->glob + 1, tail)) &&
-                  !memchr(text, '/', tl - sl);
+            /* The whole glob is its tail after one '*', which never
+             * crosses '/': no slash may come before the tail. */
+            hit = ends_fit(pat, text, icase) &&
+                  !memchr(text, '/', strlen(text) - pat->tail_len);
         } else {
             hit = ends_fit(pat, text, icase) && al_wildmatch(pat->glob, text, icase);
         }

@@ -16,8 +16,9 @@ typedef struct {
     bool anchored; /* a '/' before the end: matched against the whole path */
     /* Most patterns are "name" or "*.ext": compared, not matched. */
     enum { AL_IGNORE_GLOB, AL_IGNORE_LITERAL, AL_IGNORE_SUFFIX } form;
-    /* A glob's literal head and tail, which any match starts and ends
-     * with: a cheap refusal before the match. */
+    /* The literal head and tail of a glob (a suffix pattern's tail is
+     * all after its '*'), which any match starts and ends with: a cheap
+     * refusal before the match. */
     size_t head_len, tail_len;
 } al_ignore_pattern;
 
