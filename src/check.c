@@ -899,6 +899,7 @@ int al_check_run(const al_check_options *o)
     char cwd[4096];
     lo.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
     lo.no_prefilter = o->no_prefilter;
+    al_index_parse_whole(r.index, o->no_prefilter);
     if (!o->no_cache && !r.from_stdin) {
         const char *env = getenv("ALLOCLINT_CACHE_DIR");
         r.cache_dir = o->cache_dir ? o->cache_dir : env && *env ? env : ".alloclint_cache";

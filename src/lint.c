@@ -44,25 +44,6 @@ typedef struct {
     size_t n_spans;
 } parse_plan;
 
-typedef struct {
-    const al_py_scan *scan;
-    const char *bytes;
-    bool *keep;
-    size_t *work, n_work;
-} called_closure;
-
-static void keep_called(const char *name, size_t len, void *arg)
-{
-    called_closure *c = arg;
-    for (size_t i = 0; i < c->scan->n; i++) {
-        const al_statement_span *g = &c->scan->items[i];
-        if (!c->keep[i] && g->name_len == len && !memcmp(c->bytes + g->name, name, len)) {
-            c->keep[i] = true;
-            c->work[c->n_work++] = i;
-        }
-    }
-}
-
 static void plan_python(const al_source *src, const al_lint_options *opt, bool spans_wanted,
                         parse_plan *plan)
 {
@@ -85,8 +66,6 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
         return;
     }
     bool *keep = al_xcalloc(scan.n ? scan.n : 1, sizeof *keep);
-    size_t *work = al_xcalloc(scan.n ? scan.n : 1, sizeof *work);
-    size_t n_work = 0;
     for (size_t i = 0; i < scan.n; i++) {
         const al_statement_span *g = &scan.items[i];
         /* Suppressions can reach past their statement; kernels are read
@@ -94,29 +73,13 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
         keep[i] = !g->definition || (g->tokens & (AL_TOK_SUPPRESS | AL_TOK_TRITON));
         for (size_t r = 0; r < al_rules_count && !keep[i]; r++)
             keep[i] = admitted[r] && al_prefilter_admits(al_rules[r].region_needs, g->tokens);
-        if (keep[i])
-            work[n_work++] = i;
     }
     /* The functions of the file that kept code calls by name, and theirs:
      * a proof may follow a call into them. */
-    called_closure c = {&scan, src->bytes, keep, work, n_work};
-    while (c.n_work) {
-        const al_statement_span *g = &scan.items[c.work[--c.n_work]];
-        al_prefilter_called_names(src->bytes, g->start, g->end, keep_called, &c);
-    }
-    free(work);
+    al_py_scan_keep_called(&scan, src->bytes, keep);
     size_t (*spans)[2] = al_xcalloc(scan.n ? scan.n : 1, sizeof *spans);
-    size_t n = 0, kept = 0;
-    for (size_t i = 0; i < scan.n; i++) {
-        const al_statement_span *g = &scan.items[i];
-        if (!keep[i] || g->end <= g->start)
-            continue;
-        if (n && spans[n - 1][1] == g->start)
-            spans[n - 1][1] = g->end;
-        else
-            spans[n][0] = g->start, spans[n++][1] = g->end;
-        kept += g->end - g->start;
-    }
+    size_t kept;
+    size_t n = al_py_scan_spans(&scan, keep, spans, &kept);
     free(keep);
     al_py_scan_free(&scan);
     if (kept == src->len) {

@@ -469,3 +469,58 @@ void al_prefilter_called_names(const char *bytes, size_t start, size_t end,
 {
     each_call(bytes, bytes + start, bytes + end, false, f, arg);
 }
+
+typedef struct {
+    const al_py_scan *scan;
+    const char *bytes;
+    bool *keep;
+    size_t *work, n_work;
+} called_closure;
+
+bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const char *name,
+                        size_t len)
+{
+    const al_statement_span *g = &s->items[i];
+    return g->name_len == len && !memcmp(bytes + g->name, name, len);
+}
+
+static void keep_called(const char *name, size_t len, void *arg)
+{
+    called_closure *c = arg;
+    for (size_t i = 0; i < c->scan->n; i++)
+        if (!c->keep[i] && al_py_scan_defines(c->scan, c->bytes, i, name, len)) {
+            c->keep[i] = true;
+            c->work[c->n_work++] = i;
+        }
+}
+
+void al_py_scan_keep_called(const al_py_scan *s, const char *bytes, bool *keep)
+{
+    called_closure c = {s, bytes, keep, al_xcalloc(s->n ? s->n : 1, sizeof *c.work), 0};
+    for (size_t i = 0; i < s->n; i++)
+        if (keep[i])
+            c.work[c.n_work++] = i;
+    while (c.n_work) {
+        const al_statement_span *g = &s->items[c.work[--c.n_work]];
+        each_call(bytes, bytes + g->start, bytes + g->end, false, keep_called, &c);
+    }
+    free(c.work);
+}
+
+size_t al_py_scan_spans(const al_py_scan *s, const bool *keep, size_t (*spans)[2],
+                        size_t *kept)
+{
+    size_t n = 0;
+    *kept = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const al_statement_span *g = &s->items[i];
+        if (!keep[i] || g->end <= g->start)
+            continue;
+        if (n && spans[n - 1][1] == g->start)
+            spans[n - 1][1] = g->end;
+        else
+            spans[n][0] = g->start, spans[n++][1] = g->end;
+        *kept += g->end - g->start;
+    }
+    return n;
+}

@@ -53,6 +53,18 @@ void al_py_scan_free(al_py_scan *s);
  * (`helper(`, not `x.helper(`). */
 void al_prefilter_called_names(const char *bytes, size_t start, size_t end,
                                void (*f)(const char *name, size_t len, void *arg), void *arg);
+/* Adds to keep (one flag per statement of s) the functions that the kept
+ * statements call by plain name, and those they call, to a fixed point:
+ * a proof may follow a call into them. */
+void al_py_scan_keep_called(const al_py_scan *s, const char *bytes, bool *keep);
+/* Whether a statement of s defines the function `name` (`def name`,
+ * decorated or not). */
+bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const char *name,
+                        size_t len);
+/* The kept statements of s as byte spans, neighbours merged, in order:
+ * spans must hold s->n entries. Returns how many; *kept their bytes. */
+size_t al_py_scan_spans(const al_py_scan *s, const bool *keep, size_t (*spans)[2],
+                        size_t *kept);
 /* Whether tokens meet needs: every nonzero entry (a set of classes) must
  * share a class with tokens. All zero: always. */
 bool al_prefilter_admits(const unsigned needs[AL_PREFILTER_TERMS], unsigned tokens);

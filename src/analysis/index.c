@@ -1,6 +1,7 @@
 #include "index.h"
 
 #include "memo.h"
+#include "pyparts.h"
 #include "schema.h"
 #include "../paths.h"
 #include "../python/syntax.h"
@@ -46,13 +47,11 @@ typedef struct {
     al_op_table schemas;
 } project;
 
-/* A Python file the index parsed. */
+/* A Python file the index read; parsed in parts, as asked. */
 typedef struct {
     char *path;
     bool ok;
-    al_source src;
-    al_pyfile pf;
-    al_pymodule mod;
+    al_pyparts parts;
 } pyfile;
 
 typedef struct {
@@ -64,6 +63,7 @@ typedef struct {
 
 struct al_index {
     pthread_mutex_t lock;
+    bool whole_files; /* parse whole files only (the reference) */
     al_index_read *reads; /* every file read, for the cache's project check */
     size_t n_reads, cap_reads;
     size_t scanned; /* files read for registration markers */
@@ -120,11 +120,8 @@ void al_index_free(al_index *ix)
     }
     for (size_t i = 0; i < ix->n_py; i++) {
         pyfile *f = ix->py[i];
-        if (f->ok) {
-            al_pymodule_free(&f->mod);
-            al_pyfile_free(&f->pf);
-            al_source_free(&f->src);
-        }
+        if (f->ok)
+            al_pyparts_free(&f->parts);
         free(f->path);
         free(f);
     }
@@ -292,16 +289,11 @@ static pyfile *load_py(al_index *ix, const char *path)
     pyfile *f = al_xcalloc(1, sizeof *f);
     f->path = real;
     AL_PUSH(ix->py, ix->n_py, ix->cap_py, f);
-    if (index_load(ix, &f->src, real) != AL_SOURCE_OK) {
-        al_source_free(&f->src);
+    if (index_load(ix, &f->parts.src, real) != AL_SOURCE_OK) {
+        al_source_free(&f->parts.src);
         return NULL;
     }
-    if (!al_pyfile_parse(&f->pf, &f->src)) {
-        al_pyfile_free(&f->pf);
-        al_source_free(&f->src);
-        return NULL;
-    }
-    al_pymodule_build(&f->mod, &f->pf, NULL, NULL);
+    al_pyparts_init(&f->parts, ix->whole_files);
     f->ok = true;
     return f;
 }
@@ -483,17 +475,27 @@ static bool resolve_target(al_index *ix, const char *from_path, const char *targ
     return f && find_def(ix, f, dot + 1, depth + 1, out);
 }
 
+/* The top-level function `name` of f, from a view that holds it. */
+static bool function_of(pyfile *f, const char *name, al_def *out)
+{
+    const al_pyview *v = al_pyparts_function(&f->parts, name);
+    TSNode def = v ? def_in_block(&v->pf, v->pf.root, name) : (TSNode){0};
+    if (ts_node_is_null(def))
+        return false;
+    fill_def(out, f->path, &v->pf, &v->mod, def);
+    return true;
+}
+
 static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out)
 {
-    TSNode def = def_in_block(&f->pf, f->pf.root, name);
-    if (!ts_node_is_null(def)) {
-        fill_def(out, f->path, &f->pf, &f->mod, def);
+    if (function_of(f, name, out))
         return true;
-    }
     /* Re-exported: `from .impl import name` in the module. */
-    for (size_t i = 0; i < f->mod.imports.n; i++)
-        if (!strcmp(f->mod.imports.items[i].local, name))
-            return resolve_target(ix, f->path, f->mod.imports.items[i].target, depth, out);
+    const al_pyview *v = al_pyparts_any(&f->parts);
+    const al_imports *im = v ? &v->mod.imports : NULL;
+    for (size_t i = 0; im && i < im->n; i++)
+        if (!strcmp(im->items[i].local, name))
+            return resolve_target(ix, f->path, im->items[i].target, depth, out);
     return false;
 }
 
@@ -521,18 +523,14 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
         while (first < im->n && strcmp(im->items[first].local, name))
             first++;
         bool imported = first < im->n;
-        pyfile *whole = NULL;
-        if (ts_node_is_null(def) && pf->partial && !imported && from->path &&
-            (whole = load_py(ix, from->path)) != NULL) {
-            /* The file was parsed in part: its other functions are read
-             * from the whole file. */
-            def = def_in_block(&whole->pf, whole->pf.root, name);
-        }
+        pyfile *self = NULL;
         if (!ts_node_is_null(def)) {
-            if (whole)
-                fill_def(out, whole->path, &whole->pf, &whole->mod, def);
-            else
-                fill_def(out, from->path, pf, from->mod, def);
+            fill_def(out, from->path, pf, from->mod, def);
+            ok = true;
+        } else if (pf->partial && !imported && from->path &&
+                   (self = load_py(ix, from->path)) != NULL && function_of(self, name, out)) {
+            /* The file was parsed in part: its other functions are read
+             * from the index's own parts of it. */
             ok = true;
         } else {
             for (size_t i = first; i < im->n && !ok; i++)
@@ -598,9 +596,8 @@ static void add_op(op_bindings *ops, const char *name, const char *path, char *f
 
 /* direct_register_custom_op(op_name="x", op_func=f, ...) calls and
  * @custom_op("ns::x") / @register_custom_op(...) decorators. */
-static void python_registrations(const pyfile *f, op_bindings *ops)
+static void python_registrations(const char *path, const al_pyfile *pf, op_bindings *ops)
 {
-    const al_pyfile *pf = &f->pf;
     TSTreeCursor c = ts_tree_cursor_new(pf->root);
     unsigned depth = 0;
     for (;;) {
@@ -614,7 +611,7 @@ static void python_registrations(const pyfile *f, op_bindings *ops)
                 TSNode func = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "op_func");
                 char *op = string_value(pf, name);
                 if (op && al_node_is(func, "identifier"))
-                    add_op(ops, op, f->path, al_node_text(pf, func));
+                    add_op(ops, op, path, al_node_text(pf, func));
                 free(op);
             }
         } else if (al_node_is(n, "decorated_definition")) {
@@ -635,7 +632,7 @@ static void python_registrations(const pyfile *f, op_bindings *ops)
                 if (!op)
                     op = string_value(pf, al_py_kwarg(pf, &a, "op_name"));
                 char *fname = al_node_text(pf, al_node_field(def, "name"));
-                add_op(ops, op ? op : fname, f->path, fname);
+                add_op(ops, op ? op : fname, path, fname);
                 free(op);
             }
         }
@@ -675,8 +672,9 @@ static void read_python_ops(al_index *ix, project *p)
     for (size_t i = 0; i < p->py_files.n; i++)
         if (file_mentions(ix, p->py_files.items[i], markers)) {
             pyfile *f = load_py(ix, p->py_files.items[i]);
-            if (f)
-                python_registrations(f, &p->py_ops);
+            const al_pyview *v = f ? al_pyparts_marked(&f->parts, markers) : NULL;
+            if (v)
+                python_registrations(f->path, &v->pf, &p->py_ops);
         }
 }
 
@@ -973,14 +971,26 @@ const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
 void al_index_stats(al_index *ix, char *buf, size_t len)
 {
     al_index_lock(ix);
-    size_t cxx_files = 0, py_files = 0;
+    size_t cxx_files = 0, py_files = 0, views = 0, parsed = 0, bytes = 0;
     for (size_t i = 0; i < ix->n_projects; i++) {
         cxx_files += ix->projects[i]->cxx_files.n;
         py_files += ix->projects[i]->py_files.n;
     }
+    for (size_t i = 0; i < ix->n_py; i++) {
+        views += ix->py[i]->parts.n_views;
+        parsed += ix->py[i]->parts.parsed;
+        bytes += ix->py[i]->parts.src.len;
+    }
     snprintf(buf, len,
-             "index: %zu project(s) (%zu Python, %zu C++ files listed), %zu Python and %zu C++ "
-             "files parsed, %zu memoised summaries",
-             ix->n_projects, py_files, cxx_files, ix->n_py, ix->n_cxx, ix->memo.n);
+             "index: %zu project(s) (%zu Python, %zu C++ files listed), %zu Python files read "
+             "(%zu KB) in %zu views (%zu KB parsed), %zu C++ files parsed, %zu memoised "
+             "summaries",
+             ix->n_projects, py_files, cxx_files, ix->n_py, bytes >> 10, views, parsed >> 10,
+             ix->n_cxx, ix->memo.n);
     al_index_unlock(ix);
+}
+
+void al_index_parse_whole(al_index *ix, bool whole)
+{
+    ix->whole_files = whole;
 }

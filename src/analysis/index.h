@@ -93,9 +93,13 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
 void *al_index_memo_get(al_index *ix, const char *key);
 void al_index_memo_put(al_index *ix, const char *key, void *value, void (*free_fn)(void *));
 
-/* How much the index read: Python and C++ files parsed, files scanned for
- * registrations, summaries memoised (for --verbose and for tuning). */
+/* How much the index read: Python files read and the bytes of them parsed,
+ * C++ files parsed, summaries memoised (ALLOCLINT_INDEX_STATS, for tuning). */
 void al_index_stats(al_index *ix, char *buf, size_t len);
+/* Parse every Python file the index reads whole, not in the parts a
+ * proof needs (analysis/pyparts.h): the reference --no-prefilter
+ * compares with. */
+void al_index_parse_whole(al_index *ix, bool whole);
 
 /* The operator schemas (`Tensor!` outputs) of every C++ file of the
  * project, read once. */

@@ -1,0 +1,120 @@
+#include "pyparts.h"
+
+#include "../util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void al_pyparts_init(al_pyparts *f, bool whole_only)
+{
+    f->whole_only = whole_only;
+    al_prefilter_scan_python(f->src.bytes, f->src.len, &f->scan);
+    f->kept = al_xcalloc(f->scan.n ? f->scan.n : 1, sizeof *f->kept);
+}
+
+void al_pyparts_free(al_pyparts *f)
+{
+    for (size_t i = 0; i < f->n_views; i++) {
+        al_pymodule_free(&f->views[i]->mod);
+        al_pyfile_free(&f->views[i]->pf);
+        free(f->views[i]);
+    }
+    free(f->views);
+    free(f->kept);
+    al_py_scan_free(&f->scan);
+    al_source_free(&f->src);
+    memset(f, 0, sizeof *f);
+}
+
+static const al_pyview *newest(const al_pyparts *f)
+{
+    return f->n_views ? f->views[f->n_views - 1] : NULL;
+}
+
+static bool parse_view(al_pyview *v, al_pyparts *f, bool whole)
+{
+    if (!whole) {
+        size_t (*spans)[2] = al_xcalloc(f->scan.n ? f->scan.n : 1, sizeof *spans);
+        size_t kept;
+        size_t n = al_py_scan_spans(&f->scan, f->kept, spans, &kept);
+        whole = kept == f->src.len;
+        bool ok = !whole && al_pyfile_parse_spans(&v->pf, &f->src, (const size_t(*)[2])spans, n);
+        free(spans);
+        if (ok && !v->pf.has_error) {
+            f->parsed += kept;
+            return true;
+        }
+        /* A part that does not parse cleanly is read as the whole file
+         * reads it: errors are where the two could differ. */
+        al_pyfile_free(&v->pf);
+        whole = true;
+    }
+    if (!al_pyfile_parse(&v->pf, &f->src)) {
+        al_pyfile_free(&v->pf);
+        return false;
+    }
+    f->parsed += f->src.len;
+    f->whole = true;
+    return true;
+}
+
+/* Parses the next view: the statements marked in f->kept (with the
+ * module-level code, kernels and called functions), or the whole file
+ * when partial views are used up or not wanted. */
+static const al_pyview *add_view(al_pyparts *f)
+{
+    for (size_t i = 0; i < f->scan.n; i++) {
+        const al_statement_span *g = &f->scan.items[i];
+        f->kept[i] |= !g->definition || (g->tokens & AL_TOK_TRITON);
+    }
+    al_py_scan_keep_called(&f->scan, f->src.bytes, f->kept);
+    bool whole = f->whole_only || f->n_views >= AL_PYPARTS_MAX_VIEWS;
+    al_pyview *v = al_xcalloc(1, sizeof *v);
+    if (!parse_view(v, f, whole)) {
+        free(v);
+        return NULL;
+    }
+    al_pymodule_build(&v->mod, &v->pf, NULL, NULL);
+    AL_PUSH(f->views, f->n_views, f->cap_views, v);
+    return v;
+}
+
+const al_pyview *al_pyparts_any(al_pyparts *f)
+{
+    return f->n_views ? newest(f) : add_view(f);
+}
+
+const al_pyview *al_pyparts_function(al_pyparts *f, const char *name)
+{
+    size_t len = strlen(name);
+    bool defined = false, missing = false;
+    for (size_t i = 0; i < f->scan.n; i++)
+        if (f->scan.items[i].definition &&
+            al_py_scan_defines(&f->scan, f->src.bytes, i, name, len)) {
+            defined = true;
+            missing |= !f->kept[i];
+            f->kept[i] = true;
+        }
+    if (!defined)
+        return NULL;
+    if (f->n_views && (f->whole || !missing))
+        return newest(f);
+    return add_view(f);
+}
+
+const al_pyview *al_pyparts_marked(al_pyparts *f, const char *const *markers)
+{
+    bool missing = false;
+    for (size_t i = 0; i < f->scan.n; i++) {
+        const al_statement_span *g = &f->scan.items[i];
+        for (size_t k = 0; markers[k] && !f->kept[i]; k++)
+            if (memmem(f->src.bytes + g->start, g->end - g->start, markers[k],
+                       strlen(markers[k]))) {
+                f->kept[i] = true;
+                missing = true;
+            }
+    }
+    if (f->n_views && (f->whole || !missing))
+        return newest(f);
+    return add_view(f);
+}
