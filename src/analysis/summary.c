@@ -242,7 +242,8 @@ static void assignments_to(const al_pyfile *pf, TSNode n, const char *want, int 
         return;
     if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
         al_node_is(n, "for_statement") || al_node_is(n, "named_expression")) {
-        TSNode left = al_node_field(n, al_node_is(n, "named_expression") ? "name" : "left");
+        TSNode left = al_node_is(n, "named_expression") ? al_node_field(n, "name")
+                                                       : al_node_field(n, "left");
         char *t = al_node_text_compact(pf, left);
         if (!strcmp(t, want) && al_node_is(n, "assignment")) {
             (*count)++;

@@ -3,6 +3,7 @@
 #include "../util.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,9 +105,60 @@ long al_python_error_count(const char *bytes, size_t len)
     return count;
 }
 
-bool al_node_is(TSNode n, const char *type)
+/* Per symbol of the grammar, the id of its name: the first symbol
+ * spelled so. Symbols past the grammar's (ERROR) are named at lookup. */
+static uint32_t *type_ids;
+static uint32_t n_symbols;
+static pthread_once_t type_ids_once = PTHREAD_ONCE_INIT;
+
+static void make_type_ids(void)
 {
-    return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+    const TSLanguage *lang = tree_sitter_python();
+    n_symbols = ts_language_symbol_count(lang);
+    type_ids = al_xcalloc(n_symbols ? n_symbols : 1, sizeof *type_ids);
+    for (uint32_t s = 0; s < n_symbols; s++) {
+        const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+        type_ids[s] = s;
+        for (uint32_t t = 0; t < s && name; t++)
+            if (type_ids[t] == t && ts_language_symbol_name(lang, (TSSymbol)t) &&
+                !strcmp(ts_language_symbol_name(lang, (TSSymbol)t), name)) {
+                type_ids[s] = t;
+                break;
+            }
+    }
+}
+
+/* Ids past the grammar's symbols: ERROR, and a name no symbol has. */
+#define TYPE_ERROR (UINT32_MAX - 2)
+#define TYPE_NONE (UINT32_MAX - 3)
+
+uint32_t al_py_type_id(const char *type)
+{
+    pthread_once(&type_ids_once, make_type_ids);
+    if (!strcmp(type, "ERROR"))
+        return TYPE_ERROR;
+    const TSLanguage *lang = tree_sitter_python();
+    for (uint32_t s = 0; s < n_symbols; s++) {
+        const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+        if (name && !strcmp(name, type))
+            return type_ids[s];
+    }
+    return TYPE_NONE;
+}
+
+bool al_node_has_type(TSNode n, uint32_t type_id)
+{
+    if (ts_node_is_null(n))
+        return false;
+    TSSymbol s = ts_node_symbol(n);
+    if (s < n_symbols)
+        return type_ids[s] == type_id;
+    return type_id == TYPE_ERROR && !strcmp(ts_node_type(n), "ERROR");
+}
+
+TSFieldId al_py_field_id(const char *field)
+{
+    return ts_language_field_id_for_name(tree_sitter_python(), field, (uint32_t)strlen(field));
 }
 
 const char *al_node_ptr(const al_pyfile *pf, TSNode n, size_t *len)
@@ -149,19 +201,13 @@ char *al_node_text_compact(const al_pyfile *pf, TSNode n)
     return out;
 }
 
-TSNode al_node_field(TSNode n, const char *field)
-{
-    return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
-}
-
-size_t al_node_field_children(TSNode n, const char *field, TSNode *out, size_t max)
+size_t al_node_field_id_children(TSNode n, TSFieldId field, TSNode *out, size_t max)
 {
     size_t k = 0;
     TSTreeCursor c = ts_tree_cursor_new(n);
     if (ts_tree_cursor_goto_first_child(&c)) {
         do {
-            const char *f = ts_tree_cursor_current_field_name(&c);
-            if (f && strcmp(f, field) == 0) {
+            if (field && ts_tree_cursor_current_field_id(&c) == field) {
                 if (k < max)
                     out[k] = ts_tree_cursor_current_node(&c);
                 k++;

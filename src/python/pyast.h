@@ -4,7 +4,9 @@
 
 #include "../source.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <tree_sitter/api.h>
 
 typedef struct {
@@ -30,7 +32,27 @@ void al_pyfile_free(al_pyfile *pf);
  * and missing nodes, or -1 when no tree could be built. */
 long al_python_error_count(const char *bytes, size_t len);
 
-bool al_node_is(TSNode n, const char *type);
+/* Node types and field names are compared as the grammar's ids: each
+ * spelling is resolved once per call site (a static the macros keep) and
+ * a node's type is one table lookup, where a string compare per node
+ * visited, and a field lookup by name per access, cost a tenth of a run.
+ * Both take string literals only. */
+/* The id of a node type's name (every symbol spelled so maps to it); an
+ * id no node has for a name the grammar lacks. */
+uint32_t al_py_type_id(const char *type);
+bool al_node_has_type(TSNode n, uint32_t type_id);
+TSFieldId al_py_field_id(const char *field);
+#define AL_PY_ONCE_(resolve, literal)                                                  \
+    __extension__({                                                                    \
+        static _Atomic uint32_t al_once_;                                              \
+        uint32_t al_v_ = atomic_load_explicit(&al_once_, memory_order_acquire);        \
+        if (!al_v_) {                                                                  \
+            al_v_ = (uint32_t)resolve("" literal "") + 1;                              \
+            atomic_store_explicit(&al_once_, al_v_, memory_order_release);             \
+        }                                                                              \
+        al_v_ - 1;                                                                     \
+    })
+#define al_node_is(n, type) al_node_has_type((n), AL_PY_ONCE_(al_py_type_id, type))
 /* Pointer into the source and byte length of a node's text. */
 const char *al_node_ptr(const al_pyfile *pf, TSNode n, size_t *len);
 bool al_node_text_eq(const al_pyfile *pf, TSNode n, const char *s);
@@ -39,12 +61,15 @@ char *al_node_text(const al_pyfile *pf, TSNode n);
 /* Text with runs of whitespace (including line continuations) collapsed
  * to nothing, for comparing expressions; caller frees. */
 char *al_node_text_compact(const al_pyfile *pf, TSNode n);
-TSNode al_node_field(TSNode n, const char *field);
+#define al_node_field(n, field) \
+    ts_node_child_by_field_id((n), (TSFieldId)AL_PY_ONCE_(al_py_field_id, field))
 /* Every child under `field`, in order (a field can repeat: `subscript`,
  * `alternative`). Uses the tree cursor: ts_node_field_name_for_child is
  * wrong in tree-sitter 0.20.7 (it labels `,` and `else_clause`). Returns
  * the number of children found, storing at most max. */
-size_t al_node_field_children(TSNode n, const char *field, TSNode *out, size_t max);
+size_t al_node_field_id_children(TSNode n, TSFieldId field, TSNode *out, size_t max);
+#define al_node_field_children(n, field, out, max) \
+    al_node_field_id_children((n), (TSFieldId)AL_PY_ONCE_(al_py_field_id, field), (out), (max))
 size_t al_node_row(TSNode n); /* 1-based */
 
 #endif
