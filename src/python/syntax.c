@@ -337,31 +337,47 @@ TSNode al_py_statement_call(TSNode stmt)
     return al_node_is(e, "call") ? e : (TSNode){0};
 }
 
-static void walk(TSNode func, TSNode n, const al_py_walker *w, int depth)
+/* Visits the blocks under a function's body and the expression statements
+ * of its own code (nested definitions are theirs), in document order, to
+ * the depth guard of 200. One cursor: ts_node_named_child(n, i) walks the
+ * children from the first, which made this quadratic in long bodies. */
+static void walk(TSNode func, TSNode body, const al_py_walker *w)
 {
-    if (depth > 200)
-        return;
-    if (w->on_block && al_node_is(n, "block"))
-        w->on_block(func, n, w->arg);
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode s = ts_node_named_child(n, i);
-        const char *t = ts_node_type(s);
-        if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
-            !strcmp(t, "decorated_definition"))
-            continue;
-        if (!strcmp(t, "expression_statement")) {
-            if (w->on_statement)
-                w->on_statement(func, s, w->arg);
+    if (w->on_block && al_node_is(body, "block"))
+        w->on_block(func, body, w->arg);
+    TSTreeCursor c = ts_tree_cursor_new(body);
+    unsigned depth = 0; /* of the cursor's node below body */
+    bool more = ts_tree_cursor_goto_first_child(&c);
+    if (more)
+        depth = 1;
+    while (more) {
+        TSNode s = ts_tree_cursor_current_node(&c);
+        bool descend = false;
+        if (ts_node_is_named(s) && !al_node_is(s, "function_definition") &&
+            !al_node_is(s, "class_definition") && !al_node_is(s, "decorated_definition")) {
+            if (al_node_is(s, "expression_statement")) {
+                if (w->on_statement)
+                    w->on_statement(func, s, w->arg);
+            } else if (depth <= 200) {
+                if (w->on_block && al_node_is(s, "block"))
+                    w->on_block(func, s, w->arg);
+                descend = true;
+            }
+        }
+        if (descend && ts_tree_cursor_goto_first_child(&c)) {
+            depth++;
             continue;
         }
-        walk(func, s, w, depth + 1);
+        while (!(more = ts_tree_cursor_goto_next_sibling(&c)) && depth > 1 &&
+               ts_tree_cursor_goto_parent(&c))
+            depth--;
     }
+    ts_tree_cursor_delete(&c);
 }
 
 void al_py_walk_function(TSNode func, const al_py_walker *w)
 {
-    walk(func, al_node_field(func, "body"), w, 0);
+    walk(func, al_node_field(func, "body"), w);
 }
 
 static int count_ident(const al_pyfile *pf, TSNode n, const char *name, int depth)
