@@ -23,32 +23,6 @@ static bool is_triton_kernel(const al_pyfile *pf, TSNode decorated)
     return false;
 }
 
-/* The deepest nesting under n, measured without recursion. */
-static unsigned max_depth(TSNode n, unsigned limit)
-{
-    TSTreeCursor c = ts_tree_cursor_new(n);
-    unsigned depth = 0, max = 0;
-    for (;;) {
-        if (depth > max)
-            max = depth;
-        if (max > limit)
-            break;
-        if (ts_tree_cursor_goto_first_child(&c)) {
-            depth++;
-            continue;
-        }
-        while (!ts_tree_cursor_goto_next_sibling(&c)) {
-            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
-                ts_tree_cursor_delete(&c);
-                return max;
-            }
-            depth--;
-        }
-    }
-    ts_tree_cursor_delete(&c);
-    return max;
-}
-
 /* Whether the callee's last name is one of names, directly or through a
  * from-import alias (`from torch import cat as tcat`; imports come first
  * in the traversal, as they do in files). */
@@ -70,6 +44,13 @@ static bool call_wanted(const al_pymodule *m, TSNode call, const char *const *na
     return hit;
 }
 
+/* A definition met in the traversal, waiting for its subtree's height. */
+typedef struct {
+    TSNode def;
+    unsigned depth; /* of def in the traversal */
+    bool kernel;
+} open_def;
+
 static void add_kernel(al_pymodule *m, TSNode def)
 {
     const al_pyfile *pf = m->pf;
@@ -78,66 +59,118 @@ static void add_kernel(al_pymodule *m, TSNode def)
         AL_PUSH(m->atomic_kernel_names.items, m->atomic_kernel_names.n,
                 m->atomic_kernel_names.cap, al_xstrdup(name));
     AL_PUSH(m->kernel_names.items, m->kernel_names.n, m->kernel_names.cap, name);
-    if (max_depth(def, AL_MAX_FUNCTION_DEPTH) <= AL_MAX_FUNCTION_DEPTH)
-        AL_PUSH(m->kernels, m->n_kernels, m->cap_kernels, def);
 }
 
-static void add_function(al_pymodule *m, TSNode def)
+/* A definition's subtree is done: analysable when no deeper than the
+ * guard (its height counted in edges, over every node, named or not). */
+static void close_def(al_pymodule *m, const open_def *d, unsigned height)
 {
-    if (max_depth(def, AL_MAX_FUNCTION_DEPTH) > AL_MAX_FUNCTION_DEPTH)
+    bool deep = height > AL_MAX_FUNCTION_DEPTH;
+    if (d->kernel) {
+        if (!deep)
+            AL_PUSH(m->kernels, m->n_kernels, m->cap_kernels, d->def);
+    } else if (deep) {
         m->skipped_deep++;
-    else
-        AL_PUSH(m->functions, m->n_functions, m->cap_functions, def);
+    } else {
+        AL_PUSH(m->functions, m->n_functions, m->cap_functions, d->def);
+    }
 }
 
-/* The one traversal of the file. */
+static int compare_start(const void *x, const void *y)
+{
+    uint32_t a = ts_node_start_byte(*(const TSNode *)x), b = ts_node_start_byte(*(const TSNode *)y);
+    return a < b ? -1 : a > b;
+}
+
+/* Past this depth the traversal does not go: a definition with a subtree
+ * cut off there counts as too deep. */
+#define MAX_TRAVERSAL_DEPTH 2000
+
+/* The one traversal of the file: every node, so that each definition's
+ * height is known when its subtree is done; what the module records is
+ * read only outside imports, comments and strings, from named nodes. */
 void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *ops,
                        const char *const *call_names)
 {
     memset(m, 0, sizeof *m);
     m->pf = pf;
     m->ops = ops;
+    unsigned *height = al_xcalloc(MAX_TRAVERSAL_DEPTH + 2, sizeof *height);
+    open_def *defs = NULL;
+    size_t n_defs = 0, cap_defs = 0;
     TSTreeCursor c = ts_tree_cursor_new(pf->root);
-    unsigned depth = 0;
+    unsigned depth = 0, inert = UINT32_MAX; /* below depth `inert`: nothing read */
     for (;;) {
         TSNode n = ts_tree_cursor_current_node(&c);
-        const char *t = ts_node_type(n);
-        bool descend = ts_node_is_named(n);
-        if (!strcmp(t, "import_statement") || !strcmp(t, "import_from_statement")) {
-            al_imports_add_statement(&m->imports, pf, n);
-            descend = false;
-        } else if (!strcmp(t, "function_definition")) {
-            add_function(m, n);
-        } else if (!strcmp(t, "decorated_definition")) {
-            TSNode def = al_node_field(n, "definition");
-            if (al_node_is(def, "function_definition") && is_triton_kernel(pf, n))
-                add_kernel(m, def);
-        } else if (!strcmp(t, "call") && call_wanted(m, n, call_names)) {
-            AL_PUSH(m->calls, m->n_calls, m->cap_calls, n);
-        } else if (!strcmp(t, "comment")) {
-            al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
-            AL_PUSH(m->comments, m->n_comments, m->cap_comments, s);
-            descend = false;
-        } else if (!strcmp(t, "string")) {
-            if (ts_node_start_point(n).row != ts_node_end_point(n).row) {
+        height[depth] = 0;
+        if (depth < inert && ts_node_is_named(n)) {
+            if (al_node_is(n, "import_statement") || al_node_is(n, "import_from_statement")) {
+                al_imports_add_statement(&m->imports, pf, n);
+                inert = depth;
+            } else if (al_node_is(n, "function_definition")) {
+                open_def d = {n, depth, false};
+                AL_PUSH(defs, n_defs, cap_defs, d);
+            } else if (al_node_is(n, "decorated_definition")) {
+                TSNode def = al_node_field(n, "definition");
+                if (al_node_is(def, "function_definition") && is_triton_kernel(pf, n)) {
+                    add_kernel(m, def);
+                    /* Its function_definition is the child one level down. */
+                    open_def d = {def, depth + 1, true};
+                    AL_PUSH(defs, n_defs, cap_defs, d);
+                }
+            } else if (al_node_is(n, "call") && call_wanted(m, n, call_names)) {
+                AL_PUSH(m->calls, m->n_calls, m->cap_calls, n);
+            } else if (al_node_is(n, "comment")) {
                 al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
-                AL_PUSH(m->long_strings, m->n_long_strings, m->cap_long_strings, s);
+                AL_PUSH(m->comments, m->n_comments, m->cap_comments, s);
+                inert = depth;
+            } else if (al_node_is(n, "string")) {
+                if (ts_node_start_point(n).row != ts_node_end_point(n).row) {
+                    al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
+                    AL_PUSH(m->long_strings, m->n_long_strings, m->cap_long_strings, s);
+                }
+                inert = depth;
             }
-            descend = false;
+        } else if (depth < inert) {
+            inert = depth; /* an anonymous node's children are not read */
         }
-        if (descend && depth < 2000 && ts_tree_cursor_goto_first_child(&c)) {
-            depth++;
-            continue;
-        }
-        while (!ts_tree_cursor_goto_next_sibling(&c)) {
-            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
-                ts_tree_cursor_delete(&c);
-                m->torch = al_imports_alias_for(&m->imports, "torch");
-                return;
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            if (depth < MAX_TRAVERSAL_DEPTH) {
+                depth++;
+                continue;
             }
+            ts_tree_cursor_goto_parent(&c);
+            height[depth] = UINT32_MAX / 2; /* cut off: too deep to tell */
+        }
+        /* The node is done; then its ancestors that have no next sibling. */
+        for (;;) {
+            while (n_defs && defs[n_defs - 1].depth == depth) {
+                /* A kernel's definition sits one below the node that opened it. */
+                close_def(m, &defs[n_defs - 1], height[depth]);
+                n_defs--;
+            }
+            if (depth > 0 && height[depth] + 1 > height[depth - 1])
+                height[depth - 1] = height[depth] + 1;
+            if (inert == depth)
+                inert = UINT32_MAX;
+            if (depth == 0)
+                goto done;
+            if (ts_tree_cursor_goto_next_sibling(&c))
+                break;
+            ts_tree_cursor_goto_parent(&c);
             depth--;
         }
     }
+done:
+    ts_tree_cursor_delete(&c);
+    free(height);
+    free(defs);
+    /* Closed innermost first: back to document order. */
+    if (m->n_functions > 1)
+        qsort(m->functions, m->n_functions, sizeof *m->functions, compare_start);
+    if (m->n_kernels > 1)
+        qsort(m->kernels, m->n_kernels, sizeof *m->kernels, compare_start);
+    m->torch = al_imports_alias_for(&m->imports, "torch");
 }
 
 static int compare_buffers(const void *x, const void *y)
