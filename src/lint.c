@@ -37,12 +37,55 @@ static bool prefilter_cxx(const al_source *src, const al_lint_options *opt)
 
 /* What of a Python file is parsed: nothing (no enabled rule can fire),
  * the whole file, or its module-level code and the definitions some
- * admitted rule could report in (only when spans are wanted). */
+ * admitted rule could report in (only when spans are wanted); of a class,
+ * only its header, its body's other statements and the methods that
+ * could hold a finding, unless a class-wide rule wants it all. */
 typedef struct {
     bool admitted;
     size_t (*spans)[2]; /* NULL: the whole file */
     size_t n_spans;
+    size_t (*trimmed)[2]; /* classes parsed without some methods */
+    size_t n_trimmed;
 } parse_plan;
+
+/* Whether some admitted rule could report in code with these tokens
+ * (class_wide: only the class-wide rules, else only the others). */
+static bool region_admitted(const bool *admitted, unsigned tokens, bool class_wide)
+{
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (admitted[r] && al_rules[r].class_wide == class_wide &&
+            al_prefilter_admits(al_rules[r].region_needs, tokens))
+            return true;
+    return false;
+}
+
+/* Marks what of a class with members to keep: all of it (keep) when some
+ * rule could report in its header, or a class-wide rule in one of its
+ * statements; else the statements some rule could report in, with those
+ * that define nothing (attributes, docstring); or nothing. */
+static void plan_class(const al_py_scan *scan, size_t i, const bool *admitted, bool *keep,
+                       bool *keep_member)
+{
+    const al_statement_span *g = &scan->items[i];
+    bool whole = (g->head_tokens & AL_TOK_KERNEL) ||
+                 region_admitted(admitted, g->head_tokens, false) ||
+                 region_admitted(admitted, g->head_tokens, true);
+    for (size_t k = 0; k < g->n_members && !whole; k++)
+        whole = region_admitted(admitted, scan->members[g->first_member + k].tokens, true);
+    if (whole) {
+        keep[i] = true;
+        return;
+    }
+    bool any = false;
+    for (size_t k = 0; k < g->n_members; k++) {
+        const al_statement_span *m = &scan->members[g->first_member + k];
+        keep_member[g->first_member + k] =
+            (m->tokens & AL_TOK_KERNEL) || region_admitted(admitted, m->tokens, false);
+        any |= keep_member[g->first_member + k];
+    }
+    for (size_t k = 0; any && k < g->n_members; k++)
+        keep_member[g->first_member + k] |= !scan->members[g->first_member + k].definition;
+}
 
 static void plan_python(const al_source *src, const al_lint_options *opt, bool spans_wanted,
                         parse_plan *plan)
@@ -66,28 +109,49 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
         return;
     }
     bool *keep = al_xcalloc(scan.n ? scan.n : 1, sizeof *keep);
+    bool *keep_member = al_xcalloc(scan.n_members ? scan.n_members : 1, sizeof *keep_member);
     for (size_t i = 0; i < scan.n; i++) {
         const al_statement_span *g = &scan.items[i];
         /* Suppressions can reach past their statement; kernels are read
-         * from every launch in the file (al_pymodule.kernel_names). */
-        keep[i] = !g->definition || (g->tokens & (AL_TOK_SUPPRESS | AL_TOK_TRITON));
-        for (size_t r = 0; r < al_rules_count && !keep[i]; r++)
-            keep[i] = admitted[r] && al_prefilter_admits(al_rules[r].region_needs, g->tokens);
+         * from every launch in the file (al_pymodule.kernel_names), so
+         * every kernel definition is kept, in a class or not. */
+        if (!g->definition || (g->tokens & AL_TOK_SUPPRESS) ||
+            ((g->tokens & AL_TOK_KERNEL) && !g->n_members))
+            keep[i] = true;
+        else if (g->n_members)
+            plan_class(&scan, i, admitted, keep, keep_member);
+        else
+            keep[i] = region_admitted(admitted, g->tokens, false) ||
+                      region_admitted(admitted, g->tokens, true);
     }
-    /* The functions of the file that kept code calls by name, and theirs:
-     * a proof may follow a call into them. */
-    al_py_scan_keep_called(&scan, src->bytes, keep);
-    size_t (*spans)[2] = al_xcalloc(scan.n ? scan.n : 1, sizeof *spans);
+    /* The functions of the file that kept code calls by name, the
+     * methods it calls through `self.`, and theirs: a proof may follow a
+     * call into them. */
+    al_py_scan_keep_called(&scan, src->bytes, keep, keep_member);
+    size_t (*spans)[2] = al_xcalloc(scan.n + scan.n_members + 1, sizeof *spans);
     size_t kept;
-    size_t n = al_py_scan_spans(&scan, keep, spans, &kept);
-    free(keep);
-    al_py_scan_free(&scan);
+    size_t n = al_py_scan_spans(&scan, keep, keep_member, spans, &kept);
     if (kept == src->len) {
         free(spans);
-        return;
+    } else {
+        plan->spans = spans;
+        plan->n_spans = n;
+        for (size_t i = 0; i < scan.n; i++) {
+            const al_statement_span *g = &scan.items[i];
+            bool left_out = false;
+            for (size_t k = 0; !keep[i] && k < g->n_members; k++)
+                left_out |= !keep_member[g->first_member + k];
+            if (!left_out)
+                continue;
+            if (!plan->trimmed)
+                plan->trimmed = al_xcalloc(scan.n, sizeof *plan->trimmed);
+            plan->trimmed[plan->n_trimmed][0] = g->start;
+            plan->trimmed[plan->n_trimmed++][1] = g->end;
+        }
     }
-    plan->spans = spans;
-    plan->n_spans = n;
+    free(keep);
+    free(keep_member);
+    al_py_scan_free(&scan);
 }
 
 /* The callee names whose calls the enabled Python rules read. */
@@ -182,8 +246,12 @@ static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *
     }
 }
 
+/* Parses src (in part, by plan, when it has spans) and runs the rules.
+ * asked_trimmed: set when the analysis asked about a class that the
+ * partial parse trimmed (only the whole file can answer). */
 static bool run_rules(const al_source *src, const al_lint_options *opt, const parse_plan *plan,
-                      al_findings *out, bool *syntax_error, noqa_request *add_noqa)
+                      al_findings *out, bool *syntax_error, noqa_request *add_noqa,
+                      bool *asked_trimmed)
 {
     al_pyfile pf;
     bool parsed = plan && plan->spans
@@ -193,6 +261,11 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
     if (!parsed) {
         al_pyfile_free(&pf);
         return false;
+    }
+    if (plan && plan->spans) {
+        pf.trimmed = (const size_t(*)[2])plan->trimmed;
+        pf.n_trimmed = plan->n_trimmed;
+        pf.asked_trimmed = asked_trimmed;
     }
     *syntax_error = pf.has_error;
     const char *calls[64];
@@ -357,16 +430,18 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         res->skipped_by_prefilter = true;
         return;
     }
-    bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL);
-    if (plan.spans && (!ok || res->findings.n || res->syntax_error)) {
+    bool asked_trimmed = false;
+    bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &asked_trimmed);
+    if (plan.spans && (!ok || res->findings.n || res->syntax_error || asked_trimmed)) {
         /* A partial parse decides only that a file has nothing to say:
          * what it finds, and any syntax error, is read again from the
          * whole file (errors anywhere withhold every fix). */
         al_findings_free(&res->findings);
         res->syntax_error = false;
-        ok = run_rules(src, opt, NULL, &res->findings, &res->syntax_error, NULL);
+        ok = run_rules(src, opt, NULL, &res->findings, &res->syntax_error, NULL, NULL);
     }
     free(plan.spans);
+    free(plan.trimmed);
     if (!ok) {
         res->parse_failed = true;
         return;
@@ -433,7 +508,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         if (round > 0)
             al_findings_free(&res->findings);
         bool se = false;
-        bool ok = run_rules(&fixed_src, opt, NULL, &res->findings, &se, NULL);
+        bool ok = run_rules(&fixed_src, opt, NULL, &res->findings, &se, NULL, NULL);
         al_source_free(&fixed_src);
         if (!ok)
             break;
@@ -456,7 +531,8 @@ char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t 
     noqa_request req = {NULL, 0};
     bool syntax_error = false;
     char *text = NULL;
-    if (run_rules(src, opt, NULL, &findings, &syntax_error, &req) && !syntax_error && req.count) {
+    if (run_rules(src, opt, NULL, &findings, &syntax_error, &req, NULL) && !syntax_error &&
+        req.count) {
         bool applied;
         al_fix *fixes[1] = {req.fix};
         text = al_fix_apply(src->bytes, src->len, fixes, 1, &applied, out_len);

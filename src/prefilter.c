@@ -2,6 +2,7 @@
 
 #include "util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -131,6 +132,8 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
             return AL_TOK_MAKER;
         if (underscore_follows && (word_is(p, n, "fill") || word_is(p, n, "zero")))
             return AL_TOK_FILL;
+        if (underscore_follows && word_is(p, n, "copy"))
+            return AL_TOK_COPY;
         return 0;
     case 5:
         if (word_is(p, n, "zeros"))
@@ -274,10 +277,38 @@ static void function_name(const char *bytes, const char *at, const char *end,
 static void push_statement(al_py_scan *s, const char *bytes, size_t start, const char *at,
                            const char *end, unsigned tokens, bool definition)
 {
-    al_statement_span r = {start, start, tokens, definition, 0, 0};
+    al_statement_span r = {start, start, tokens, definition, 0, 0, 0, 0, tokens};
     if (definition)
         function_name(bytes, at, end, &r);
     AL_PUSH(s->items, s->n, s->cap, r);
+}
+
+static void push_member(al_py_scan *s, const char *bytes, size_t start, const char *at,
+                        const char *end, unsigned tokens, bool definition)
+{
+    al_statement_span r = {start, start, tokens, definition, 0, 0, 0, 0, tokens};
+    if (definition)
+        function_name(bytes, at, end, &r);
+    AL_PUSH(s->members, s->n_members, s->cap_members, r);
+    s->items[s->n - 1].n_members++;
+}
+
+/* Adds token classes to the current statement, and to its current member
+ * when it is a class whose body has begun. */
+static void add_tokens(al_py_scan *s, unsigned t)
+{
+    al_statement_span *top = &s->items[s->n - 1];
+    top->tokens |= t;
+    if (top->n_members)
+        s->members[s->n_members - 1].tokens |= t;
+    else
+        top->head_tokens |= t;
+}
+
+static bool word_at(const char *p, const char *end, const char *w)
+{
+    size_t n = strlen(w);
+    return (size_t)(end - p) > n && !memcmp(p, w, n) && !ident_char((unsigned char)p[n]);
 }
 
 /* The first word of a statement, and whether it opens a definition. */
@@ -324,6 +355,12 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
     const char *lhs = NULL;     /* `name =` at the start of this logical line */
     size_t lhs_len = 0;
     bool expect_lhs = false;
+    /* The body of a top-level class: its indentation once seen (0: not
+     * yet), and whether the current top-level statement is such a class. */
+    bool in_class = false, member_decorated = false;
+    size_t body_indent = 0;
+    const char *decorator_at = NULL; /* the logical line of a decorator */
+    unsigned line_tokens = 0;        /* called names' classes on this logical line */
     push_statement(s, bytes, 0, bytes, end, 0, false);
     while (p < end) {
         unsigned char c = (unsigned char)*p;
@@ -333,24 +370,54 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             while (q < end && (*q == ' ' || *q == '\t' || *q == '\f'))
                 q++;
             if (q < end && *q != '\n' && *q != '\r' && *q != '#' && logical_start) {
+                size_t indent = (size_t)(q - p);
+                al_statement_span *top = &s->items[s->n - 1];
                 if (q == p && depth == 0 && !continues_statement(q, end) && !after_decorator) {
                     /* A statement at column 0: a new region from the end of
                      * the code above (its comments come with it). */
-                    s->items[s->n - 1].end = last_code_end;
+                    top->end = last_code_end;
+                    if (top->n_members)
+                        s->members[s->n_members - 1].end = last_code_end;
                     push_statement(s, bytes, last_code_end, q, end, pending,
                                    opens_definition(q, end));
                     pending = 0;
+                    in_class = word_at(q, end, "class");
+                    body_indent = 0;
+                } else if (in_class && indent > 0 && depth == 0 &&
+                           (body_indent == 0 || indent == body_indent) &&
+                           (top->n_members == 0 || !continues_statement(q, end)) &&
+                           !member_decorated) {
+                    /* A statement of the class's body: a member, from the
+                     * end of the code above, as at the top level. */
+                    if (body_indent == 0) {
+                        body_indent = indent;
+                        top->first_member = s->n_members;
+                    } else {
+                        s->members[s->n_members - 1].end = last_code_end;
+                    }
+                    top->tokens |= pending;
+                    push_member(s, bytes, last_code_end, q, end, pending, opens_definition(q, end));
+                    pending = 0;
                 } else {
-                    if (q == p && after_decorator && depth == 0 &&
-                        s->items[s->n - 1].name_len == 0)
-                        /* The `def` under decorators names the statement. */
-                        function_name(bytes, q, end, &s->items[s->n - 1]);
-                    s->items[s->n - 1].tokens |= pending;
+                    if (q == p && after_decorator && depth == 0) {
+                        if (top->name_len == 0)
+                            /* The `def` under decorators names the statement. */
+                            function_name(bytes, q, end, top);
+                        in_class = word_at(q, end, "class");
+                    }
+                    if (member_decorated && indent == body_indent && depth == 0 &&
+                        s->members[s->n_members - 1].name_len == 0)
+                        function_name(bytes, q, end, &s->members[s->n_members - 1]);
+                    add_tokens(s, pending);
                     pending = 0;
                 }
                 after_decorator = q == p && *q == '@';
+                if (*q == '@')
+                    decorator_at = q;
+                member_decorated = in_class && body_indent && indent == body_indent && *q == '@';
                 expect_lhs = true;
                 lhs = NULL;
+                line_tokens = 0;
             }
             p = q;
             continue;
@@ -362,6 +429,13 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             line_start = true;
             const char *b = p > bytes && p[-1] == '\r' ? p - 1 : p;
             logical_start = depth == 0 && !(b > bytes && b[-1] == '\\');
+            if (logical_start && decorator_at) {
+                /* A kernel, as al_pymodule reads one: the decorator's text
+                 * names triton anywhere. */
+                if (memmem(decorator_at, (size_t)(p - decorator_at), "triton", 6))
+                    add_tokens(s, AL_TOK_KERNEL);
+                decorator_at = NULL;
+            }
             p++;
             continue;
         }
@@ -370,7 +444,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             e = e ? e : end;
             unsigned t = comment_class(p, e);
             if (line_has_code || depth > 0 || !logical_start)
-                s->items[s->n - 1].tokens |= t;
+                add_tokens(s, t);
             else
                 pending |= t;
             p = e;
@@ -384,7 +458,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             const char *e = skip_string(p, end);
             unsigned t = 0;
             each_call(bytes, p + 1, e, true, add_class, &t);
-            s->items[s->n - 1].tokens |= t;
+            add_tokens(s, t);
             expect_lhs = false;
             p = e;
             continue;
@@ -414,8 +488,12 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             if (after < end && *after == '(') {
                 unsigned k = name_class(p, n);
                 t |= k;
-                if ((word_is(p, n, "to") || word_is(p, n, "cuda")) && p > bytes && p[-1] == '.')
+                if ((word_is(p, n, "to") || word_is(p, n, "cuda")) && p > bytes && p[-1] == '.') {
                     t |= AL_TOK_MOVE;
+                    if (line_tokens & (AL_TOK_FACTORY | AL_TOK_MAKER))
+                        t |= AL_TOK_HOSTMOVE;
+                }
+                line_tokens |= t;
             } else if (end - after > 3 && after > w && after[0] == 'a' && after[1] == 's' &&
                        (after[2] == ' ' || after[2] == '\t') && name_class(p, n)) {
                 s->renamed = true; /* `from torch import zeros as z` */
@@ -428,7 +506,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                     lhs_len = n;
                     expect_lhs = false;
                     p = eq + 1;
-                    s->items[s->n - 1].tokens |= t;
+                    add_tokens(s, t);
                     continue;
                 }
             } else if (lhs && n == lhs_len && !memcmp(p, lhs, n) &&
@@ -436,7 +514,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                 t |= AL_TOK_REBIND;
             }
             expect_lhs = false;
-            s->items[s->n - 1].tokens |= t;
+            add_tokens(s, t);
             p = w;
             continue;
         }
@@ -452,8 +530,12 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
         }
         p++;
     }
-    s->items[s->n - 1].tokens |= pending;
+    add_tokens(s, pending);
+    if (decorator_at && memmem(decorator_at, (size_t)(end - decorator_at), "triton", 6))
+        add_tokens(s, AL_TOK_KERNEL);
     s->items[s->n - 1].end = len;
+    if (s->items[s->n - 1].n_members)
+        s->members[s->n_members - 1].end = len;
     for (size_t i = 0; i < s->n; i++)
         s->tokens |= s->items[i].tokens;
 }
@@ -461,21 +543,10 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
 void al_py_scan_free(al_py_scan *s)
 {
     free(s->items);
+    free(s->members);
     memset(s, 0, sizeof *s);
 }
 
-void al_prefilter_called_names(const char *bytes, size_t start, size_t end,
-                               void (*f)(const char *name, size_t len, void *arg), void *arg)
-{
-    each_call(bytes, bytes + start, bytes + end, false, f, arg);
-}
-
-typedef struct {
-    const al_py_scan *scan;
-    const char *bytes;
-    bool *keep;
-    size_t *work, n_work;
-} called_closure;
 
 bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const char *name,
                         size_t len)
@@ -483,6 +554,17 @@ bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const 
     const al_statement_span *g = &s->items[i];
     return g->name_len == len && !memcmp(bytes + g->name, name, len);
 }
+
+/* The closure's work: statements (unit < s->n) and members (unit - s->n)
+ * whose code is kept and not yet read for calls. */
+typedef struct {
+    const al_py_scan *scan;
+    const char *bytes;
+    bool *keep, *keep_member;
+    size_t *owner; /* per member: its class among the statements */
+    size_t *work, n_work;
+    size_t current_class; /* of the member being read; SIZE_MAX: none */
+} called_closure;
 
 static void keep_called(const char *name, size_t len, void *arg)
 {
@@ -494,33 +576,108 @@ static void keep_called(const char *name, size_t len, void *arg)
         }
 }
 
-void al_py_scan_keep_called(const al_py_scan *s, const char *bytes, bool *keep)
+/* A method of the current class called through `self.` or `cls.` (all
+ * that the index resolves to a method). */
+static void keep_method(called_closure *c, const char *name, size_t len)
 {
-    called_closure c = {s, bytes, keep, al_xcalloc(s->n ? s->n : 1, sizeof *c.work), 0};
-    for (size_t i = 0; i < s->n; i++)
-        if (keep[i])
-            c.work[c.n_work++] = i;
-    while (c.n_work) {
-        const al_statement_span *g = &s->items[c.work[--c.n_work]];
-        each_call(bytes, bytes + g->start, bytes + g->end, false, keep_called, &c);
+    const al_statement_span *cls = &c->scan->items[c->current_class];
+    for (size_t k = 0; k < cls->n_members; k++) {
+        size_t j = cls->first_member + k;
+        const al_statement_span *m = &c->scan->members[j];
+        if (!c->keep_member[j] && m->name_len == len && !memcmp(c->bytes + m->name, name, len)) {
+            c->keep_member[j] = true;
+            c->work[c->n_work++] = c->scan->n + j;
+        }
     }
+}
+
+static void self_calls(called_closure *c, const char *p, const char *e)
+{
+    for (const char *at = p; at < e; at++) {
+        size_t w = (size_t)(e - at) > 5 && !memcmp(at, "self.", 5)  ? 5
+                   : (size_t)(e - at) > 4 && !memcmp(at, "cls.", 4) ? 4
+                                                                      : 0;
+        if (!w || (at > c->bytes && ident_char((unsigned char)at[-1])))
+            continue;
+        const char *nm = at + w, *ne = nm;
+        while (ne < e && ident_char((unsigned char)*ne))
+            ne++;
+        const char *after = skip_blanks(ne, e, true);
+        if (ne > nm && after < e && *after == '(')
+            keep_method(c, nm, (size_t)(ne - nm));
+        at = ne - 1;
+    }
+}
+
+void al_py_scan_keep_called(const al_py_scan *s, const char *bytes, bool *keep,
+                            bool *keep_member)
+{
+    size_t units = s->n + (keep_member ? s->n_members : 0);
+    called_closure c = {s, bytes, keep, keep_member, NULL,
+                        al_xcalloc(units ? units : 1, sizeof *c.work), 0, SIZE_MAX};
+    if (keep_member) {
+        c.owner = al_xcalloc(s->n_members ? s->n_members : 1, sizeof *c.owner);
+        for (size_t i = 0; i < s->n; i++)
+            for (size_t k = 0; k < s->items[i].n_members; k++)
+                c.owner[s->items[i].first_member + k] = i;
+    }
+    for (size_t u = 0; u < units; u++)
+        if (u < s->n ? keep[u] : keep_member[u - s->n])
+            c.work[c.n_work++] = u;
+    while (c.n_work) {
+        size_t u = c.work[--c.n_work];
+        if (u < s->n) {
+            const al_statement_span *g = &s->items[u];
+            each_call(bytes, bytes + g->start, bytes + g->end, false, keep_called, &c);
+        } else {
+            const al_statement_span *m = &s->members[u - s->n];
+            each_call(bytes, bytes + m->start, bytes + m->end, false, keep_called, &c);
+            /* A whole class's methods are all there already. */
+            c.current_class = c.owner[u - s->n];
+            if (!keep[c.current_class])
+                self_calls(&c, bytes + m->start, bytes + m->end);
+        }
+    }
+    free(c.owner);
     free(c.work);
 }
 
-size_t al_py_scan_spans(const al_py_scan *s, const bool *keep, size_t (*spans)[2],
-                        size_t *kept)
+/* Appends [start, end) to spans, merged with the last span when they
+ * meet. */
+static void add_span(size_t (*spans)[2], size_t *n, size_t start, size_t end, size_t *kept)
+{
+    if (end <= start)
+        return;
+    if (*n && spans[*n - 1][1] == start)
+        spans[*n - 1][1] = end;
+    else
+        spans[*n][0] = start, spans[(*n)++][1] = end;
+    *kept += end - start;
+}
+
+size_t al_py_scan_spans(const al_py_scan *s, const bool *keep, const bool *keep_member,
+                        size_t (*spans)[2], size_t *kept)
 {
     size_t n = 0;
     *kept = 0;
     for (size_t i = 0; i < s->n; i++) {
         const al_statement_span *g = &s->items[i];
-        if (!keep[i] || g->end <= g->start)
+        if (keep[i]) {
+            add_span(spans, &n, g->start, g->end, kept);
             continue;
-        if (n && spans[n - 1][1] == g->start)
-            spans[n - 1][1] = g->end;
-        else
-            spans[n][0] = g->start, spans[n++][1] = g->end;
-        *kept += g->end - g->start;
+        }
+        bool any = false;
+        for (size_t k = 0; keep_member && k < g->n_members && !any; k++)
+            any = keep_member[g->first_member + k];
+        if (!any)
+            continue;
+        /* The class's header, then the members kept. */
+        add_span(spans, &n, g->start, s->members[g->first_member].start, kept);
+        for (size_t k = 0; k < g->n_members; k++) {
+            const al_statement_span *m = &s->members[g->first_member + k];
+            if (keep_member[g->first_member + k])
+                add_span(spans, &n, m->start, m->end, kept);
+        }
     }
     return n;
 }

@@ -21,20 +21,31 @@ enum {
     AL_TOK_SUPPRESS = 1 << 7, /* noqa (Python: naming AL codes), alloclint: */
     AL_TOK_REBIND = 1 << 8,   /* Python: `x = ... x ...` on one logical line */
     AL_TOK_CUMSUM = 1 << 9,   /* cumsum( */
+    AL_TOK_COPY = 1 << 10,    /* Python: copy_( (and index_copy_) */
+    AL_TOK_KERNEL = 1 << 11,  /* Python: a decorator whose text says triton (a kernel) */
+    AL_TOK_HOSTMOVE = 1 << 12, /* Python: .to( .cuda( after a FACTORY or MAKER call on one
+                                  logical line of code (`torch.zeros(n).to(d)`) */
 };
 
-/* A top-level statement of a Python file, whole lines (the comment lines
- * above it included). */
+/* A top-level statement of a Python file, or a statement of a top-level
+ * class's body: whole lines (the comment lines above it included). */
 typedef struct {
     size_t start, end;
     unsigned tokens;
     bool definition; /* def, class or decorated: may be left out of a parse */
     size_t name, name_len; /* a function's name (offset, length); 0 length: none */
+    /* A top-level class whose body starts on a line of its own: its
+     * body's statements, s->members[first_member ..+ n_members]; the
+     * class's header runs from start to the first member's start. */
+    size_t first_member, n_members;
+    unsigned head_tokens; /* those before the first member (a class's header) */
 } al_statement_span;
 
 typedef struct {
     al_statement_span *items;
     size_t n, cap;
+    al_statement_span *members; /* of the classes among items */
+    size_t n_members, cap_members;
     unsigned tokens; /* the file's: every statement's */
     bool renamed;    /* a factory-like name imported under another name */
 } al_py_scan;
@@ -49,22 +60,25 @@ unsigned al_prefilter_scan(const char *bytes, size_t len);
  * `masked_fill_(`), in code and in strings alike (f-strings hold code). */
 void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *out);
 void al_py_scan_free(al_py_scan *s);
-/* Calls f(name, len, arg) for each plain name called in bytes[start, end)
- * (`helper(`, not `x.helper(`). */
-void al_prefilter_called_names(const char *bytes, size_t start, size_t end,
-                               void (*f)(const char *name, size_t len, void *arg), void *arg);
 /* Adds to keep (one flag per statement of s) the functions that the kept
- * statements call by plain name, and those they call, to a fixed point:
- * a proof may follow a call into them. */
-void al_py_scan_keep_called(const al_py_scan *s, const char *bytes, bool *keep);
+ * code calls by plain name, and those they call, to a fixed point: a
+ * proof may follow a call into them. With keep_member (one flag per
+ * member of s), kept members count as kept code too, and a kept member
+ * of a class not kept whole adds the methods it calls through `self.`
+ * or `cls.`. */
+void al_py_scan_keep_called(const al_py_scan *s, const char *bytes, bool *keep,
+                            bool *keep_member);
 /* Whether a statement of s defines the function `name` (`def name`,
  * decorated or not). */
 bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const char *name,
                         size_t len);
-/* The kept statements of s as byte spans, neighbours merged, in order:
- * spans must hold s->n entries. Returns how many; *kept their bytes. */
-size_t al_py_scan_spans(const al_py_scan *s, const bool *keep, size_t (*spans)[2],
-                        size_t *kept);
+/* The kept code of s as byte spans, neighbours merged, in order: the
+ * statements kept whole, and of a class not kept whole but with members
+ * kept (keep_member may be NULL), its header and those members. spans
+ * must hold s->n + s->n_members entries. Returns how many; *kept their
+ * bytes. */
+size_t al_py_scan_spans(const al_py_scan *s, const bool *keep, const bool *keep_member,
+                        size_t (*spans)[2], size_t *kept);
 /* Whether tokens meet needs: every nonzero entry (a set of classes) must
  * share a class with tokens. All zero: always. */
 bool al_prefilter_admits(const unsigned needs[AL_PREFILTER_TERMS], unsigned tokens);

@@ -547,6 +547,8 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
             TSNode def = ts_node_is_null(cls) ? cls
                                                : def_in_block(pf, al_node_field(cls, "body"), name);
             free(name);
+            if (ts_node_is_null(def))
+                al_pyfile_class_trimmed(pf, cls); /* the method may be left out */
             if (!ts_node_is_null(def)) {
                 fill_def(out, from->path, pf, from->mod, def);
                 ok = true;

@@ -36,7 +36,7 @@ static bool parse_view(al_pyview *v, al_pyparts *f, bool whole)
     if (!whole) {
         size_t (*spans)[2] = al_xcalloc(f->scan.n ? f->scan.n : 1, sizeof *spans);
         size_t kept;
-        size_t n = al_py_scan_spans(&f->scan, f->kept, spans, &kept);
+        size_t n = al_py_scan_spans(&f->scan, f->kept, NULL, spans, &kept);
         whole = kept == f->src.len;
         bool ok = !whole && al_pyfile_parse_spans(&v->pf, &f->src, (const size_t(*)[2])spans, n);
         free(spans);
@@ -65,9 +65,9 @@ static const al_pyview *add_view(al_pyparts *f)
 {
     for (size_t i = 0; i < f->scan.n; i++) {
         const al_statement_span *g = &f->scan.items[i];
-        f->kept[i] |= !g->definition || (g->tokens & AL_TOK_TRITON);
+        f->kept[i] |= !g->definition || (g->tokens & AL_TOK_KERNEL);
     }
-    al_py_scan_keep_called(&f->scan, f->src.bytes, f->kept);
+    al_py_scan_keep_called(&f->scan, f->src.bytes, f->kept, NULL);
     bool whole = f->whole_only || f->n_views >= AL_PYPARTS_MAX_VIEWS;
     al_pyview *v = al_xcalloc(1, sizeof *v);
     if (!parse_view(v, f, whole)) {

@@ -276,6 +276,9 @@ static bool kernel_value(const al_pyfile *pf, TSNode kernel, TSNode call, TSNode
             scope = q;
             break;
         }
+    /* `self.k = ...` may be in a method a partial parse left out. */
+    if (*attribute)
+        al_pyfile_class_trimmed(pf, scope);
     if (!ts_node_is_null(scope) && (*attribute || al_node_is(kernel, "identifier"))) {
         if (!*attribute &&
             al_py_count_ident(pf, al_node_field(scope, "parameters"), want) > 0)

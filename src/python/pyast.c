@@ -66,6 +66,20 @@ bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*s
     return ok;
 }
 
+bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls)
+{
+    if (!pf->n_trimmed || ts_node_is_null(cls))
+        return false;
+    size_t at = ts_node_start_byte(cls);
+    for (size_t i = 0; i < pf->n_trimmed; i++)
+        if (pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]) {
+            if (pf->asked_trimmed)
+                *pf->asked_trimmed = true;
+            return true;
+        }
+    return false;
+}
+
 void al_pyfile_free(al_pyfile *pf)
 {
     if (pf->tree)

@@ -16,6 +16,13 @@ typedef struct {
     TSNode root;
     bool has_error;
     bool partial; /* only some top-level statements were parsed */
+    /* Classes parsed without some statements of their body ([start, end)
+     * of each, in order), set by whoever planned the parse: a question
+     * about such a class may have its answer in what was left out, so
+     * asking one sets *asked_trimmed (and lint reads the whole file). */
+    const size_t (*trimmed)[2];
+    size_t n_trimmed;
+    bool *asked_trimmed;
 } al_pyfile;
 
 /* Returns false when tree-sitter could not produce a tree at all (it
@@ -27,6 +34,10 @@ bool al_pyfile_parse(al_pyfile *pf, const al_source *src);
 bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*spans)[2],
                            size_t n);
 void al_pyfile_free(al_pyfile *pf);
+/* Whether cls (a class_definition or the decorated_definition around it)
+ * lost statements of its body to a partial parse; true also records the
+ * question (al_pyfile.asked_trimmed). */
+bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls);
 /* Parses bytes and reports whether the tree has an error node. Used to
  * check that a fix did not make a file worse. Returns the count of error
  * and missing nodes, or -1 when no tree could be built. */

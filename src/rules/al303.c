@@ -121,6 +121,7 @@ static bool known_tensor(const al_pymodule *m, TSNode func, TSNode buf)
         return all_bindings_made(m, al_node_field(func, "body"), buf, &count, 0) && count > 0;
     }
     TSNode cls = al_self_attribute_class(pf, buf);
+    al_pyfile_class_trimmed(pf, cls); /* every binding counts */
     /* (another method's `self` spells the same text) */
     return !ts_node_is_null(cls) && all_bindings_made(m, cls, buf, &count, 0) && count > 0;
 }

@@ -51,12 +51,15 @@ typedef struct {
     unsigned needs[AL_PREFILTER_TERMS];
     /* Callee names whose calls the rule reads from al_pymodule.calls. */
     const char *const *calls;
-    /* Python: the token classes the top-level statement holding a
-     * finding must hold (same form as needs). What a proof reads outside
-     * that statement is module-level code (always parsed), the class
-     * around a method (the whole class is one statement) or a function
-     * the repo index resolves from the whole file. */
+    /* Python: the token classes the statement holding a finding must hold
+     * (same form as needs): a top-level statement, or a statement of a
+     * top-level class's body. What a proof reads outside it is
+     * module-level code (always parsed), the methods it calls through
+     * `self.` (kept with it), a function the repo index resolves, or,
+     * for a class_wide rule, every method of the class (the whole class
+     * is parsed when one of its statements meets region_needs). */
     unsigned region_needs[AL_PREFILTER_TERMS];
+    bool class_wide;
 } al_rule;
 
 extern const al_rule al_rules[];

@@ -4,7 +4,8 @@ our own snippets of model code (buffers, fills, cats, loops, helpers,
 kernels, suppressions) put together in random order, with the layouts a
 statement scanner can trip on (decorators, else/except at column 0,
 comments between definitions, `def` inside strings, continuations,
-semicolons, CRLF). Deterministic for a seed.
+semicolons, CRLF), and each snippet alone under each header. Deterministic
+for a seed.
 
 Usage: gen_corpus.py DIR [FILES] [SEED]
 """
@@ -200,6 +201,74 @@ def relu6_{n}(x):
     '''def halo_{n}(x, n):
     return torch.cat((torch.zeros(n, 1, dtype=x.dtype), x, torch.zeros(n, 1, dtype=x.dtype)), 1)
 ''',
+    # methods parsed apart from their class: a buffer written by a method
+    # called through self, among methods with nothing to report
+    '''class Sampler{n}:
+    temperature = 1.0
+
+    def __init__(self, vocab):
+        self.vocab = vocab
+
+    def _write_logits(self, out, hidden):
+        out.copy_(hidden @ hidden.T)
+
+    def describe(self):
+        return "sampler %d" % self.vocab
+
+    def forward(self, hidden):
+        logits = torch.zeros(hidden.shape[0], hidden.shape[0])
+        self._write_logits(logits, hidden)
+        return logits / self.temperature
+''',
+    # a kernel launched through an attribute that __init__ binds
+    '''@triton.jit
+def scale_kernel_{n}(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+class Scaler{n}:
+    def __init__(self):
+        self.kernel = scale_kernel_{n}
+
+    def name(self):
+        return "scaler"
+
+    def run(self, x):
+        y = torch.zeros_like(x)
+        self.kernel[(triton.cdiv(x.numel(), 128),)](x, y, x.numel(), BLOCK=128)
+        return y
+''',
+    # calls inside strings are not code the rules read: no AL501 here
+    '''def f_string_move_{n}(x):
+    return f"{torch.zeros(2).cuda()} {x}"
+''',
+    # class-wide facts: the zeros in __init__, the copy or the fill loop
+    # in another method, unrelated methods around them
+    '''class PagedState{n}:
+    def __init__(self, n, rows):
+        self.cu = torch.zeros(n + 1, dtype=torch.int32)
+        self.table = torch.zeros(rows, 8, dtype=torch.int32)
+
+    def size(self):
+        return self.cu.numel()
+
+    def replay(self, lens):
+        self.cu[: lens.shape[0] + 1].copy_(F.pad(torch.cumsum(lens, 0, dtype=torch.int32), (1, 0)))
+
+    def clear(self, n):
+        for i in range(n):
+            self.table[i].zero_()
+
+    def __repr__(self):
+        return "PagedState"
+''',
+    # a finding in a class's decorator, not in its body
+    '''@register_buffer(torch.zeros(4).cuda())
+class Registered{n}:
+    def method(self):
+        return 1
+''',
 ]
 
 
@@ -221,6 +290,13 @@ def main():
             text = text.replace("    ", "\t")
         with open(os.path.join(out, "gen_%03d.py" % i), "w", newline="") as f:
             f.write(text)
+    # Each snippet alone under each header: a file with a finding is read
+    # whole, so only a file whose one finding hangs on what a partial
+    # parse keeps shows whether the shortcut kept enough.
+    for k, snippet in enumerate(SNIPPETS):
+        for h, header in enumerate(HEADERS):
+            with open(os.path.join(out, "one_%02d_%d.py" % (k, h)), "w", newline="") as f:
+                f.write(header + "\n\n" + snippet.replace("{n}", "0"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,195 @@
+/* The Python scanner's statements: top-level statements, and the body
+ * statements ("members") of a top-level class, each with its tokens. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "prefilter.h"
+
+static const char *bytes_of(const char *src, size_t start, size_t end, char *buf, size_t cap)
+{
+    size_t n = end - start < cap - 1 ? end - start : cap - 1;
+    memcpy(buf, src + start, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+static const char *text_of(const char *src, const al_statement_span *g, char *buf, size_t cap)
+{
+    return bytes_of(src, g->start, g->end, buf, cap);
+}
+
+static void name_is(const char *src, const al_statement_span *g, const char *name)
+{
+    assert_int_equal(g->name_len, strlen(name));
+    assert_memory_equal(src + g->name, name, strlen(name));
+}
+
+static void class_body_is_split(void **state)
+{
+    (void)state;
+    const char *src = "import torch\n"
+                      "\n"
+                      "@dataclass\n"
+                      "class Runner(\n"
+                      "    Base):\n"
+                      "    \"\"\"Doc.\"\"\"\n"
+                      "    size: int = 4\n"
+                      "\n"
+                      "    # noqa: AL101 -- goes with the next member\n"
+                      "    @torch.no_grad()\n"
+                      "    def forward(self, x):\n"
+                      "        buf = torch.zeros(4)\n"
+                      "        if x:\n"
+                      "            pass\n"
+                      "        else:\n"
+                      "            pass\n"
+                      "        return buf\n"
+                      "\n"
+                      "    async def helper(self):\n"
+                      "        for i in range(3):\n"
+                      "            self.cache[i].zero_()\n"
+                      "    if TYPE_CHECKING:\n"
+                      "        x = 1\n"
+                      "    else:\n"
+                      "        x = 2\n"
+                      "def free():\n"
+                      "    return 1\n";
+    al_py_scan s;
+    al_prefilter_scan_python(src, strlen(src), &s);
+    char buf[512];
+    /* the lines before `import`, `import`, the class, `free` */
+    assert_int_equal(s.n, 4);
+    const al_statement_span *cls = &s.items[2];
+    assert_true(cls->definition);
+    assert_int_equal(cls->n_members, 5);
+    assert_int_equal(s.n_members, 5);
+    const al_statement_span *m = &s.members[cls->first_member];
+    /* The header runs to the first member. */
+    assert_string_equal(bytes_of(src, cls->start, m[0].start, buf, sizeof buf),
+                        "\n@dataclass\nclass Runner(\n    Base):\n");
+    assert_string_equal(text_of(src, &m[0], buf, sizeof buf), "    \"\"\"Doc.\"\"\"\n");
+    assert_false(m[0].definition);
+    assert_string_equal(text_of(src, &m[1], buf, sizeof buf), "    size: int = 4\n");
+    /* Comments and decorators go with the member below them. */
+    assert_true(m[2].definition);
+    name_is(src, &m[2], "forward");
+    assert_true(strstr(text_of(src, &m[2], buf, sizeof buf), "# noqa") != NULL);
+    assert_true(m[2].tokens & AL_TOK_SUPPRESS);
+    assert_true(m[2].tokens & AL_TOK_FACTORY);
+    assert_false(m[2].tokens & AL_TOK_FILL);
+    /* `else:` inside a method stays with it. */
+    assert_true(strstr(text_of(src, &m[2], buf, sizeof buf), "return buf") != NULL);
+    name_is(src, &m[3], "helper");
+    assert_true(m[3].tokens & AL_TOK_FILL);
+    assert_true(m[3].tokens & AL_TOK_LOOP);
+    assert_false(m[3].tokens & AL_TOK_FACTORY);
+    /* A class-level `if ... else:` is one member. */
+    assert_false(m[4].definition);
+    assert_string_equal(text_of(src, &m[4], buf, sizeof buf),
+                        "    if TYPE_CHECKING:\n        x = 1\n    else:\n        x = 2\n");
+    assert_int_equal(m[4].end, cls->end);
+    /* The class holds every member's tokens. */
+    assert_true(cls->tokens & AL_TOK_FACTORY);
+    assert_true(cls->tokens & AL_TOK_FILL);
+    assert_int_equal(s.items[3].n_members, 0);
+    name_is(src, &s.items[3], "free");
+    al_py_scan_free(&s);
+}
+
+static void one_line_and_last_classes(void **state)
+{
+    (void)state;
+    /* A body on the class's own line has no members; the last class's
+     * last member ends with the file. */
+    const char *src = "class A: pass\n"
+                      "class B:\n"
+                      "\tdef f(self):\n"
+                      "\t\treturn torch.ones(2)\n"
+                      "\tdef g(self):\n"
+                      "\t\tpass";
+    al_py_scan s;
+    al_prefilter_scan_python(src, strlen(src), &s);
+    assert_int_equal(s.n, 3);
+    assert_int_equal(s.items[1].n_members, 0);
+    assert_int_equal(s.items[2].n_members, 2);
+    const al_statement_span *m = &s.members[s.items[2].first_member];
+    name_is(src, &m[0], "f");
+    name_is(src, &m[1], "g");
+    assert_true(m[0].tokens & AL_TOK_FACTORY);
+    assert_false(m[1].tokens & AL_TOK_FACTORY);
+    assert_int_equal(m[1].end, strlen(src));
+    al_py_scan_free(&s);
+}
+
+static void brackets_and_strings_do_not_split(void **state)
+{
+    (void)state;
+    /* Lines at the body's indentation inside brackets or a string are not
+     * members. */
+    const char *src = "class C:\n"
+                      "    table = [\n"
+                      "    1,\n"
+                      "    ]\n"
+                      "    doc = \"\"\"\n"
+                      "    def not_a_member(self):\n"
+                      "    \"\"\"\n"
+                      "    def real(self):\n"
+                      "        pass\n";
+    al_py_scan s;
+    al_prefilter_scan_python(src, strlen(src), &s);
+    assert_int_equal(s.items[1].n_members, 3);
+    const al_statement_span *m = &s.members[s.items[1].first_member];
+    assert_false(m[0].definition);
+    assert_false(m[1].definition);
+    name_is(src, &m[2], "real");
+    al_py_scan_free(&s);
+}
+
+static unsigned tokens_of(const char *src, size_t statement)
+{
+    al_py_scan s;
+    al_prefilter_scan_python(src, strlen(src), &s);
+    unsigned t = statement < s.n ? s.items[statement].tokens : 0;
+    al_py_scan_free(&s);
+    return t;
+}
+
+static void kernels_moves_and_copies(void **state)
+{
+    (void)state;
+    /* A kernel: a decorator naming triton anywhere in its text, here on
+     * its second line; `jit` alone is not one (al_pymodule's test). */
+    assert_true(tokens_of("@functools.partial(\n    triton.jit, debug=True)\ndef k(x):\n    pass\n",
+                          1) &
+                AL_TOK_KERNEL);
+    assert_false(tokens_of("@jit\ndef k(x):\n    pass\n", 1) & AL_TOK_KERNEL);
+    assert_false(tokens_of("def k(x):\n    return triton.cdiv(x, 2)\n", 1) & AL_TOK_KERNEL);
+    /* A move of what a factory made, on one logical line... */
+    assert_true(tokens_of("def f(n):\n    return torch.zeros(\n        n).to(dev)\n", 1) &
+                AL_TOK_HOSTMOVE);
+    assert_true(tokens_of("def f(n):\n    return torch.arange(n) \\\n        .cuda()\n", 1) &
+                AL_TOK_HOSTMOVE);
+    /* ...not a move before the factory, nor on another line. */
+    assert_false(tokens_of("def f(x, n):\n    return x.to(dev) + torch.zeros(n)\n", 1) &
+                 AL_TOK_HOSTMOVE);
+    unsigned t = tokens_of("def f(x, n):\n    y = torch.zeros(n)\n    return y.to(dev)\n", 1);
+    assert_true(t & AL_TOK_MOVE);
+    assert_true(t & AL_TOK_FACTORY);
+    assert_false(t & AL_TOK_HOSTMOVE);
+    assert_true(tokens_of("def f(b, x):\n    b[1:].copy_(x)\n", 1) & AL_TOK_COPY);
+    assert_false(tokens_of("def f(b, x):\n    return b.copy()\n", 1) & AL_TOK_COPY);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(class_body_is_split),
+        cmocka_unit_test(one_line_and_last_classes),
+        cmocka_unit_test(brackets_and_strings_do_not_split),
+        cmocka_unit_test(kernels_moves_and_copies),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
