@@ -233,6 +233,52 @@ static unsigned comment_class(const char *p, const char *e)
     return 0;
 }
 
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* The methods AL401 puts in place (rules/al401.c): `x.m(...)`, `torch.m(x, ...)`. */
+static bool inplace_method(const char *p, size_t n)
+{
+    static const char *const m[] = {"add", "sub", "mul", "div", "clamp", "clamp_min",
+                                    "clamp_max", "masked_fill", "masked_scatter", NULL};
+    for (int i = 0; m[i]; i++)
+        if (word_is(p, n, m[i]))
+            return true;
+    return false;
+}
+
+/* Whether the assigned name, met again at [p, w) on its logical line,
+ * stands where AL401 could put the update in place: first in the value
+ * before an operator or a method (`x = x * s`, `x = (x).clamp(0)`), first
+ * argument of one of its methods (`torch.add(x, y)`), or last in the
+ * value after + or * (`x = y + x`). */
+static bool rebind_candidate(const char *bytes, const char *p, const char *w, const char *end)
+{
+    const char *b = p;
+    while (b > bytes && blank(b[-1]))
+        b--;
+    const char *v = b;
+    while (v > bytes && (blank(v[-1]) || v[-1] == '('))
+        v--;
+    bool first = v > bytes && v[-1] == '=' && !(v - 1 > bytes && strchr("=<>!", v[-2]));
+    const char *a = w;
+    while (a < end && (*a == ' ' || *a == '\t' || *a == ')'))
+        a++;
+    if (first && a < end && strchr("+-*/.", *a))
+        return true;
+    if (b > bytes && b[-1] == '(') {
+        const char *ne = b - 1, *nm = ne;
+        while (nm > bytes && ident_char((unsigned char)nm[-1]))
+            nm--;
+        if (inplace_method(nm, (size_t)(ne - nm)))
+            return true;
+    }
+    return b > bytes && (b[-1] == '+' || b[-1] == '*') &&
+           (a >= end || *a == '\n' || *a == '\r' || *a == '#' || *a == ';');
+}
+
 /* Where a string literal that opens at p (on its quote) ends. */
 static const char *skip_string(const char *p, const char *end)
 {
@@ -510,7 +556,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                     continue;
                 }
             } else if (lhs && n == lhs_len && !memcmp(p, lhs, n) &&
-                       !(p > bytes && p[-1] == '.')) {
+                       !(p > bytes && p[-1] == '.') && rebind_candidate(bytes, p, w, end)) {
                 t |= AL_TOK_REBIND;
             }
             expect_lhs = false;

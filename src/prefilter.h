@@ -19,7 +19,8 @@ enum {
     AL_TOK_MOVE = 1 << 5,     /* .to( .cuda( */
     AL_TOK_MAKER = 1 << 6,    /* empty( arange( tensor( rand( ... every other factory */
     AL_TOK_SUPPRESS = 1 << 7, /* noqa (Python: naming AL codes), alloclint: */
-    AL_TOK_REBIND = 1 << 8,   /* Python: `x = ... x ...` on one logical line */
+    AL_TOK_REBIND = 1 << 8,   /* Python: `x = x op y`, `x = x.clamp(...)`, `x = torch.add(x, y)`,
+                                 `x = y + x`: an update AL401 could put in place */
     AL_TOK_CUMSUM = 1 << 9,   /* cumsum( */
     AL_TOK_COPY = 1 << 10,    /* Python: copy_( (and index_copy_) */
     AL_TOK_KERNEL = 1 << 11,  /* Python: a decorator whose text says triton (a kernel) */

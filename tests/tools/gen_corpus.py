@@ -239,6 +239,19 @@ class Scaler{n}:
         self.kernel[(triton.cdiv(x.numel(), 128),)](x, y, x.numel(), BLOCK=128)
         return y
 ''',
+    # in-place updates through torch's functions and on the right
+    '''@torch.no_grad()
+def shift_{n}(x):
+    z = torch.exp(x)
+    z = torch.add(z, 1)
+    return z
+''',
+    '''@torch.no_grad()
+def double_{n}(y):
+    w = torch.exp(y)
+    w = 2 * w
+    return w
+''',
     # calls inside strings are not code the rules read: no AL501 here
     '''def f_string_move_{n}(x):
     return f"{torch.zeros(2).cuda()} {x}"

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "prefilter.h"
@@ -183,6 +184,32 @@ static void kernels_moves_and_copies(void **state)
     assert_false(tokens_of("def f(b, x):\n    return b.copy()\n", 1) & AL_TOK_COPY);
 }
 
+static bool rebinds(const char *line)
+{
+    char src[256];
+    snprintf(src, sizeof src, "def f(x, y, s):\n    %s\n", line);
+    return tokens_of(src, 1) & AL_TOK_REBIND;
+}
+
+static void rebinds_where_al401_rewrites(void **state)
+{
+    (void)state;
+    assert_true(rebinds("x = x * s"));
+    assert_true(rebinds("x = (x) - 1"));
+    assert_true(rebinds("x = x.clamp(min=0)"));
+    assert_true(rebinds("x: torch.Tensor = x / s"));
+    assert_true(rebinds("x = torch.add(x, y)"));
+    assert_true(rebinds("x = th.masked_fill( x, x < 0, 0)"));
+    assert_true(rebinds("x = y + x"));
+    assert_true(rebinds("x = (y * x)  # scaled"));
+    assert_false(rebinds("x = self.norm(x)"));
+    assert_false(rebinds("x = f(x) + 1"));
+    assert_false(rebinds("x = y - x"));
+    assert_false(rebinds("x = x"));
+    assert_false(rebinds("x = y if x is None else x"));
+    assert_false(rebinds("x == x + 1"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +217,7 @@ int main(void)
         cmocka_unit_test(one_line_and_last_classes),
         cmocka_unit_test(brackets_and_strings_do_not_split),
         cmocka_unit_test(kernels_moves_and_copies),
+        cmocka_unit_test(rebinds_where_al401_rewrites),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
