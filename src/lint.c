@@ -114,9 +114,11 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
         const al_statement_span *g = &scan.items[i];
         /* Suppressions can reach past their statement; kernels are read
          * from every launch in the file (al_pymodule.kernel_names), so
-         * every kernel definition is kept, in a class or not. */
-        if (!g->definition || (g->tokens & AL_TOK_SUPPRESS) ||
-            ((g->tokens & AL_TOK_KERNEL) && !g->n_members))
+         * every kernel definition is kept, in a class or not; of the
+         * module-level code, what a rule could report in and the imports
+         * (names resolve through them; nothing else there is read). */
+        if ((g->tokens & AL_TOK_SUPPRESS) || ((g->tokens & AL_TOK_KERNEL) && !g->n_members) ||
+            (!g->definition && (g->tokens & AL_TOK_IMPORT)))
             keep[i] = true;
         else if (g->n_members)
             plan_class(&scan, i, admitted, keep, keep_member);

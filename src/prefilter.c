@@ -408,6 +408,9 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
     const char *decorator_at = NULL; /* the logical line of a decorator */
     unsigned line_tokens = 0;        /* called names' classes on this logical line */
     push_statement(s, bytes, 0, bytes, end, 0, false);
+    /* A byte-order mark is not code: the first line starts after it. */
+    if (len >= 3 && !memcmp(bytes, "\xEF\xBB\xBF", 3))
+        p += 3;
     while (p < end) {
         unsigned char c = (unsigned char)*p;
         if (line_start) {
@@ -460,6 +463,8 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                 after_decorator = q == p && *q == '@';
                 if (*q == '@')
                     decorator_at = q;
+                if (word_at(q, end, "import") || word_at(q, end, "from"))
+                    add_tokens(s, AL_TOK_IMPORT);
                 member_decorated = in_class && body_indent && indent == body_indent && *q == '@';
                 expect_lhs = true;
                 lhs = NULL;
@@ -571,6 +576,9 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
         if (c != ' ' && c != '\t' && c != '\r' && c != '\\')
             expect_lhs = false;
         if (c == ';' && depth == 0) {
+            const char *q = skip_blanks(p + 1, end, false);
+            if (word_at(q, end, "import") || word_at(q, end, "from"))
+                add_tokens(s, AL_TOK_IMPORT);
             expect_lhs = true;
             lhs = NULL;
         }

@@ -26,6 +26,7 @@ enum {
     AL_TOK_KERNEL = 1 << 11,  /* Python: a decorator whose text says triton (a kernel) */
     AL_TOK_HOSTMOVE = 1 << 12, /* Python: .to( .cuda( after a FACTORY or MAKER call on one
                                   logical line of code (`torch.zeros(n).to(d)`) */
+    AL_TOK_IMPORT = 1 << 13,  /* Python: an import statement (`import`, `from ... import`) */
 };
 
 /* A top-level statement of a Python file, or a statement of a top-level

@@ -22,6 +22,7 @@ HEADERS = [
     "import numpy as np\nimport torch\n",
     "import triton\nimport triton.language as tl\nimport torch\n",
     "from .helpers import fill_rows\nimport torch\n",
+    "\ufeffimport torch\nimport torch.nn.functional as F\n",  # a byte-order mark first
 ]
 
 SNIPPETS = [
@@ -301,14 +302,14 @@ def main():
             text = text.replace("\n", "\r\n")
         if rng.random() < 0.1:
             text = text.replace("    ", "\t")
-        with open(os.path.join(out, "gen_%03d.py" % i), "w", newline="") as f:
+        with open(os.path.join(out, "gen_%03d.py" % i), "w", newline="", encoding="utf-8") as f:
             f.write(text)
     # Each snippet alone under each header: a file with a finding is read
     # whole, so only a file whose one finding hangs on what a partial
     # parse keeps shows whether the shortcut kept enough.
     for k, snippet in enumerate(SNIPPETS):
         for h, header in enumerate(HEADERS):
-            with open(os.path.join(out, "one_%02d_%d.py" % (k, h)), "w", newline="") as f:
+            with open(os.path.join(out, "one_%02d_%d.py" % (k, h)), "w", newline="", encoding="utf-8") as f:
                 f.write(header + "\n\n" + snippet.replace("{n}", "0"))
 
 

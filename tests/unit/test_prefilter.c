@@ -181,6 +181,10 @@ static void kernels_moves_and_copies(void **state)
     assert_true(t & AL_TOK_FACTORY);
     assert_false(t & AL_TOK_HOSTMOVE);
     assert_true(tokens_of("def f(b, x):\n    b[1:].copy_(x)\n", 1) & AL_TOK_COPY);
+    /* An import is seen after a byte-order mark and after a semicolon. */
+    assert_true(tokens_of("\xEF\xBB\xBFimport torch\n", 1) & AL_TOK_IMPORT);
+    assert_true(tokens_of("x = 1; from torch import zeros\n", 1) & AL_TOK_IMPORT);
+    assert_false(tokens_of("y = x.importance\n", 1) & AL_TOK_IMPORT);
     assert_false(tokens_of("def f(b, x):\n    return b.copy()\n", 1) & AL_TOK_COPY);
 }
 
