@@ -248,12 +248,18 @@ static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *
     }
 }
 
-/* Parses src (in part, by plan, when it has spans) and runs the rules.
- * asked_trimmed: set when the analysis asked about a class that the
- * partial parse trimmed (only the whole file can answer). */
+/* What a run of the rules was asked and what it saw, besides findings. */
+typedef struct {
+    const bool *only;    /* run only these of the enabled rules (NULL: all) */
+    bool reported[AL_MAX_RULES]; /* out: rules that found something, suppressed or not */
+    bool asked_trimmed;  /* out: a question about a class the partial parse
+                          * trimmed (only the whole file can answer it) */
+} rules_run;
+
+/* Parses src (in part, by plan, when it has spans) and runs the rules. */
 static bool run_rules(const al_source *src, const al_lint_options *opt, const parse_plan *plan,
                       al_findings *out, bool *syntax_error, noqa_request *add_noqa,
-                      bool *asked_trimmed)
+                      rules_run *run)
 {
     al_pyfile pf;
     bool parsed = plan && plan->spans
@@ -267,7 +273,7 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
     if (plan && plan->spans) {
         pf.trimmed = (const size_t(*)[2])plan->trimmed;
         pf.n_trimmed = plan->n_trimmed;
-        pf.asked_trimmed = asked_trimmed;
+        pf.asked_trimmed = run ? &run->asked_trimmed : NULL;
     }
     *syntax_error = pf.has_error;
     const char *calls[64];
@@ -279,8 +285,13 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
     al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference};
     size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)
-        if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON)
+        if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON &&
+            (!run || !run->only || run->only[r])) {
+            size_t before = out->n;
             al_rules[r].run(&in, out);
+            if (run)
+                run->reported[r] = out->n > before;
+        }
     scope_fixes(&pf, src, out, first);
     relative_notes(opt, out);
     al_suppressions sup;
@@ -432,15 +443,23 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         res->skipped_by_prefilter = true;
         return;
     }
-    bool asked_trimmed = false;
-    bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &asked_trimmed);
-    if (plan.spans && (!ok || res->findings.n || res->syntax_error || asked_trimmed)) {
+    rules_run partial = {0};
+    bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
+    if (plan.spans && (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
         /* A partial parse decides only that a file has nothing to say:
          * what it finds, and any syntax error, is read again from the
          * whole file (errors anywhere withhold every fix). */
+        /* Each rule's regions were all in the partial parse: a rule that
+         * found nothing there finds nothing in the whole file, unless the
+         * partial parse could not be read whole (errors) or left out
+         * part of a class something asked about. AL900 still judges
+         * every enabled rule's suppressions. */
+        rules_run whole = {0};
+        if (ok && !res->syntax_error && !partial.asked_trimmed)
+            whole.only = partial.reported;
         al_findings_free(&res->findings);
         res->syntax_error = false;
-        ok = run_rules(src, opt, NULL, &res->findings, &res->syntax_error, NULL, NULL);
+        ok = run_rules(src, opt, NULL, &res->findings, &res->syntax_error, NULL, &whole);
     }
     free(plan.spans);
     free(plan.trimmed);
