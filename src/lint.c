@@ -46,6 +46,7 @@ typedef struct {
     size_t n_spans;
     size_t (*trimmed)[2]; /* classes parsed without some methods */
     size_t n_trimmed;
+    bool token_filter; /* walks may skip functions by their tokens (no renamed factory) */
 } parse_plan;
 
 /* Whether some admitted rule could report in code with these tokens
@@ -103,6 +104,7 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
                       al_prefilter_admits(al_rules[r].needs, scan.tokens);
         plan->admitted |= admitted[r];
     }
+    plan->token_filter = !scan.renamed;
     /* A renamed factory hides its calls from the scan: the whole file. */
     if (!plan->admitted || scan.renamed || !spans_wanted) {
         al_py_scan_free(&scan);
@@ -251,6 +253,7 @@ static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *
 /* What a run of the rules was asked and what it saw, besides findings. */
 typedef struct {
     const bool *only;    /* run only these of the enabled rules (NULL: all) */
+    bool token_filter;   /* walks may skip functions by their tokens */
     bool reported[AL_MAX_RULES]; /* out: rules that found something, suppressed or not */
     bool asked_trimmed;  /* out: a question about a class the partial parse
                           * trimmed (only the whole file can answer it) */
@@ -282,12 +285,14 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
     al_pymodule_build(&module, &pf, opt->ops, calls);
     if (opt->index)
         al_pymodule_use_index(&module, src->path, opt->index);
-    al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference};
+    module.token_filter = run && run->token_filter;
+    al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference, NULL};
     size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON &&
             (!run || !run->only || run->only[r])) {
             size_t before = out->n;
+            in.region_needs = al_rules[r].region_needs;
             al_rules[r].run(&in, out);
             if (run)
                 run->reported[r] = out->n > before;
@@ -385,7 +390,7 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
         al_cxx_unit_free(&unit);
         return false;
     }
-    al_rule_input in = {src, NULL, &unit, opt->ops, opt->index, opt->inference};
+    al_rule_input in = {src, NULL, &unit, opt->ops, opt->index, opt->inference, NULL};
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_CXX)
             al_rules[r].run(&in, out);
@@ -444,6 +449,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         return;
     }
     rules_run partial = {0};
+    partial.token_filter = plan.token_filter;
     bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
     if (plan.spans && (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
         /* A partial parse decides only that a file has nothing to say:
@@ -455,6 +461,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
          * part of a class something asked about. AL900 still judges
          * every enabled rule's suppressions. */
         rules_run whole = {0};
+        whole.token_filter = plan.token_filter;
         if (ok && !res->syntax_error && !partial.asked_trimmed)
             whole.only = partial.reported;
         al_findings_free(&res->findings);

@@ -594,6 +594,15 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
         s->tokens |= s->items[i].tokens;
 }
 
+unsigned al_prefilter_tokens_python(const char *bytes, size_t len)
+{
+    al_py_scan s;
+    al_prefilter_scan_python(bytes, len, &s);
+    unsigned t = s.tokens;
+    al_py_scan_free(&s);
+    return t;
+}
+
 void al_py_scan_free(al_py_scan *s)
 {
     free(s->items);

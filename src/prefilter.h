@@ -81,6 +81,9 @@ bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const 
  * bytes. */
 size_t al_py_scan_spans(const al_py_scan *s, const bool *keep, const bool *keep_member,
                         size_t (*spans)[2], size_t *kept);
+/* The token classes of Python code in bytes[0, len) (a function's text):
+ * every statement's, as al_prefilter_scan_python finds them. */
+unsigned al_prefilter_tokens_python(const char *bytes, size_t len);
 /* Whether tokens meet needs: every nonzero entry (a set of classes) must
  * share a class with tokens. All zero: always. */
 bool al_prefilter_admits(const unsigned needs[AL_PREFILTER_TERMS], unsigned tokens);

@@ -1,5 +1,6 @@
 #include "module.h"
 
+#include "../prefilter.h"
 #include "../util.h"
 
 #include <stdlib.h>
@@ -205,6 +206,25 @@ void al_pymodule_walk(const al_pymodule *m, const al_py_walker *w)
         al_py_walk_function(m->functions[i], w);
 }
 
+void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_walker *w)
+{
+    if (!needs || !m->token_filter) {
+        al_pymodule_walk(m, w);
+        return;
+    }
+    if (!m->function_tokens) {
+        m->function_tokens = al_xcalloc(m->n_functions ? m->n_functions : 1, sizeof(unsigned));
+        for (size_t i = 0; i < m->n_functions; i++) {
+            size_t start = ts_node_start_byte(m->functions[i]);
+            m->function_tokens[i] = al_prefilter_tokens_python(
+                m->pf->src->bytes + start, ts_node_end_byte(m->functions[i]) - start);
+        }
+    }
+    for (size_t i = 0; i < m->n_functions; i++)
+        if (al_prefilter_admits(needs, m->function_tokens[i]))
+            al_py_walk_function(m->functions[i], w);
+}
+
 char *al_pymodule_resolve(const al_pymodule *m, TSNode expr)
 {
     return al_imports_resolve(&m->imports, m->pf, expr);
@@ -234,5 +254,6 @@ void al_pymodule_free(al_pymodule *m)
     free(m->calls);
     free(m->comments);
     free(m->long_strings);
+    free(m->function_tokens);
     memset(m, 0, sizeof *m);
 }

@@ -46,6 +46,11 @@ typedef struct al_pymodule {
     size_t n_long_strings, cap_long_strings;
     bool buffers_ready;
     al_buffers buffers;
+    /* Whether a walk may skip a function by the token classes of its
+     * text: not when a factory may be imported under another name (the
+     * tokens would not show its calls), nor for the reference run. */
+    bool token_filter;
+    unsigned *function_tokens; /* per function, once a walk asked */
 } al_pymodule;
 
 /* call_names: NULL-terminated callee names (`cat`, `fill_`) whose calls
@@ -59,6 +64,10 @@ void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *in
 const al_buffers *al_pymodule_buffers(al_pymodule *m);
 /* Walks the body of every analysable function (al_py_walk_function). */
 void al_pymodule_walk(const al_pymodule *m, const al_py_walker *w);
+/* The same, for the functions whose text meets needs (a rule's region
+ * needs: what the code of a finding holds) when m->token_filter allows;
+ * NULL needs: every function. */
+void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_walker *w);
 /* The qualified name an expression stands for through the imports
  * (`th.zeros` -> "torch.zeros"), or NULL; caller frees. */
 char *al_pymodule_resolve(const al_pymodule *m, TSNode expr);

@@ -295,7 +295,7 @@ void al_rule_al103(const al_rule_input *in, al_findings *out)
     const char *torch = in->py->torch ? in->py->torch : "torch";
     already_zero(in, torch, out);
     al_rule_visit w = {in, out};
-    al_pymodule_walk(in->py, &(al_py_walker){refill_next, NULL, &w});
+    al_pymodule_walk_where(in->py, in->region_needs, &(al_py_walker){refill_next, NULL, &w});
     for (size_t i = 0; i < in->py->n_calls; i++)
         refill_chained(in, torch, in->py->calls[i], out);
 }

@@ -160,5 +160,5 @@ static void cat_in_loop(TSNode func, TSNode stmt, void *arg)
 void al_rule_al202(const al_rule_input *in, al_findings *out)
 {
     al_rule_visit w = {in, out};
-    al_pymodule_walk(in->py, &(al_py_walker){NULL, cat_in_loop, &w});
+    al_pymodule_walk_where(in->py, in->region_needs, &(al_py_walker){NULL, cat_in_loop, &w});
 }

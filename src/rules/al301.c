@@ -312,5 +312,5 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
 void al_rule_al301(const al_rule_input *in, al_findings *out)
 {
     al_rule_visit w = {in, out};
-    al_pymodule_walk(in->py, &(al_py_walker){NULL, alloc_in_loop, &w});
+    al_pymodule_walk_where(in->py, in->region_needs, &(al_py_walker){NULL, alloc_in_loop, &w});
 }

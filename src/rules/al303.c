@@ -233,5 +233,5 @@ static void loops_of_block(TSNode func, TSNode block, void *arg)
 void al_rule_al303(const al_rule_input *in, al_findings *out)
 {
     al_rule_visit w = {in, out};
-    al_pymodule_walk(in->py, &(al_py_walker){loops_of_block, NULL, &w});
+    al_pymodule_walk_where(in->py, in->region_needs, &(al_py_walker){loops_of_block, NULL, &w});
 }

@@ -436,5 +436,5 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
 void al_rule_al401(const al_rule_input *in, al_findings *out)
 {
     al_rule_visit w = {in, out};
-    al_pymodule_walk(in->py, &(al_py_walker){NULL, inplace_candidate, &w});
+    al_pymodule_walk_where(in->py, in->region_needs, &(al_py_walker){NULL, inplace_candidate, &w});
 }

@@ -30,6 +30,9 @@ typedef struct {
     const al_op_table *ops;
     struct al_index *index; /* the repo index (C++ rules; Python ones reach it through py) */
     bool inference;         /* configured: the code runs without autograd */
+    /* The running rule's region needs (al_rule.region_needs): its walks
+     * may skip a function whose text does not meet them. */
+    const unsigned *region_needs;
 } al_rule_input;
 
 /* What a rule's visitor callbacks (al_pymodule_walk) need. */

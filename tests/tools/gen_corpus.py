@@ -253,6 +253,18 @@ def double_{n}(y):
     w = 2 * w
     return w
 ''',
+    # a factory under another name: its calls show no factory token
+    '''from torch import empty as alloc
+
+
+def loop_alias_{n}(xs, n: int):
+    total = 0
+    for x in xs:
+        tmp = alloc(n)
+        tmp.copy_(x)
+        total = total + tmp.sum()
+    return total
+''',
     # calls inside strings are not code the rules read: no AL501 here
     '''def f_string_move_{n}(x):
     return f"{torch.zeros(2).cuda()} {x}"
