@@ -652,18 +652,9 @@ static void python_registrations(const char *path, const al_pyfile *pf, op_bindi
     }
 }
 
-/* Whether a file's bytes hold any of the markers (read without parsing). */
-static bool file_mentions(al_index *ix, const char *path, const char *const *markers)
-{
-    al_source src;
-    bool yes = false;
-    if (index_load(ix, &src, path) == AL_SOURCE_OK)
-        for (int i = 0; markers[i] && !yes; i++)
-            yes = memmem(src.bytes, src.len, markers[i], strlen(markers[i])) != NULL;
-    al_source_free(&src);
-    return yes;
-}
-
+/* Every registration in the project's Python files: the statements that
+ * name a marker are parsed and read, then let go (the bindings keep
+ * names and paths). */
 static void read_python_ops(al_index *ix, project *p)
 {
     if (p->py_ops_read)
@@ -671,13 +662,24 @@ static void read_python_ops(al_index *ix, project *p)
     p->py_ops_read = true;
     walk_project(p);
     static const char *const markers[] = {"direct_register_custom_op", "custom_op(", NULL};
-    for (size_t i = 0; i < p->py_files.n; i++)
-        if (file_mentions(ix, p->py_files.items[i], markers)) {
-            pyfile *f = load_py(ix, p->py_files.items[i]);
-            const al_pyview *v = f ? al_pyparts_marked(&f->parts, markers) : NULL;
-            if (v)
-                python_registrations(f->path, &v->pf, &p->py_ops);
+    for (size_t i = 0; i < p->py_files.n; i++) {
+        al_source src;
+        if (index_load(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {
+            al_source_free(&src);
+            continue;
         }
+        al_pyfile pf;
+        char *real = NULL;
+        if ((memmem(src.bytes, src.len, markers[0], strlen(markers[0])) ||
+             memmem(src.bytes, src.len, markers[1], strlen(markers[1]))) &&
+            (real = al_path_real(p->py_files.items[i])) != NULL &&
+            al_pyparts_parse_marked(&src, ix->whole_files, markers, &pf)) {
+            python_registrations(real, &pf, &p->py_ops);
+            al_pyfile_free(&pf);
+        }
+        free(real);
+        al_source_free(&src);
+    }
 }
 
 const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, const char *attr)

@@ -59,13 +59,14 @@ static bool parse_view(al_pyview *v, al_pyparts *f, bool whole)
 }
 
 /* Parses the next view: the statements marked in f->kept (with the
- * module-level code, kernels and called functions), or the whole file
- * when partial views are used up or not wanted. */
+ * imports, kernels and called functions), or the whole file when partial
+ * views are used up or not wanted. */
 static const al_pyview *add_view(al_pyparts *f)
 {
     for (size_t i = 0; i < f->scan.n; i++) {
         const al_statement_span *g = &f->scan.items[i];
-        f->kept[i] |= !g->definition || (g->tokens & AL_TOK_KERNEL);
+        f->kept[i] |= (!g->definition && (g->tokens & AL_TOK_IMPORT)) ||
+                      (g->tokens & AL_TOK_KERNEL);
     }
     al_py_scan_keep_called(&f->scan, f->src.bytes, f->kept, NULL);
     bool whole = f->whole_only || f->n_views >= AL_PYPARTS_MAX_VIEWS;
@@ -102,19 +103,31 @@ const al_pyview *al_pyparts_function(al_pyparts *f, const char *name)
     return add_view(f);
 }
 
-const al_pyview *al_pyparts_marked(al_pyparts *f, const char *const *markers)
+bool al_pyparts_parse_marked(const al_source *src, bool whole_only, const char *const *markers,
+                             al_pyfile *out)
 {
-    bool missing = false;
-    for (size_t i = 0; i < f->scan.n; i++) {
-        const al_statement_span *g = &f->scan.items[i];
-        for (size_t k = 0; markers[k] && !f->kept[i]; k++)
-            if (memmem(f->src.bytes + g->start, g->end - g->start, markers[k],
-                       strlen(markers[k]))) {
-                f->kept[i] = true;
-                missing = true;
-            }
+    memset(out, 0, sizeof *out);
+    al_py_scan scan;
+    al_prefilter_scan_python(src->bytes, src->len, &scan);
+    bool *keep = al_xcalloc(scan.n ? scan.n : 1, sizeof *keep);
+    bool any = false;
+    for (size_t i = 0; i < scan.n; i++) {
+        const al_statement_span *g = &scan.items[i];
+        for (size_t k = 0; markers[k] && !keep[i]; k++)
+            keep[i] = memmem(src->bytes + g->start, g->end - g->start, markers[k],
+                             strlen(markers[k])) != NULL;
+        any |= keep[i];
     }
-    if (f->n_views && (f->whole || !missing))
-        return newest(f);
-    return add_view(f);
+    size_t (*spans)[2] = al_xcalloc(scan.n ? scan.n : 1, sizeof *spans);
+    size_t kept;
+    size_t n = al_py_scan_spans(&scan, keep, NULL, spans, &kept);
+    bool ok = any && (whole_only || kept == src->len
+                          ? al_pyfile_parse(out, src)
+                          : al_pyfile_parse_spans(out, src, (const size_t(*)[2])spans, n));
+    if (!ok)
+        al_pyfile_free(out);
+    free(spans);
+    free(keep);
+    al_py_scan_free(&scan);
+    return ok;
 }

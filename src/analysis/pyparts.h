@@ -4,8 +4,9 @@
  * what that function calls there, the file's imports (a name may be
  * re-exported) and its Triton kernels (a launch is recognised by the
  * file's kernel names) — not the whole file. A view is one parse of the
- * file's module-level code, every statement that mentions Triton, and the
- * functions asked for so far with those they call by name. The newest
+ * file's imports, its kernel definitions, and the functions asked for so
+ * far with those they call by name (nothing else at module level is read
+ * by the analysis). The newest
  * view holds everything an older one does; older views stay valid, since
  * what was taken from them (definitions, memoised summaries keyed by byte
  * offsets) may still be in use. After AL_PYPARTS_MAX_VIEWS partial views
@@ -50,9 +51,13 @@ const al_pyview *al_pyparts_function(al_pyparts *f, const char *name);
  * module-level code (imports) at least. NULL when nothing could be
  * parsed. */
 const al_pyview *al_pyparts_any(al_pyparts *f);
-/* A view that holds every top-level statement whose bytes contain one of
- * markers (NULL-terminated), parsing one when needed. */
-const al_pyview *al_pyparts_marked(al_pyparts *f, const char *const *markers);
+/* Parses, for the caller to free, only the top-level statements of src
+ * whose bytes hold one of markers (NULL-terminated), or the whole file
+ * when whole_only: for a look at a few statements that no view needs to
+ * keep (registrations). False when no statement holds a marker or nothing
+ * could be parsed. */
+bool al_pyparts_parse_marked(const al_source *src, bool whole_only, const char *const *markers,
+                             al_pyfile *out);
 void al_pyparts_free(al_pyparts *f);
 
 #endif
