@@ -320,21 +320,27 @@ static void function_name(const char *bytes, const char *at, const char *end,
     }
 }
 
-static void push_statement(al_py_scan *s, const char *bytes, size_t start, const char *at,
-                           const char *end, unsigned tokens, bool definition)
+/* A statement starting at `start` whose first line's code is at `at`. */
+static al_statement_span new_statement(const char *bytes, size_t start, const char *at,
+                                       const char *end, unsigned tokens, bool definition)
 {
     al_statement_span r = {start, start, tokens, definition, 0, 0, 0, 0, tokens};
     if (definition)
         function_name(bytes, at, end, &r);
+    return r;
+}
+
+static void push_statement(al_py_scan *s, const char *bytes, size_t start, const char *at,
+                           const char *end, unsigned tokens, bool definition)
+{
+    al_statement_span r = new_statement(bytes, start, at, end, tokens, definition);
     AL_PUSH(s->items, s->n, s->cap, r);
 }
 
 static void push_member(al_py_scan *s, const char *bytes, size_t start, const char *at,
                         const char *end, unsigned tokens, bool definition)
 {
-    al_statement_span r = {start, start, tokens, definition, 0, 0, 0, 0, tokens};
-    if (definition)
-        function_name(bytes, at, end, &r);
+    al_statement_span r = new_statement(bytes, start, at, end, tokens, definition);
     AL_PUSH(s->members, s->n_members, s->cap_members, r);
     s->items[s->n - 1].n_members++;
 }
