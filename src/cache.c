@@ -459,6 +459,11 @@ uint64_t al_cache_fingerprint(const al_cache *c)
     return c->fingerprint;
 }
 
+size_t al_cache_size(const al_cache *c)
+{
+    return c->n;
+}
+
 bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len,
                   uint64_t options, bool project_ok, al_findings *out)
 {

@@ -46,6 +46,8 @@ void al_cache_free(al_cache *c);
 const al_cache_dep *al_cache_deps(const al_cache *c, size_t *n);
 /* The project fingerprint the cache was written with. */
 uint64_t al_cache_fingerprint(const al_cache *c);
+/* How many files it holds results for (0: a first run, or a discarded cache). */
+size_t al_cache_size(const al_cache *c);
 
 /* The findings stored for path when hash, len and options match, and,
  * for an entry that consulted the index, when project_ok. True on a hit

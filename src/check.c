@@ -150,6 +150,7 @@ typedef struct {
     al_file_hash *hashes; /* per file: content hash and stamp (with a cache) */
     int64_t started;     /* wall clock at the start, for the cache's stamps */
     bool restamped;      /* the cache learned newer stamps */
+    bool hashes_from_jobs; /* an empty cache: hashes come from the jobs' reads */
 } run;
 
 static void run_free(run *r)
@@ -569,7 +570,7 @@ static bool deps_unchanged(const al_cache *c, const al_file_list *files, const a
     }
     al_file_hash *rh = al_xcalloc(n_rest ? n_rest : 1, sizeof *rh);
     if (same)
-        al_hash_files(rest, n_rest, 0, NULL, rh);
+        al_hash_files(rest, n_rest, 0, NULL, false, rh);
     for (size_t i = 0; i < n_rest && same; i++)
         same = rh[i].ok && rh[i].hash == rest_hash[i];
     free(rh);
@@ -579,6 +580,20 @@ static bool deps_unchanged(const al_cache *c, const al_file_list *files, const a
         free((char *)listed[i].path);
     free(listed);
     return same;
+}
+
+/* The run's files, each with its content hash and size. */
+static uint64_t project_fingerprint(const run *r, const al_file_hash *h)
+{
+    al_strbuf fp = {0};
+    for (size_t i = 0; i < r->files.n; i++) {
+        uint64_t sum[2] = {h[i].hash, h[i].len};
+        al_strbuf_append(&fp, r->files.paths[i], strlen(r->files.paths[i]) + 1);
+        al_strbuf_append(&fp, (const char *)sum, sizeof sum);
+    }
+    uint64_t f = al_cache_hash(fp.data ? fp.data : "", fp.len, 3);
+    al_strbuf_free(&fp);
+    return f;
 }
 
 /* Reads the cache and marks the jobs it answers: same bytes, same
@@ -605,18 +620,16 @@ static void cache_lookup(run *r, al_file_job *jobs)
         known[i].ok = al_cache_stamped(r->cache, r->files.paths[i], &known[i].stamp,
                                        &known[i].hash, &known[i].len);
     al_file_hash *h = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *h);
-    al_hash_files(r->files.paths, r->files.n, o->threads, known, h);
+    /* Nothing to look up (a first run): every file is read by its job,
+     * which hashes it; reading it here first would read it twice. */
+    r->hashes_from_jobs = al_cache_size(r->cache) == 0;
+    al_hash_files(r->files.paths, r->files.n, o->threads, known, r->hashes_from_jobs, h);
     free(known);
     phase_done("hash", clock);
-    al_strbuf fp = {0};
-    for (size_t i = 0; i < r->files.n; i++) {
-        uint64_t sum[2] = {h[i].hash, h[i].len};
-        al_strbuf_append(&fp, r->files.paths[i], strlen(r->files.paths[i]) + 1);
-        al_strbuf_append(&fp, (const char *)sum, sizeof sum);
-    }
-    r->fingerprint = al_cache_hash(fp.data ? fp.data : "", fp.len, 3);
-    al_strbuf_free(&fp);
-    r->project_ok = r->fingerprint == al_cache_fingerprint(r->cache) && deps_unchanged(r->cache, &r->files, h);
+    if (!r->hashes_from_jobs)
+        r->fingerprint = project_fingerprint(r, h);
+    r->project_ok = !r->hashes_from_jobs && r->fingerprint == al_cache_fingerprint(r->cache) &&
+                    deps_unchanged(r->cache, &r->files, h);
     phase_done("deps", clock);
     al_cache_keep_project(r->cache, r->project_ok);
     r->options = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->options);
@@ -722,6 +735,11 @@ static void check_files(run *r)
     size_t cxx_unchecked = 0, analysed = 0;
     for (size_t i = 0; i < r->files.n; i++) {
         al_file_job *job = &jobs[i];
+        if (r->cache && r->hashes_from_jobs && job->linted) {
+            r->hashes[i].hash = job->hash;
+            r->hashes[i].len = job->len;
+            r->hashes[i].ok = true;
+        }
         cache_store(r, i, job);
         analysed += job->linted;
         cxx_unchecked += job->cxx_unchecked;
@@ -758,6 +776,8 @@ static void check_files(run *r)
     free(jobs);
     /* Nothing analysed, and the project as the cache saw it: the cache
      * would be written back byte for byte. */
+    if (r->cache && r->hashes_from_jobs)
+        r->fingerprint = project_fingerprint(r, r->hashes);
     if (r->cache && (analysed || !r->project_ok || r->restamped))
         cache_save(r);
     /* Nothing fixed (or excluded, or not readable as source): the source

@@ -240,6 +240,7 @@ typedef struct {
     char *const *paths;
     size_t n;
     const al_file_hash *known;
+    bool stamp_only;
     al_file_hash *out;
     atomic_size_t next;
 } hash_pool;
@@ -256,6 +257,8 @@ static void *hash_worker(void *arg)
          * the next run sees, so these bytes are never vouched for by a
          * later state of the file. */
         h->stamped = al_file_stamp_read(p->paths[i], &h->stamp);
+        if (p->stamp_only)
+            continue;
         const al_file_hash *k = p->known ? &p->known[i] : NULL;
         if (h->stamped && k && k->ok && al_file_stamp_equal(&h->stamp, &k->stamp)) {
             h->hash = k->hash;
@@ -269,9 +272,9 @@ static void *hash_worker(void *arg)
 }
 
 void al_hash_files(char *const *paths, size_t n, int threads, const al_file_hash *known,
-                   al_file_hash *out)
+                   bool stamp_only, al_file_hash *out)
 {
     memset(out, 0, n * sizeof *out);
-    hash_pool p = {paths, n, known, out, 0};
+    hash_pool p = {paths, n, known, stamp_only, out, 0};
     run_on_threads(threads, n, hash_worker, &p);
 }

@@ -195,6 +195,26 @@ cmp -s "$work/stamp_after.txt" "$work/stamp_ref.txt" ||
       diff "$work/stamp_ref.txt" "$work/stamp_after.txt" >&2; }
 rm pkg/stamp.py
 
+# A first run (an empty cache) reads each file once: its job's read gives
+# the hash the cache keeps, with the stamp taken before it; the next run
+# takes those stamps and reads no file without findings. (The files are
+# seconds old by now, so their stamps vouch.)
+if command -v strace >/dev/null 2>&1; then
+    opens() { grep -c "\"$1\"" "$2" || true; }
+    strace -f -e trace=open,openat -o "$work/first.trace" "$alloclint" check \
+        --output-format concise --cache-dir "$work/first" . >"$work/first.txt" 2>/dev/null
+    check --no-cache >"$work/nocache_now.txt"
+    cmp -s "$work/first.txt" "$work/nocache_now.txt" || say "a first run differs from --no-cache"
+    [ "$(opens pkg/empty.py "$work/first.trace")" = 1 ] ||
+        say "a first run read pkg/empty.py $(opens pkg/empty.py "$work/first.trace") times (once wanted)"
+    strace -f -e trace=open,openat -o "$work/second.trace" "$alloclint" check \
+        --output-format concise --cache-dir "$work/first" . >/dev/null 2>&1
+    [ "$(opens pkg/empty.py "$work/second.trace")" = 0 ] ||
+        say "the run after a first run read pkg/empty.py again: no stamp was kept"
+else
+    say "strace is missing (scripts/setup.sh installs it)"
+fi
+
 # --cache-dir and ALLOCLINT_CACHE_DIR put it elsewhere.
 check --cache-dir "$work/elsewhere" >/dev/null
 ls "$work/elsewhere"/*.bin >/dev/null 2>&1 || say "--cache-dir wrote no cache there"
