@@ -36,9 +36,10 @@ static bool prefilter_cxx(const al_source *src, const al_lint_options *opt)
 }
 
 /* What of a Python file is parsed: nothing (no enabled rule can fire),
- * the whole file, or its module-level code and the definitions some
- * admitted rule could report in (only when spans are wanted); of a class,
- * only its header, its body's other statements and the methods that
+ * the whole file, or (only when spans are wanted) the statements some
+ * admitted rule could report in, with what their proofs read: imports,
+ * kernels, suppressions and the functions they call; of a class, only its
+ * header, its body's statements that define nothing and the methods that
  * could hold a finding, unless a class-wide rule wants it all. */
 typedef struct {
     bool admitted;
