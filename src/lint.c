@@ -50,12 +50,12 @@ typedef struct {
     bool token_filter; /* walks may skip functions by their tokens (no renamed factory) */
 } parse_plan;
 
-/* Whether some admitted rule could report in code with these tokens
- * (class_wide: only the class-wide rules, else only the others). */
-static bool region_admitted(const bool *admitted, unsigned tokens, bool class_wide)
+/* Whether some admitted rule (only a class-wide one, when asked) could
+ * report in code with these tokens. */
+static bool region_admitted(const bool *admitted, unsigned tokens, bool class_wide_only)
 {
     for (size_t r = 0; r < al_rules_count; r++)
-        if (admitted[r] && al_rules[r].class_wide == class_wide &&
+        if (admitted[r] && (al_rules[r].class_wide || !class_wide_only) &&
             al_prefilter_admits(al_rules[r].region_needs, tokens))
             return true;
     return false;
@@ -69,9 +69,7 @@ static void plan_class(const al_py_scan *scan, size_t i, const bool *admitted, b
                        bool *keep_member)
 {
     const al_statement_span *g = &scan->items[i];
-    bool whole = (g->head_tokens & AL_TOK_KERNEL) ||
-                 region_admitted(admitted, g->head_tokens, false) ||
-                 region_admitted(admitted, g->head_tokens, true);
+    bool whole = (g->head_tokens & AL_TOK_KERNEL) || region_admitted(admitted, g->head_tokens, false);
     for (size_t k = 0; k < g->n_members && !whole; k++)
         whole = region_admitted(admitted, scan->members[g->first_member + k].tokens, true);
     if (whole) {
@@ -126,8 +124,7 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
         else if (g->n_members)
             plan_class(&scan, i, admitted, keep, keep_member);
         else
-            keep[i] = region_admitted(admitted, g->tokens, false) ||
-                      region_admitted(admitted, g->tokens, true);
+            keep[i] = region_admitted(admitted, g->tokens, false);
     }
     /* The functions of the file that kept code calls by name, the
      * methods it calls through `self.`, and theirs: a proof may follow a
@@ -143,10 +140,12 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
         plan->n_spans = n;
         for (size_t i = 0; i < scan.n; i++) {
             const al_statement_span *g = &scan.items[i];
-            bool left_out = false;
-            for (size_t k = 0; !keep[i] && k < g->n_members; k++)
-                left_out |= !keep_member[g->first_member + k];
-            if (!left_out)
+            bool some_in = false, some_out = false;
+            for (size_t k = 0; !keep[i] && k < g->n_members; k++) {
+                some_in |= keep_member[g->first_member + k];
+                some_out |= !keep_member[g->first_member + k];
+            }
+            if (!some_in || !some_out)
                 continue;
             if (!plan->trimmed)
                 plan->trimmed = al_xcalloc(scan.n, sizeof *plan->trimmed);
@@ -455,12 +454,11 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     if (plan.spans && (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
         /* A partial parse decides only that a file has nothing to say:
          * what it finds, and any syntax error, is read again from the
-         * whole file (errors anywhere withhold every fix). */
-        /* Each rule's regions were all in the partial parse: a rule that
-         * found nothing there finds nothing in the whole file, unless the
-         * partial parse could not be read whole (errors) or left out
-         * part of a class something asked about. AL900 still judges
-         * every enabled rule's suppressions. */
+         * whole file (errors anywhere withhold every fix). Each rule's
+         * regions were all in the partial parse, so only the rules that
+         * found something there run again, unless the partial parse had
+         * errors or left out part of a class something asked about; AL900
+         * still judges every enabled rule's suppressions. */
         rules_run whole = {0};
         whole.token_filter = plan.token_filter;
         if (ok && !res->syntax_error && !partial.asked_trimmed)

@@ -183,10 +183,16 @@ static unsigned name_class(const char *p, size_t n)
     return t;
 }
 
+/* Blanks between tokens: spaces, tabs, form feeds, line continuations,
+ * and with newlines, line ends (inside brackets). */
+static bool is_blank(char c, bool newlines)
+{
+    return c == ' ' || c == '\t' || c == '\\' || c == '\f' || (newlines && (c == '\n' || c == '\r'));
+}
+
 static const char *skip_blanks(const char *q, const char *end, bool newlines)
 {
-    while (q < end && (*q == ' ' || *q == '\t' || *q == '\\' || *q == '\f' ||
-                       (newlines && (*q == '\n' || *q == '\r'))))
+    while (q < end && is_blank(*q, newlines))
         q++;
     return q;
 }
@@ -233,11 +239,6 @@ static unsigned comment_class(const char *p, const char *e)
     return 0;
 }
 
-static bool blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r' || c == '\f';
-}
-
 /* The methods AL401 puts in place (rules/al401.c): `x.m(...)`, `torch.m(x, ...)`. */
 static bool inplace_method(const char *p, size_t n)
 {
@@ -257,10 +258,10 @@ static bool inplace_method(const char *p, size_t n)
 static bool rebind_candidate(const char *bytes, const char *p, const char *w, const char *end)
 {
     const char *b = p;
-    while (b > bytes && blank(b[-1]))
+    while (b > bytes && is_blank(b[-1], true))
         b--;
     const char *v = b;
-    while (v > bytes && (blank(v[-1]) || v[-1] == '('))
+    while (v > bytes && (is_blank(v[-1], true) || v[-1] == '('))
         v--;
     bool first = v > bytes && v[-1] == '=' && !(v - 1 > bytes && strchr("=<>!", v[-2]));
     const char *a = w;
@@ -616,12 +617,15 @@ void al_py_scan_free(al_py_scan *s)
     memset(s, 0, sizeof *s);
 }
 
+static bool defines(const al_statement_span *g, const char *bytes, const char *name, size_t len)
+{
+    return g->name_len == len && !memcmp(bytes + g->name, name, len);
+}
 
 bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const char *name,
                         size_t len)
 {
-    const al_statement_span *g = &s->items[i];
-    return g->name_len == len && !memcmp(bytes + g->name, name, len);
+    return defines(&s->items[i], bytes, name, len);
 }
 
 /* The closure's work: statements (unit < s->n) and members (unit - s->n)
@@ -652,8 +656,7 @@ static void keep_method(called_closure *c, const char *name, size_t len)
     const al_statement_span *cls = &c->scan->items[c->current_class];
     for (size_t k = 0; k < cls->n_members; k++) {
         size_t j = cls->first_member + k;
-        const al_statement_span *m = &c->scan->members[j];
-        if (!c->keep_member[j] && m->name_len == len && !memcmp(c->bytes + m->name, name, len)) {
+        if (!c->keep_member[j] && defines(&c->scan->members[j], c->bytes, name, len)) {
             c->keep_member[j] = true;
             c->work[c->n_work++] = c->scan->n + j;
         }

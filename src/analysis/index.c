@@ -669,15 +669,13 @@ static void read_python_ops(al_index *ix, project *p)
             continue;
         }
         al_pyfile pf;
-        char *real = NULL;
-        if ((memmem(src.bytes, src.len, markers[0], strlen(markers[0])) ||
-             memmem(src.bytes, src.len, markers[1], strlen(markers[1]))) &&
-            (real = al_path_real(p->py_files.items[i])) != NULL &&
-            al_pyparts_parse_marked(&src, ix->whole_files, markers, &pf)) {
-            python_registrations(real, &pf, &p->py_ops);
+        if (al_pyparts_parse_marked(&src, ix->whole_files, markers, &pf)) {
+            char *real = al_path_real(p->py_files.items[i]);
+            if (real)
+                python_registrations(real, &pf, &p->py_ops);
+            free(real);
             al_pyfile_free(&pf);
         }
-        free(real);
         al_source_free(&src);
     }
 }

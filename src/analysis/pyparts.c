@@ -31,30 +31,46 @@ static const al_pyview *newest(const al_pyparts *f)
     return f->n_views ? f->views[f->n_views - 1] : NULL;
 }
 
-static bool parse_view(al_pyview *v, al_pyparts *f, bool whole)
+/* Parses the statements of scan that keep marks, or src whole when
+ * asked or when they are the whole file; *parsed: the bytes parsed. */
+static bool parse_kept(al_pyfile *out, const al_source *src, const al_py_scan *scan,
+                       const bool *keep, bool whole, size_t *parsed)
 {
     if (!whole) {
-        size_t (*spans)[2] = al_xcalloc(f->scan.n ? f->scan.n : 1, sizeof *spans);
+        size_t (*spans)[2] = al_xcalloc(scan->n ? scan->n : 1, sizeof *spans);
         size_t kept;
-        size_t n = al_py_scan_spans(&f->scan, f->kept, NULL, spans, &kept);
-        whole = kept == f->src.len;
-        bool ok = !whole && al_pyfile_parse_spans(&v->pf, &f->src, (const size_t(*)[2])spans, n);
+        size_t n = al_py_scan_spans(scan, keep, NULL, spans, &kept);
+        whole = kept == src->len;
+        bool ok = !whole && al_pyfile_parse_spans(out, src, (const size_t(*)[2])spans, n);
         free(spans);
-        if (ok && !v->pf.has_error) {
-            f->parsed += kept;
+        if (ok) {
+            *parsed = kept;
             return true;
         }
+        al_pyfile_free(out);
+    }
+    if (al_pyfile_parse(out, src)) {
+        *parsed = src->len;
+        return true;
+    }
+    al_pyfile_free(out);
+    return false;
+}
+
+static bool parse_view(al_pyview *v, al_pyparts *f, bool whole)
+{
+    size_t parsed;
+    bool ok = parse_kept(&v->pf, &f->src, &f->scan, f->kept, whole, &parsed);
+    if (ok && v->pf.partial && v->pf.has_error) {
         /* A part that does not parse cleanly is read as the whole file
          * reads it: errors are where the two could differ. */
         al_pyfile_free(&v->pf);
-        whole = true;
+        ok = parse_kept(&v->pf, &f->src, &f->scan, f->kept, true, &parsed);
     }
-    if (!al_pyfile_parse(&v->pf, &f->src)) {
-        al_pyfile_free(&v->pf);
+    if (!ok)
         return false;
-    }
-    f->parsed += f->src.len;
-    f->whole = true;
+    f->parsed += parsed;
+    f->whole |= !v->pf.partial;
     return true;
 }
 
@@ -103,30 +119,28 @@ const al_pyview *al_pyparts_function(al_pyparts *f, const char *name)
     return add_view(f);
 }
 
+static bool mentions(const char *bytes, size_t len, const char *const *markers)
+{
+    for (size_t k = 0; markers[k]; k++)
+        if (memmem(bytes, len, markers[k], strlen(markers[k])))
+            return true;
+    return false;
+}
+
 bool al_pyparts_parse_marked(const al_source *src, bool whole_only, const char *const *markers,
                              al_pyfile *out)
 {
     memset(out, 0, sizeof *out);
+    if (!mentions(src->bytes, src->len, markers))
+        return false; /* most files: no scan */
     al_py_scan scan;
     al_prefilter_scan_python(src->bytes, src->len, &scan);
     bool *keep = al_xcalloc(scan.n ? scan.n : 1, sizeof *keep);
-    bool any = false;
-    for (size_t i = 0; i < scan.n; i++) {
-        const al_statement_span *g = &scan.items[i];
-        for (size_t k = 0; markers[k] && !keep[i]; k++)
-            keep[i] = memmem(src->bytes + g->start, g->end - g->start, markers[k],
-                             strlen(markers[k])) != NULL;
-        any |= keep[i];
-    }
-    size_t (*spans)[2] = al_xcalloc(scan.n ? scan.n : 1, sizeof *spans);
-    size_t kept;
-    size_t n = al_py_scan_spans(&scan, keep, NULL, spans, &kept);
-    bool ok = any && (whole_only || kept == src->len
-                          ? al_pyfile_parse(out, src)
-                          : al_pyfile_parse_spans(out, src, (const size_t(*)[2])spans, n));
-    if (!ok)
-        al_pyfile_free(out);
-    free(spans);
+    for (size_t i = 0; i < scan.n; i++)
+        keep[i] = mentions(src->bytes + scan.items[i].start,
+                           scan.items[i].end - scan.items[i].start, markers);
+    size_t parsed;
+    bool ok = parse_kept(out, src, &scan, keep, whole_only, &parsed);
     free(keep);
     al_py_scan_free(&scan);
     return ok;

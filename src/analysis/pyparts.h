@@ -6,8 +6,8 @@
  * file's kernel names) — not the whole file. A view is one parse of the
  * file's imports, its kernel definitions, and the functions asked for so
  * far with those they call by name (nothing else at module level is read
- * by the analysis). The newest
- * view holds everything an older one does; older views stay valid, since
+ * by the analysis). The newest view holds everything an older one does;
+ * older views stay valid, since
  * what was taken from them (definitions, memoised summaries keyed by byte
  * offsets) may still be in use. After AL_PYPARTS_MAX_VIEWS partial views
  * the next one is the whole file, so no file costs much more than one
@@ -48,14 +48,13 @@ void al_pyparts_init(al_pyparts *f, bool whole_only);
  * top-level function of that name, or no view could be parsed. */
 const al_pyview *al_pyparts_function(al_pyparts *f, const char *name);
 /* The newest view, parsing the first when there is none: the file's
- * module-level code (imports) at least. NULL when nothing could be
- * parsed. */
+ * imports and kernels at least. NULL when nothing could be parsed. */
 const al_pyview *al_pyparts_any(al_pyparts *f);
 /* Parses, for the caller to free, only the top-level statements of src
  * whose bytes hold one of markers (NULL-terminated), or the whole file
  * when whole_only: for a look at a few statements that no view needs to
- * keep (registrations). False when no statement holds a marker or nothing
- * could be parsed. */
+ * keep (registrations). False, with nothing to free, when src names no
+ * marker or nothing could be parsed. */
 bool al_pyparts_parse_marked(const al_source *src, bool whole_only, const char *const *markers,
                              al_pyfile *out);
 void al_pyparts_free(al_pyparts *f);
