@@ -221,7 +221,8 @@ static char *get_str(reader *r)
     return s;
 }
 
-static void put_findings(al_strbuf *b, const al_findings *f)
+/* src: the source the findings point into, for the excerpt (NULL: none). */
+static void put_findings(al_strbuf *b, const al_findings *f, const al_source *src)
 {
     put_u32(b, (uint32_t)f->n);
     for (size_t i = 0; i < f->n; i++) {
@@ -252,12 +253,48 @@ static void put_findings(al_strbuf *b, const al_findings *f)
             put_u64(b, x->notes[k].row);
         }
     }
+    /* The lines the report shows and counts columns on, so that a later
+     * run reports from the cache without reading the file. Not for a
+     * notebook (cells), nor for bytes a report could not copy whole. */
+    bool keep = src && f->n && !src->notebook && !src->excerpt && !src->has_nul;
+    put_u8(b, keep);
+    if (!keep)
+        return;
+    size_t *offsets = NULL, n = 0, cap = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const al_finding *x = &f->items[i];
+        AL_PUSH(offsets, n, cap, x->start);
+        AL_PUSH(offsets, n, cap, x->end);
+        for (size_t k = 0; x->fix && k < x->fix->n_edits; k++) {
+            AL_PUSH(offsets, n, cap, x->fix->edits[k].start);
+            AL_PUSH(offsets, n, cap, x->fix->edits[k].end);
+        }
+    }
+    al_source_excerpt_line *lines;
+    size_t n_lines, text_len;
+    char *text;
+    al_source_excerpt_of(src, offsets, n, &lines, &n_lines, &text, &text_len);
+    put_u32(b, (uint32_t)n_lines);
+    for (size_t i = 0; i < n_lines; i++) {
+        put_u64(b, lines[i].row);
+        put_u64(b, lines[i].start);
+        put_u64(b, lines[i].next);
+        put_u32(b, (uint32_t)lines[i].text_len);
+        al_strbuf_append(b, text + lines[i].text, lines[i].text_len);
+    }
+    free(lines);
+    free(text);
+    free(offsets);
 }
 
-/* The findings of a blob; false (out emptied) when it does not read
+/* The findings of a blob, and into *excerpt (when asked for and kept)
+ * the lines they point at; false (out emptied) when it does not read
  * back whole. Codes must name a rule of this build. */
-static bool get_findings(const char *blob, size_t len, al_findings *out)
+static bool get_findings(const char *blob, size_t len, const char *path, size_t file_len,
+                         al_findings *out, al_source *excerpt, bool *has_excerpt)
 {
+    if (has_excerpt)
+        *has_excerpt = false;
     reader r = {(const unsigned char *)blob, (const unsigned char *)blob + len, false};
     memset(out, 0, sizeof *out);
     uint32_t n = get_u32(&r);
@@ -310,10 +347,62 @@ static bool get_findings(const char *blob, size_t len, al_findings *out)
             free(np);
         }
     }
-    if (r.bad || r.p != r.end) {
+    if (r.bad) {
         al_findings_free(out);
         return false;
     }
+    /* Then the excerpt of the lines they point at, when one was kept. */
+    bool held = get_u8(&r) != 0;
+    al_source_excerpt_line *lines = NULL;
+    char *text = NULL;
+    size_t n_lines = held ? get_u32(&r) : 0, text_len = 0;
+    if (held && !r.bad && n_lines <= (size_t)(r.end - r.p) / 28) {
+        lines = al_xcalloc(n_lines ? n_lines : 1, sizeof *lines);
+        al_strbuf t = {0};
+        for (size_t i = 0; i < n_lines && !r.bad; i++) {
+            lines[i].row = (size_t)get_u64(&r);
+            lines[i].start = (size_t)get_u64(&r);
+            lines[i].next = (size_t)get_u64(&r);
+            uint32_t tl = get_u32(&r);
+            if (r.bad || (size_t)(r.end - r.p) < tl) {
+                r.bad = true;
+                break;
+            }
+            lines[i].text = t.len;
+            lines[i].text_len = tl;
+            al_strbuf_append(&t, (const char *)r.p, tl);
+            r.p += tl;
+        }
+        text_len = t.len;
+        text = t.data ? al_strbuf_detach(&t) : al_xstrdup("");
+    } else if (held) {
+        r.bad = true;
+    }
+    bool whole = !r.bad && r.p == r.end;
+    bool made = whole && held && excerpt &&
+                al_source_from_excerpt(excerpt, path, file_len, lines, n_lines, text, text_len);
+    if (!made) {
+        free(lines);
+        free(text);
+    }
+    if (!whole) {
+        al_findings_free(out);
+        return false;
+    }
+    /* Every place a report asks about must be held, or the file is read. */
+    bool holds = made;
+    for (size_t i = 0; holds && i < out->n; i++) {
+        const al_finding *x = &out->items[i];
+        holds = al_source_holds(excerpt, x->start) && al_source_holds(excerpt, x->end);
+        for (size_t k = 0; holds && x->fix && k < x->fix->n_edits; k++)
+            holds = al_source_holds(excerpt, x->fix->edits[k].start) &&
+                    al_source_holds(excerpt, x->fix->edits[k].end);
+    }
+    if (made && !holds)
+        al_source_free(excerpt);
+    made = holds;
+    if (has_excerpt)
+        *has_excerpt = made;
     return true;
 }
 
@@ -465,7 +554,8 @@ size_t al_cache_size(const al_cache *c)
 }
 
 bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len,
-                  uint64_t options, bool project_ok, al_findings *out)
+                  uint64_t options, bool project_ok, al_findings *out, al_source *excerpt,
+                  bool *has_excerpt)
 {
     size_t s = *slot_for(c, path);
     if (!s)
@@ -474,15 +564,15 @@ bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len
     if (e->dropped || e->hash != hash || e->len != len || e->options != options ||
         (e->uses_index && !project_ok))
         return false;
-    return get_findings(e->blob, e->blob_len, out);
+    return get_findings(e->blob, e->blob_len, path, len, out, excerpt, has_excerpt);
 }
 
 void al_cache_put(al_cache *c, const char *path, uint64_t hash, size_t len, uint64_t options,
-                  bool uses_index, const al_findings *findings, const al_file_stamp *stamp,
-                  int64_t stamped_at)
+                  bool uses_index, const al_findings *findings, const al_source *src,
+                  const al_file_stamp *stamp, int64_t stamped_at)
 {
     al_strbuf b = {0};
-    put_findings(&b, findings);
+    put_findings(&b, findings, src);
     entry e = {al_xstrdup(path), hash, len, options, uses_index, false, NULL, b.len, {0}, 0};
     e.blob = al_strbuf_detach(&b);
     if (stamp) {
@@ -492,6 +582,14 @@ void al_cache_put(al_cache *c, const char *path, uint64_t hash, size_t len, uint
     add_entry(c, e);
 }
 
+/* Whether a stamp seen at `at` can vouch for the bytes: the file had not
+ * changed for STAMP_SETTLED_NS before (a write within the same clock
+ * tick as the stamp would not move it). */
+static bool settled(const al_file_stamp *stamp, int64_t at)
+{
+    return stamp->ctime_ns < at - STAMP_SETTLED_NS && stamp->mtime_ns < at - STAMP_SETTLED_NS;
+}
+
 bool al_cache_stamped(const al_cache *c, const char *path, al_file_stamp *stamp, uint64_t *hash,
                       size_t *len)
 {
@@ -499,8 +597,7 @@ bool al_cache_stamped(const al_cache *c, const char *path, al_file_stamp *stamp,
     if (!s)
         return false;
     const entry *e = &c->entries[s - 1];
-    if (!e->stamped_at || e->stamp.ctime_ns >= e->stamped_at - STAMP_SETTLED_NS ||
-        e->stamp.mtime_ns >= e->stamped_at - STAMP_SETTLED_NS)
+    if (!e->stamped_at || !settled(&e->stamp, e->stamped_at))
         return false;
     *stamp = e->stamp;
     *hash = e->hash;
@@ -515,8 +612,13 @@ bool al_cache_restamp(al_cache *c, const char *path, uint64_t hash, size_t len,
     if (!s)
         return false;
     entry *e = &c->entries[s - 1];
-    if (e->dropped || e->hash != hash || e->len != len ||
-        (e->stamped_at && al_file_stamp_equal(&e->stamp, stamp)))
+    if (e->dropped || e->hash != hash || e->len != len)
+        return false;
+    /* The same stamp seen again is news only when it now vouches and did
+     * not before: a file checked just after it was written would
+     * otherwise be read on every run until it changed. */
+    if (e->stamped_at && al_file_stamp_equal(&e->stamp, stamp) &&
+        (settled(&e->stamp, e->stamped_at) || !settled(stamp, stamped_at)))
         return false;
     e->stamp = *stamp;
     e->stamped_at = stamped_at;

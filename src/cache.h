@@ -7,8 +7,10 @@
  * hash of its own options (rules, op tables, C++ flags). Its stamp (stat:
  * device, inode, size, modification and status-change times) stands in
  * for reading the file to hash it, as git's index does, when the file had
- * not changed for two seconds before the stamp was seen; a file with
- * findings is read anyway and its hash checked. An entry whose
+ * not changed for two seconds before the stamp was seen. An entry with
+ * findings also keeps the lines they point at, so that the report needs
+ * no read of the file (not for notebooks: those are read and their hash
+ * checked). An entry whose
  * analysis consulted the repo index also needs the project unchanged: the
  * run's files and every file the index read, by content hash.
  *
@@ -51,16 +53,20 @@ size_t al_cache_size(const al_cache *c);
 
 /* The findings stored for path when hash, len and options match, and,
  * for an entry that consulted the index, when project_ok. True on a hit
- * (out filled, possibly empty; caller frees). */
+ * (out filled, possibly empty; caller frees). With excerpt non-NULL, an
+ * entry that kept the lines its findings point at fills it (an excerpt
+ * source, al_source_free'd by the caller) and sets *has_excerpt. */
 bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len,
-                  uint64_t options, bool project_ok, al_findings *out);
+                  uint64_t options, bool project_ok, al_findings *out, al_source *excerpt,
+                  bool *has_excerpt);
 
 /* Records a result for the next run's cache (replacing any for path),
  * with the file's stamp when it had these bytes (NULL: none) and the
- * time that stamp was seen. */
+ * time that stamp was seen. src, when given, is the source the findings
+ * point into: the lines they need are kept for reporting. */
 void al_cache_put(al_cache *c, const char *path, uint64_t hash, size_t len, uint64_t options,
-                  bool uses_index, const al_findings *findings, const al_file_stamp *stamp,
-                  int64_t stamped_at);
+                  bool uses_index, const al_findings *findings, const al_source *src,
+                  const al_file_stamp *stamp, int64_t stamped_at);
 /* The content hash and size path had when its stamp was `stamp`, when
  * that stamp can vouch for them: the file had not changed for a while
  * when the stamp was seen. False otherwise. */

@@ -638,20 +638,27 @@ static void cache_lookup(run *r, al_file_job *jobs)
     for (size_t i = 0; i < r->files.n; i++) {
         r->options[i] = options_hash(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
         al_findings f;
+        al_source excerpt;
+        bool has_excerpt;
         if (!h[i].ok ||
             !al_cache_get(r->cache, r->files.paths[i], h[i].hash, h[i].len, r->options[i],
-                          r->project_ok, &f))
+                          r->project_ok, &f, &excerpt, &has_excerpt))
             continue;
         bool wants_fix = false;
         for (size_t k2 = 0; k2 < f.n && !wants_fix; k2++)
             wants_fix = al_lint_fix_wanted(&r->per_file[i], f.items[k2].fix);
         if (wants_fix) {
             al_findings_free(&f); /* fixes are made from the file itself */
+            if (has_excerpt)
+                al_source_free(&excerpt);
             continue;
         }
         jobs[i].cache_hit = true;
         jobs[i].cached = f;
         jobs[i].cached_hash = h[i].hash;
+        jobs[i].has_excerpt = has_excerpt;
+        if (has_excerpt)
+            jobs[i].cached_excerpt = excerpt;
         /* Read and hashed this time: the next run may take the stamp. */
         if (!h[i].from_stamp && h[i].stamped)
             r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,
@@ -675,7 +682,8 @@ static void cache_store(run *r, size_t i, const al_file_job *job)
     bool same = h->ok && h->stamped && h->hash == job->hash && h->len == job->len;
     al_cache_put(r->cache, r->files.paths[i], job->hash, job->len, r->options[i],
                  job->used_index, job->loaded ? &job->res.findings : &none,
-                 same ? &h->stamp : NULL, r->started);
+                 job->loaded && !job->is_notebook ? &job->src : NULL, same ? &h->stamp : NULL,
+                 r->started);
 }
 
 /* The files the index read (and, when the project is unchanged, those

@@ -71,6 +71,8 @@ static bool open_notebook(al_file_job *job, const char *path)
 void al_job_release(al_file_job *job)
 {
     al_findings_free(&job->cached);
+    al_source_free(&job->cached_excerpt);
+    job->has_excerpt = false;
     if (job->loaded)
         al_lint_result_free(&job->res);
     al_source_free(&job->src);
@@ -103,6 +105,17 @@ static void run_one(al_file_job *job, const char *path, const al_lint_options *o
 {
     if (job->cache_hit && job->cached.n == 0)
         return; /* nothing to report, nothing to read */
+    if (job->cache_hit && job->has_excerpt) {
+        /* The bytes were vouched for by their stamp or hashed a moment
+         * ago, as for a file without findings. */
+        job->src = job->cached_excerpt;
+        memset(&job->cached_excerpt, 0, sizeof job->cached_excerpt);
+        job->has_excerpt = false;
+        job->res.findings = job->cached;
+        memset(&job->cached, 0, sizeof job->cached);
+        job->loaded = true;
+        return;
+    }
     if (!al_job_load(job, path))
         return;
     /* A notebook's entry is keyed by the whole file, as it was hashed. */

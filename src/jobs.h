@@ -25,6 +25,8 @@ typedef struct {
     bool cache_hit;       /* take cached instead of analysing */
     al_findings cached;
     uint64_t cached_hash;
+    bool has_excerpt;     /* cached_excerpt holds the lines cached points at: */
+    al_source cached_excerpt; /* the report needs no read of the file */
     bool linted;          /* analysed in this run */
     bool used_index;      /* ...and the analysis used the repo index */
     bool cxx_unchecked;   /* ...a C++/CUDA file, and libclang would not load */

@@ -333,16 +333,18 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
         return;
     size_t ls, le;
     al_source_line(src, row, &ls, &le);
+    /* The line's bytes from its start (an excerpt holds only some). */
+    const char *line = al_source_at(src, ls);
     al_strbuf_printf(&r->text, "%6zu | ", shown);
-    al_strbuf_append(&r->text, src->bytes + ls, le - ls);
+    al_strbuf_append(&r->text, line, le - ls);
     al_strbuf_puts(&r->text, "\n       | ");
     for (size_t i = ls; i < f->start && i < le; i++)
-        if (((unsigned char)src->bytes[i] & 0xC0) != 0x80)
-            al_strbuf_putc(&r->text, src->bytes[i] == '\t' ? '\t' : ' ');
+        if (((unsigned char)line[i - ls] & 0xC0) != 0x80)
+            al_strbuf_putc(&r->text, line[i - ls] == '\t' ? '\t' : ' ');
     size_t end = f->end < le ? f->end : le;
     size_t carets = 0;
     for (size_t i = f->start; i < end; i++)
-        if (((unsigned char)src->bytes[i] & 0xC0) != 0x80)
+        if (((unsigned char)line[i - ls] & 0xC0) != 0x80)
             carets++;
     if (carets == 0)
         carets = 1;

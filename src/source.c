@@ -221,14 +221,13 @@ void al_source_free(al_source *src)
     free(src->path);
     free(src->bytes);
     free(src->line_starts);
+    free(src->excerpt);
     memset(src, 0, sizeof *src);
 }
 
-void al_source_position(const al_source *src, size_t offset, size_t *row,
-                        size_t *column)
+/* The 0-based index of the line holding offset (offset <= len). */
+static size_t line_index(const al_source *src, size_t offset)
 {
-    if (offset > src->len)
-        offset = src->len;
     size_t lo = 0, hi = src->n_lines;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
@@ -237,6 +236,122 @@ void al_source_position(const al_source *src, size_t offset, size_t *row,
         else
             hi = mid;
     }
+    return lo;
+}
+
+void al_source_excerpt_of(const al_source *src, const size_t *offsets, size_t n_offsets,
+                          al_source_excerpt_line **lines, size_t *n_lines, char **text,
+                          size_t *text_len)
+{
+    size_t *rows = al_xcalloc(n_offsets ? n_offsets : 1, sizeof *rows);
+    for (size_t i = 0; i < n_offsets; i++)
+        rows[i] = line_index(src, offsets[i] > src->len ? src->len : offsets[i]);
+    /* Sorted, each row once; a handful of offsets: insertion sort. */
+    size_t n = 0;
+    for (size_t i = 0; i < n_offsets; i++) {
+        size_t k = n;
+        while (k > 0 && rows[k - 1] > rows[i])
+            k--;
+        if (k > 0 && rows[k - 1] == rows[i])
+            continue;
+        size_t r = rows[i];
+        memmove(rows + k + 1, rows + k, (n - k) * sizeof *rows);
+        rows[k] = r;
+        n++;
+    }
+    al_source_excerpt_line *out = al_xcalloc(n ? n : 1, sizeof *out);
+    al_strbuf t = {0};
+    for (size_t i = 0; i < n; i++) {
+        size_t s, e;
+        al_source_line(src, rows[i] + 1, &s, &e);
+        out[i] = (al_source_excerpt_line){rows[i] + 1, s,
+                                          rows[i] + 1 < src->n_lines ? src->line_starts[rows[i] + 1]
+                                                                     : src->len + 1,
+                                          t.len, e - s};
+        al_strbuf_append(&t, src->bytes + s, e - s);
+    }
+    free(rows);
+    *lines = out;
+    *n_lines = n;
+    *text_len = t.len;
+    *text = t.data ? al_strbuf_detach(&t) : al_xstrdup("");
+}
+
+bool al_source_from_excerpt(al_source *src, const char *path, size_t len,
+                            al_source_excerpt_line *lines, size_t n_lines, char *text,
+                            size_t text_len)
+{
+    for (size_t i = 0; i < n_lines; i++) {
+        const al_source_excerpt_line *l = &lines[i];
+        if (l->row == 0 || l->start > len || l->next <= l->start || l->next > len + 1 ||
+            l->text_len > l->next - l->start || l->text > text_len ||
+            l->text_len > text_len - l->text ||
+            (i && (l->row <= lines[i - 1].row || l->start < lines[i - 1].next)))
+            return false;
+    }
+    memset(src, 0, sizeof *src);
+    src->path = al_xstrdup(path);
+    src->bytes = text;
+    src->len = len;
+    src->excerpt = lines;
+    src->n_excerpt = n_lines;
+    return true;
+}
+
+/* The excerpt's line holding offset, or NULL. */
+static const al_source_excerpt_line *excerpt_line(const al_source *src, size_t offset)
+{
+    size_t lo = 0, hi = src->n_excerpt;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const al_source_excerpt_line *l = &src->excerpt[mid];
+        if (offset < l->start)
+            hi = mid;
+        else if (offset >= l->next)
+            lo = mid + 1;
+        else
+            return l;
+    }
+    return NULL;
+}
+
+bool al_source_holds(const al_source *src, size_t offset)
+{
+    if (!src->excerpt)
+        return true;
+    return excerpt_line(src, offset > src->len ? src->len : offset) != NULL;
+}
+
+const char *al_source_at(const al_source *src, size_t offset)
+{
+    if (offset > src->len)
+        offset = src->len;
+    if (!src->excerpt)
+        return src->bytes + offset;
+    const al_source_excerpt_line *l = excerpt_line(src, offset);
+    if (!l)
+        return ""; /* not held: callers ask al_source_holds first */
+    size_t in = offset - l->start;
+    return src->bytes + l->text + (in < l->text_len ? in : l->text_len);
+}
+
+void al_source_position(const al_source *src, size_t offset, size_t *row,
+                        size_t *column)
+{
+    if (offset > src->len)
+        offset = src->len;
+    if (src->excerpt) {
+        const al_source_excerpt_line *l = excerpt_line(src, offset);
+        size_t col = 1, in = l ? offset - l->start : 0;
+        /* Past the text, the terminator's bytes: one column each. */
+        for (size_t i = 0; l && i < in; i++)
+            if (i >= l->text_len || ((unsigned char)src->bytes[l->text + i] & 0xC0) != 0x80)
+                col++;
+        *row = l ? l->row : 1;
+        *column = col;
+        return;
+    }
+    size_t lo = line_index(src, offset);
     size_t col = 1;
     for (size_t i = src->line_starts[lo]; i < offset; i++)
         if (((unsigned char)src->bytes[i] & 0xC0) != 0x80)
@@ -248,6 +363,15 @@ void al_source_position(const al_source *src, size_t offset, size_t *row,
 void al_source_line(const al_source *src, size_t row, size_t *start,
                     size_t *end)
 {
+    if (src->excerpt) {
+        *start = *end = src->len;
+        for (size_t i = 0; i < src->n_excerpt; i++)
+            if (src->excerpt[i].row == row) {
+                *start = src->excerpt[i].start;
+                *end = *start + src->excerpt[i].text_len;
+            }
+        return;
+    }
     if (row == 0 || row > src->n_lines) {
         *start = *end = src->len;
         return;

@@ -24,6 +24,15 @@ typedef enum {
     AL_SOURCE_ERR_READ,
 } al_source_status;
 
+/* A line of an excerpt, in the file's coordinates. */
+typedef struct {
+    size_t row;      /* 1-based */
+    size_t start;    /* offset of its first byte */
+    size_t next;     /* the next line's start; len + 1 for the last line */
+    size_t text;     /* its bytes (no terminator): bytes + text ... */
+    size_t text_len;
+} al_source_excerpt_line;
+
 typedef struct {
     char *path;          /* as given, used in messages and diffs */
     char *bytes;         /* NUL-terminated copy; len excludes the NUL */
@@ -38,6 +47,12 @@ typedef struct {
     uint64_t hash;       /* XXH3 of bytes, to detect a file changed on disk */
     const struct al_notebook *notebook; /* bytes are a notebook's code cells (borrowed) */
     int err_errno;
+    /* An excerpt (a cached file's findings, shown without reading the
+     * file): only these lines are held, sorted by row; bytes holds their
+     * text, line_starts is NULL, and the line and position functions
+     * below answer for offsets on them only. */
+    al_source_excerpt_line *excerpt;
+    size_t n_excerpt;
 } al_source;
 
 al_source_status al_source_load(al_source *src, const char *path);
@@ -63,6 +78,24 @@ int64_t al_file_stamp_now(void);
 void al_source_from_memory(al_source *src, const char *path, const char *bytes,
                            size_t len);
 void al_source_free(al_source *src);
+/* The lines of src holding the given offsets, as an excerpt: one line
+ * each, sorted, shared lines once. Caller frees *lines and *text. */
+void al_source_excerpt_of(const al_source *src, const size_t *offsets, size_t n_offsets,
+                          al_source_excerpt_line **lines, size_t *n_lines, char **text,
+                          size_t *text_len);
+/* An excerpt source of a file of `len` bytes (takes lines and text).
+ * False (nothing taken) when the lines are not sorted, overlap or point
+ * outside text or the file. */
+bool al_source_from_excerpt(al_source *src, const char *path, size_t len,
+                            al_source_excerpt_line *lines, size_t n_lines, char *text,
+                            size_t text_len);
+/* Whether every offset lies on a line src holds (always, but for an
+ * excerpt). */
+bool al_source_holds(const al_source *src, size_t offset);
+/* The byte at offset, and the rest of its line after it: src->bytes +
+ * offset, or for an excerpt the copy of its line. Offsets past a line's
+ * text (its terminator) point at the end of that text. */
+const char *al_source_at(const al_source *src, size_t offset);
 
 /* 1-based row and column (in characters) of a byte offset. */
 void al_source_position(const al_source *src, size_t offset, size_t *row,

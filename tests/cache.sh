@@ -76,6 +76,11 @@ cat >pkg/sampler.ipynb <<'EOF'
 }
 EOF
 
+# CRLF lines, characters of two bytes before a finding on its line, a
+# finding spanning three lines: a warm run reports these from the lines
+# the cache kept (columns count characters; the excerpt must agree).
+printf 'import torch\r\n\r\n\r\ndef norme(x: torch.Tensor) -> torch.Tensor:\r\n    \303\251 = 1; buf = torch.zeros(x.shape)  # \302\253tampon\302\273\r\n    buf.copy_(x)\r\n    tall = torch.zeros(\r\n        x.shape,\r\n    )\r\n    tall.copy_(x)\r\n    return buf * \303\251 + tall\r\n' >pkg/wide.py
+
 check() { "$alloclint" check --output-format concise "$@" . 2>"$work/stderr.txt"; }
 
 check --no-cache >"$work/nocache.txt"
@@ -86,8 +91,16 @@ cmp -s "$work/nocache.txt" "$work/cold.txt" || say "a cold run differs from --no
 cmp -s "$work/cold.txt" "$work/warm.txt" || say "a warm run differs from the cold one"
 [ -s "$work/stderr.txt" ] && { say "a warm run wrote to stderr:"; cat "$work/stderr.txt" >&2; }
 grep -q 'sampler.ipynb.*AL10' "$work/warm.txt" || say "the notebook's finding is missing from a warm run"
+[ "$(grep -c 'wide.py.*AL101' "$work/nocache.txt")" = 2 ] || say "the CRLF fixture lacks its two AL101"
+for format in text json sarif github json-lines; do
+    check --no-cache --output-format "$format" >"$work/nocache.$format"
+    check --output-format "$format" >"$work/warm.$format"
+    cmp -s "$work/nocache.$format" "$work/warm.$format" ||
+        { say "a warm run differs from --no-cache in $format:";
+          diff "$work/nocache.$format" "$work/warm.$format" >&2; }
+done
 ALLOCLINT_CACHE_STATS=1 check >/dev/null
-grep -q 'cache: 6 hits, 0 analysed' "$work/stderr.txt" ||
+grep -q 'cache: 7 hits, 0 analysed' "$work/stderr.txt" ||
     { say "a warm run analysed files again:"; cat "$work/stderr.txt" >&2; }
 [ -f .alloclint_cache/.gitignore ] || say "no .gitignore in the cache folder"
 grep -qx '\*' .alloclint_cache/.gitignore || say "the cache's .gitignore does not ignore it all"
@@ -168,8 +181,7 @@ fi
 
 # A file the stamp vouches for (unchanged for seconds before it was
 # seen) is not read again; rewritten in place with the same size and its
-# modification time set back, it is: the status-change time moved. (It
-# has no finding before, as a file with findings is read anyway.)
+# modification time set back, it is: the status-change time moved.
 cat >pkg/stamp.py <<'EOF'
 import torch
 
@@ -211,6 +223,30 @@ if command -v strace >/dev/null 2>&1; then
         --output-format concise --cache-dir "$work/first" . >/dev/null 2>&1
     [ "$(opens pkg/empty.py "$work/second.trace")" = 0 ] ||
         say "the run after a first run read pkg/empty.py again: no stamp was kept"
+    # A file with findings is reported from the lines the cache kept.
+    grep -q 'wide.py.*AL101' "$work/first.txt" || say "pkg/wide.py lost its findings"
+    [ "$(opens pkg/wide.py "$work/second.trace")" = 0 ] ||
+        say "a warm run read pkg/wide.py, a file with cached findings"
+    # Checked just after it was written, a file's stamp cannot vouch; seen
+    # again unchanged once it has settled, it does, and is not read after.
+    cat >pkg/fresh.py <<'EOF'
+import torch
+
+
+def gather_rows(src: torch.Tensor) -> torch.Tensor:
+    rows = torch.zeros(src.shape, dtype=src.dtype)
+    rows.copy_(src)
+    return rows
+EOF
+    "$alloclint" check --output-format concise --cache-dir "$work/first" . >/dev/null 2>&1
+    sleep 3
+    "$alloclint" check --output-format concise --cache-dir "$work/first" . >/dev/null 2>&1
+    strace -f -e trace=open,openat -o "$work/settled.trace" "$alloclint" check \
+        --output-format concise --cache-dir "$work/first" . >"$work/settled.txt" 2>/dev/null
+    [ "$(opens pkg/fresh.py "$work/settled.trace")" = 0 ] ||
+        say "a file checked while fresh is read on every run after it settled"
+    grep -q 'fresh.py.*AL101' "$work/settled.txt" || say "pkg/fresh.py lost its finding"
+    rm pkg/fresh.py
 else
     say "strace is missing (scripts/setup.sh installs it)"
 fi

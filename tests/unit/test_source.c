@@ -29,6 +29,57 @@ static void positions_count_characters(void **state)
     al_source_free(&s);
 }
 
+/* An excerpt answers as the whole source does for every offset on the
+ * lines it holds: rows, columns (characters, terminators included), line
+ * ranges and bytes; other offsets are not held. */
+static void excerpt_answers_as_the_source(void **state)
+{
+    (void)state;
+    const char *text = "import torch\r\n\r\n\xc3\xa9 = torch.zeros(4)\r\nx = 1\n\ty = \xc2\xab" "2\xc2\xbb";
+    al_source whole;
+    al_source_from_memory(&whole, "m.py", text, strlen(text));
+    /* Offsets on rows 3 and 5 (the last, without a terminator), and the
+     * end of the file. */
+    size_t offsets[] = {21, 16, whole.len, 33};
+    al_source_excerpt_line *lines;
+    size_t n_lines, text_len;
+    char *kept;
+    al_source_excerpt_of(&whole, offsets, 4, &lines, &n_lines, &kept, &text_len);
+    assert_int_equal(n_lines, 2);
+    assert_int_equal(lines[0].row, 3);
+    assert_int_equal(lines[1].row, 5);
+    al_source ex;
+    assert_true(al_source_from_excerpt(&ex, "m.py", whole.len, lines, n_lines, kept, text_len));
+    for (size_t off = 0; off <= whole.len; off++) {
+        size_t row, col;
+        al_source_position(&whole, off, &row, &col);
+        if (row != 3 && row != 5) {
+            assert_false(al_source_holds(&ex, off));
+            continue;
+        }
+        assert_true(al_source_holds(&ex, off));
+        size_t erow, ecol;
+        al_source_position(&ex, off, &erow, &ecol);
+        assert_int_equal(erow, row);
+        assert_int_equal(ecol, col);
+        size_t ls, le, els, ele;
+        al_source_line(&whole, row, &ls, &le);
+        al_source_line(&ex, row, &els, &ele);
+        assert_int_equal(els, ls);
+        assert_int_equal(ele, le);
+        if (off < le)
+            assert_int_equal(*al_source_at(&ex, off), whole.bytes[off]);
+    }
+    /* Lines out of order, or pointing past the text, are refused. */
+    al_source_excerpt_line bad[2] = {{5, 30, 40, 0, 2}, {3, 16, 30, 2, 2}};
+    al_source refused;
+    assert_false(al_source_from_excerpt(&refused, "m.py", whole.len, bad, 2, "abcd", 4));
+    al_source_excerpt_line past = {3, 16, 30, 2, 9};
+    assert_false(al_source_from_excerpt(&refused, "m.py", whole.len, &past, 1, "abcd", 4));
+    al_source_free(&ex);
+    al_source_free(&whole);
+}
+
 static void invalid_utf8_is_located(void **state)
 {
     (void)state;
@@ -118,6 +169,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(positions_count_characters),
+        cmocka_unit_test(excerpt_answers_as_the_source),
         cmocka_unit_test(invalid_utf8_is_located),
         cmocka_unit_test(nul_and_bom_are_seen),
         cmocka_unit_test(missing_file_reports_errno),
