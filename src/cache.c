@@ -36,6 +36,18 @@ typedef struct {
  * tick as the stat would leave the stamp as it was ("racily clean"). */
 #define STAMP_SETTLED_NS 2000000000LL
 
+/* The operator schemas one C++ file gave, when it had these bytes. */
+typedef struct {
+    char *path;
+    uint64_t hash;
+    al_op_table ops;
+} schema_record;
+
+typedef struct {
+    schema_record *items;
+    size_t n, cap;
+} schema_records;
+
 struct al_cache {
     uint64_t settings, fingerprint;
     entry *entries;
@@ -44,6 +56,8 @@ struct al_cache {
     size_t n_slots;
     al_cache_dep *deps;
     size_t n_deps, cap_deps;
+    schema_records schemas; /* as read back, sorted by path */
+    schema_records schemas_next; /* this run's, to write */
 };
 
 uint64_t al_cache_hash(const void *bytes, size_t len, uint64_t seed)
@@ -457,6 +471,28 @@ static bool parse_cache(al_cache *c, const char *bytes, size_t len)
         al_cache_dep d = {p, h};
         AL_PUSH(c->deps, c->n_deps, c->cap_deps, d);
     }
+    uint32_t ns = get_u32(&r);
+    for (uint32_t i = 0; i < ns && !r.bad; i++) {
+        schema_record rec = {get_str(&r), get_u64(&r), {0}};
+        uint32_t no = get_u32(&r);
+        for (uint32_t k = 0; k < no && !r.bad; k++) {
+            al_op_summary op = {0};
+            op.name = get_str(&r);
+            op.out_keyword = get_u8(&r) ? get_str(&r) : NULL;
+            op.out_position = (int)(int32_t)get_u32(&r);
+            op.full_write = get_u8(&r) != 0;
+            op.origin = get_u8(&r) ? get_str(&r) : NULL;
+            op.library = get_u8(&r) != 0;
+            if (!op.name)
+                r.bad = true;
+            AL_PUSH(rec.ops.items, rec.ops.n, rec.ops.cap, op);
+        }
+        /* Written sorted by path, each once: anything else is not ours. */
+        if (!rec.path || (c->schemas.n &&
+                          strcmp(c->schemas.items[c->schemas.n - 1].path, rec.path) >= 0))
+            r.bad = true;
+        AL_PUSH(c->schemas.items, c->schemas.n, c->schemas.cap, rec);
+    }
     uint32_t ne = get_u32(&r);
     for (uint32_t i = 0; i < ne && !r.bad; i++) {
         entry e = {0};
@@ -485,8 +521,20 @@ static bool parse_cache(al_cache *c, const char *bytes, size_t len)
     return !r.bad && r.p == r.end;
 }
 
+static void records_free(schema_records *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->items[i].path);
+        al_ops_free(&s->items[i].ops);
+    }
+    free(s->items);
+    memset(s, 0, sizeof *s);
+}
+
 static void clear(al_cache *c)
 {
+    records_free(&c->schemas);
+    records_free(&c->schemas_next);
     for (size_t i = 0; i < c->n; i++) {
         free(c->entries[i].path);
         free(c->entries[i].blob);
@@ -676,6 +724,42 @@ static bool make_dir(const char *dir, al_strbuf *err)
     return true;
 }
 
+static int compare_records(const void *x, const void *y)
+{
+    return strcmp(((const schema_record *)x)->path, ((const schema_record *)y)->path);
+}
+
+bool al_cache_schemas(const al_cache *c, const char *path, uint64_t hash, al_op_table *out)
+{
+    schema_record key = {(char *)path, 0, {0}};
+    const schema_record *rec = c->schemas.n ? bsearch(&key, c->schemas.items, c->schemas.n,
+                                                      sizeof key, compare_records)
+                                            : NULL;
+    if (!rec || rec->hash != hash)
+        return false;
+    for (size_t i = 0; i < rec->ops.n; i++) {
+        al_op_summary op = rec->ops.items[i];
+        op.name = al_xstrdup(op.name);
+        op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
+        op.origin = op.origin ? al_xstrdup(op.origin) : NULL;
+        AL_PUSH(out->items, out->n, out->cap, op);
+    }
+    return true;
+}
+
+void al_cache_put_schemas(al_cache *c, const char *path, uint64_t hash, const al_op_table *ops)
+{
+    schema_record rec = {al_xstrdup(path), hash, {0}};
+    for (size_t i = 0; i < ops->n; i++) {
+        al_op_summary op = ops->items[i];
+        op.name = al_xstrdup(op.name);
+        op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
+        op.origin = op.origin ? al_xstrdup(op.origin) : NULL;
+        AL_PUSH(rec.ops.items, rec.ops.n, rec.ops.cap, op);
+    }
+    AL_PUSH(c->schemas_next.items, c->schemas_next.n, c->schemas_next.cap, rec);
+}
+
 bool al_cache_save(al_cache *c, const char *dir, uint64_t fingerprint, const al_cache_dep *deps,
                    size_t n_deps, al_strbuf *err)
 {
@@ -690,6 +774,40 @@ bool al_cache_save(al_cache *c, const char *dir, uint64_t fingerprint, const al_
     for (size_t i = 0; i < n_deps; i++) {
         put_str(&b, deps[i].path);
         put_u64(&b, deps[i].hash);
+    }
+    if (c->schemas_next.n > 1)
+        qsort(c->schemas_next.items, c->schemas_next.n, sizeof *c->schemas_next.items,
+              compare_records);
+    size_t unique = 0; /* a path given twice: its first record */
+    for (size_t i = 0; i < c->schemas_next.n; i++) {
+        if (unique && !strcmp(c->schemas_next.items[unique - 1].path,
+                              c->schemas_next.items[i].path)) {
+            free(c->schemas_next.items[i].path);
+            al_ops_free(&c->schemas_next.items[i].ops);
+            continue;
+        }
+        c->schemas_next.items[unique++] = c->schemas_next.items[i];
+    }
+    c->schemas_next.n = unique;
+    put_u32(&b, (uint32_t)c->schemas_next.n);
+    for (size_t i = 0; i < c->schemas_next.n; i++) {
+        const schema_record *rec = &c->schemas_next.items[i];
+        put_str(&b, rec->path);
+        put_u64(&b, rec->hash);
+        put_u32(&b, (uint32_t)rec->ops.n);
+        for (size_t k = 0; k < rec->ops.n; k++) {
+            const al_op_summary *op = &rec->ops.items[k];
+            put_str(&b, op->name);
+            put_u8(&b, op->out_keyword != NULL);
+            if (op->out_keyword)
+                put_str(&b, op->out_keyword);
+            put_u32(&b, (uint32_t)(int32_t)op->out_position);
+            put_u8(&b, op->full_write);
+            put_u8(&b, op->origin != NULL);
+            if (op->origin)
+                put_str(&b, op->origin);
+            put_u8(&b, op->library);
+        }
     }
     size_t kept = 0;
     for (size_t i = 0; i < c->n; i++)

@@ -21,6 +21,7 @@
 #ifndef ALLOCLINT_CACHE_H
 #define ALLOCLINT_CACHE_H
 
+#include "analysis/ops.h"
 #include "finding.h"
 #include "source.h"
 #include "util.h"
@@ -79,6 +80,14 @@ bool al_cache_restamp(al_cache *c, const char *path, uint64_t hash, size_t len,
 /* Keeps the old entries of index-using files only when the project is
  * unchanged; drops them otherwise. */
 void al_cache_keep_project(al_cache *c, bool project_ok);
+
+/* The operator schemas (analysis/schema.h) the cache's run read from the
+ * C++ file path when it had this content hash, appended to out: true
+ * when known (possibly none), so the file need not be read for them. */
+bool al_cache_schemas(const al_cache *c, const char *path, uint64_t hash, al_op_table *out);
+/* Records the schemas read from path (with this hash) in this run, for
+ * the next; the cache is written with this run's records only. */
+void al_cache_put_schemas(al_cache *c, const char *path, uint64_t hash, const al_op_table *ops);
 
 /* Writes the cache (creating dir with a .gitignore and CACHEDIR.TAG),
  * atomically. False with a message in err. */

@@ -5,6 +5,7 @@
 #include "analysis/schema.h"
 #include "atomic.h"
 #include "cache.h"
+#include "cachekey.h"
 #include "config.h"
 #include "cxx/compdb.h"
 #include "cxx/cxx.h"
@@ -314,15 +315,28 @@ static void read_schemas(run *r)
         if (!al_is_cxx_path(r->files.paths[i]))
             continue;
         n_cxx++;
-        /* The bytes only: a file's analysis (lines, UTF-8) is for rules. */
-        char *bytes;
-        size_t len;
-        int err;
-        if (al_file_read_bytes(r->files.paths[i], &bytes, &len, &err) != AL_SOURCE_OK)
-            continue;
-        if (memmem(bytes, len, "TORCH_LIBRARY", 13))
-            al_schema_scan(bytes, len, r->files.paths[i], &schemas);
-        free(bytes);
+        const char *path = r->files.paths[i];
+        al_op_table mine = {0};
+        /* The cache knows what these bytes held. */
+        if (!r->cache || !r->hashes[i].ok ||
+            !al_cache_schemas(r->cache, path, r->hashes[i].hash, &mine)) {
+            /* The bytes only: a file's analysis (lines, UTF-8) is for rules. */
+            char *bytes;
+            size_t len;
+            int err;
+            if (al_file_read_bytes(path, &bytes, &len, &err) != AL_SOURCE_OK)
+                continue;
+            if (memmem(bytes, len, "TORCH_LIBRARY", 13))
+                al_schema_scan(bytes, len, path, &mine);
+            if (r->cache)
+                al_cache_put_schemas(r->cache, path, al_hash_bytes(bytes, len), &mine);
+            free(bytes);
+        } else {
+            al_cache_put_schemas(r->cache, path, r->hashes[i].hash, &mine);
+        }
+        for (size_t k = 0; k < mine.n; k++)
+            AL_PUSH(schemas.items, schemas.n, schemas.cap, mine.items[k]);
+        free(mine.items);
     }
     if (schemas.n) {
         al_config_cache_add_ops(r->configs, &schemas);
@@ -476,129 +490,10 @@ static void take_fix(run *r, al_file_job *job)
     free(out);
 }
 
-/* What a file's findings depend on besides its bytes and the project:
- * its rules, op tables and C++ flags. */
-static uint64_t ops_hash(const al_op_table *ops)
-{
-    al_strbuf k = {0};
-    for (size_t i = 0; ops && i < ops->n; i++) {
-        const al_op_summary *op = &ops->items[i];
-        al_strbuf_printf(&k, "|%s,%s,%d,%d,%s,%d", op->name, op->out_keyword ? op->out_keyword : "",
-                         op->out_position, op->full_write, op->origin ? op->origin : "",
-                         op->library);
-    }
-    uint64_t h = al_cache_hash(k.data ? k.data : "", k.len, 4);
-    al_strbuf_free(&k);
-    return h;
-}
-
-/* ops_memo: the last op table hashed (files mostly share one). */
-static uint64_t options_hash(const al_lint_options *lo, const char *path, const al_op_table **memo_ops,
-                             uint64_t *memo_hash)
-{
-    if (lo->ops != *memo_ops) {
-        *memo_ops = lo->ops;
-        *memo_hash = ops_hash(lo->ops);
-    }
-    /* Asked for every file: bytes appended, no formatting. */
-    char enabled[AL_MAX_RULES];
-    for (size_t i = 0; i < al_rules_count; i++)
-        enabled[i] = lo->enabled[i] ? '1' : '0';
-    al_strbuf k = {0};
-    al_strbuf_append(&k, enabled, al_rules_count);
-    al_strbuf_append(&k, "|", 1);
-    al_strbuf_append(&k, (const char *)memo_hash, sizeof *memo_hash);
-    al_strbuf_append(&k, lo->inference ? "|i1" : "|i0", 3);
-    if (al_is_cxx_path(path)) {
-        for (int i = 0; i < lo->n_cxx_args; i++)
-            al_strbuf_printf(&k, "|a:%s", lo->cxx_args[i]);
-        const al_compdb_entry *e = al_compdb_find(lo->compdb, path);
-        for (size_t i = 0; e && i < e->n_args; i++)
-            al_strbuf_printf(&k, "|c:%s", e->args[i]);
-    }
-    uint64_t h = al_cache_hash(k.data, k.len, 1);
-    al_strbuf_free(&k);
-    return h;
-}
-
-static int compare_deps(const void *x, const void *y)
-{
-    return strcmp(((const al_cache_dep *)x)->path, ((const al_cache_dep *)y)->path);
-}
-
-typedef struct {
-    const char *path;
-    size_t i;
-} listed_path;
-
-static int compare_listed(const void *a, const void *b)
-{
-    return strcmp(((const listed_path *)a)->path, ((const listed_path *)b)->path);
-}
-
-/* Whether every file the index read in the cache's run still has the
- * bytes it had then. A file of this run's list was hashed a moment ago
- * (`h`); only the others are read again. The index names files by
- * absolute path, the list as given: a relative one is joined to the
- * current folder to match (a miss is only read again). */
-static bool deps_unchanged(const al_cache *c, const al_file_list *files, const al_file_hash *h)
-{
-    size_t n;
-    const al_cache_dep *deps = al_cache_deps(c, &n);
-    listed_path *listed = al_xcalloc(files->n ? files->n : 1, sizeof *listed);
-    char cwd[4096];
-    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-    for (size_t i = 0; i < files->n; i++) {
-        const char *p = files->paths[i];
-        listed[i] = (listed_path){
-            p[0] == '/' || !have_cwd ? al_xstrdup(p) : al_path_join(cwd, p), i};
-    }
-    qsort(listed, files->n, sizeof *listed, compare_listed);
-    char **rest = al_xcalloc(n ? n : 1, sizeof *rest);
-    uint64_t *rest_hash = al_xcalloc(n ? n : 1, sizeof *rest_hash);
-    size_t n_rest = 0;
-    bool same = true;
-    for (size_t i = 0; i < n && same; i++) {
-        listed_path key = {deps[i].path, 0};
-        const listed_path *hit = bsearch(&key, listed, files->n, sizeof *listed, compare_listed);
-        if (hit) {
-            same = h[hit->i].ok && h[hit->i].hash == deps[i].hash;
-        } else {
-            rest[n_rest] = deps[i].path;
-            rest_hash[n_rest++] = deps[i].hash;
-        }
-    }
-    al_file_hash *rh = al_xcalloc(n_rest ? n_rest : 1, sizeof *rh);
-    if (same)
-        al_hash_files(rest, n_rest, 0, NULL, false, rh);
-    for (size_t i = 0; i < n_rest && same; i++)
-        same = rh[i].ok && rh[i].hash == rest_hash[i];
-    free(rh);
-    free(rest_hash);
-    free(rest);
-    for (size_t i = 0; i < files->n; i++)
-        free((char *)listed[i].path);
-    free(listed);
-    return same;
-}
-
-/* The run's files, each with its content hash and size. */
-static uint64_t project_fingerprint(const run *r, const al_file_hash *h)
-{
-    al_strbuf fp = {0};
-    for (size_t i = 0; i < r->files.n; i++) {
-        uint64_t sum[2] = {h[i].hash, h[i].len};
-        al_strbuf_append(&fp, r->files.paths[i], strlen(r->files.paths[i]) + 1);
-        al_strbuf_append(&fp, (const char *)sum, sizeof sum);
-    }
-    uint64_t f = al_cache_hash(fp.data ? fp.data : "", fp.len, 3);
-    al_strbuf_free(&fp);
-    return f;
-}
-
-/* Reads the cache and marks the jobs it answers: same bytes, same
- * options, and for results that used the index, the same project. */
-static void cache_lookup(run *r, al_file_job *jobs)
+/* Reads the cache, hashes the run's files (by their stamps where the
+ * cache vouches for them) and decides whether the project is as the
+ * cache saw it. */
+static void cache_open(run *r)
 {
     const al_check_options *o = r->o;
     char cwd[4096];
@@ -627,16 +522,26 @@ static void cache_lookup(run *r, al_file_job *jobs)
     free(known);
     phase_done("hash", clock);
     if (!r->hashes_from_jobs)
-        r->fingerprint = project_fingerprint(r, h);
+        r->fingerprint = al_cachekey_project(&r->files, h);
     r->project_ok = !r->hashes_from_jobs && r->fingerprint == al_cache_fingerprint(r->cache) &&
-                    deps_unchanged(r->cache, &r->files, h);
+                    al_cachekey_deps_unchanged(r->cache, &r->files, h);
     phase_done("deps", clock);
     al_cache_keep_project(r->cache, r->project_ok);
+    r->hashes = h;
+}
+
+/* Marks the jobs the cache answers: same bytes, same options, and for
+ * results that used the index, the same project. */
+static void cache_lookup(run *r, al_file_job *jobs)
+{
+    const al_file_hash *h = r->hashes;
+    double *clock = &r->clock;
     r->options = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->options);
     const al_op_table *memo_ops = NULL;
-    uint64_t memo_hash = ops_hash(NULL);
+    uint64_t memo_hash = al_cachekey_ops(NULL);
     for (size_t i = 0; i < r->files.n; i++) {
-        r->options[i] = options_hash(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
+        r->options[i] =
+            al_cachekey_options(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
         al_findings f;
         al_source excerpt;
         bool has_excerpt;
@@ -664,7 +569,6 @@ static void cache_lookup(run *r, al_file_job *jobs)
             r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,
                                              &h[i].stamp, r->started);
     }
-    r->hashes = h;
     phase_done("lookup", clock);
 }
 
@@ -684,6 +588,11 @@ static void cache_store(run *r, size_t i, const al_file_job *job)
                  job->used_index, job->loaded ? &job->res.findings : &none,
                  job->loaded && !job->is_notebook ? &job->src : NULL, same ? &h->stamp : NULL,
                  r->started);
+}
+
+static int compare_deps(const void *x, const void *y)
+{
+    return strcmp(((const al_cache_dep *)x)->path, ((const al_cache_dep *)y)->path);
 }
 
 /* The files the index read (and, when the project is unchanged, those
@@ -736,7 +645,7 @@ static void check_files(run *r)
                                r->stdin_bytes.len))
             al_run_job_loaded(&jobs[0], &r->per_file[0]);
     } else {
-        if (r->cache_dir)
+        if (r->cache)
             cache_lookup(r, jobs);
         al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
     }
@@ -785,7 +694,7 @@ static void check_files(run *r)
     /* Nothing analysed, and the project as the cache saw it: the cache
      * would be written back byte for byte. */
     if (r->cache && r->hashes_from_jobs)
-        r->fingerprint = project_fingerprint(r, r->hashes);
+        r->fingerprint = al_cachekey_project(&r->files, r->hashes);
     if (r->cache && (analysed || !r->project_ok || r->restamped))
         cache_save(r);
     /* Nothing fixed (or excluded, or not readable as source): the source
@@ -951,6 +860,8 @@ int al_check_run(const al_check_options *o)
         goto done;
     }
     phase_done("configure", &r.clock);
+    if (r.cache_dir)
+        cache_open(&r);
     read_schemas(&r);
     phase_done("schemas", &r.clock);
     /* The configuration's unsafe-fixes counts for the marks and summary

@@ -6,6 +6,7 @@
 #
 # Usage: tests/cache.sh ALLOCLINT
 set -u
+tests=$(cd "$(dirname "$0")" && pwd)
 alloclint=${1:?usage: tests/cache.sh ALLOCLINT}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -312,4 +313,31 @@ grep -q 'warning: 1 C++/CUDA file not checked: libclang could not be loaded: /no
 "$alloclint" check --output-format concise . >"$work/cxx_after.txt" 2>"$work/cxx.err"
 grep -q 'ops.cpp.*AL102' "$work/cxx_after.txt" ||
     say "a file not checked for want of libclang was cached as clean"
+
+# Operator schemas (`Tensor!` in TORCH_LIBRARY) are kept per C++ file: a
+# warm run reads no C++ file for them, and an edited schema changes the
+# findings of the Python caller as --no-cache says.
+cp -r "$tests/rules/AL101/custom_ops.d" "$work/ops"
+cd "$work/ops" || exit 2
+# Without its implementation registered, the op is known by its schema
+# alone: it writes `scales` (an unsafe fix).
+sed -i 's/m.impl("rms_scales", torch::kCUDA, &rms_scales);//' csrc/torch_bindings.cpp
+"$alloclint" check --output-format concise . >"$work/ops_cold.txt" 2>/dev/null
+grep -q 'quantize.py:28:.*AL101 \[unsafe fix\].*torch_bindings.cpp' "$work/ops_cold.txt" ||
+    say "the schema fixture lost its AL101 proved by the schema"
+sleep 3
+"$alloclint" check --output-format concise . >/dev/null 2>&1
+if command -v strace >/dev/null 2>&1; then
+    strace -f -e trace=open,openat -o "$work/ops.trace" "$alloclint" check \
+        --output-format concise . >"$work/ops_warm.txt" 2>/dev/null
+    grep -q 'torch_bindings.cpp' "$work/ops.trace" &&
+        say "a warm run read csrc/torch_bindings.cpp for its schemas"
+    cmp -s "$work/ops_cold.txt" "$work/ops_warm.txt" || say "a warm run lost a schema's finding"
+fi
+sed -i 's/rms_scales(Tensor! scales/rms_scales(Tensor scales/' csrc/torch_bindings.cpp
+"$alloclint" check --output-format concise . >"$work/ops_edited.txt" 2>/dev/null
+"$alloclint" check --no-cache --output-format concise . >"$work/ops_ref.txt" 2>/dev/null
+grep -q 'quantize.py:28:.*AL101' "$work/ops_ref.txt" && say "the edited schema still proves AL101"
+cmp -s "$work/ops_edited.txt" "$work/ops_ref.txt" ||
+    { say "an edited schema left the cached findings:"; diff "$work/ops_ref.txt" "$work/ops_edited.txt" >&2; }
 exit $fail

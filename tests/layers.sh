@@ -10,7 +10,8 @@
 #   analysis  analysis/                     -> base front
 #   rules     rules/                        -> base front analysis
 #   pipeline  lint suppress jobs            -> base front output analysis rules
-#   app       cli check verify server config gitignore discover main -> everything
+#   app       cli check cachekey verify server config gitignore discover main no_certs
+#                                          -> everything
 set -u
 src=${1:-$(cd "$(dirname "$0")/../src" && pwd)}
 cd "$src" || exit 2
@@ -23,7 +24,7 @@ layer_of() {
         analysis/*) echo analysis ;;
         rules/*) echo rules ;;
         lint.* | suppress.* | jobs.* | cache.*) echo pipeline ;;
-        cli.* | check.* | verify.* | server.* | config.* | gitignore.* | discover.* | main.*) echo app ;;
+        cli.* | check.* | cachekey.* | verify.* | server.* | config.* | gitignore.* | discover.* | main.* | no_certs.*) echo app ;;
         *) echo none ;;
     esac
 }
