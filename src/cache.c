@@ -128,15 +128,21 @@ static size_t *slot_for(const al_cache *c, const char *path)
     }
 }
 
-static void rehash(al_cache *c)
+/* Slots for `expected` entries (at least the ones held). */
+static void rehash_for(al_cache *c, size_t expected)
 {
     free(c->slots);
     c->n_slots = 64;
-    while (c->n_slots < c->n * 2 + 2)
+    while (c->n_slots < (expected > c->n ? expected : c->n) * 2 + 2)
         c->n_slots *= 2;
     c->slots = al_xcalloc(c->n_slots, sizeof *c->slots);
     for (size_t i = 0; i < c->n; i++)
         *slot_for(c, c->entries[i].path) = i + 1;
+}
+
+static void rehash(al_cache *c)
+{
+    rehash_for(c, c->n);
 }
 
 static void add_entry(al_cache *c, entry e)
@@ -430,17 +436,34 @@ static char *cache_file(const char *dir, uint64_t settings)
     return al_strbuf_detach(&sb);
 }
 
+/* The whole file in one read of the size stat gives (then to its end,
+ * should it have grown), at most 1 GiB. */
 static bool read_whole(const char *path, al_strbuf *out, bool *missing)
 {
     *missing = false;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         *missing = errno == ENOENT;
         return false;
     }
-    bool too_large;
-    bool ok = al_strbuf_read(out, f, 1u << 30, &too_large);
-    fclose(f);
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 30);
+    if (ok)
+        al_strbuf_reserve(out, (size_t)st.st_size + 1);
+    while (ok) {
+        if (out->cap - out->len < 2)
+            al_strbuf_reserve(out, out->cap);
+        ssize_t got = read(fd, out->data + out->len, out->cap - out->len - 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            ok = got == 0;
+            break;
+        }
+        out->len += (size_t)got;
+        ok = out->len < (1u << 30);
+    }
+    close(fd);
     return ok;
 }
 
@@ -494,6 +517,9 @@ static bool parse_cache(al_cache *c, const char *bytes, size_t len)
         AL_PUSH(c->schemas.items, c->schemas.n, c->schemas.cap, rec);
     }
     uint32_t ne = get_u32(&r);
+    /* Sized once: every entry takes at least its fixed fields. */
+    if (!r.bad && ne <= (size_t)(r.end - r.p) / 64)
+        rehash_for(c, ne);
     for (uint32_t i = 0; i < ne && !r.bad; i++) {
         entry e = {0};
         e.path = get_str(&r);

@@ -213,6 +213,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
 {
     const al_check_options *o = r->o;
     r->configs = al_config_cache_new();
+    al_config_cache_set_walk(r->configs, &r->files);
     r->per_file = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->per_file);
     size_t kept = 0;
     for (size_t i = 0; i < r->files.n; i++) {

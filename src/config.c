@@ -195,6 +195,7 @@ static char no_config;
 struct al_config_cache {
     al_memo dirs;      /* folder -> its al_config, or &no_config */
     al_memo real_dirs; /* a folder as named -> its real path */
+    const al_file_list *walk; /* what the walk saw, or NULL */
     al_config **owned;
     size_t n_owned, cap_owned;
 };
@@ -202,6 +203,11 @@ struct al_config_cache {
 al_config_cache *al_config_cache_new(void)
 {
     return al_xcalloc(1, sizeof(al_config_cache));
+}
+
+void al_config_cache_set_walk(al_config_cache *c, const al_file_list *walk)
+{
+    c->walk = walk;
 }
 
 void al_config_cache_free(al_config_cache *c)
@@ -290,7 +296,11 @@ static const char *real_dir(al_config_cache *c, const char *dir)
         snprintf(parent, sizeof parent, "%.*s", (int)(slash - dir), dir);
         const char *up = real_dir(c, parent);
         struct stat st;
-        if (up && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+        /* A folder the walk entered from its parent (not one named as a
+         * root) is a directory and no link. */
+        al_dir_listing seen;
+        bool entered = c->walk && al_file_list_dir(c->walk, dir, &seen) && !seen.root;
+        if (up && (entered || (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode)))) {
             size_t n = strlen(up);
             done = (size_t)snprintf(buf, sizeof buf, "%s%s%s", up, n && up[n - 1] == '/' ? "" : "/",
                                     name) < sizeof buf;
@@ -323,6 +333,21 @@ static bool absolute_path_cached(al_config_cache *c, const char *path, bool regu
                             slash + 1) < PATH_MAX;
 }
 
+/* The folder part of path ("." for a bare name, "/" for one in the
+ * root) into out (which may be path itself); false when too long. */
+static bool folder_of(const char *path, char out[PATH_MAX])
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return snprintf(out, PATH_MAX, ".") < PATH_MAX;
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    if (n >= PATH_MAX)
+        return false;
+    memmove(out, path, n);
+    out[n] = '\0';
+    return true;
+}
+
 bool al_config_for(al_config_cache *c, const char *path, bool regular, const al_config **out,
                    al_config_error *err)
 {
@@ -340,6 +365,11 @@ bool al_config_for(al_config_cache *c, const char *path, bool regular, const al_
     bool ok = true;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", real[0] ? real : "/");
+    /* The same folder as the walk wrote it, stepping up in step with the
+     * real one while each is a folder the walk entered from its parent:
+     * its listing says which configuration files are there to read. */
+    char walked[PATH_MAX];
+    bool in_walk = c->walk && regular && folder_of(path, walked);
     for (;;) {
         void *known = al_memo_get(&c->dirs, dir);
         if (known) {
@@ -348,8 +378,11 @@ bool al_config_for(al_config_cache *c, const char *path, bool regular, const al_
         }
         if (depth < 256)
             stack[depth++] = al_xstrdup(dir);
-        ok = try_file(c, dir, "alloclint.toml", false, &found, err);
-        if (ok && !found)
+        al_dir_listing seen;
+        bool listed = in_walk && al_file_list_dir(c->walk, walked, &seen);
+        if (!listed || seen.alloclint_toml)
+            ok = try_file(c, dir, "alloclint.toml", false, &found, err);
+        if (ok && !found && (!listed || seen.pyproject_toml))
             ok = try_file(c, dir, "pyproject.toml", true, &found, err);
         if (!ok || found || !strcmp(dir, "/"))
             break;
@@ -358,6 +391,7 @@ bool al_config_for(al_config_cache *c, const char *path, bool regular, const al_
             dir[1] = '\0';
         else
             *s = '\0';
+        in_walk = listed && !seen.root && folder_of(walked, walked);
     }
     for (size_t i = 0; i < depth; i++) {
         if (ok)

@@ -6,6 +6,7 @@
 #define ALLOCLINT_CONFIG_H
 
 #include "analysis/ops.h"
+#include "discover.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -38,6 +39,11 @@ typedef struct al_config_cache al_config_cache;
 
 al_config_cache *al_config_cache_new(void);
 void al_config_cache_free(al_config_cache *cache);
+/* Lets the lookup take what the walk that found the files saw in the
+ * folders it listed (which configuration files each holds, which are
+ * no links) instead of asking the file system folder by folder. The
+ * list must outlive the cache's lookups. */
+void al_config_cache_set_walk(al_config_cache *cache, const al_file_list *walk);
 /* The configuration that applies to path, or NULL when none does.
  * `regular`: the caller knows path is a regular file, not a link.
  * Returns false (err filled, naming file, line and key) on a malformed

@@ -118,6 +118,33 @@ static void add_path(al_file_list *out, const char *path)
 }
 
 /* dir_real: dir with its links resolved (NULL: gitignore not read). */
+/* A listed folder's facts, as a pointer into this array (the memo holds
+ * pointers): index bit 0 listed, 1 root, 2 alloclint.toml, 3 pyproject. */
+static const char dir_facts[16];
+enum { DIR_LISTED = 1, DIR_ROOT = 2, DIR_ALLOCLINT = 4, DIR_PYPROJECT = 8 };
+
+/* Records what the listing of dir showed, under the folder part its
+ * files' paths will have; a folder listed twice (named as a root and
+ * reached from another) keeps both. */
+static void note_dir(al_file_list *out, const char *dir, unsigned facts)
+{
+    char *probe = al_path_join(dir, "x");
+    char *slash = strrchr(probe, '/');
+    if (!slash)
+        strcpy(probe, ".");
+    else if (slash == probe)
+        probe[1] = '\0';
+    else
+        *slash = '\0';
+    if (!out->dirs)
+        out->dirs = al_xcalloc(1, sizeof(al_memo));
+    const char *had = al_memo_get(out->dirs, probe);
+    if (had)
+        facts |= (unsigned)(had - dir_facts);
+    al_memo_put(out->dirs, probe, (void *)&dir_facts[facts & 15], NULL);
+    free(probe);
+}
+
 static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth)
 {
     if (depth > 64) {
@@ -139,6 +166,7 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
     listed *entries = NULL;
     size_t n = 0, cap = 0;
     bool venv = false, has_ignore_file = false;
+    unsigned facts = DIR_LISTED | (depth == 0 ? DIR_ROOT : 0);
     struct dirent *ent;
     while ((ent = readdir(d)) != NULL) {
         const char *name = ent->d_name;
@@ -154,10 +182,18 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
             }
         }
         has_ignore_file |= !strcmp(name, ".gitignore");
+        /* A regular file, or a kind the configuration lookup checks. */
+        bool maybe_file = ent->d_type == DT_REG || ent->d_type == DT_LNK ||
+                          ent->d_type == DT_UNKNOWN;
+        if (maybe_file && !strcmp(name, "alloclint.toml"))
+            facts |= DIR_ALLOCLINT;
+        if (maybe_file && !strcmp(name, "pyproject.toml"))
+            facts |= DIR_PYPROJECT;
         listed e = {al_xstrdup(name), ent->d_type};
         AL_PUSH(entries, n, cap, e);
     }
     closedir(d);
+    note_dir(w->out, dir, facts);
     /* A virtualenv below a root: none of its files are the project's. */
     size_t walked = venv && depth > 0 ? 0 : n;
     /* The ignore rules that apply here: those of the work tree holding
@@ -288,12 +324,27 @@ void al_file_list_free(al_file_list *list)
         al_memo_free(list->regular);
         free(list->regular);
     }
+    if (list->dirs) {
+        al_memo_free(list->dirs);
+        free(list->dirs);
+    }
     memset(list, 0, sizeof *list);
 }
 
 bool al_file_list_is_regular(const al_file_list *list, const char *path)
 {
     return list->regular && al_memo_get(list->regular, path) != NULL;
+}
+
+bool al_file_list_dir(const al_file_list *list, const char *dir, al_dir_listing *out)
+{
+    const char *had = list->dirs ? al_memo_get(list->dirs, dir) : NULL;
+    if (!had)
+        return false;
+    unsigned facts = (unsigned)(had - dir_facts);
+    *out = (al_dir_listing){(facts & DIR_ROOT) != 0, (facts & DIR_ALLOCLINT) != 0,
+                            (facts & DIR_PYPROJECT) != 0};
+    return true;
 }
 
 bool al_keep_changed_since(al_file_list *list, const char *rev, char *err, size_t errlen)

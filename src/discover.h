@@ -13,7 +13,17 @@ typedef struct {
     char **errors; /* one message per path that could not be read */
     size_t n_errors, cap_errors;
     void *regular; /* the paths a walk saw as regular files (no links) */
+    void *dirs;    /* the folders it listed, by the folder part of their paths */
 } al_file_list;
+
+/* What the walk saw in a folder it listed: whether it was named as a
+ * root (its path may then hold links), and which configuration files it
+ * may hold (a regular file, or a link to check). */
+typedef struct {
+    bool root;
+    bool alloclint_toml;
+    bool pyproject_toml;
+} al_dir_listing;
 
 typedef struct {
     bool respect_gitignore; /* default true */
@@ -27,6 +37,10 @@ void al_file_list_free(al_file_list *list);
 /* Whether the walk saw path as a regular file, not a link (false when it
  * does not know: a path named on the command line). */
 bool al_file_list_is_regular(const al_file_list *list, const char *path);
+/* What the walk saw in folder dir, written as the folder part of the
+ * paths of its files ("." for a walk of "." itself); false when it did
+ * not list it. */
+bool al_file_list_dir(const al_file_list *list, const char *dir, al_dir_listing *out);
 /* Keeps only the files changed since `rev` (committed since, staged,
  * unstaged or untracked) in the git repository holding the current
  * folder. Returns false with a message in err when rev or the repository
