@@ -286,6 +286,31 @@ static void configuration_follows_links(void **state)
     const char *out = read_file("out.txt");
     assert_non_null(strstr(out, "plain.py"));
     assert_null(strstr(out, "linked.py"));
+    /* The linked folder named as a root beside its link's folder (no
+     * linked file in the run to resolve owner/pkg first): the lookup
+     * steps up from the link's target (owner/pkg, then owner), not into
+     * the folder the link sits in, whose listing has no config. */
+    snprintf(path, sizeof path, "%s/cfglinks/beside", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    write_file("cfglinks/beside/plain.py", FINDING, strlen(FINDING));
+    snprintf(target, sizeof target, "%s/cfglinks/owner/pkg", dir);
+    snprintf(path, sizeof path, "%s/cfglinks/beside/pkglink", dir);
+    assert_int_equal(symlink(target, path), 0);
+    assert_int_equal(
+        run("check --no-cache --output-format concise cfglinks/beside cfglinks/beside/pkglink"), 1);
+    out = read_file("out.txt");
+    assert_non_null(strstr(out, "beside/plain.py"));
+    assert_null(strstr(out, "pkglink/model.py"));
+    /* A configuration file that is itself a link, seen in a walk's
+     * listing as one, is read. */
+    snprintf(path, sizeof path, "%s/cfglinks/linkcfg", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    write_file("cfglinks/linkcfg/model.py", FINDING, strlen(FINDING));
+    snprintf(target, sizeof target, "%s/cfglinks/owner/pyproject.toml", dir);
+    snprintf(path, sizeof path, "%s/cfglinks/linkcfg/pyproject.toml", dir);
+    assert_int_equal(symlink(target, path), 0);
+    assert_int_equal(run("check cfglinks/linkcfg"), 0);
+    assert_int_equal(run("check cfglinks/linkcfg/"), 0);
 }
 
 /* A virtualenv (a folder holding pyvenv.cfg, also as a link) below a
