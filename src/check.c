@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,16 @@ static void phase_done(const char *name, double *since)
     *since = t;
 }
 
+/* The cache, read while the walk runs. */
+typedef struct {
+    const char *dir;
+    uint64_t settings;
+    al_cache *cache;
+    al_strbuf warnings;
+    pthread_t thread;
+    bool started; /* and not joined yet */
+} cache_loader;
+
 /* Everything one run holds, released in one place. */
 typedef struct {
     const al_check_options *o;
@@ -143,6 +154,7 @@ typedef struct {
     al_strbuf stdin_bytes;
     bool stdin_written;  /* --fix: the fixed source went to stdout */
     al_cache *cache;     /* NULL: no cache this run */
+    cache_loader loader;
     const char *cache_dir;
     uint64_t *options;   /* per file: the hash of its options, for the cache */
     uint64_t fingerprint;
@@ -156,6 +168,10 @@ typedef struct {
 
 static void run_free(run *r)
 {
+    if (r->loader.started)
+        pthread_join(r->loader.thread, NULL);
+    al_cache_free(r->loader.cache);
+    al_strbuf_free(&r->loader.warnings);
     al_cache_free(r->cache);
     free(r->options);
     free(r->hashes);
@@ -491,24 +507,45 @@ static void take_fix(run *r, al_file_job *job)
     free(out);
 }
 
+/* Reads the cache of this run's settings (on its own thread while the
+ * files are found). */
+static void *load_cache(void *arg)
+{
+    cache_loader *l = arg;
+    l->cache = al_cache_load(l->dir, l->settings, &l->warnings);
+    return NULL;
+}
+
+static void start_cache_load(run *r)
+{
+    char cwd[4096];
+    al_strbuf k = {0};
+    al_strbuf_printf(&k, "%s|%llx|%s|%d", ALLOCLINT_VERSION,
+                     (unsigned long long)al_cache_build_id(), getcwd(cwd, sizeof cwd) ? cwd : "",
+                     r->o->no_prefilter);
+    r->loader.dir = r->cache_dir;
+    r->loader.settings = al_cache_hash(k.data, k.len, 2);
+    al_strbuf_free(&k);
+    r->loader.started = pthread_create(&r->loader.thread, NULL, load_cache, &r->loader) == 0;
+}
+
 /* Reads the cache, hashes the run's files (by their stamps where the
  * cache vouches for them) and decides whether the project is as the
  * cache saw it. */
 static void cache_open(run *r)
 {
     const al_check_options *o = r->o;
-    char cwd[4096];
-    al_strbuf k = {0};
-    al_strbuf_printf(&k, "%s|%llx|%s|%d", ALLOCLINT_VERSION,
-                     (unsigned long long)al_cache_build_id(), getcwd(cwd, sizeof cwd) ? cwd : "",
-                     o->no_prefilter);
-    uint64_t settings = al_cache_hash(k.data, k.len, 2);
-    al_strbuf_free(&k);
-    al_strbuf warnings = {0};
-    r->cache = al_cache_load(r->cache_dir, settings, &warnings);
-    if (warnings.len)
-        fputs(warnings.data, stderr);
-    al_strbuf_free(&warnings);
+    if (r->loader.started) {
+        pthread_join(r->loader.thread, NULL);
+        r->loader.started = false;
+    } else {
+        load_cache(&r->loader);
+    }
+    r->cache = r->loader.cache;
+    r->loader.cache = NULL;
+    if (r->loader.warnings.len)
+        fputs(r->loader.warnings.data, stderr);
+    al_strbuf_free(&r->loader.warnings);
     double *clock = &r->clock;
     phase_done("cache", clock);
     al_file_hash *known = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *known);
@@ -807,6 +844,11 @@ int al_check_run(const al_check_options *o)
     r.started = al_file_stamp_now();
     r.from_stdin = (o->paths.n == 1 && !strcmp(o->paths.items[0], "-")) ||
                    (o->paths.n == 0 && o->stdin_filename);
+    if (!o->no_cache && !r.from_stdin) {
+        const char *env = getenv("ALLOCLINT_CACHE_DIR");
+        r.cache_dir = o->cache_dir ? o->cache_dir : env && *env ? env : ".alloclint_cache";
+        start_cache_load(&r);
+    }
     if (r.from_stdin) {
         if (!read_stdin(&r))
             goto done;
@@ -838,10 +880,6 @@ int al_check_run(const al_check_options *o)
     lo.cwd = getcwd(cwd, sizeof cwd) ? cwd : NULL;
     lo.no_prefilter = o->no_prefilter;
     al_index_parse_whole(r.index, o->no_prefilter);
-    if (!o->no_cache && !r.from_stdin) {
-        const char *env = getenv("ALLOCLINT_CACHE_DIR");
-        r.cache_dir = o->cache_dir ? o->cache_dir : env && *env ? env : ".alloclint_cache";
-    }
     lo.cxx_args = o->cxx_args.items;
     lo.n_cxx_args = (int)o->cxx_args.n;
     if (!load_compdb(&r))
