@@ -235,12 +235,12 @@ static bool configure_files(run *r, const al_lint_options *lo)
     for (size_t i = 0; i < r->files.n; i++) {
         const al_config *cfg = NULL;
         al_config_error cerr;
-        if (!al_config_for(r->configs, r->files.paths[i],
-                           al_file_list_is_regular(&r->files, r->files.paths[i]), &cfg, &cerr)) {
+        if (!al_config_for(r->configs, r->files.paths[i], al_file_list_is_regular(&r->files, i),
+                           &cfg, &cerr)) {
             fprintf(stderr, "alloclint: error: %s\n", cerr.message);
             /* The rest of the list is released with it. */
             for (size_t k = i; k < r->files.n; k++)
-                r->files.paths[kept + k - i] = r->files.paths[k];
+                al_file_list_move(&r->files, kept + k - i, k);
             r->files.n = kept + r->files.n - i;
             return false;
         }
@@ -265,7 +265,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
                 fo.apply_unsafe = cfg->unsafe_fixes;
         }
         r->per_file[kept] = fo;
-        r->files.paths[kept++] = r->files.paths[i];
+        al_file_list_move(&r->files, kept++, i);
     }
     r->files.n = kept;
     return true;
@@ -824,7 +824,7 @@ static bool read_stdin(run *r)
         return false;
     }
     const char *name = r->o->stdin_filename ? r->o->stdin_filename : "-";
-    AL_PUSH(r->files.paths, r->files.n, r->files.cap, al_xstrdup(name));
+    al_file_list_add(&r->files, name);
     return true;
 }
 

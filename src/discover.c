@@ -21,11 +21,19 @@ typedef struct {
     al_gitignore *rules;
 } repo_entry;
 
+/* A file found, before the list is sorted. */
+typedef struct {
+    char *path;
+    bool regular; /* seen by the walk as a regular file */
+} found;
+
 typedef struct {
     const al_discover_options *opt;
     al_file_list *out;
     repo_entry *repos;
     size_t n_repos, cap_repos;
+    found *found;
+    size_t n_found, cap_found;
 } walker;
 
 bool al_is_python_path(const char *path)
@@ -111,10 +119,10 @@ static bool git_ignored(walker *w, const char *path, bool is_dir)
     return git_ignored_real(w, real, is_dir);
 }
 
-static void add_path(al_file_list *out, const char *path)
+static void add_path(walker *w, const char *path, bool regular)
 {
-    char *p = al_xstrdup(path);
-    AL_PUSH(out->paths, out->n, out->cap, p);
+    found f = {al_xstrdup(path), regular};
+    AL_PUSH(w->found, w->n_found, w->cap_found, f);
 }
 
 /* dir_real: dir with its links resolved (NULL: gitignore not read). */
@@ -246,12 +254,7 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
             if (!al_path_skip_dir_name(name) && !ignored)
                 walk_dir(w, path, real, depth + 1);
         } else if (!ignored) {
-            add_path(w->out, path);
-            if (type == DT_REG) {
-                if (!w->out->regular)
-                    w->out->regular = al_xcalloc(1, sizeof(al_memo));
-                al_memo_put(w->out->regular, path, w->out, NULL);
-            }
+            add_path(w, path, type == DT_REG);
         }
         free(real);
         free(path);
@@ -261,9 +264,9 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
     free(entries);
 }
 
-static int compare_paths(const void *x, const void *y)
+static int compare_found(const void *x, const void *y)
 {
-    return strcmp(*(char *const *)x, *(char *const *)y);
+    return strcmp(((const found *)x)->path, ((const found *)y)->path);
 }
 
 void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
@@ -271,7 +274,7 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
 {
     memset(out, 0, sizeof *out);
     git_libgit2_init();
-    walker w = {opt, out, NULL, 0, 0};
+    walker w = {opt, out, NULL, 0, 0, NULL, 0, 0};
     for (size_t i = 0; i < n_roots; i++) {
         struct stat st;
         if (stat(roots[i], &st) != 0) {
@@ -287,22 +290,28 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
                 walk_dir(&w, roots[i], resolved ? real : NULL, 0);
         } else if (S_ISREG(st.st_mode)) {
             if (!opt->force_exclude || !git_ignored(&w, roots[i], false))
-                add_path(out, roots[i]);
+                add_path(&w, roots[i], false);
         } else {
             add_error(out, roots[i], "not a regular file or directory");
         }
     }
-    if (out->n > 1) {
-        qsort(out->paths, out->n, sizeof *out->paths, compare_paths);
-        size_t k = 1;
-        for (size_t i = 1; i < out->n; i++) {
-            if (strcmp(out->paths[i], out->paths[k - 1]) == 0)
-                free(out->paths[i]);
-            else
-                out->paths[k++] = out->paths[i];
+    /* Sorted, each path once (named and walked: a regular file if the
+     * walk saw one). */
+    if (w.n_found > 1)
+        qsort(w.found, w.n_found, sizeof *w.found, compare_found);
+    out->paths = al_xcalloc(w.n_found ? w.n_found : 1, sizeof *out->paths);
+    out->regular = al_xcalloc(w.n_found ? w.n_found : 1, sizeof *out->regular);
+    out->cap = w.n_found ? w.n_found : 1;
+    for (size_t i = 0; i < w.n_found; i++) {
+        if (out->n && !strcmp(out->paths[out->n - 1], w.found[i].path)) {
+            out->regular[out->n - 1] |= w.found[i].regular;
+            free(w.found[i].path);
+            continue;
         }
-        out->n = k;
+        out->paths[out->n] = w.found[i].path;
+        out->regular[out->n++] = w.found[i].regular;
     }
+    free(w.found);
     for (size_t i = 0; i < w.n_repos; i++) {
         al_gitignore_free(w.repos[i].rules);
         git_repository_free(w.repos[i].repo);
@@ -320,10 +329,7 @@ void al_file_list_free(al_file_list *list)
         free(list->errors[i]);
     free(list->paths);
     free(list->errors);
-    if (list->regular) {
-        al_memo_free(list->regular);
-        free(list->regular);
-    }
+    free(list->regular);
     if (list->dirs) {
         al_memo_free(list->dirs);
         free(list->dirs);
@@ -331,9 +337,30 @@ void al_file_list_free(al_file_list *list)
     memset(list, 0, sizeof *list);
 }
 
-bool al_file_list_is_regular(const al_file_list *list, const char *path)
+bool al_file_list_is_regular(const al_file_list *list, size_t i)
 {
-    return list->regular && al_memo_get(list->regular, path) != NULL;
+    return list->regular && i < list->n && list->regular[i];
+}
+
+void al_file_list_add(al_file_list *list, const char *path)
+{
+    size_t cap = list->cap;
+    char *copy = al_xstrdup(path);
+    AL_PUSH(list->paths, list->n, list->cap, copy);
+    if (!list->regular) {
+        list->regular = al_xcalloc(list->cap, sizeof *list->regular);
+    } else if (list->cap != cap) {
+        list->regular = al_xrealloc(list->regular, list->cap * sizeof *list->regular);
+        memset(list->regular + cap, 0, (list->cap - cap) * sizeof *list->regular);
+    }
+    list->regular[list->n - 1] = false;
+}
+
+void al_file_list_move(al_file_list *list, size_t to, size_t from)
+{
+    list->paths[to] = list->paths[from];
+    if (list->regular)
+        list->regular[to] = list->regular[from];
 }
 
 bool al_file_list_dir(const al_file_list *list, const char *dir, al_dir_listing *out)
@@ -396,10 +423,11 @@ bool al_keep_changed_since(al_file_list *list, const char *rev, char *err, size_
         if (realpath(list->paths[i], real))
             for (size_t k = 0; k < n_changed && !keep; k++)
                 keep = !strcmp(changed[k], real);
-        if (keep)
-            list->paths[kept++] = list->paths[i];
-        else
+        if (keep) {
+            al_file_list_move(list, kept++, i);
+        } else {
             free(list->paths[i]);
+        }
     }
     list->n = kept;
     ok = true;

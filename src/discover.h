@@ -12,7 +12,7 @@ typedef struct {
     size_t n, cap;
     char **errors; /* one message per path that could not be read */
     size_t n_errors, cap_errors;
-    void *regular; /* the paths a walk saw as regular files (no links) */
+    bool *regular; /* per path: the walk saw it as a regular file (no link) */
     void *dirs;    /* the folders it listed, by the folder part of their paths */
 } al_file_list;
 
@@ -34,9 +34,14 @@ typedef struct {
 void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
                  const al_discover_options *opt);
 void al_file_list_free(al_file_list *list);
-/* Whether the walk saw path as a regular file, not a link (false when it
- * does not know: a path named on the command line). */
-bool al_file_list_is_regular(const al_file_list *list, const char *path);
+/* Whether the walk saw paths[i] as a regular file, not a link (false
+ * when it does not know: a path named on the command line). */
+bool al_file_list_is_regular(const al_file_list *list, size_t i);
+/* Appends path (not known as regular). */
+void al_file_list_add(al_file_list *list, const char *path);
+/* Moves entry `from` to `to` (to <= from), for compacting the list in
+ * place; the entry at `to` is overwritten, not freed. */
+void al_file_list_move(al_file_list *list, size_t to, size_t from);
 /* What the walk saw in folder dir, written as the folder part of the
  * paths of its files ("." for a walk of "." itself); false when it did
  * not list it. */

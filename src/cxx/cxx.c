@@ -8,9 +8,14 @@
 
 bool al_is_cxx_path(const char *path)
 {
-    static const char *const ext[] = {".cu", ".cuh", ".cpp", ".cc", ".cxx", ".h", ".hpp", NULL};
+    /* Asked several times for every file of a run: the extension found
+     * once, then compared whole. */
+    static const char *const ext[] = {"cu", "cuh", "cpp", "cc", "cxx", "h", "hpp", NULL};
+    const char *dot = strrchr(path, '.');
+    if (!dot)
+        return false;
     for (int i = 0; ext[i]; i++)
-        if (al_str_ends_with(path, ext[i]))
+        if (!strcmp(dot + 1, ext[i]))
             return true;
     return false;
 }
