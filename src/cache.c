@@ -448,8 +448,10 @@ static bool read_whole(const char *path, al_strbuf *out, bool *missing)
     }
     struct stat st;
     bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 30);
-    if (ok)
+    if (ok) {
         al_strbuf_reserve(out, (size_t)st.st_size + 1);
+        al_prefault(out->data, out->cap);
+    }
     while (ok) {
         if (out->cap - out->len < 2)
             al_strbuf_reserve(out, out->cap);

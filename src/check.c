@@ -230,7 +230,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
     const al_check_options *o = r->o;
     r->configs = al_config_cache_new();
     al_config_cache_set_walk(r->configs, &r->files);
-    r->per_file = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->per_file);
+    r->per_file = al_xcalloc_filled(r->files.n ? r->files.n : 1, sizeof *r->per_file);
     size_t kept = 0;
     for (size_t i = 0; i < r->files.n; i++) {
         const al_config *cfg = NULL;
@@ -548,11 +548,11 @@ static void cache_open(run *r)
     al_strbuf_free(&r->loader.warnings);
     double *clock = &r->clock;
     phase_done("cache", clock);
-    al_file_hash *known = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *known);
+    al_file_hash *known = al_xcalloc_filled(r->files.n ? r->files.n : 1, sizeof *known);
     for (size_t i = 0; i < r->files.n; i++)
         known[i].ok = al_cache_stamped(r->cache, r->files.paths[i], &known[i].stamp,
                                        &known[i].hash, &known[i].len);
-    al_file_hash *h = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *h);
+    al_file_hash *h = al_xcalloc_filled(r->files.n ? r->files.n : 1, sizeof *h);
     /* Nothing to look up (a first run): every file is read by its job,
      * which hashes it; reading it here first would read it twice. */
     r->hashes_from_jobs = al_cache_size(r->cache) == 0;
@@ -675,7 +675,7 @@ static void cache_save(run *r)
 static void check_files(run *r)
 {
     const al_check_options *o = r->o;
-    al_file_job *jobs = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *jobs);
+    al_file_job *jobs = al_xcalloc_filled(r->files.n ? r->files.n : 1, sizeof *jobs);
     /* A progress line only on a terminal, and only when it is worth it. */
     bool progress = r->files.n > 2000 && isatty(STDERR_FILENO) && !o->quiet;
     if (r->from_stdin && r->files.n == 1) {

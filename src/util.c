@@ -1,8 +1,11 @@
 #include "util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void out_of_memory(size_t n)
 {
@@ -189,4 +192,27 @@ void al_strlist_free(al_strlist *l)
         free(l->items[i]);
     free(l->items);
     memset(l, 0, sizeof *l);
+}
+
+void al_prefault(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+    long got = sysconf(_SC_PAGESIZE);
+    size_t page = got > 0 ? (size_t)got : 4096;
+    uintptr_t start = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)(page - 1);
+    if (end > start)
+        (void)madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)len;
+#endif
+}
+
+void *al_xcalloc_filled(size_t count, size_t size)
+{
+    void *p = al_xcalloc(count, size);
+    if (count && size <= SIZE_MAX / count && count * size >= (256u << 10))
+        al_prefault(p, count * size);
+    return p;
 }

@@ -13,6 +13,14 @@
 void *al_xmalloc(size_t n);
 void *al_xcalloc(size_t count, size_t size);
 void *al_xrealloc(void *p, size_t n);
+/* al_xcalloc for an array of one entry per file of a run (megabytes),
+ * its pages mapped in with one system call: one page fault per page,
+ * taken as each entry is first written, costs more (most on virtual
+ * machines). */
+void *al_xcalloc_filled(size_t count, size_t size);
+/* Maps in the whole pages of [p, p + len) for writing, where the kernel
+ * can (Linux 5.14); nothing otherwise. */
+void al_prefault(void *p, size_t len);
 char *al_xstrdup(const char *s);
 char *al_xstrndup(const char *s, size_t n);
 
