@@ -556,7 +556,8 @@ static void cache_open(run *r)
     /* Nothing to look up (a first run): every file is read by its job,
      * which hashes it; reading it here first would read it twice. */
     r->hashes_from_jobs = al_cache_size(r->cache) == 0;
-    al_hash_files(r->files.paths, r->files.n, o->threads, known, r->hashes_from_jobs, h);
+    al_hash_files(r->files.paths, r->files.n, o->threads, known, r->files.stamps, r->files.stamped,
+                  r->hashes_from_jobs, h);
     free(known);
     phase_done("hash", clock);
     if (!r->hashes_from_jobs)
@@ -855,7 +856,9 @@ int al_check_run(const al_check_options *o)
     } else {
         char *dot = ".";
         char *const *roots = o->paths.n ? (char *const *)o->paths.items : &dot;
-        al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &o->discover);
+        al_discover_options found = o->discover;
+        found.stamps = r.cache_dir != NULL; /* for the cache's comparison */
+        al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &found);
     }
     phase_done("discover", &r.clock);
     for (size_t i = 0; i < r.files.n_errors; i++) {

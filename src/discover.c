@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <git2.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ typedef struct {
 typedef struct {
     char *path;
     bool regular; /* seen by the walk as a regular file */
+    bool stamped;
+    al_file_stamp stamp;
 } found;
 
 typedef struct {
@@ -32,8 +35,14 @@ typedef struct {
     al_file_list *out;
     repo_entry *repos;
     size_t n_repos, cap_repos;
+    /* The files found. With stamps, the stamp thread reads them as the
+     * walk adds them: both hold the lock to touch the array (the walk
+     * may move it as it grows). */
     found *found;
     size_t n_found, cap_found;
+    pthread_mutex_t lock;
+    pthread_cond_t added;
+    bool walk_done;
 } walker;
 
 bool al_is_python_path(const char *path)
@@ -121,8 +130,41 @@ static bool git_ignored(walker *w, const char *path, bool is_dir)
 
 static void add_path(walker *w, const char *path, bool regular)
 {
-    found f = {al_xstrdup(path), regular};
+    found f = {al_xstrdup(path), regular, false, {0}};
+    if (!w->opt->stamps) {
+        AL_PUSH(w->found, w->n_found, w->cap_found, f);
+        return;
+    }
+    pthread_mutex_lock(&w->lock);
     AL_PUSH(w->found, w->n_found, w->cap_found, f);
+    pthread_cond_signal(&w->added);
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* The stamp thread: each file's stamp, in the order found, until the
+ * walk is done and every file stamped. */
+static void *stamp_found(void *arg)
+{
+    walker *w = arg;
+    size_t i = 0;
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        while (i == w->n_found && !w->walk_done)
+            pthread_cond_wait(&w->added, &w->lock);
+        if (i == w->n_found)
+            break;
+        /* The path's bytes never move; the array may. */
+        const char *path = w->found[i].path;
+        pthread_mutex_unlock(&w->lock);
+        al_file_stamp st;
+        bool ok = al_file_stamp_read(path, &st);
+        pthread_mutex_lock(&w->lock);
+        w->found[i].stamp = st;
+        w->found[i].stamped = ok;
+        i++;
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
 }
 
 /* dir_real: dir with its links resolved (NULL: gitignore not read). */
@@ -274,7 +316,14 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
 {
     memset(out, 0, sizeof *out);
     git_libgit2_init();
-    walker w = {opt, out, NULL, 0, 0, NULL, 0, 0};
+    walker w = {.opt = opt, .out = out};
+    pthread_t stamper;
+    bool stamping = false;
+    if (opt->stamps) {
+        pthread_mutex_init(&w.lock, NULL);
+        pthread_cond_init(&w.added, NULL);
+        stamping = pthread_create(&stamper, NULL, stamp_found, &w) == 0;
+    }
     for (size_t i = 0; i < n_roots; i++) {
         struct stat st;
         if (stat(roots[i], &st) != 0) {
@@ -295,6 +344,16 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
             add_error(out, roots[i], "not a regular file or directory");
         }
     }
+    if (opt->stamps) {
+        pthread_mutex_lock(&w.lock);
+        w.walk_done = true;
+        pthread_cond_signal(&w.added);
+        pthread_mutex_unlock(&w.lock);
+        if (stamping)
+            pthread_join(stamper, NULL);
+        pthread_cond_destroy(&w.added);
+        pthread_mutex_destroy(&w.lock);
+    }
     /* Sorted, each path once (named and walked: a regular file if the
      * walk saw one). */
     if (w.n_found > 1)
@@ -302,6 +361,11 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
     out->paths = al_xcalloc(w.n_found ? w.n_found : 1, sizeof *out->paths);
     out->regular = al_xcalloc(w.n_found ? w.n_found : 1, sizeof *out->regular);
     out->cap = w.n_found ? w.n_found : 1;
+    /* Without the stamp thread (it could not start), none is known. */
+    if (stamping) {
+        out->stamps = al_xcalloc(out->cap, sizeof *out->stamps);
+        out->stamped = al_xcalloc(out->cap, sizeof *out->stamped);
+    }
     for (size_t i = 0; i < w.n_found; i++) {
         if (out->n && !strcmp(out->paths[out->n - 1], w.found[i].path)) {
             out->regular[out->n - 1] |= w.found[i].regular;
@@ -309,6 +373,10 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
             continue;
         }
         out->paths[out->n] = w.found[i].path;
+        if (stamping) {
+            out->stamps[out->n] = w.found[i].stamp;
+            out->stamped[out->n] = w.found[i].stamped;
+        }
         out->regular[out->n++] = w.found[i].regular;
     }
     free(w.found);
@@ -330,6 +398,8 @@ void al_file_list_free(al_file_list *list)
     free(list->paths);
     free(list->errors);
     free(list->regular);
+    free(list->stamps);
+    free(list->stamped);
     if (list->dirs) {
         al_memo_free(list->dirs);
         free(list->dirs);
@@ -354,6 +424,11 @@ void al_file_list_add(al_file_list *list, const char *path)
         memset(list->regular + cap, 0, (list->cap - cap) * sizeof *list->regular);
     }
     list->regular[list->n - 1] = false;
+    /* Stamps are the walk's, for the files it found. */
+    free(list->stamps);
+    free(list->stamped);
+    list->stamps = NULL;
+    list->stamped = NULL;
 }
 
 void al_file_list_move(al_file_list *list, size_t to, size_t from)
@@ -361,6 +436,10 @@ void al_file_list_move(al_file_list *list, size_t to, size_t from)
     list->paths[to] = list->paths[from];
     if (list->regular)
         list->regular[to] = list->regular[from];
+    if (list->stamps) {
+        list->stamps[to] = list->stamps[from];
+        list->stamped[to] = list->stamped[from];
+    }
 }
 
 bool al_file_list_dir(const al_file_list *list, const char *dir, al_dir_listing *out)

@@ -4,6 +4,8 @@
 #ifndef ALLOCLINT_DISCOVER_H
 #define ALLOCLINT_DISCOVER_H
 
+#include "source.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -13,6 +15,8 @@ typedef struct {
     char **errors; /* one message per path that could not be read */
     size_t n_errors, cap_errors;
     bool *regular; /* per path: the walk saw it as a regular file (no link) */
+    al_file_stamp *stamps; /* per path, with al_discover_options.stamps */
+    bool *stamped;         /* ...when stamps[i] was read */
     void *dirs;    /* the folders it listed, by the folder part of their paths */
 } al_file_list;
 
@@ -28,6 +32,10 @@ typedef struct {
 typedef struct {
     bool respect_gitignore; /* default true */
     bool force_exclude;     /* apply ignore rules to named files too */
+    /* Read each file's stamp (al_file_stamp_read) as it is found, on a
+     * thread beside the walk: a run with a cache compares them with the
+     * cache's instead of asking for them after the walk. */
+    bool stamps;
 } al_discover_options;
 
 /* Never fails short of memory; unreadable paths are listed in errors. */

@@ -253,6 +253,8 @@ typedef struct {
     char *const *paths;
     size_t n;
     const al_file_hash *known;
+    const al_file_stamp *stamps;
+    const bool *stamped;
     bool stamp_only;
     al_file_hash *out;
     atomic_size_t next;
@@ -266,10 +268,15 @@ static void *hash_worker(void *arg)
         if (i >= p->n)
             break;
         al_file_hash *h = &p->out[i];
-        /* Stamped before the read: a write during it changes the stamp
-         * the next run sees, so these bytes are never vouched for by a
-         * later state of the file. */
-        h->stamped = al_file_stamp_read(p->paths[i], &h->stamp);
+        /* Stamped before the read (here, or as the walk found it): a
+         * write during it changes the stamp the next run sees, so these
+         * bytes are never vouched for by a later state of the file. */
+        if (p->stamps) {
+            h->stamped = p->stamped[i];
+            h->stamp = p->stamps[i];
+        } else {
+            h->stamped = al_file_stamp_read(p->paths[i], &h->stamp);
+        }
         if (p->stamp_only)
             continue;
         const al_file_hash *k = p->known ? &p->known[i] : NULL;
@@ -285,9 +292,10 @@ static void *hash_worker(void *arg)
 }
 
 void al_hash_files(char *const *paths, size_t n, int threads, const al_file_hash *known,
-                   bool stamp_only, al_file_hash *out)
+                   const al_file_stamp *stamps, const bool *stamped, bool stamp_only,
+                   al_file_hash *out)
 {
     memset(out, 0, n * sizeof *out);
-    hash_pool p = {paths, n, known, stamp_only, out, 0};
+    hash_pool p = {paths, n, known, stamps, stamped, stamp_only, out, 0};
     run_on_threads(threads, n, hash_worker, &p);
 }

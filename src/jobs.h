@@ -47,11 +47,14 @@ typedef struct {
 
 /* Hashes paths[0..n) on `threads` threads (0: one per CPU). A file whose
  * stamp is that of known[i] (when known and known[i].ok) is not read:
- * known[i]'s hash is taken. stamp_only: only the stamps (ok stays false),
- * for a run whose jobs read every file anyway: a stamp taken before the
- * read vouches for the bytes read after it (a write in between moves it). */
+ * known[i]'s hash is taken. stamps/stamped (NULL: read here): the stamps
+ * taken earlier, as the walk found the files. stamp_only: only the
+ * stamps (ok stays false), for a run whose jobs read every file anyway:
+ * a stamp taken before the read vouches for the bytes read after it (a
+ * write in between moves it). */
 void al_hash_files(char *const *paths, size_t n, int threads, const al_file_hash *known,
-                   bool stamp_only, al_file_hash *out);
+                   const al_file_stamp *stamps, const bool *stamped, bool stamp_only,
+                   al_file_hash *out);
 
 /* Reads the file of a job: src is the file, or for a notebook the joined
  * code cells (the notebook's JSON in container). False with a message in
