@@ -276,20 +276,12 @@ static void put_findings(al_strbuf *b, const al_findings *f, const al_source *sr
     /* The lines the report shows and counts columns on, so that a later
      * run reports from the cache without reading the file. Not for a
      * notebook (cells), nor for bytes a report could not copy whole. */
-    bool keep = src && f->n && !src->notebook && !src->excerpt && !src->has_nul;
+    bool keep = src && f->n && !src->notebook && !src->has_nul;
     put_u8(b, keep);
     if (!keep)
         return;
-    size_t *offsets = NULL, n = 0, cap = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        const al_finding *x = &f->items[i];
-        AL_PUSH(offsets, n, cap, x->start);
-        AL_PUSH(offsets, n, cap, x->end);
-        for (size_t k = 0; x->fix && k < x->fix->n_edits; k++) {
-            AL_PUSH(offsets, n, cap, x->fix->edits[k].start);
-            AL_PUSH(offsets, n, cap, x->fix->edits[k].end);
-        }
-    }
+    size_t n;
+    size_t *offsets = al_findings_places(f, &n);
     al_source_excerpt_line *lines;
     size_t n_lines, text_len;
     char *text;
@@ -411,12 +403,12 @@ static bool get_findings(const char *blob, size_t len, const char *path, size_t 
     }
     /* Every place a report asks about must be held, or the file is read. */
     bool holds = made;
-    for (size_t i = 0; holds && i < out->n; i++) {
-        const al_finding *x = &out->items[i];
-        holds = al_source_holds(excerpt, x->start) && al_source_holds(excerpt, x->end);
-        for (size_t k = 0; holds && x->fix && k < x->fix->n_edits; k++)
-            holds = al_source_holds(excerpt, x->fix->edits[k].start) &&
-                    al_source_holds(excerpt, x->fix->edits[k].end);
+    if (made) {
+        size_t n_places;
+        size_t *places = al_findings_places(out, &n_places);
+        for (size_t i = 0; holds && i < n_places; i++)
+            holds = al_source_holds(excerpt, places[i]);
+        free(places);
     }
     if (made && !holds)
         al_source_free(excerpt);

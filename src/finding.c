@@ -93,3 +93,19 @@ const char *al_applicability_name(al_applicability a)
     }
     return "?";
 }
+
+size_t *al_findings_places(const al_findings *list, size_t *n)
+{
+    size_t *places = NULL, cap = 0;
+    *n = 0;
+    for (size_t i = 0; i < list->n; i++) {
+        const al_finding *x = &list->items[i];
+        AL_PUSH(places, *n, cap, x->start);
+        AL_PUSH(places, *n, cap, x->end);
+        for (size_t k = 0; x->fix && k < x->fix->n_edits; k++) {
+            AL_PUSH(places, *n, cap, x->fix->edits[k].start);
+            AL_PUSH(places, *n, cap, x->fix->edits[k].end);
+        }
+    }
+    return places;
+}

@@ -61,5 +61,8 @@ void al_findings_note(al_findings *list, const char *path, size_t row, const cha
 void al_finding_free(al_finding *f);
 void al_findings_free(al_findings *list);
 const char *al_applicability_name(al_applicability a);
+/* Every byte offset a report of these findings asks a position of (each
+ * span's ends, each edit's ends); *n of them. Caller frees. */
+size_t *al_findings_places(const al_findings *list, size_t *n);
 
 #endif

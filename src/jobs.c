@@ -184,6 +184,25 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
     if (job->res.findings.n == 0 && job->res.initial.n == 0 && !job->res.fixed) {
         /* Nothing to report: give the memory back now. */
         al_job_release(job);
+    } else if (!job->res.fixed && !job->is_notebook && !src->has_nul && !src->excerpt) {
+        /* Only reported: the lines the report needs stay, the rest of
+         * the file goes (a run over a large repo holds hundreds of these
+         * until the report is written). */
+        size_t n_places, n_lines, text_len;
+        size_t *places = al_findings_places(&job->res.findings, &n_places);
+        al_source_excerpt_line *lines;
+        char *text;
+        al_source_excerpt_of(src, places, n_places, &lines, &n_lines, &text, &text_len);
+        free(places);
+        al_source kept;
+        if (al_source_from_excerpt(&kept, src->path, src->len, lines, n_lines, text, text_len)) {
+            kept.hash = src->hash;
+            al_source_free(&job->src);
+            job->src = kept;
+        } else {
+            free(lines);
+            free(text);
+        }
     }
 }
 

@@ -239,10 +239,46 @@ static size_t line_index(const al_source *src, size_t offset)
     return lo;
 }
 
+/* The excerpt's line holding offset, or NULL. */
+static const al_source_excerpt_line *excerpt_line(const al_source *src, size_t offset);
+
+/* The lines of an excerpt holding the offsets (those it holds). */
+static void excerpt_of_excerpt(const al_source *src, const size_t *offsets, size_t n_offsets,
+                               al_source_excerpt_line **lines, size_t *n_lines, char **text,
+                               size_t *text_len)
+{
+    bool *keep = al_xcalloc(src->n_excerpt ? src->n_excerpt : 1, sizeof *keep);
+    for (size_t i = 0; i < n_offsets; i++) {
+        const al_source_excerpt_line *l =
+            excerpt_line(src, offsets[i] > src->len ? src->len : offsets[i]);
+        if (l)
+            keep[l - src->excerpt] = true;
+    }
+    size_t n = 0;
+    al_source_excerpt_line *out = al_xcalloc(src->n_excerpt ? src->n_excerpt : 1, sizeof *out);
+    al_strbuf t = {0};
+    for (size_t i = 0; i < src->n_excerpt; i++) {
+        if (!keep[i])
+            continue;
+        out[n] = src->excerpt[i];
+        out[n++].text = t.len;
+        al_strbuf_append(&t, src->bytes + src->excerpt[i].text, src->excerpt[i].text_len);
+    }
+    free(keep);
+    *lines = out;
+    *n_lines = n;
+    *text_len = t.len;
+    *text = t.data ? al_strbuf_detach(&t) : al_xstrdup("");
+}
+
 void al_source_excerpt_of(const al_source *src, const size_t *offsets, size_t n_offsets,
                           al_source_excerpt_line **lines, size_t *n_lines, char **text,
                           size_t *text_len)
 {
+    if (src->excerpt) {
+        excerpt_of_excerpt(src, offsets, n_offsets, lines, n_lines, text, text_len);
+        return;
+    }
     size_t *rows = al_xcalloc(n_offsets ? n_offsets : 1, sizeof *rows);
     for (size_t i = 0; i < n_offsets; i++)
         rows[i] = line_index(src, offsets[i] > src->len ? src->len : offsets[i]);

@@ -79,7 +79,8 @@ void al_source_from_memory(al_source *src, const char *path, const char *bytes,
                            size_t len);
 void al_source_free(al_source *src);
 /* The lines of src holding the given offsets, as an excerpt: one line
- * each, sorted, shared lines once. Caller frees *lines and *text. */
+ * each, sorted, shared lines once (of an excerpt: the lines it holds).
+ * Caller frees *lines and *text. */
 void al_source_excerpt_of(const al_source *src, const size_t *offsets, size_t n_offsets,
                           al_source_excerpt_line **lines, size_t *n_lines, char **text,
                           size_t *text_len);
