@@ -274,7 +274,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
 /* The file as read: the source, or the notebook holding it. */
 static const al_source *file_of(const al_file_job *job)
 {
-    return job->is_notebook ? &job->container : &job->src;
+    return job->is_notebook ? &job->nb->container : &job->src;
 }
 
 /* --add-noqa: a directive on every line with a finding, written in place. */
@@ -600,9 +600,10 @@ static void cache_lookup(run *r, al_file_job *jobs)
         jobs[i].cache_hit = true;
         jobs[i].cached = f;
         jobs[i].cached_hash = h[i].hash;
-        jobs[i].has_excerpt = has_excerpt;
-        if (has_excerpt)
-            jobs[i].cached_excerpt = excerpt;
+        if (has_excerpt) {
+            jobs[i].cached_excerpt = al_xmalloc(sizeof excerpt);
+            *jobs[i].cached_excerpt = excerpt;
+        }
         /* Read and hashed this time: the next run may take the stamp. */
         if (!h[i].from_stamp && h[i].stamped)
             r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,

@@ -24,7 +24,9 @@ static bool open_notebook(al_file_job *job, const char *path);
 bool al_job_load(al_file_job *job, const char *path)
 {
     bool notebook = al_str_ends_with(path, ".ipynb");
-    al_source *target = notebook ? &job->container : &job->src;
+    if (notebook && !job->nb)
+        job->nb = al_xcalloc(1, sizeof *job->nb);
+    al_source *target = notebook ? &job->nb->container : &job->src;
     al_source_status st = al_source_load(target, path);
     if (st == AL_SOURCE_ERR_TOO_LARGE) {
         al_strbuf_printf(&job->messages, "alloclint: warning: %s: %s\n", path,
@@ -48,39 +50,47 @@ bool al_job_load(al_file_job *job, const char *path)
 bool al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len)
 {
     bool notebook = al_str_ends_with(path, ".ipynb");
-    al_source_from_memory(notebook ? &job->container : &job->src, path, bytes, len);
+    if (notebook && !job->nb)
+        job->nb = al_xcalloc(1, sizeof *job->nb);
+    al_source_from_memory(notebook ? &job->nb->container : &job->src, path, bytes, len);
     return !notebook || open_notebook(job, path);
 }
 
 static bool open_notebook(al_file_job *job, const char *path)
 {
     char *err = NULL;
-    if (!al_notebook_parse(job->container.bytes, job->container.len, &job->notebook, &err)) {
+    if (!al_notebook_parse(job->nb->container.bytes, job->nb->container.len, &job->nb->notebook,
+                           &err)) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: %s\n", path, err);
         free(err);
         job->error = true;
-        al_source_free(&job->container);
+        al_source_free(&job->nb->container);
         return false;
     }
     job->is_notebook = true;
-    al_source_from_memory(&job->src, path, job->notebook.python, job->notebook.python_len);
-    job->src.notebook = &job->notebook;
+    al_source_from_memory(&job->src, path, job->nb->notebook.python, job->nb->notebook.python_len);
+    job->src.notebook = &job->nb->notebook;
     return true;
 }
 
 void al_job_release(al_file_job *job)
 {
     al_findings_free(&job->cached);
-    al_source_free(&job->cached_excerpt);
-    job->has_excerpt = false;
+    if (job->cached_excerpt) {
+        al_source_free(job->cached_excerpt);
+        free(job->cached_excerpt);
+        job->cached_excerpt = NULL;
+    }
     if (job->loaded)
         al_lint_result_free(&job->res);
     al_source_free(&job->src);
-    if (job->is_notebook) {
-        al_source_free(&job->container);
-        al_notebook_free(&job->notebook);
-        job->is_notebook = false;
+    if (job->nb) {
+        al_source_free(&job->nb->container);
+        al_notebook_free(&job->nb->notebook);
+        free(job->nb);
+        job->nb = NULL;
     }
+    job->is_notebook = false;
     job->loaded = false;
 }
 
@@ -91,11 +101,12 @@ char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_
         return al_xstrndup(fixed, fixed_len);
     }
     char *err = NULL;
-    char *json = al_notebook_rewrite(&job->notebook, job->container.bytes, job->container.len,
+    char *json = al_notebook_rewrite(&job->nb->notebook, job->nb->container.bytes,
+                                     job->nb->container.len,
                                      fixed, fixed_len, out_len, &err);
     if (!json) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: %s; not rewritten\n",
-                         job->container.path, err);
+                         job->nb->container.path, err);
         free(err);
     }
     return json;
@@ -105,12 +116,12 @@ static void run_one(al_file_job *job, const char *path, const al_lint_options *o
 {
     if (job->cache_hit && job->cached.n == 0)
         return; /* nothing to report, nothing to read */
-    if (job->cache_hit && job->has_excerpt) {
+    if (job->cache_hit && job->cached_excerpt) {
         /* The bytes were vouched for by their stamp or hashed a moment
          * ago, as for a file without findings. */
-        job->src = job->cached_excerpt;
-        memset(&job->cached_excerpt, 0, sizeof job->cached_excerpt);
-        job->has_excerpt = false;
+        job->src = *job->cached_excerpt;
+        free(job->cached_excerpt);
+        job->cached_excerpt = NULL;
         job->res.findings = job->cached;
         memset(&job->cached, 0, sizeof job->cached);
         job->loaded = true;
@@ -119,7 +130,7 @@ static void run_one(al_file_job *job, const char *path, const al_lint_options *o
     if (!al_job_load(job, path))
         return;
     /* A notebook's entry is keyed by the whole file, as it was hashed. */
-    const al_source *whole = job->is_notebook ? &job->container : &job->src;
+    const al_source *whole = job->is_notebook ? &job->nb->container : &job->src;
     if (job->cache_hit && whole->hash == job->cached_hash) {
         /* The report needs the source for rows and snippets. */
         job->res.findings = job->cached;
@@ -157,7 +168,7 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
     job->used_index = al_index_take_touched();
     job->linted = true;
     job->cxx_unchecked = job->res.cxx_unavailable;
-    const al_source *whole = job->is_notebook ? &job->container : src;
+    const al_source *whole = job->is_notebook ? &job->nb->container : src;
     job->hash = whole->hash;
     job->len = whole->len;
     job->loaded = true;

@@ -11,22 +11,28 @@
 
 #include <stdbool.h>
 
+/* A notebook job's parts. */
+typedef struct {
+    al_notebook notebook;
+    al_source container; /* the .ipynb file as read (its hash guards the write) */
+} al_job_notebook;
+
 typedef struct {
     bool loaded;          /* src and res are valid */
     bool error;           /* the file could not be read or parsed */
     al_source src;
     al_lint_result res;
     al_strbuf messages;   /* warnings and errors naming the file, for stderr */
-    bool is_notebook;     /* src is the code cells of notebook, read from container */
-    al_notebook notebook;
-    al_source container;  /* the .ipynb file as read (its hash guards the write) */
+    bool is_notebook;     /* src is the code cells of nb->notebook, read from nb->container */
+    al_job_notebook *nb;  /* a notebook's parts (a pointer: the job array holds one
+                           * job per file of a run, few of them notebooks) */
     /* The cache's part: the caller decides a hit, the worker honours it
      * when the file still has the bytes the findings were made from. */
     bool cache_hit;       /* take cached instead of analysing */
     al_findings cached;
     uint64_t cached_hash;
-    bool has_excerpt;     /* cached_excerpt holds the lines cached points at: */
-    al_source cached_excerpt; /* the report needs no read of the file */
+    al_source *cached_excerpt; /* the lines `cached` points at (the report needs no
+                                * read of the file), or NULL */
     bool linted;          /* analysed in this run */
     bool used_index;      /* ...and the analysis used the repo index */
     bool cxx_unchecked;   /* ...a C++/CUDA file, and libclang would not load */
