@@ -255,28 +255,37 @@ static void bad_input_is_named(void **state)
     assert_non_null(strstr(read_file("err.txt"), "dangling.py: No such file or directory"));
 }
 
+/* A folder, and a link to a path (both relative to the test's folder). */
+static void make_dir(const char *rel)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void make_link(const char *target_rel, const char *link_rel)
+{
+    char target[512], path[512];
+    snprintf(target, sizeof target, "%s/%s", dir, target_rel);
+    snprintf(path, sizeof path, "%s/%s", dir, link_rel);
+    assert_int_equal(symlink(target, path), 0);
+}
+
 /* A link's configuration is its target's: a linked file, a file in a
  * linked folder, and a file beside a link in the walk. */
 static void configuration_follows_links(void **state)
 {
     (void)state;
-    char path[512], target[512];
     static const char *const dirs[] = {"cfglinks", "cfglinks/owner", "cfglinks/owner/pkg",
-                                       "cfglinks/other"};
-    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, dirs[i]);
-        assert_int_equal(mkdir(path, 0755), 0);
-    }
+                                       "cfglinks/other", "cfglinks/beside", "cfglinks/linkcfg"};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+        make_dir(dirs[i]);
     static const char config[] = "[tool.alloclint]\nignore = [\"AL101\"]\n";
     write_file("cfglinks/owner/pyproject.toml", config, sizeof config - 1);
     write_file("cfglinks/owner/pkg/model.py", FINDING, strlen(FINDING));
     write_file("cfglinks/other/plain.py", FINDING, strlen(FINDING));
-    snprintf(target, sizeof target, "%s/cfglinks/owner/pkg/model.py", dir);
-    snprintf(path, sizeof path, "%s/cfglinks/other/linked.py", dir);
-    assert_int_equal(symlink(target, path), 0);
-    snprintf(target, sizeof target, "%s/cfglinks/owner/pkg", dir);
-    snprintf(path, sizeof path, "%s/cfglinks/other/pkglink", dir);
-    assert_int_equal(symlink(target, path), 0);
+    make_link("cfglinks/owner/pkg/model.py", "cfglinks/other/linked.py");
+    make_link("cfglinks/owner/pkg", "cfglinks/other/pkglink");
     /* The owner's configuration ignores AL101 for its files, reached
      * through either link; the other folder has none. */
     assert_int_equal(run("check cfglinks/other/linked.py"), 0);
@@ -290,12 +299,8 @@ static void configuration_follows_links(void **state)
      * linked file in the run to resolve owner/pkg first): the lookup
      * steps up from the link's target (owner/pkg, then owner), not into
      * the folder the link sits in, whose listing has no config. */
-    snprintf(path, sizeof path, "%s/cfglinks/beside", dir);
-    assert_int_equal(mkdir(path, 0755), 0);
     write_file("cfglinks/beside/plain.py", FINDING, strlen(FINDING));
-    snprintf(target, sizeof target, "%s/cfglinks/owner/pkg", dir);
-    snprintf(path, sizeof path, "%s/cfglinks/beside/pkglink", dir);
-    assert_int_equal(symlink(target, path), 0);
+    make_link("cfglinks/owner/pkg", "cfglinks/beside/pkglink");
     assert_int_equal(
         run("check --no-cache --output-format concise cfglinks/beside cfglinks/beside/pkglink"), 1);
     out = read_file("out.txt");
@@ -303,12 +308,8 @@ static void configuration_follows_links(void **state)
     assert_null(strstr(out, "pkglink/model.py"));
     /* A configuration file that is itself a link, seen in a walk's
      * listing as one, is read. */
-    snprintf(path, sizeof path, "%s/cfglinks/linkcfg", dir);
-    assert_int_equal(mkdir(path, 0755), 0);
     write_file("cfglinks/linkcfg/model.py", FINDING, strlen(FINDING));
-    snprintf(target, sizeof target, "%s/cfglinks/owner/pyproject.toml", dir);
-    snprintf(path, sizeof path, "%s/cfglinks/linkcfg/pyproject.toml", dir);
-    assert_int_equal(symlink(target, path), 0);
+    make_link("cfglinks/owner/pyproject.toml", "cfglinks/linkcfg/pyproject.toml");
     assert_int_equal(run("check cfglinks/linkcfg"), 0);
     assert_int_equal(run("check cfglinks/linkcfg/"), 0);
 }
