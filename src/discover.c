@@ -167,7 +167,6 @@ static void *stamp_found(void *arg)
     return NULL;
 }
 
-/* dir_real: dir with its links resolved (NULL: gitignore not read). */
 /* A listed folder's facts, as a pointer into this array (the memo holds
  * pointers): index bit 0 listed, 1 root, 2 alloclint.toml, 3 pyproject. */
 static const char dir_facts[16];
@@ -195,6 +194,7 @@ static void note_dir(al_file_list *out, const char *dir, unsigned facts)
     free(probe);
 }
 
+/* dir_real: dir with its links resolved (NULL: gitignore not read). */
 static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth)
 {
     if (depth > 64) {
