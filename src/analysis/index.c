@@ -68,6 +68,7 @@ struct al_index {
     size_t n_reads, cap_reads;
     size_t scanned; /* files read for registration markers */
     al_memo memo;
+    al_memo project_by_dir; /* a file's folder as named -> its project (not owned) */
     project **projects;
     size_t n_projects, cap_projects;
     pyfile **py;
@@ -135,6 +136,7 @@ void al_index_free(al_index *ix)
         free(f);
     }
     al_memo_free(&ix->memo);
+    al_memo_free(&ix->project_by_dir);
     free(ix->projects);
     free(ix->py);
     free(ix->cxx);
@@ -213,17 +215,27 @@ static void add_root(project *p, const char *dir)
 static project *project_of(al_index *ix, const char *path)
 {
     char *dir = al_path_dirname(path);
+    /* Asked for every call resolved: each folder's answer found once (a
+     * realpath and a stat a folder up to the root otherwise). */
+    project *known = al_memo_get(&ix->project_by_dir, dir);
+    if (known) {
+        free(dir);
+        return known;
+    }
     char *root = al_path_find_up(dir, ".git");
     if (!root)
         root = al_path_find_up(dir, "pyproject.toml");
     if (!root)
         root = al_path_real(dir);
-    free(dir);
-    if (!root)
+    if (!root) {
+        free(dir);
         return NULL;
+    }
     for (size_t i = 0; i < ix->n_projects; i++)
         if (!strcmp(ix->projects[i]->root, root)) {
             free(root);
+            al_memo_put(&ix->project_by_dir, dir, ix->projects[i], NULL);
+            free(dir);
             return ix->projects[i];
         }
     project *p = al_xcalloc(1, sizeof *p);
@@ -235,6 +247,8 @@ static project *project_of(al_index *ix, const char *path)
     free(python);
     free(src);
     AL_PUSH(ix->projects, ix->n_projects, ix->cap_projects, p);
+    al_memo_put(&ix->project_by_dir, dir, p, NULL);
+    free(dir);
     return p;
 }
 
