@@ -110,16 +110,21 @@ static void walk(const char *dir, int depth, bool (*want)(const char *name),
         const char *name = ent->d_name;
         if (!strcmp(name, ".") || !strcmp(name, ".."))
             continue;
+        /* The kind the listing gives saves an lstat an entry. */
+        if (ent->d_type == DT_REG && !want(name))
+            continue;
         char *path = al_path_join(dir, name);
         struct stat st;
-        if (lstat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) {
-                if (!al_path_skip_dir(dir, name))
-                    walk(path, depth + 1, want, fn, arg);
-            } else if ((S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && al_path_is_file(path))) &&
-                       want(name)) {
-                fn(path, arg);
-            }
+        bool is_dir = ent->d_type == DT_DIR, is_file = ent->d_type == DT_REG;
+        if (!is_dir && !is_file && lstat(path, &st) == 0) {
+            is_dir = S_ISDIR(st.st_mode);
+            is_file = S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && al_path_is_file(path));
+        }
+        if (is_dir) {
+            if (!al_path_skip_dir(dir, name))
+                walk(path, depth + 1, want, fn, arg);
+        } else if (is_file && want(name)) {
+            fn(path, arg);
         }
         free(path);
     }

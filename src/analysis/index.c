@@ -278,13 +278,26 @@ static void collect_cxx(const char *path, void *arg)
     al_strlist_add(&((project *)arg)->cxx_files, al_xstrdup(path));
 }
 
+static bool is_source_name(const char *name)
+{
+    return is_python_name(name) || is_cxx_name(name);
+}
+
+static void collect_source(const char *path, void *arg)
+{
+    if (is_python_name(path))
+        collect_py(path, arg);
+    else
+        collect_cxx(path, arg);
+}
+
+/* One walk for both lists (each in the order the walk meets its files). */
 static void walk_project(project *p)
 {
     if (p->walked)
         return;
     p->walked = true;
-    al_path_walk(p->root, is_python_name, collect_py, p);
-    al_path_walk(p->root, is_cxx_name, collect_cxx, p);
+    al_path_walk(p->root, is_source_name, collect_source, p);
 }
 
 /* ------------------------------------------------------------------ */
