@@ -1,5 +1,6 @@
 #include "index.h"
 
+#include "impls.h"
 #include "memo.h"
 #include "pyparts.h"
 #include "schema.h"
@@ -17,17 +18,6 @@
  * __init__.py) before a name counts as unresolved. */
 #define MAX_REEXPORTS 6
 
-typedef struct {
-    char *op;   /* "ns.op" without "torch.ops." */
-    char *path; /* the file that registers it */
-    char *func; /* the implementing function's name */
-} op_binding;
-
-typedef struct {
-    op_binding *items;
-    size_t n, cap;
-} op_bindings;
-
 /* Where a C++ function with a body is defined: its name, its file. */
 typedef struct {
     char *name;
@@ -43,7 +33,7 @@ typedef struct {
     bool walked;
     al_strlist py_files, cxx_files;
     bool py_ops_read, cxx_ops_read;
-    op_bindings py_ops, cxx_ops;
+    al_impls py_ops, cxx_ops;
     al_op_table schemas;
 } project;
 
@@ -88,16 +78,6 @@ al_index *al_index_new(void)
     return ix;
 }
 
-static void op_bindings_free(op_bindings *b)
-{
-    for (size_t i = 0; i < b->n; i++) {
-        free(b->items[i].op);
-        free(b->items[i].path);
-        free(b->items[i].func);
-    }
-    free(b->items);
-}
-
 void al_index_free(al_index *ix)
 {
     if (!ix)
@@ -114,8 +94,8 @@ void al_index_free(al_index *ix)
         for (size_t k = 0; k < p->n_defs; k++)
             free(p->defs[k].name);
         free(p->defs);
-        op_bindings_free(&p->py_ops);
-        op_bindings_free(&p->cxx_ops);
+        al_impls_free(&p->py_ops);
+        al_impls_free(&p->cxx_ops);
         al_ops_free(&p->schemas);
         free(p);
     }
@@ -594,91 +574,6 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
 /* ------------------------------------------------------------------ */
 /* Custom ops                                                           */
 
-static char *string_value(const al_pyfile *pf, TSNode n)
-{
-    if (!al_node_is(n, "string"))
-        return NULL;
-    char *t = al_node_text(pf, n);
-    size_t len = strlen(t);
-    if (len < 2 || (t[0] != '"' && t[0] != '\'') || t[len - 1] != t[0] || strchr(t, '{')) {
-        free(t);
-        return NULL;
-    }
-    char *v = al_xstrndup(t + 1, len - 2);
-    free(t);
-    return v;
-}
-
-static void add_op(op_bindings *ops, const char *name, const char *path, char *func)
-{
-    /* "ns::op" names its namespace; a bare name registers into a library
-     * chosen at run time: match it by name ("*." prefix). */
-    al_strbuf key = {0};
-    if (strstr(name, "::"))
-        al_strbuf_puts(&key, name);
-    else
-        al_strbuf_printf(&key, "*.%s", name);
-    op_binding b = {al_op_key(key.data), al_xstrdup(path), func};
-    al_strbuf_free(&key);
-    AL_PUSH(ops->items, ops->n, ops->cap, b);
-}
-
-/* direct_register_custom_op(op_name="x", op_func=f, ...) calls and
- * @custom_op("ns::x") / @register_custom_op(...) decorators. */
-static void python_registrations(const char *path, const al_pyfile *pf, op_bindings *ops)
-{
-    TSTreeCursor c = ts_tree_cursor_new(pf->root);
-    unsigned depth = 0;
-    for (;;) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (al_node_is(n, "call")) {
-            TSNode fn = al_node_field(n, "function");
-            if (al_py_last_name_is(pf, fn, "direct_register_custom_op")) {
-                al_py_args a;
-                al_py_args_read(n, &a);
-                TSNode name = a.npos > 0 ? a.pos[0] : al_py_kwarg(pf, &a, "op_name");
-                TSNode func = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "op_func");
-                char *op = string_value(pf, name);
-                if (op && al_node_is(func, "identifier"))
-                    add_op(ops, op, path, al_node_text(pf, func));
-                free(op);
-            }
-        } else if (al_node_is(n, "decorated_definition")) {
-            TSNode def = al_node_field(n, "definition");
-            uint32_t k = ts_node_named_child_count(n);
-            for (uint32_t i = 0; i < k && al_node_is(def, "function_definition"); i++) {
-                TSNode d = ts_node_named_child(n, i);
-                TSNode call = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : (TSNode){0};
-                if (!al_node_is(call, "call"))
-                    continue;
-                TSNode fn = al_node_field(call, "function");
-                if (!al_py_last_name_is(pf, fn, "custom_op") &&
-                    !al_py_last_name_is(pf, fn, "register_custom_op"))
-                    continue;
-                al_py_args a;
-                al_py_args_read(call, &a);
-                char *op = a.npos > 0 ? string_value(pf, a.pos[0]) : NULL;
-                if (!op)
-                    op = string_value(pf, al_py_kwarg(pf, &a, "op_name"));
-                char *fname = al_node_text(pf, al_node_field(def, "name"));
-                add_op(ops, op ? op : fname, path, fname);
-                free(op);
-            }
-        }
-        if (depth < 200 && ts_tree_cursor_goto_first_child(&c)) {
-            depth++;
-            continue;
-        }
-        while (!ts_tree_cursor_goto_next_sibling(&c)) {
-            if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
-                ts_tree_cursor_delete(&c);
-                return;
-            }
-            depth--;
-        }
-    }
-}
-
 /* Every registration in the project's Python files: the statements that
  * name a marker are parsed and read, then let go (the bindings keep
  * names and paths). */
@@ -699,7 +594,7 @@ static void read_python_ops(al_index *ix, project *p)
         if (al_pyparts_parse_marked(&src, ix->whole_files, markers, &pf)) {
             char *real = al_path_real(p->py_files.items[i]);
             if (real)
-                python_registrations(real, &pf, &p->py_ops);
+                al_impls_read_python(real, &pf, &p->py_ops);
             free(real);
             al_pyfile_free(&pf);
         }
@@ -754,7 +649,7 @@ static void read_cxx_ops(al_index *ix, project *p)
             al_op_bindings b = {0};
             al_schema_bindings(src.bytes, src.len, &b);
             for (size_t k = 0; k < b.n; k++) {
-                op_binding ob = {al_op_key(b.items[k].op), al_xstrdup(src.path),
+                al_impl ob = {al_op_key(b.items[k].op), al_xstrdup(src.path),
                                  al_xstrdup(b.items[k].function)};
                 AL_PUSH(p->cxx_ops.items, p->cxx_ops.n, p->cxx_ops.cap, ob);
             }
@@ -764,22 +659,6 @@ static void read_cxx_ops(al_index *ix, project *p)
     }
 }
 
-/* The one binding for the op; none when two bind different functions. */
-static const op_binding *binding_for(const op_bindings *ops, const char *op)
-{
-    char *key = al_op_key(op);
-    const op_binding *hit = NULL;
-    bool ambiguous = false;
-    for (size_t i = 0; i < ops->n; i++)
-        if (al_op_key_matches(ops->items[i].op, key)) {
-            if (hit && (strcmp(hit->func, ops->items[i].func) || strcmp(hit->path, ops->items[i].path)))
-                ambiguous = true;
-            hit = &ops->items[i];
-        }
-    free(key);
-    return ambiguous ? NULL : hit;
-}
-
 bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_def *out)
 {
     bool ok = false;
@@ -787,7 +666,7 @@ bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_
     project *p = from_path ? project_of(ix, from_path) : NULL;
     if (p) {
         read_python_ops(ix, p);
-        const op_binding *b = binding_for(&p->py_ops, op);
+        const al_impl *b = al_impls_find(&p->py_ops, op);
         pyfile *f = b ? load_py(ix, b->path) : NULL;
         ok = f && find_def(ix, f, b->func, 0, out);
     }
@@ -966,7 +845,7 @@ bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx
     project *p = from_path ? project_of(ix, from_path) : NULL;
     if (p) {
         read_cxx_ops(ix, p);
-        const op_binding *b = binding_for(&p->cxx_ops, op);
+        const al_impl *b = al_impls_find(&p->cxx_ops, op);
         ok = b && find_cxx_function(ix, p, b->path, b->func, out);
     }
     al_index_unlock(ix);
