@@ -241,7 +241,8 @@ static char *get_str(reader *r)
     return s;
 }
 
-/* src: the source the findings point into, for the excerpt (NULL: none). */
+/* src: the source the findings point into (NULL: none); an excerpt of it
+ * is kept. */
 static void put_findings(al_strbuf *b, const al_findings *f, const al_source *src)
 {
     put_u32(b, (uint32_t)f->n);
@@ -274,39 +275,32 @@ static void put_findings(al_strbuf *b, const al_findings *f, const al_source *sr
         }
     }
     /* The lines the report shows and counts columns on, so that a later
-     * run reports from the cache without reading the file. Not for a
-     * notebook (cells), nor for bytes a report could not copy whole. */
-    bool keep = src && f->n && !src->notebook && !src->has_nul;
+     * run reports from the cache without reading the file: the excerpt
+     * the job kept of it (jobs.c; never of a notebook or of a file with
+     * a NUL byte). */
+    bool keep = src && src->excerpt && f->n;
     put_u8(b, keep);
     if (!keep)
         return;
-    size_t n;
-    size_t *offsets = al_findings_places(f, &n);
-    al_source_excerpt_line *lines;
-    size_t n_lines, text_len;
-    char *text;
-    al_source_excerpt_of(src, offsets, n, &lines, &n_lines, &text, &text_len);
-    put_u32(b, (uint32_t)n_lines);
-    for (size_t i = 0; i < n_lines; i++) {
-        put_u64(b, lines[i].row);
-        put_u64(b, lines[i].start);
-        put_u64(b, lines[i].next);
-        put_u32(b, (uint32_t)lines[i].text_len);
-        al_strbuf_append(b, text + lines[i].text, lines[i].text_len);
+    put_u32(b, (uint32_t)src->n_excerpt);
+    for (size_t i = 0; i < src->n_excerpt; i++) {
+        const al_source_excerpt_line *l = &src->excerpt[i];
+        put_u64(b, l->row);
+        put_u64(b, l->start);
+        put_u64(b, l->next);
+        put_u32(b, (uint32_t)l->text_len);
+        al_strbuf_append(b, src->bytes + l->text, l->text_len);
     }
-    free(lines);
-    free(text);
-    free(offsets);
 }
 
-/* The findings of a blob, and into *excerpt (when asked for and kept)
- * the lines they point at; false (out emptied) when it does not read
- * back whole. Codes must name a rule of this build. */
+/* The findings of a blob, and in *excerpt (when asked for and kept) the
+ * lines they point at; false (out emptied) when it does not read back
+ * whole. Codes must name a rule of this build. */
 static bool get_findings(const char *blob, size_t len, const char *path, size_t file_len,
-                         al_findings *out, al_source *excerpt, bool *has_excerpt)
+                         al_findings *out, al_source **excerpt)
 {
-    if (has_excerpt)
-        *has_excerpt = false;
+    if (excerpt)
+        *excerpt = NULL;
     reader r = {(const unsigned char *)blob, (const unsigned char *)blob + len, false};
     memset(out, 0, sizeof *out);
     uint32_t n = get_u32(&r);
@@ -391,8 +385,11 @@ static bool get_findings(const char *blob, size_t len, const char *path, size_t 
         r.bad = true;
     }
     bool whole = !r.bad && r.p == r.end;
-    bool made = whole && held && excerpt &&
-                al_source_from_excerpt(excerpt, path, file_len, lines, n_lines, text, text_len);
+    al_source *made = whole && held && excerpt ? al_xmalloc(sizeof *made) : NULL;
+    if (made && !al_source_from_excerpt(made, path, file_len, lines, n_lines, text, text_len)) {
+        free(made);
+        made = NULL;
+    }
     if (!made) {
         free(lines);
         free(text);
@@ -402,19 +399,17 @@ static bool get_findings(const char *blob, size_t len, const char *path, size_t 
         return false;
     }
     /* Every place a report asks about must be held, or the file is read. */
-    bool holds = made;
-    if (made) {
-        size_t n_places;
-        size_t *places = al_findings_places(out, &n_places);
-        for (size_t i = 0; holds && i < n_places; i++)
-            holds = al_source_holds(excerpt, places[i]);
-        free(places);
-    }
-    if (made && !holds)
-        al_source_free(excerpt);
-    made = holds;
-    if (has_excerpt)
-        *has_excerpt = made;
+    size_t n_places = 0;
+    size_t *places = made ? al_findings_places(out, &n_places) : NULL;
+    for (size_t i = 0; made && i < n_places; i++)
+        if (!al_source_holds(made, places[i])) {
+            al_source_free(made);
+            free(made);
+            made = NULL;
+        }
+    free(places);
+    if (excerpt)
+        *excerpt = made;
     return true;
 }
 
@@ -622,8 +617,7 @@ size_t al_cache_size(const al_cache *c)
 }
 
 bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len,
-                  uint64_t options, bool project_ok, al_findings *out, al_source *excerpt,
-                  bool *has_excerpt)
+                  uint64_t options, bool project_ok, al_findings *out, al_source **excerpt)
 {
     size_t s = *slot_for(c, path);
     if (!s)
@@ -632,7 +626,7 @@ bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len
     if (e->dropped || e->hash != hash || e->len != len || e->options != options ||
         (e->uses_index && !project_ok))
         return false;
-    return get_findings(e->blob, e->blob_len, path, len, out, excerpt, has_excerpt);
+    return get_findings(e->blob, e->blob_len, path, len, out, excerpt);
 }
 
 void al_cache_put(al_cache *c, const char *path, uint64_t hash, size_t len, uint64_t options,
@@ -757,26 +751,14 @@ bool al_cache_schemas(const al_cache *c, const char *path, uint64_t hash, al_op_
                                             : NULL;
     if (!rec || rec->hash != hash)
         return false;
-    for (size_t i = 0; i < rec->ops.n; i++) {
-        al_op_summary op = rec->ops.items[i];
-        op.name = al_xstrdup(op.name);
-        op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
-        op.origin = op.origin ? al_xstrdup(op.origin) : NULL;
-        AL_PUSH(out->items, out->n, out->cap, op);
-    }
+    al_ops_append(out, &rec->ops);
     return true;
 }
 
 void al_cache_put_schemas(al_cache *c, const char *path, uint64_t hash, const al_op_table *ops)
 {
     schema_record rec = {al_xstrdup(path), hash, {0}};
-    for (size_t i = 0; i < ops->n; i++) {
-        al_op_summary op = ops->items[i];
-        op.name = al_xstrdup(op.name);
-        op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
-        op.origin = op.origin ? al_xstrdup(op.origin) : NULL;
-        AL_PUSH(rec.ops.items, rec.ops.n, rec.ops.cap, op);
-    }
+    al_ops_append(&rec.ops, ops);
     AL_PUSH(c->schemas_next.items, c->schemas_next.n, c->schemas_next.cap, rec);
 }
 
@@ -798,17 +780,6 @@ bool al_cache_save(al_cache *c, const char *dir, uint64_t fingerprint, const al_
     if (c->schemas_next.n > 1)
         qsort(c->schemas_next.items, c->schemas_next.n, sizeof *c->schemas_next.items,
               compare_records);
-    size_t unique = 0; /* a path given twice: its first record */
-    for (size_t i = 0; i < c->schemas_next.n; i++) {
-        if (unique && !strcmp(c->schemas_next.items[unique - 1].path,
-                              c->schemas_next.items[i].path)) {
-            free(c->schemas_next.items[i].path);
-            al_ops_free(&c->schemas_next.items[i].ops);
-            continue;
-        }
-        c->schemas_next.items[unique++] = c->schemas_next.items[i];
-    }
-    c->schemas_next.n = unique;
     put_u32(&b, (uint32_t)c->schemas_next.n);
     for (size_t i = 0; i < c->schemas_next.n; i++) {
         const schema_record *rec = &c->schemas_next.items[i];

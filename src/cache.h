@@ -54,12 +54,12 @@ size_t al_cache_size(const al_cache *c);
 
 /* The findings stored for path when hash, len and options match, and,
  * for an entry that consulted the index, when project_ok. True on a hit
- * (out filled, possibly empty; caller frees). With excerpt non-NULL, an
- * entry that kept the lines its findings point at fills it (an excerpt
- * source, al_source_free'd by the caller) and sets *has_excerpt. */
+ * (out filled, possibly empty; caller frees). With excerpt non-NULL,
+ * *excerpt is the excerpt source of the lines the findings point at when
+ * the entry kept them (the caller al_source_free's and frees it), else
+ * NULL. */
 bool al_cache_get(const al_cache *c, const char *path, uint64_t hash, size_t len,
-                  uint64_t options, bool project_ok, al_findings *out, al_source *excerpt,
-                  bool *has_excerpt);
+                  uint64_t options, bool project_ok, al_findings *out, al_source **excerpt);
 
 /* Records a result for the next run's cache (replacing any for path),
  * with the file's stamp when it had these bytes (NULL: none) and the

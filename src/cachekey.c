@@ -96,7 +96,7 @@ bool al_cachekey_deps_unchanged(const al_cache *c, const al_file_list *files,
     }
     al_file_hash *rh = al_xcalloc(n_rest ? n_rest : 1, sizeof *rh);
     if (same)
-        al_hash_files(rest, n_rest, 0, NULL, NULL, NULL, false, rh);
+        al_hash_files(rest, n_rest, 0, NULL, NULL, false, rh);
     for (size_t i = 0; i < n_rest && same; i++)
         same = rh[i].ok && rh[i].hash == rest_hash[i];
     free(rh);

@@ -274,7 +274,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
 /* The file as read: the source, or the notebook holding it. */
 static const al_source *file_of(const al_file_job *job)
 {
-    return job->is_notebook ? &job->nb->container : &job->src;
+    return job->nb ? &job->nb->container : &job->src;
 }
 
 /* --add-noqa: a directive on every line with a finding, written in place. */
@@ -357,12 +357,7 @@ static void read_schemas(run *r)
     }
     if (schemas.n) {
         al_config_cache_add_ops(r->configs, &schemas);
-        for (size_t k = 0; k < schemas.n; k++) {
-            al_op_summary op = schemas.items[k];
-            op.name = al_xstrdup(op.name);
-            op.origin = al_xstrdup(op.origin);
-            AL_PUSH(r->ops.items, r->ops.n, r->ops.cap, op);
-        }
+        al_ops_append(&r->ops, &schemas);
     }
     al_ops_free(&schemas);
     if (n_cxx && !al_cxx_built() && !r->o->quiet)
@@ -399,7 +394,7 @@ static void add_fixed(al_report *report, const al_file_job *job, const char *out
     al_source_from_memory(&fixed_src, job->src.path, res->fixed, res->fixed_len);
     al_notebook again;
     bool cells = false;
-    if (job->is_notebook) {
+    if (job->nb) {
         char *err = NULL;
         if (al_notebook_parse(out, out_len, &again, &err)) {
             cells = again.python_len == res->fixed_len &&
@@ -556,7 +551,7 @@ static void cache_open(run *r)
     /* Nothing to look up (a first run): every file is read by its job,
      * which hashes it; reading it here first would read it twice. */
     r->hashes_from_jobs = al_cache_size(r->cache) == 0;
-    al_hash_files(r->files.paths, r->files.n, o->threads, known, r->files.stamps, r->files.stamped,
+    al_hash_files(r->files.paths, r->files.n, o->threads, known, r->files.seen,
                   r->hashes_from_jobs, h);
     free(known);
     phase_done("hash", clock);
@@ -582,28 +577,25 @@ static void cache_lookup(run *r, al_file_job *jobs)
         r->options[i] =
             al_cachekey_options(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
         al_findings f;
-        al_source excerpt;
-        bool has_excerpt;
+        al_source *excerpt;
         if (!h[i].ok ||
             !al_cache_get(r->cache, r->files.paths[i], h[i].hash, h[i].len, r->options[i],
-                          r->project_ok, &f, &excerpt, &has_excerpt))
+                          r->project_ok, &f, &excerpt))
             continue;
         bool wants_fix = false;
         for (size_t k2 = 0; k2 < f.n && !wants_fix; k2++)
             wants_fix = al_lint_fix_wanted(&r->per_file[i], f.items[k2].fix);
         if (wants_fix) {
             al_findings_free(&f); /* fixes are made from the file itself */
-            if (has_excerpt)
-                al_source_free(&excerpt);
+            if (excerpt)
+                al_source_free(excerpt);
+            free(excerpt);
             continue;
         }
         jobs[i].cache_hit = true;
         jobs[i].cached = f;
         jobs[i].cached_hash = h[i].hash;
-        if (has_excerpt) {
-            jobs[i].cached_excerpt = al_xmalloc(sizeof excerpt);
-            *jobs[i].cached_excerpt = excerpt;
-        }
+        jobs[i].cached_excerpt = excerpt;
         /* Read and hashed this time: the next run may take the stamp. */
         if (!h[i].from_stamp && h[i].stamped)
             r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,
@@ -626,8 +618,7 @@ static void cache_store(run *r, size_t i, const al_file_job *job)
     bool same = h->ok && h->stamped && h->hash == job->hash && h->len == job->len;
     al_cache_put(r->cache, r->files.paths[i], job->hash, job->len, r->options[i],
                  job->used_index, job->loaded ? &job->res.findings : &none,
-                 job->loaded && !job->is_notebook ? &job->src : NULL, same ? &h->stamp : NULL,
-                 r->started);
+                 job->loaded ? &job->src : NULL, same ? &h->stamp : NULL, r->started);
 }
 
 static int compare_deps(const void *x, const void *y)

@@ -466,11 +466,5 @@ void al_config_file_ignores(const al_config *cfg, const char *path, al_strlist *
 void al_config_cache_add_ops(al_config_cache *c, const al_op_table *extra)
 {
     for (size_t i = 0; i < c->n_owned; i++)
-        for (size_t k = 0; k < extra->n; k++) {
-            al_op_summary op = extra->items[k];
-            op.name = al_xstrdup(op.name);
-            op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
-            op.origin = al_xstrdup(op.origin);
-            AL_PUSH(c->owned[i]->ops.items, c->owned[i]->ops.n, c->owned[i]->ops.cap, op);
-        }
+        al_ops_append(&c->owned[i]->ops, extra);
 }

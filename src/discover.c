@@ -25,9 +25,7 @@ typedef struct {
 /* A file found, before the list is sorted. */
 typedef struct {
     char *path;
-    bool regular; /* seen by the walk as a regular file */
-    bool stamped;
-    al_file_stamp stamp;
+    al_file_seen seen;
 } found;
 
 typedef struct {
@@ -130,7 +128,7 @@ static bool git_ignored(walker *w, const char *path, bool is_dir)
 
 static void add_path(walker *w, const char *path, bool regular)
 {
-    found f = {al_xstrdup(path), regular, false, {0}};
+    found f = {al_xstrdup(path), {regular, false, {0}}};
     if (!w->opt->stamps) {
         AL_PUSH(w->found, w->n_found, w->cap_found, f);
         return;
@@ -159,8 +157,8 @@ static void *stamp_found(void *arg)
         al_file_stamp st;
         bool ok = al_file_stamp_read(path, &st);
         pthread_mutex_lock(&w->lock);
-        w->found[i].stamp = st;
-        w->found[i].stamped = ok;
+        w->found[i].seen.stamp = st;
+        w->found[i].seen.stamped = ok;
         i++;
     }
     pthread_mutex_unlock(&w->lock);
@@ -358,26 +356,17 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
      * walk saw one). */
     if (w.n_found > 1)
         qsort(w.found, w.n_found, sizeof *w.found, compare_found);
-    out->paths = al_xcalloc(w.n_found ? w.n_found : 1, sizeof *out->paths);
-    out->regular = al_xcalloc(w.n_found ? w.n_found : 1, sizeof *out->regular);
     out->cap = w.n_found ? w.n_found : 1;
-    /* Without the stamp thread (it could not start), none is known. */
-    if (stamping) {
-        out->stamps = al_xcalloc(out->cap, sizeof *out->stamps);
-        out->stamped = al_xcalloc(out->cap, sizeof *out->stamped);
-    }
+    out->paths = al_xcalloc(out->cap, sizeof *out->paths);
+    out->seen = al_xcalloc(out->cap, sizeof *out->seen);
     for (size_t i = 0; i < w.n_found; i++) {
         if (out->n && !strcmp(out->paths[out->n - 1], w.found[i].path)) {
-            out->regular[out->n - 1] |= w.found[i].regular;
+            out->seen[out->n - 1].regular |= w.found[i].seen.regular;
             free(w.found[i].path);
             continue;
         }
         out->paths[out->n] = w.found[i].path;
-        if (stamping) {
-            out->stamps[out->n] = w.found[i].stamp;
-            out->stamped[out->n] = w.found[i].stamped;
-        }
-        out->regular[out->n++] = w.found[i].regular;
+        out->seen[out->n++] = w.found[i].seen;
     }
     free(w.found);
     for (size_t i = 0; i < w.n_repos; i++) {
@@ -397,9 +386,7 @@ void al_file_list_free(al_file_list *list)
         free(list->errors[i]);
     free(list->paths);
     free(list->errors);
-    free(list->regular);
-    free(list->stamps);
-    free(list->stamped);
+    free(list->seen);
     if (list->dirs) {
         al_memo_free(list->dirs);
         free(list->dirs);
@@ -409,37 +396,22 @@ void al_file_list_free(al_file_list *list)
 
 bool al_file_list_is_regular(const al_file_list *list, size_t i)
 {
-    return list->regular && i < list->n && list->regular[i];
+    return list->seen && i < list->n && list->seen[i].regular;
 }
 
 void al_file_list_add(al_file_list *list, const char *path)
 {
-    size_t cap = list->cap;
     char *copy = al_xstrdup(path);
     AL_PUSH(list->paths, list->n, list->cap, copy);
-    if (!list->regular) {
-        list->regular = al_xcalloc(list->cap, sizeof *list->regular);
-    } else if (list->cap != cap) {
-        list->regular = al_xrealloc(list->regular, list->cap * sizeof *list->regular);
-        memset(list->regular + cap, 0, (list->cap - cap) * sizeof *list->regular);
-    }
-    list->regular[list->n - 1] = false;
-    /* Stamps are the walk's, for the files it found. */
-    free(list->stamps);
-    free(list->stamped);
-    list->stamps = NULL;
-    list->stamped = NULL;
+    list->seen = al_xrealloc(list->seen, list->cap * sizeof *list->seen);
+    memset(&list->seen[list->n - 1], 0, sizeof *list->seen);
 }
 
 void al_file_list_move(al_file_list *list, size_t to, size_t from)
 {
     list->paths[to] = list->paths[from];
-    if (list->regular)
-        list->regular[to] = list->regular[from];
-    if (list->stamps) {
-        list->stamps[to] = list->stamps[from];
-        list->stamped[to] = list->stamped[from];
-    }
+    if (list->seen)
+        list->seen[to] = list->seen[from];
 }
 
 bool al_file_list_dir(const al_file_list *list, const char *dir, al_dir_listing *out)

@@ -14,9 +14,7 @@ typedef struct {
     size_t n, cap;
     char **errors; /* one message per path that could not be read */
     size_t n_errors, cap_errors;
-    bool *regular; /* per path: the walk saw it as a regular file (no link) */
-    al_file_stamp *stamps; /* per path, with al_discover_options.stamps */
-    bool *stamped;         /* ...when stamps[i] was read */
+    al_file_seen *seen; /* per path: regular file? stamp (with al_discover_options.stamps) */
     void *dirs;    /* the folders it listed, by the folder part of their paths */
 } al_file_list;
 
@@ -45,7 +43,7 @@ void al_file_list_free(al_file_list *list);
 /* Whether the walk saw paths[i] as a regular file, not a link (false
  * when it does not know: a path named on the command line). */
 bool al_file_list_is_regular(const al_file_list *list, size_t i);
-/* Appends path (not known as regular). */
+/* Appends path (nothing known of it). */
 void al_file_list_add(al_file_list *list, const char *path);
 /* Moves entry `from` to `to` (to <= from), for compacting the list in
  * place; the entry at `to` is overwritten, not freed. */

@@ -19,14 +19,13 @@ typedef struct {
     atomic_bool finished;
 } pool;
 
-static bool open_notebook(al_file_job *job, const char *path);
+static bool open_notebook(al_file_job *job, const char *path, al_source *container);
 
 bool al_job_load(al_file_job *job, const char *path)
 {
     bool notebook = al_str_ends_with(path, ".ipynb");
-    if (notebook && !job->nb)
-        job->nb = al_xcalloc(1, sizeof *job->nb);
-    al_source *target = notebook ? &job->nb->container : &job->src;
+    al_source container;
+    al_source *target = notebook ? &container : &job->src;
     al_source_status st = al_source_load(target, path);
     if (st == AL_SOURCE_ERR_TOO_LARGE) {
         al_strbuf_printf(&job->messages, "alloclint: warning: %s: %s\n", path,
@@ -42,32 +41,33 @@ bool al_job_load(al_file_job *job, const char *path)
         al_source_free(target);
         return false;
     }
-    if (!notebook)
-        return true;
-    return open_notebook(job, path);
+    return !notebook || open_notebook(job, path, &container);
 }
 
 bool al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len)
 {
     bool notebook = al_str_ends_with(path, ".ipynb");
-    if (notebook && !job->nb)
-        job->nb = al_xcalloc(1, sizeof *job->nb);
-    al_source_from_memory(notebook ? &job->nb->container : &job->src, path, bytes, len);
-    return !notebook || open_notebook(job, path);
+    al_source container;
+    al_source_from_memory(notebook ? &container : &job->src, path, bytes, len);
+    return !notebook || open_notebook(job, path, &container);
 }
 
-static bool open_notebook(al_file_job *job, const char *path)
+/* Takes container (the .ipynb as read): the job's source becomes its
+ * code cells. */
+static bool open_notebook(al_file_job *job, const char *path, al_source *container)
 {
     char *err = NULL;
-    if (!al_notebook_parse(job->nb->container.bytes, job->nb->container.len, &job->nb->notebook,
-                           &err)) {
+    al_notebook notebook;
+    if (!al_notebook_parse(container->bytes, container->len, &notebook, &err)) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: %s\n", path, err);
         free(err);
         job->error = true;
-        al_source_free(&job->nb->container);
+        al_source_free(container);
         return false;
     }
-    job->is_notebook = true;
+    job->nb = al_xmalloc(sizeof *job->nb);
+    job->nb->container = *container;
+    job->nb->notebook = notebook;
     al_source_from_memory(&job->src, path, job->nb->notebook.python, job->nb->notebook.python_len);
     job->src.notebook = &job->nb->notebook;
     return true;
@@ -90,13 +90,12 @@ void al_job_release(al_file_job *job)
         free(job->nb);
         job->nb = NULL;
     }
-    job->is_notebook = false;
     job->loaded = false;
 }
 
 char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_t *out_len)
 {
-    if (!job->is_notebook) {
+    if (!job->nb) {
         *out_len = fixed_len;
         return al_xstrndup(fixed, fixed_len);
     }
@@ -130,7 +129,7 @@ static void run_one(al_file_job *job, const char *path, const al_lint_options *o
     if (!al_job_load(job, path))
         return;
     /* A notebook's entry is keyed by the whole file, as it was hashed. */
-    const al_source *whole = job->is_notebook ? &job->nb->container : &job->src;
+    const al_source *whole = job->nb ? &job->nb->container : &job->src;
     if (job->cache_hit && whole->hash == job->cached_hash) {
         /* The report needs the source for rows and snippets. */
         job->res.findings = job->cached;
@@ -168,7 +167,7 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
     job->used_index = al_index_take_touched();
     job->linted = true;
     job->cxx_unchecked = job->res.cxx_unavailable;
-    const al_source *whole = job->is_notebook ? &job->nb->container : src;
+    const al_source *whole = job->nb ? &job->nb->container : src;
     job->hash = whole->hash;
     job->len = whole->len;
     job->loaded = true;
@@ -195,25 +194,18 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
     if (job->res.findings.n == 0 && job->res.initial.n == 0 && !job->res.fixed) {
         /* Nothing to report: give the memory back now. */
         al_job_release(job);
-    } else if (!job->res.fixed && !job->is_notebook && !src->has_nul && !src->excerpt) {
+    } else if (!job->res.fixed && !job->nb && !src->has_nul && !src->excerpt) {
         /* Only reported: the lines the report needs stay, the rest of
          * the file goes (a run over a large repo holds hundreds of these
          * until the report is written). */
-        size_t n_places, n_lines, text_len;
+        size_t n_places;
         size_t *places = al_findings_places(&job->res.findings, &n_places);
-        al_source_excerpt_line *lines;
-        char *text;
-        al_source_excerpt_of(src, places, n_places, &lines, &n_lines, &text, &text_len);
-        free(places);
         al_source kept;
-        if (al_source_from_excerpt(&kept, src->path, src->len, lines, n_lines, text, text_len)) {
-            kept.hash = src->hash;
+        if (al_source_excerpt(src, places, n_places, &kept)) {
             al_source_free(&job->src);
             job->src = kept;
-        } else {
-            free(lines);
-            free(text);
         }
+        free(places);
     }
 }
 
@@ -283,8 +275,7 @@ typedef struct {
     char *const *paths;
     size_t n;
     const al_file_hash *known;
-    const al_file_stamp *stamps;
-    const bool *stamped;
+    const al_file_seen *seen;
     bool stamp_only;
     al_file_hash *out;
     atomic_size_t next;
@@ -301,9 +292,9 @@ static void *hash_worker(void *arg)
         /* Stamped before the read (here, or as the walk found it): a
          * write during it changes the stamp the next run sees, so these
          * bytes are never vouched for by a later state of the file. */
-        if (p->stamps) {
-            h->stamped = p->stamped[i];
-            h->stamp = p->stamps[i];
+        if (p->seen && p->seen[i].stamped) {
+            h->stamped = true;
+            h->stamp = p->seen[i].stamp;
         } else {
             h->stamped = al_file_stamp_read(p->paths[i], &h->stamp);
         }
@@ -322,10 +313,9 @@ static void *hash_worker(void *arg)
 }
 
 void al_hash_files(char *const *paths, size_t n, int threads, const al_file_hash *known,
-                   const al_file_stamp *stamps, const bool *stamped, bool stamp_only,
-                   al_file_hash *out)
+                   const al_file_seen *seen, bool stamp_only, al_file_hash *out)
 {
     memset(out, 0, n * sizeof *out);
-    hash_pool p = {paths, n, known, stamps, stamped, stamp_only, out, 0};
+    hash_pool p = {paths, n, known, seen, stamp_only, out, 0};
     run_on_threads(threads, n, hash_worker, &p);
 }

@@ -23,9 +23,9 @@ typedef struct {
     al_source src;
     al_lint_result res;
     al_strbuf messages;   /* warnings and errors naming the file, for stderr */
-    bool is_notebook;     /* src is the code cells of nb->notebook, read from nb->container */
-    al_job_notebook *nb;  /* a notebook's parts (a pointer: the job array holds one
-                           * job per file of a run, few of them notebooks) */
+    al_job_notebook *nb;  /* a notebook (src is its code cells), else NULL; a pointer:
+                           * the job array holds one job per file of a run, few of
+                           * them notebooks */
     /* The cache's part: the caller decides a hit, the worker honours it
      * when the file still has the bytes the findings were made from. */
     bool cache_hit;       /* take cached instead of analysing */
@@ -53,14 +53,13 @@ typedef struct {
 
 /* Hashes paths[0..n) on `threads` threads (0: one per CPU). A file whose
  * stamp is that of known[i] (when known and known[i].ok) is not read:
- * known[i]'s hash is taken. stamps/stamped (NULL: read here): the stamps
- * taken earlier, as the walk found the files. stamp_only: only the
+ * known[i]'s hash is taken. seen (may be NULL): the stamps taken as the
+ * walk found the files; a file without one is stamped here. stamp_only: only the
  * stamps (ok stays false), for a run whose jobs read every file anyway:
  * a stamp taken before the read vouches for the bytes read after it (a
  * write in between moves it). */
 void al_hash_files(char *const *paths, size_t n, int threads, const al_file_hash *known,
-                   const al_file_stamp *stamps, const bool *stamped, bool stamp_only,
-                   al_file_hash *out);
+                   const al_file_seen *seen, bool stamp_only, al_file_hash *out);
 
 /* Reads the file of a job: src is the file, or for a notebook the joined
  * code cells (the notebook's JSON in container). False with a message in

@@ -239,78 +239,43 @@ static size_t line_index(const al_source *src, size_t offset)
     return lo;
 }
 
-/* The excerpt's line holding offset, or NULL. */
-static const al_source_excerpt_line *excerpt_line(const al_source *src, size_t offset);
-
-/* The lines of an excerpt holding the offsets (those it holds). */
-static void excerpt_of_excerpt(const al_source *src, const size_t *offsets, size_t n_offsets,
-                               al_source_excerpt_line **lines, size_t *n_lines, char **text,
-                               size_t *text_len)
+static int compare_sizes(const void *x, const void *y)
 {
-    bool *keep = al_xcalloc(src->n_excerpt ? src->n_excerpt : 1, sizeof *keep);
-    for (size_t i = 0; i < n_offsets; i++) {
-        const al_source_excerpt_line *l =
-            excerpt_line(src, offsets[i] > src->len ? src->len : offsets[i]);
-        if (l)
-            keep[l - src->excerpt] = true;
-    }
-    size_t n = 0;
-    al_source_excerpt_line *out = al_xcalloc(src->n_excerpt ? src->n_excerpt : 1, sizeof *out);
-    al_strbuf t = {0};
-    for (size_t i = 0; i < src->n_excerpt; i++) {
-        if (!keep[i])
-            continue;
-        out[n] = src->excerpt[i];
-        out[n++].text = t.len;
-        al_strbuf_append(&t, src->bytes + src->excerpt[i].text, src->excerpt[i].text_len);
-    }
-    free(keep);
-    *lines = out;
-    *n_lines = n;
-    *text_len = t.len;
-    *text = t.data ? al_strbuf_detach(&t) : al_xstrdup("");
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    return a < b ? -1 : a > b;
 }
 
-void al_source_excerpt_of(const al_source *src, const size_t *offsets, size_t n_offsets,
-                          al_source_excerpt_line **lines, size_t *n_lines, char **text,
-                          size_t *text_len)
+bool al_source_excerpt(const al_source *src, const size_t *offsets, size_t n_offsets,
+                       al_source *out)
 {
-    if (src->excerpt) {
-        excerpt_of_excerpt(src, offsets, n_offsets, lines, n_lines, text, text_len);
-        return;
-    }
+    if (src->excerpt)
+        return false;
     size_t *rows = al_xcalloc(n_offsets ? n_offsets : 1, sizeof *rows);
     for (size_t i = 0; i < n_offsets; i++)
         rows[i] = line_index(src, offsets[i] > src->len ? src->len : offsets[i]);
-    /* Sorted, each row once; a handful of offsets: insertion sort. */
+    qsort(rows, n_offsets, sizeof *rows, compare_sizes);
+    al_source_excerpt_line *lines = al_xcalloc(n_offsets ? n_offsets : 1, sizeof *lines);
     size_t n = 0;
-    for (size_t i = 0; i < n_offsets; i++) {
-        size_t k = n;
-        while (k > 0 && rows[k - 1] > rows[i])
-            k--;
-        if (k > 0 && rows[k - 1] == rows[i])
-            continue;
-        size_t r = rows[i];
-        memmove(rows + k + 1, rows + k, (n - k) * sizeof *rows);
-        rows[k] = r;
-        n++;
-    }
-    al_source_excerpt_line *out = al_xcalloc(n ? n : 1, sizeof *out);
     al_strbuf t = {0};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n_offsets; i++) {
+        if (i && rows[i] == rows[i - 1])
+            continue;
         size_t s, e;
         al_source_line(src, rows[i] + 1, &s, &e);
-        out[i] = (al_source_excerpt_line){rows[i] + 1, s,
-                                          rows[i] + 1 < src->n_lines ? src->line_starts[rows[i] + 1]
-                                                                     : src->len + 1,
-                                          t.len, e - s};
+        size_t next = rows[i] + 1 < src->n_lines ? src->line_starts[rows[i] + 1] : src->len + 1;
+        lines[n++] = (al_source_excerpt_line){rows[i] + 1, s, next, t.len, e - s};
         al_strbuf_append(&t, src->bytes + s, e - s);
     }
     free(rows);
-    *lines = out;
-    *n_lines = n;
-    *text_len = t.len;
-    *text = t.data ? al_strbuf_detach(&t) : al_xstrdup("");
+    size_t text_len = t.len;
+    char *text = t.data ? al_strbuf_detach(&t) : al_xstrdup("");
+    if (!al_source_from_excerpt(out, src->path, src->len, lines, n, text, text_len)) {
+        free(lines);
+        free(text);
+        return false;
+    }
+    out->hash = src->hash;
+    return true;
 }
 
 bool al_source_from_excerpt(al_source *src, const char *path, size_t len,
@@ -405,6 +370,7 @@ void al_source_line(const al_source *src, size_t row, size_t *start,
             if (src->excerpt[i].row == row) {
                 *start = src->excerpt[i].start;
                 *end = *start + src->excerpt[i].text_len;
+                break;
             }
         return;
     }

@@ -71,6 +71,13 @@ typedef struct {
     int64_t mtime_ns, ctime_ns;
 } al_file_stamp;
 bool al_file_stamp_read(const char *path, al_file_stamp *out);
+/* What is known of a file before it is read: whether a walk saw it as a
+ * regular file (no link), and its stamp when read as it was found. */
+typedef struct {
+    bool regular;
+    bool stamped;
+    al_file_stamp stamp;
+} al_file_seen;
 bool al_file_stamp_equal(const al_file_stamp *a, const al_file_stamp *b);
 /* The wall clock in the stamps' units (ns since the epoch). */
 int64_t al_file_stamp_now(void);
@@ -78,12 +85,11 @@ int64_t al_file_stamp_now(void);
 void al_source_from_memory(al_source *src, const char *path, const char *bytes,
                            size_t len);
 void al_source_free(al_source *src);
-/* The lines of src holding the given offsets, as an excerpt: one line
- * each, sorted, shared lines once (of an excerpt: the lines it holds).
- * Caller frees *lines and *text. */
-void al_source_excerpt_of(const al_source *src, const size_t *offsets, size_t n_offsets,
-                          al_source_excerpt_line **lines, size_t *n_lines, char **text,
-                          size_t *text_len);
+/* The excerpt of src (a whole source) holding the lines of the given
+ * offsets, each line once, with src's path, length and hash: false when
+ * src is an excerpt itself. Free it with al_source_free. */
+bool al_source_excerpt(const al_source *src, const size_t *offsets, size_t n_offsets,
+                       al_source *out);
 /* An excerpt source of a file of `len` bytes (takes lines and text).
  * False (nothing taken) when the lines are not sorted, overlap or point
  * outside text or the file. */

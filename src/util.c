@@ -211,8 +211,8 @@ void al_prefault(void *p, size_t len)
 
 void *al_xcalloc_filled(size_t count, size_t size)
 {
-    void *p = al_xcalloc(count, size);
-    if (count && size <= SIZE_MAX / count && count * size >= (256u << 10))
+    void *p = al_xcalloc(count, size); /* fails on an overflowing count * size */
+    if (count * size >= (256u << 10))
         al_prefault(p, count * size);
     return p;
 }

@@ -209,6 +209,17 @@ void al_ops_free(al_op_table *table)
     memset(table, 0, sizeof *table);
 }
 
+void al_ops_append(al_op_table *table, const al_op_table *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        al_op_summary op = from->items[i];
+        op.name = al_xstrdup(op.name);
+        op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
+        op.origin = op.origin ? al_xstrdup(op.origin) : NULL;
+        AL_PUSH(table->items, table->n, table->cap, op);
+    }
+}
+
 /* "torch.ops.ns.op(.default)" -> "ns.op"; "ns::op" -> "ns.op". */
 char *al_op_key(const char *op)
 {

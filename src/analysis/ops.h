@@ -49,6 +49,8 @@ const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
 const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
                                         const char *kw, size_t kwlen);
 void al_ops_free(al_op_table *table);
+/* Appends copies of every entry of from to table. */
+void al_ops_append(al_op_table *table, const al_op_table *from);
 
 /* The key an op is registered under: "torch.ops.ns.op(.default)" and
  * "ns::op" -> "ns.op"; caller frees. */

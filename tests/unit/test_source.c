@@ -41,15 +41,15 @@ static void excerpt_answers_as_the_source(void **state)
     /* Offsets on rows 3 and 5 (the last, without a terminator), and the
      * end of the file. */
     size_t offsets[] = {21, 16, whole.len, 33};
-    al_source_excerpt_line *lines;
-    size_t n_lines, text_len;
-    char *kept;
-    al_source_excerpt_of(&whole, offsets, 4, &lines, &n_lines, &kept, &text_len);
-    assert_int_equal(n_lines, 2);
-    assert_int_equal(lines[0].row, 3);
-    assert_int_equal(lines[1].row, 5);
     al_source ex;
-    assert_true(al_source_from_excerpt(&ex, "m.py", whole.len, lines, n_lines, kept, text_len));
+    assert_true(al_source_excerpt(&whole, offsets, 4, &ex));
+    assert_int_equal(ex.n_excerpt, 2);
+    assert_int_equal(ex.excerpt[0].row, 3);
+    assert_int_equal(ex.excerpt[1].row, 5);
+    assert_int_equal(ex.hash, whole.hash);
+    /* An excerpt is made of a whole source only. */
+    al_source again;
+    assert_false(al_source_excerpt(&ex, offsets, 4, &again));
     for (size_t off = 0; off <= whole.len; off++) {
         size_t row, col;
         al_source_position(&whole, off, &row, &col);
