@@ -7,6 +7,9 @@ repository's history (a bare mirror): the commits in which engineers
             `buf[1:]` or an `out=` buffer                     (AL201, AL203)
   inplace   turned `x = x + y`, `x = x.clamp(...)`, `x = torch.add(x, ..)`,
             `x = x.masked_fill(...)` into the in-place method       (AL401)
+  np-pad    the NumPy twin of pad in host code: `np.pad(np.cumsum(..), (1, 0))`
+            or `np.concatenate([[0], np.cumsum(..)])` into `out=buf[1:]`
+                                                                      (AL201)
   fill-loop replaced `for i in range(..): buf[i].zero_()` (or fill_) with
             one fill of a slice                                      (AL303)
 
@@ -33,9 +36,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from history import Tree, first_parent_order, git, run_alloclint  # noqa: E402
 
-RULES = {'pad': ('AL201', 'AL203'), 'inplace': ('AL401',), 'fill-loop': ('AL303',)}
+RULES = {'pad': ('AL201', 'AL203'), 'np-pad': ('AL201',), 'inplace': ('AL401',), 'fill-loop': ('AL303',)}
 
 PAD_OLD = re.compile(r'(torch\.(cat|concat)\s*\(|\bF\.pad\s*\(|functional\.pad\s*\()')
+NP_PAD_OLD = re.compile(r'\b(np|numpy)\.(pad|concatenate)\s*\(.*cumsum')
 # `buf[1:...]` / `out=buf[1:` / `buf[:1].zero_()`: the buffer's last name.
 BUFFER_NAME = re.compile(r'(\w+)\s*\[\s*(?:1\s*:|:\s*1\s*\]\s*\.zero_)')
 # `x = <pad>` or `x[...].copy_(<pad>` / `x.copy_(<pad>`: the buffer padded into.
@@ -98,9 +102,10 @@ def sites(git_dir):
             for i, (no, t) in enumerate(src):
                 # the target may end the line before: `x = (` / `x.copy_(`
                 target = PAD_TARGET.match(t) or (i > 0 and PAD_TARGET.match(src[i - 1][1]))
-                if (PAD_OLD.search(t) and target and target.group(1).split('.')[-1] in written and
+                pattern = 'np-pad' if NP_PAD_OLD.search(t) else 'pad' if PAD_OLD.search(t) else None
+                if (pattern and target and target.group(1).split('.')[-1] in written and
                         not BUFFER_NAME.search('\n'.join(x for _, x in src))):
-                    found.append(dict(pattern='pad', kind=kind, sha=sha, parent=parent, file=path,
+                    found.append(dict(pattern=pattern, kind=kind, sha=sha, parent=parent, file=path,
                                       row=no, text=t.strip()))
                     break
         # inplace, both ways

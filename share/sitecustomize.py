@@ -3,7 +3,8 @@
 # poisoned-execution tests). Read at interpreter start-up:
 #
 #   ALLOCLINT_POISON=nan|max|off   fill every freshly allocated tensor
-#       (torch.empty, empty_like, empty_strided, Tensor.new_empty) with NaN
+#       (torch.empty, empty_like, empty_strided, Tensor.new_empty) and
+#       NumPy array (numpy.empty, empty_like) with NaN
 #       for floating dtypes and the dtype's maximum for integers ("max":
 #       the maximum for every dtype), so that code reading memory nobody
 #       wrote gets values it cannot mistake for data.
@@ -37,7 +38,23 @@ _MODE = os.environ.get("ALLOCLINT_POISON", "off")
 _HOST_ONLY = os.environ.get("ALLOCLINT_POISON_HOST_ONLY") == "1"
 
 
+def _poison_array(a):
+    import numpy
+
+    if not isinstance(a, numpy.ndarray) or a.size == 0:
+        return
+    if a.dtype == numpy.bool_:
+        a.fill(True)
+    elif a.dtype.kind in "fc":
+        a.fill(numpy.finfo(a.dtype).max if _MODE == "max" else numpy.nan)
+    elif a.dtype.kind in "iu":
+        a.fill(numpy.iinfo(a.dtype).max)
+
+
 def _poison(t):
+    if type(t).__module__ == "numpy":
+        _poison_array(t)
+        return
     import torch
 
     if not isinstance(t, torch.Tensor) or t.numel() == 0:
@@ -57,6 +74,13 @@ def _poison(t):
 
 
 def _install_poison():
+    try:
+        import numpy
+    except Exception:  # no numpy: its arrays are not poisoned
+        numpy = None
+    if numpy is not None:
+        for name in ("empty", "empty_like"):
+            setattr(numpy, name, _chain(getattr(numpy, name)))
     try:
         import torch
     except Exception:  # no torch: nothing to poison

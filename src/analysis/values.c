@@ -77,6 +77,23 @@ static void find_bindings(const ctx *c, TSNode n, const char *name, binding *b, 
         find_bindings(c, ts_node_named_child(n, i), name, b, depth + 1);
 }
 
+TSNode al_value_single_binding(const al_pyfile *pf, TSNode func, TSNode at, TSNode name)
+{
+    if (ts_node_is_null(func) || !al_node_is(name, "identifier"))
+        return (TSNode){0};
+    ctx c = {pf, func, ts_node_start_byte(at), 0};
+    char *text = al_node_text(pf, name);
+    binding b = {.count = 0, .position = -1};
+    if (al_py_count_ident(pf, al_node_field(func, "parameters"), text) > 0)
+        b.count++;
+    find_bindings(&c, al_node_field(func, "body"), text, &b, 0);
+    free(text);
+    if (b.count != 1 || b.position >= 0 || ts_node_is_null(b.value) ||
+        ts_node_start_byte(b.value) >= c.before)
+        return (TSNode){0};
+    return b.value;
+}
+
 static void text_of(const ctx *c, TSNode n, al_strbuf *out);
 static void object_text(const ctx *c, TSNode n, al_strbuf *out);
 

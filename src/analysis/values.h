@@ -13,6 +13,11 @@
  * or a null node for module level) at the statement holding `at`; caller
  * frees. */
 char *al_value_text(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr);
+/* The value of name's one binding in func, a plain `name = value` that
+ * starts before at; a null node when name is a parameter of func, is
+ * bound more than once anywhere in it (a loop may carry a later binding
+ * back), by unpacking, a loop, `with` or `except`, or not at all. */
+TSNode al_value_single_binding(const al_pyfile *pf, TSNode func, TSNode at, TSNode name);
 /* The innermost function_definition around n, or a null node. */
 TSNode al_enclosing_function(TSNode n);
 

@@ -3,6 +3,7 @@
  * buffer with element 0 zeroed is 1.2-1.6x faster than the cat and
  * 1.2-1.9x faster than F.pad, eager or replayed from a CUDA graph. The
  * fix follows that. */
+#include "al201.h"
 #include "rules.h"
 
 #include "../analysis/pad.h"
@@ -32,10 +33,7 @@ typedef struct {
     /* x is a name bound by the statement just before, used nowhere else */
     size_t cumsum_stmt_start, cumsum_stmt_end;
     bool cumsum_stmt;
-    /* `target = <the call>` alone on its lines */
-    char *target, *indent;
-    bool target_attribute; /* `obj.attr = ...` */
-    size_t stmt_start, stmt_end;
+    al201_target target; /* `target = <the call>` alone on its lines */
     const char *torch, *functional; /* local names; functional may be NULL */
 } catzero;
 
@@ -43,7 +41,7 @@ static void catzero_free(catzero *f)
 {
     free(f->extent[0]), free(f->extent[1]), free(f->other), free(f->dtype), free(f->device);
     free(f->cumsum_input), free(f->cumsum_dim), free(f->cumsum_dtype);
-    free(f->target), free(f->indent);
+    al201_target_free(&f->target);
 }
 
 /* F.pad's tuple for the zero blocks along dim of a rank-r tensor: pairs
@@ -75,7 +73,7 @@ static char *pad_tuple(const catzero *f)
  * of any rank, so its form keeps the leading dims. */
 static char *buffer_form(const catzero *f)
 {
-    const char *in = f->cumsum_input, *t = f->target;
+    const char *in = f->cumsum_input, *t = f->target.name;
     al_strbuf r = {0};
     if (f->pad_call)
         al_strbuf_printf(&r, "%s = %s.empty(*%s.shape[:-1], %s.shape[-1] + 1, dtype=%s", t,
@@ -90,14 +88,48 @@ static char *buffer_form(const catzero *f)
     /* `buf[0] = 0` would copy a host scalar: 15 us eager, and an error
      * under CUDA-graph capture. zero_() on a slice is a device fill. */
     const char *head = f->pad_call ? "..., :1" : ":1", *tail = f->pad_call ? "..., 1:" : "1:";
-    al_strbuf_printf(&r, "%s%s[%s].zero_()\n%s%s.cumsum(%s, %s, dtype=%s, out=%s[%s])", f->indent,
-                     t, head, f->indent, f->torch, in, f->cumsum_dim, f->cumsum_dtype, t, tail);
+    al_strbuf_printf(&r, "%s%s[%s].zero_()\n%s%s.cumsum(%s, %s, dtype=%s, out=%s[%s])", f->target.indent,
+                     t, head, f->target.indent, f->torch, in, f->cumsum_dim, f->cumsum_dtype, t, tail);
     return al_strbuf_detach(&r);
 }
 
-/* Whether text names the variable or attribute chain `name` (not as the
- * tail of a longer chain: `x.name`). */
-static bool names_variable(const char *text, const char *name)
+/* `name.attr.attr` */
+static bool attribute_chain(TSNode n)
+{
+    if (!al_node_is(n, "attribute"))
+        return false;
+    while (al_node_is(n, "attribute"))
+        n = al_node_field(n, "object");
+    return al_node_is(n, "identifier");
+}
+
+void al201_target_read(const al_pyfile *pf, TSNode value, al201_target *t)
+{
+    memset(t, 0, sizeof *t);
+    TSNode parent = ts_node_parent(value);
+    TSNode left = al_node_is(parent, "assignment") ? al_node_field(parent, "left") : (TSNode){0};
+    if (!al_node_is(parent, "assignment") ||
+        !(al_node_is(left, "identifier") || attribute_chain(left)) ||
+        !ts_node_is_null(al_node_field(parent, "type")) ||
+        !al_node_is(ts_node_parent(parent), "expression_statement"))
+        return;
+    TSNode stmt = ts_node_parent(parent);
+    t->indent = al_py_indent_of(pf, stmt);
+    if (t->indent) {
+        t->name = al_node_text(pf, left);
+        t->attribute = al_node_is(left, "attribute");
+        t->start = ts_node_start_byte(stmt);
+        t->end = ts_node_end_byte(stmt);
+    }
+}
+
+void al201_target_free(al201_target *t)
+{
+    free(t->name), free(t->indent);
+    memset(t, 0, sizeof *t);
+}
+
+bool al201_names_variable(const char *text, const char *name)
 {
     size_t n = strlen(name);
     for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
@@ -109,14 +141,47 @@ static bool names_variable(const char *text, const char *name)
     return false;
 }
 
+/* The statement before stmt in its block, comments skipped. */
+static TSNode previous_statement(TSNode stmt)
+{
+    TSNode p = ts_node_prev_named_sibling(stmt);
+    while (!ts_node_is_null(p) && al_node_is(p, "comment"))
+        p = ts_node_prev_named_sibling(p);
+    return p;
+}
+
+TSNode al201_held_value(const al_pyfile *pf, TSNode value, TSNode other, const char *target,
+                        size_t *start, size_t *end)
+{
+    other = al_py_unparen(other);
+    if (!al_node_is(other, "identifier") || !target)
+        return (TSNode){0};
+    TSNode stmt = ts_node_parent(ts_node_parent(value));
+    TSNode prev = previous_statement(stmt);
+    TSNode func = al_enclosing_function(value);
+    TSNode asg = ts_node_is_null(prev) ? prev : al_py_name_assignment(prev);
+    if (ts_node_is_null(asg) || ts_node_is_null(func) ||
+        !ts_node_is_null(al_node_field(asg, "type")) ||
+        !al_py_same_text(pf, al_node_field(asg, "left"), other) ||
+        !al_py_statement_lines(pf, prev, start, end))
+        return (TSNode){0};
+    char *name = al_node_text(pf, other);
+    /* Rebound by value's statement: the held value dies there. Otherwise
+     * the binding and value are its only mentions. */
+    bool dies = !strcmp(name, target) && al_py_count_ident(pf, value, name) == 1;
+    bool only = al_py_count_ident(pf, func, name) == 2;
+    free(name);
+    return dies || only ? al_node_field(asg, "right") : (TSNode){0};
+}
+
 static const char *why_no_buffer_fix(const catzero *f)
 {
-    if (!f->target)
+    if (!f->target.name)
         return "needs `name = ...` (or `obj.attr = ...`) as a statement of its own";
     /* The buffer is bound first and the cumsum then reads the name: it
      * would read the new, empty buffer. */
-    if (names_variable(f->cumsum_input, f->target) ||
-        (f->device && names_variable(f->device, f->target)))
+    if (al201_names_variable(f->cumsum_input, f->target.name) ||
+        (f->device && al201_names_variable(f->device, f->target.name)))
         return "the cumsum reads the name the buffer would be bound to";
     if (!f->cumsum_dtype)
         return "the cumsum needs `dtype=`: a cumsum of int32 without it is int64";
@@ -149,19 +214,19 @@ static void report(const catzero *f, al_findings *out)
             char *repl = buffer_form(f);
             /* An attribute is bound before its elements are written: a
              * property setter would be handed the empty buffer. */
-            if (f->target_attribute)
+            if (f->target.attribute)
                 al_strbuf_printf(&msg, " (unsafe: `%s` is an attribute, bound before the "
                                        "cumsum writes it; a property setter would see the "
                                        "empty buffer)",
-                                 f->target);
-            fix = al_fix_new(f->target_attribute ? AL_FIX_UNSAFE : AL_FIX_SAFE,
+                                 f->target.name);
+            fix = al_fix_new(f->target.attribute ? AL_FIX_UNSAFE : AL_FIX_SAFE,
                              f->cumsum_stmt ? "Write the cumsum into an n + 1 "
                                                            "buffer (drop the separate cumsum)"
                                                          : "Write the cumsum into an n + 1 "
                                                            "buffer");
             if (f->cumsum_stmt)
                 al_fix_add_edit(fix, f->cumsum_stmt_start, f->cumsum_stmt_end, "");
-            al_fix_add_edit(fix, f->stmt_start, f->stmt_end, repl);
+            al_fix_add_edit(fix, f->target.start, f->target.end, repl);
             free(repl);
         } else {
             al_strbuf_printf(&msg, " (no fix: %s)", why);
@@ -195,37 +260,6 @@ static void report(const catzero *f, al_findings *out)
     }
     al_findings_add(out, "AL201", "cat-with-zeros", f->start, f->end, al_strbuf_detach(&msg),
                     fix);
-}
-
-/* `name.attr.attr` */
-static bool attribute_chain(TSNode n)
-{
-    if (!al_node_is(n, "attribute"))
-        return false;
-    while (al_node_is(n, "attribute"))
-        n = al_node_field(n, "object");
-    return al_node_is(n, "identifier");
-}
-
-/* The statement holding n when n is `target = n` alone on its lines; the
- * target a name or an attribute chain. */
-static void read_target(const al_pyfile *pf, TSNode call, catzero *f)
-{
-    TSNode parent = ts_node_parent(call);
-    TSNode left = al_node_is(parent, "assignment") ? al_node_field(parent, "left") : (TSNode){0};
-    if (!al_node_is(parent, "assignment") ||
-        !(al_node_is(left, "identifier") || attribute_chain(left)) ||
-        !ts_node_is_null(al_node_field(parent, "type")) ||
-        !al_node_is(ts_node_parent(parent), "expression_statement"))
-        return;
-    TSNode stmt = ts_node_parent(parent);
-    f->indent = al_py_indent_of(pf, stmt);
-    if (f->indent) {
-        f->target = al_node_text(pf, left);
-        f->target_attribute = al_node_is(left, "attribute");
-        f->stmt_start = ts_node_start_byte(stmt);
-        f->stmt_end = ts_node_end_byte(stmt);
-    }
 }
 
 /* `torch.cumsum(a, d, dtype=D)` or `a.cumsum(d, dtype=D)`, with a a name
@@ -273,42 +307,18 @@ static bool read_cumsum_call(const al_pymodule *m, TSNode o, catzero *f)
     return true;
 }
 
-/* The statement before stmt in its block, comments skipped. */
-static TSNode previous_statement(TSNode stmt)
-{
-    TSNode p = ts_node_prev_named_sibling(stmt);
-    while (!ts_node_is_null(p) && al_node_is(p, "comment"))
-        p = ts_node_prev_named_sibling(p);
-    return p;
-}
-
 /* x is a cumsum, or a name the statement just before binds to one and
  * nothing else reads: that statement goes with the fix. */
 static void read_cumsum(const al_pymodule *m, TSNode call, TSNode other, catzero *f)
 {
-    const al_pyfile *pf = m->pf;
     other = al_py_unparen(other);
-    if (read_cumsum_call(m, other, f) || !al_node_is(other, "identifier") || !f->target)
+    if (read_cumsum_call(m, other, f))
         return;
-    TSNode stmt = ts_node_parent(ts_node_parent(call));
-    TSNode prev = previous_statement(stmt);
-    TSNode func = al_enclosing_function(call);
-    TSNode asg = ts_node_is_null(prev) ? prev : al_py_name_assignment(prev);
     size_t ds, de;
-    if (ts_node_is_null(asg) || ts_node_is_null(func) ||
-        !ts_node_is_null(al_node_field(asg, "type")) ||
-        !al_py_same_text(pf, al_node_field(asg, "left"), other) ||
-        !al_py_statement_lines(pf, prev, &ds, &de))
-        return;
-    char *name = al_node_text(pf, other);
-    /* Rebound by the cat: the cumsum's value dies there. Otherwise the
-     * binding and the cat are its only mentions. */
-    bool dies = !strcmp(name, f->target) && al_py_count_ident(pf, call, name) == 1;
-    bool only = al_py_count_ident(pf, func, name) == 2;
-    free(name);
+    TSNode held = al201_held_value(m->pf, call, other, f->target.name, &ds, &de);
     catzero probe;
     memset(&probe, 0, sizeof probe);
-    if ((dies || only) && read_cumsum_call(m, al_node_field(asg, "right"), &probe)) {
+    if (!ts_node_is_null(held) && read_cumsum_call(m, held, &probe)) {
         f->cumsum = true;
         f->cumsum_input = probe.cumsum_input;
         f->cumsum_dim = probe.cumsum_dim;
@@ -371,7 +381,7 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
         /* Only the cumsum form: F.pad of anything else is already the
          * spelling this rule would suggest. */
         f.pad_call = true;
-        read_target(pf, call, &f);
+        al201_target_read(pf, call, &f.target);
         read_cumsum(m, call, padded, &f);
         if (f.cumsum) {
             f.other = al_node_text(pf, padded);
@@ -431,7 +441,7 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
         f.dtype = al_node_text_compact(pf, z[0].dtype);
     if (!ts_node_is_null(z[0].device))
         f.device = al_node_text(pf, z[0].device);
-    read_target(pf, call, &f);
+    al201_target_read(pf, call, &f.target);
     read_cumsum(m, call, other, &f);
     f.dtype_same = true;
     for (int i = 0; i < nz; i++)
@@ -448,6 +458,8 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
 
 void al_rule_al201(const al_rule_input *in, al_findings *out)
 {
-    for (size_t i = 0; i < in->py->n_calls; i++)
+    for (size_t i = 0; i < in->py->n_calls; i++) {
         catzero_call(in->py, in->py->calls[i], out);
+        al201_numpy_call(in->py, in->py->calls[i], out);
+    }
 }

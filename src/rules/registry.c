@@ -24,7 +24,7 @@ const al_rule al_rules[] = {
      "redundant zero accumulators and dead stores in Triton kernels", true, "safe",
      AL_LANG_PYTHON, al_rule_al104, {AL_TOK_KERNEL}, NULL, {AL_TOK_KERNEL}, false},
     {"AL201", "cat-with-zeros", "`torch.cat` with a freshly made block of zeros", true,
-     "safe/display", AL_LANG_PYTHON, al_rule_al201,
+     "safe/unsafe/display", AL_LANG_PYTHON, al_rule_al201,
      {AL_TOK_CAT, AL_TOK_FACTORY | AL_TOK_MAKER | AL_TOK_CUMSUM}, CAT_CALLS,
      {AL_TOK_CAT, AL_TOK_FACTORY | AL_TOK_MAKER | AL_TOK_CUMSUM}, false},
     {"AL202", "cat-in-loop", "a tensor grown by `torch.cat` inside a loop", true, "unsafe",

@@ -21,6 +21,7 @@ import sys
 import types
 import zlib
 
+import numpy
 import torch
 import warnings
 
@@ -74,6 +75,9 @@ def same(a, b):
             return bool(torch.equal(torch.nan_to_num(a, nan=1.5e38), torch.nan_to_num(b, nan=1.5e38))
                         and torch.equal(torch.isnan(a), torch.isnan(b)))
         return bool(torch.equal(a, b))
+    if isinstance(a, numpy.ndarray) and isinstance(b, numpy.ndarray):
+        return (a.shape == b.shape and a.dtype == b.dtype and
+                bool(numpy.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
