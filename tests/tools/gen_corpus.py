@@ -202,6 +202,18 @@ def relu6_{n}(x):
     '''def halo_{n}(x, n):
     return torch.cat((torch.zeros(n, 1, dtype=x.dtype), x, torch.zeros(n, 1, dtype=x.dtype)), 1)
 ''',
+    # issue 13's NumPy twins: prefix sums in host code (held in a name,
+    # padded then narrowed)
+    '''def starts_{n}(seq_lens):
+    lens = np.array(seq_lens, dtype=np.int64)
+    cs = np.cumsum(lens)
+    starts = np.concatenate(([0], cs))
+    return starts
+''',
+    '''def cu_local_{n}(q):
+    cu = np.pad(np.cumsum(q), (1, 0)).astype(np.int32)
+    return cu
+''',
     # methods parsed apart from their class: a buffer written by a method
     # called through self, among methods with nothing to report
     '''class Sampler{n}:
