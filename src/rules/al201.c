@@ -30,6 +30,10 @@ typedef struct {
     /* x = torch.cumsum(a, d, dtype=D) or a.cumsum(d, dtype=D) */
     bool cumsum;
     char *cumsum_input, *cumsum_dim, *cumsum_dtype;
+    /* The dtype the fix sums in and makes the buffer with (the cumsum's,
+     * or int64 assumed), and what that rests on when it is not proved;
+     * NULL, NULL: no fix for the dtype. */
+    char *sum_dtype, *assumption;
     /* x is a name bound by the statement just before, used nowhere else */
     size_t cumsum_stmt_start, cumsum_stmt_end;
     bool cumsum_stmt;
@@ -41,6 +45,7 @@ static void catzero_free(catzero *f)
 {
     free(f->extent[0]), free(f->extent[1]), free(f->other), free(f->dtype), free(f->device);
     free(f->cumsum_input), free(f->cumsum_dim), free(f->cumsum_dtype);
+    free(f->sum_dtype), free(f->assumption);
     al201_target_free(&f->target);
 }
 
@@ -77,10 +82,10 @@ static char *buffer_form(const catzero *f)
     al_strbuf r = {0};
     if (f->pad_call)
         al_strbuf_printf(&r, "%s = %s.empty(*%s.shape[:-1], %s.shape[-1] + 1, dtype=%s", t,
-                         f->torch, in, in, f->cumsum_dtype);
+                         f->torch, in, in, f->sum_dtype);
     else
         al_strbuf_printf(&r, "%s = %s.empty(%s.shape[0] + 1, dtype=%s", t, f->torch, in,
-                         f->cumsum_dtype);
+                         f->sum_dtype);
     if (f->device)
         al_strbuf_printf(&r, ", device=%s)\n", f->device);
     else
@@ -89,7 +94,7 @@ static char *buffer_form(const catzero *f)
      * under CUDA-graph capture. zero_() on a slice is a device fill. */
     const char *head = f->pad_call ? "..., :1" : ":1", *tail = f->pad_call ? "..., 1:" : "1:";
     al_strbuf_printf(&r, "%s%s[%s].zero_()\n%s%s.cumsum(%s, %s, dtype=%s, out=%s[%s])", f->target.indent,
-                     t, head, f->target.indent, f->torch, in, f->cumsum_dim, f->cumsum_dtype, t, tail);
+                     t, head, f->target.indent, f->torch, in, f->cumsum_dim, f->sum_dtype, t, tail);
     return al_strbuf_detach(&r);
 }
 
@@ -183,14 +188,16 @@ static const char *why_no_buffer_fix(const catzero *f)
     if (al201_names_variable(f->cumsum_input, f->target.name) ||
         (f->device && al201_names_variable(f->device, f->target.name)))
         return "the cumsum reads the name the buffer would be bound to";
-    if (!f->cumsum_dtype)
-        return "the cumsum needs `dtype=`: a cumsum of int32 without it is int64";
-    if (f->pad_call)
-        return NULL;
-    if (f->side != SIDE_BEFORE || !f->extent[0] || strcmp(f->extent[0], "1") || f->rank != 1 ||
-        f->dim != 0)
+    if (!f->pad_call && (f->side != SIDE_BEFORE || !f->extent[0] || strcmp(f->extent[0], "1") ||
+                         f->rank != 1 || f->dim != 0))
         return "needs a 1-element zero block first";
-    if (!f->dtype_same)
+    if (!f->sum_dtype && !f->cumsum_dtype)
+        return f->pad_call ? "the cumsum needs `dtype=`: without it its dtype is the input's "
+                             "(int64 for any integer input), not known here"
+                           : "the cumsum needs `dtype=`: without it its dtype is the input's "
+                             "(int64 for any integer input), which `torch.cat` promotes with "
+                             "the zeros'";
+    if (!f->sum_dtype)
         return "needs the same `dtype=` spelled on the zeros and the cumsum";
     return NULL;
 }
@@ -214,12 +221,18 @@ static void report(const catzero *f, al_findings *out)
             char *repl = buffer_form(f);
             /* An attribute is bound before its elements are written: a
              * property setter would be handed the empty buffer. */
-            if (f->target.attribute)
+            if (f->assumption && f->target.attribute)
+                al_strbuf_printf(&msg, " (unsafe: %s; and `%s` is an attribute, bound before "
+                                       "the cumsum writes it)",
+                                 f->assumption, f->target.name);
+            else if (f->assumption)
+                al_strbuf_printf(&msg, " (unsafe: %s)", f->assumption);
+            else if (f->target.attribute)
                 al_strbuf_printf(&msg, " (unsafe: `%s` is an attribute, bound before the "
                                        "cumsum writes it; a property setter would see the "
                                        "empty buffer)",
                                  f->target.name);
-            fix = al_fix_new(f->target.attribute ? AL_FIX_UNSAFE : AL_FIX_SAFE,
+            fix = al_fix_new(f->target.attribute || f->assumption ? AL_FIX_UNSAFE : AL_FIX_SAFE,
                              f->cumsum_stmt ? "Write the cumsum into an n + 1 "
                                                            "buffer (drop the separate cumsum)"
                                                          : "Write the cumsum into an n + 1 "
@@ -367,6 +380,71 @@ static bool block_dtype_same(const al_pyfile *pf, const al_zero_block *z, const 
     return same;
 }
 
+/* An integer dtype's width in bytes (bool 0, uint8 1 with *is_unsigned),
+ * from its text under the module's torch name; -1 for any other. */
+static int int_width(const catzero *f, const char *dt, bool *is_unsigned)
+{
+    static const struct {
+        const char *name;
+        int width;
+    } ints[] = {{"bool", 0},  {"uint8", 1}, {"int8", 1},  {"int16", 2}, {"short", 2},
+                {"int32", 4}, {"int", 4},   {"int64", 8}, {"long", 8}};
+    size_t n = strlen(f->torch);
+    *is_unsigned = false;
+    if (!dt || strncmp(dt, f->torch, n) || dt[n] != '.')
+        return -1;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (!strcmp(dt + n + 1, ints[i].name)) {
+            *is_unsigned = !strcmp(ints[i].name, "uint8");
+            return ints[i].width;
+        }
+    return -1;
+}
+
+/* Which dtype the fix sums in. torch.cat promotes the zero block's dtype
+ * with the cumsum's; the cumsum of any integer tensor without `dtype=` is
+ * int64. Proved: the cumsum's spelled dtype when the zero block's is the
+ * same or a narrower integer one. Assumed (unsafe): int64 for a cumsum
+ * without `dtype=` beside an integer zero block, which the input's being
+ * integer makes true; the spelled dtype beside zeros whose dtype is not
+ * known. F.pad keeps the cumsum's dtype. */
+static void settle_sum_dtype(catzero *f, const al_zero_block *z)
+{
+    char *d = f->cumsum_dtype;
+    bool du, zu = false;
+    int dw = int_width(f, d, &du);
+    if (f->pad_call || (d && f->dtype_same)) {
+        if (d)
+            f->sum_dtype = al_xstrdup(d);
+        return;
+    }
+    /* the zero block's dtype: spelled, or int64 for torch.tensor([0]) */
+    al_strbuf lit = {0};
+    al_strbuf_printf(&lit, "%s.int64", f->torch);
+    const char *zd = f->dtype ? f->dtype : z->literal && !z->like_other ? lit.data : NULL;
+    int zw = int_width(f, zd, &zu);
+    al_strbuf why = {0};
+    if (d && dw > 0 && !du && zw >= 0 && (zu ? dw > 1 : zw <= dw)) {
+        f->sum_dtype = al_xstrdup(d); /* torch.cat promotes to d */
+    } else if (d && dw > 0 && !du && zd && zw < 0 && strcmp(zd, "float") &&
+               !al_str_ends_with(zd, "float32") && !al_str_ends_with(zd, "float16") &&
+               !al_str_ends_with(zd, "bfloat16") && !al_str_ends_with(zd, "float64")) {
+        f->sum_dtype = al_xstrdup(d);
+        al_strbuf_printf(&why, "the zeros' dtype `%s` is not known to be an integer dtype no "
+                               "wider than `%s`, which `torch.cat` would promote to",
+                         zd, d);
+        f->assumption = al_strbuf_detach(&why);
+    } else if (!d && zw >= 0 && f->cumsum_input) {
+        f->sum_dtype = al_xstrdup(lit.data);
+        al_strbuf_printf(&why, "`%s`'s dtype is not known here: the same result when it holds "
+                               "integers (their cumsum is int64), not when it holds floats",
+                         f->cumsum_input);
+        f->assumption = al_strbuf_detach(&why);
+    }
+    al_strbuf_free(&why);
+    al_strbuf_free(&lit);
+}
+
 static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
 {
     const al_pyfile *pf = m->pf;
@@ -384,6 +462,7 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
         al201_target_read(pf, call, &f.target);
         read_cumsum(m, call, padded, &f);
         if (f.cumsum) {
+            settle_sum_dtype(&f, NULL);
             f.other = al_node_text(pf, padded);
             report(&f, out);
         }
@@ -448,6 +527,8 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
         f.dtype_same = f.dtype_same && block_dtype_same(pf, &z[i], &f);
     if (f.cumsum && f.side != SIDE_BEFORE)
         f.cumsum = false; /* a trailing zero after a prefix sum: plain padding */
+    if (f.cumsum)
+        settle_sum_dtype(&f, &z[0]);
     if (!f.cumsum) {
         free(f.other);
         f.other = al_node_text(pf, other);

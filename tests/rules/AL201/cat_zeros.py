@@ -16,8 +16,42 @@ def query_start_loc(num_tokens, device):
 
 
 def cumsum_without_dtype(seq_lens):
-    # cumsum of int32 gives int64 unless dtype= says otherwise: no fix.
-    cu = torch.cat([torch.zeros(1, dtype=torch.int32), torch.cumsum(seq_lens, 0)])  # expect: AL201 nofix
+    # The cumsum of any integer tensor is int64, and cat promotes the int32
+    # zero to it: an int64 buffer is right when seq_lens holds integers,
+    # which is not known here (a float one would be cast), so unsafe.
+    cu = torch.cat([torch.zeros(1, dtype=torch.int32), torch.cumsum(seq_lens, 0)])  # expect: AL201 unsafe
+    return cu
+
+
+def zero_literal_beside_cumsum(seq_lens):
+    # torch.tensor([0]) is int64: the same assumption about seq_lens.
+    cu = torch.cat([torch.tensor([0], device=seq_lens.device), torch.cumsum(seq_lens, dim=0)], dim=0)  # expect: AL201 unsafe
+    return cu
+
+
+def narrower_zero(seq_lens):
+    # An int32 zero beside an int64 cumsum: cat promotes to int64, proved.
+    cu = torch.cat([torch.zeros(1, dtype=torch.int32, device=seq_lens.device), torch.cumsum(seq_lens, 0, dtype=torch.int64)])  # expect: AL201 safe
+    return cu
+
+
+def zero_of_the_input_dtype(seq_lens):
+    # The zero takes seq_lens' dtype, the cumsum is int32: the result is
+    # int32 only when seq_lens' dtype is no wider.
+    indptr = torch.cat([torch.zeros(1, dtype=seq_lens.dtype, device=seq_lens.device), seq_lens.cumsum(dim=0, dtype=torch.int32)])  # expect: AL201 unsafe
+    return indptr
+
+
+def wider_zero(seq_lens):
+    # int64 zero, int32 cumsum: the result is int64, the buffer form would
+    # be int32.
+    cu = torch.cat([torch.zeros(1, dtype=torch.int64), torch.cumsum(seq_lens, 0, dtype=torch.int32)])  # expect: AL201 nofix
+    return cu
+
+
+def float_zero_beside_cumsum(seq_lens):
+    # A float zero makes the result float: no integer buffer is right.
+    cu = torch.cat([torch.zeros(1), torch.cumsum(seq_lens, 0)])  # expect: AL201 nofix
     return cu
 
 
