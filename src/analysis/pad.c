@@ -69,8 +69,7 @@ TSNode al_zero_block_extent(const al_zero_block *z, int dim, bool *one)
     return al_py_shape_elem(&z->args, dim);
 }
 
-/* `(1, 0)` */
-static bool one_zero_pair(const al_pyfile *pf, TSNode n)
+bool al_pad_width_one_before(const al_pyfile *pf, TSNode n)
 {
     TSNode e[2];
     long v[2];
@@ -92,13 +91,9 @@ bool al_pad_one_before(const al_pymodule *m, TSNode call, TSNode *rest)
     TSNode pad = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "pad");
     TSNode mode = a.npos > 2 ? a.pos[2] : al_py_kwarg(pf, &a, "mode");
     TSNode value = a.npos > 3 ? a.pos[3] : al_py_kwarg(pf, &a, "value");
-    for (int i = 0; i < a.nkw; i++) {
-        TSNode name = al_node_field(a.kw[i], "name");
-        if (!al_node_text_eq(pf, name, "input") && !al_node_text_eq(pf, name, "pad") &&
-            !al_node_text_eq(pf, name, "mode") && !al_node_text_eq(pf, name, "value"))
-            return false;
-    }
-    if (ts_node_is_null(input) || ts_node_is_null(pad) || !one_zero_pair(pf, pad))
+    if (!al_py_kwargs_within(pf, &a, (const char *const[]){"input", "pad", "mode", "value", NULL}))
+        return false;
+    if (ts_node_is_null(input) || ts_node_is_null(pad) || !al_pad_width_one_before(pf, pad))
         return false;
     if (!ts_node_is_null(mode) && !al_node_text_eq(pf, mode, "\"constant\"") &&
         !al_node_text_eq(pf, mode, "'constant'"))

@@ -35,6 +35,10 @@ TSNode al_zero_block_extent(const al_zero_block *z, int dim, bool *one);
  * `dtype=`, `.to(r)`, `r.new_zeros`). */
 bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest, bool *promotes);
 
+/* Whether n is a padding width of one before and none after: `(1, 0)`
+ * or `[1, 0]`. */
+bool al_pad_width_one_before(const al_pyfile *pf, TSNode n);
+
 /* Whether call is `torch.nn.functional.pad(r, (1, 0))` (or `pad=`), value
  * absent or 0, mode absent or "constant"; *rest is r. */
 bool al_pad_one_before(const al_pymodule *m, TSNode call, TSNode *rest);

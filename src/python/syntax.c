@@ -40,6 +40,19 @@ TSNode al_py_kwarg(const al_pyfile *pf, const al_py_args *a, const char *name)
     return (TSNode){0};
 }
 
+bool al_py_kwargs_within(const al_pyfile *pf, const al_py_args *a, const char *const *names)
+{
+    for (int i = 0; i < a->nkw; i++) {
+        TSNode name = al_node_field(a->kw[i], "name");
+        bool known = false;
+        for (const char *const *n = names; *n && !known; n++)
+            known = al_node_text_eq(pf, name, *n);
+        if (!known)
+            return false;
+    }
+    return true;
+}
+
 char *al_py_kwargs_text(const al_pyfile *pf, const al_py_args *a, const char *skip)
 {
     al_strbuf sb = {0};

@@ -24,6 +24,8 @@ typedef struct {
 void al_py_args_read(TSNode call, al_py_args *a);
 /* The value of keyword argument `name`, or a null node. */
 TSNode al_py_kwarg(const al_pyfile *pf, const al_py_args *a, const char *name);
+/* Whether every keyword argument is one of names (NULL-terminated). */
+bool al_py_kwargs_within(const al_pyfile *pf, const al_py_args *a, const char *const *names);
 /* ", k=v, k2=v2" of the keyword arguments, skipping `skip` (may be NULL). */
 char *al_py_kwargs_text(const al_pyfile *pf, const al_py_args *a, const char *skip);
 /* The bytes to delete to drop argument `arg` with its separating comma;

@@ -105,9 +105,9 @@ static bool tl_store(const kctx *c, TSNode stmt, TSNode *p, TSNode *v, TSNode *m
     *p = a.pos[0];
     *v = a.pos[1];
     *m = a.npos > 2 ? a.pos[2] : al_py_kwarg(c->pf, &a, "mask");
-    for (int i = 0; i < a.nkw; i++)
-        if (!al_node_text_eq(c->pf, al_node_field(a.kw[i], "name"), "mask"))
-            return false; /* cache or eviction hints: leave them be */
+    /* cache or eviction hints: leave them be */
+    if (!al_py_kwargs_within(c->pf, &a, (const char *const[]){"mask", NULL}))
+        return false;
     return true;
 }
 

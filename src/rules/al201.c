@@ -6,6 +6,7 @@
 #include "al201.h"
 #include "rules.h"
 
+#include "../analysis/dtype.h"
 #include "../analysis/pad.h"
 #include "../analysis/values.h"
 #include "../util.h"
@@ -30,6 +31,7 @@ typedef struct {
     /* x = torch.cumsum(a, d, dtype=D) or a.cumsum(d, dtype=D) */
     bool cumsum;
     char *cumsum_input, *cumsum_dim, *cumsum_dtype;
+    al_dtype cumsum_dt; /* what cumsum_dtype names */
     /* The dtype the fix sums in and makes the buffer with (the cumsum's,
      * or int64 assumed), and what that rests on when it is not proved;
      * NULL, NULL: no fix for the dtype. */
@@ -306,17 +308,14 @@ static bool read_cumsum_call(const al_pymodule *m, TSNode o, catzero *f)
         ts_node_is_null(in) || !(al_node_is(in, "identifier") || al_node_is(in, "attribute")) ||
         ca.npos > 2 - shift || ca.splat)
         return false;
-    for (int i = 0; i < ca.nkw; i++) {
-        TSNode name = al_node_field(ca.kw[i], "name");
-        if (!al_node_text_eq(pf, name, "dim") && !al_node_text_eq(pf, name, "dtype") &&
-            !al_node_text_eq(pf, name, "input"))
-            return false;
-    }
+    if (!al_py_kwargs_within(pf, &ca, (const char *const[]){"dim", "dtype", "input", NULL}))
+        return false;
     f->cumsum = true;
     f->cumsum_input = al_node_text(pf, in);
     f->cumsum_dim = al_node_text(pf, cdim);
     if (!ts_node_is_null(cdt))
         f->cumsum_dtype = al_node_text_compact(pf, cdt);
+    f->cumsum_dt = al_dtype_read(m, cdt, AL_DTYPE_TORCH);
     return true;
 }
 
@@ -336,6 +335,7 @@ static void read_cumsum(const al_pymodule *m, TSNode call, TSNode other, catzero
         f->cumsum_input = probe.cumsum_input;
         f->cumsum_dim = probe.cumsum_dim;
         f->cumsum_dtype = probe.cumsum_dtype;
+        f->cumsum_dt = probe.cumsum_dt;
         f->cumsum_stmt = true;
         f->cumsum_stmt_start = ds;
         f->cumsum_stmt_end = de;
@@ -380,69 +380,54 @@ static bool block_dtype_same(const al_pyfile *pf, const al_zero_block *z, const 
     return same;
 }
 
-/* An integer dtype's width in bytes (bool 0, uint8 1 with *is_unsigned),
- * from its text under the module's torch name; -1 for any other. */
-static int int_width(const catzero *f, const char *dt, bool *is_unsigned)
-{
-    static const struct {
-        const char *name;
-        int width;
-    } ints[] = {{"bool", 0},  {"uint8", 1}, {"int8", 1},  {"int16", 2}, {"short", 2},
-                {"int32", 4}, {"int", 4},   {"int64", 8}, {"long", 8}};
-    size_t n = strlen(f->torch);
-    *is_unsigned = false;
-    if (!dt || strncmp(dt, f->torch, n) || dt[n] != '.')
-        return -1;
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (!strcmp(dt + n + 1, ints[i].name)) {
-            *is_unsigned = !strcmp(ints[i].name, "uint8");
-            return ints[i].width;
-        }
-    return -1;
-}
-
 /* Which dtype the fix sums in. torch.cat promotes the zero block's dtype
- * with the cumsum's; the cumsum of any integer tensor without `dtype=` is
- * int64. Proved: the cumsum's spelled dtype when the zero block's is the
- * same or a narrower integer one. Assumed (unsafe): int64 for a cumsum
- * without `dtype=` beside an integer zero block, which the input's being
- * integer makes true; the spelled dtype beside zeros whose dtype is not
- * known. F.pad keeps the cumsum's dtype. */
-static void settle_sum_dtype(catzero *f, const al_zero_block *z)
+ * (zero) with the cumsum's; the cumsum of any integer tensor without
+ * `dtype=` is int64. Proved: the cumsum's spelled dtype when the zero
+ * block's is the same or a narrower integer one. Assumed (unsafe): int64
+ * for a cumsum without `dtype=` beside an integer zero block, which the
+ * input's being integer makes true; the spelled dtype beside zeros whose
+ * dtype is not known. F.pad keeps the cumsum's dtype. */
+static void settle_sum_dtype(catzero *f, al_dtype zero)
 {
-    char *d = f->cumsum_dtype;
-    bool du, zu = false;
-    int dw = int_width(f, d, &du);
+    const char *d = f->cumsum_dtype;
     if (f->pad_call || (d && f->dtype_same)) {
         if (d)
             f->sum_dtype = al_xstrdup(d);
         return;
     }
-    /* the zero block's dtype: spelled, or int64 for torch.tensor([0]) */
-    al_strbuf lit = {0};
-    al_strbuf_printf(&lit, "%s.int64", f->torch);
-    const char *zd = f->dtype ? f->dtype : z->literal && !z->like_other ? lit.data : NULL;
-    int zw = int_width(f, zd, &zu);
+    al_dtype D = f->cumsum_dt;
+    bool narrower = zero.kind == AL_DTYPE_BOOL ||
+                    (zero.kind == AL_DTYPE_SIGNED && zero.bits <= D.bits) ||
+                    (zero.kind == AL_DTYPE_UNSIGNED && zero.bits < D.bits);
     al_strbuf why = {0};
-    if (d && dw > 0 && !du && zw >= 0 && (zu ? dw > 1 : zw <= dw)) {
+    if (d && D.kind == AL_DTYPE_SIGNED && narrower) {
         f->sum_dtype = al_xstrdup(d); /* torch.cat promotes to d */
-    } else if (d && dw > 0 && !du && zd && zw < 0 && strcmp(zd, "float") &&
-               !al_str_ends_with(zd, "float32") && !al_str_ends_with(zd, "float16") &&
-               !al_str_ends_with(zd, "bfloat16") && !al_str_ends_with(zd, "float64")) {
+    } else if (d && D.kind == AL_DTYPE_SIGNED && zero.kind == AL_DTYPE_UNKNOWN && f->dtype) {
         f->sum_dtype = al_xstrdup(d);
         al_strbuf_printf(&why, "the zeros' dtype `%s` is not known to be an integer dtype no "
                                "wider than `%s`, which `torch.cat` would promote to",
-                         zd, d);
+                         f->dtype, d);
         f->assumption = al_strbuf_detach(&why);
-    } else if (!d && zw >= 0 && f->cumsum_input) {
-        f->sum_dtype = al_xstrdup(lit.data);
+    } else if (!d && (zero.kind == AL_DTYPE_BOOL || al_dtype_is_integer(zero))) {
+        al_strbuf_printf(&why, "%s.int64", f->torch);
+        f->sum_dtype = al_strbuf_detach(&why);
         al_strbuf_printf(&why, "`%s`'s dtype is not known here: the same result when it holds "
                                "integers (their cumsum is int64), not when it holds floats",
                          f->cumsum_input);
         f->assumption = al_strbuf_detach(&why);
     }
     al_strbuf_free(&why);
-    al_strbuf_free(&lit);
+}
+
+/* The zero block's dtype: spelled; int64 for torch.tensor([0]); the
+ * default (float) for zeros without `dtype=`. */
+static al_dtype zero_dtype(const al_pymodule *m, const al_zero_block *z)
+{
+    if (!ts_node_is_null(z->dtype))
+        return al_dtype_read(m, z->dtype, AL_DTYPE_TORCH);
+    if (z->literal && !z->like_other)
+        return (al_dtype){AL_DTYPE_SIGNED, 64};
+    return (al_dtype){z->like_other || z->to_other ? AL_DTYPE_UNKNOWN : AL_DTYPE_FLOAT, 0};
 }
 
 static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
@@ -462,7 +447,7 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
         al201_target_read(pf, call, &f.target);
         read_cumsum(m, call, padded, &f);
         if (f.cumsum) {
-            settle_sum_dtype(&f, NULL);
+            settle_sum_dtype(&f, (al_dtype){AL_DTYPE_UNKNOWN, 0});
             f.other = al_node_text(pf, padded);
             report(&f, out);
         }
@@ -528,7 +513,7 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
     if (f.cumsum && f.side != SIDE_BEFORE)
         f.cumsum = false; /* a trailing zero after a prefix sum: plain padding */
     if (f.cumsum)
-        settle_sum_dtype(&f, &z[0]);
+        settle_sum_dtype(&f, zero_dtype(m, &z[0]));
     if (!f.cumsum) {
         free(f.other);
         f.other = al_node_text(pf, other);

@@ -16,6 +16,8 @@
  * that condition named. */
 #include "al201.h"
 
+#include "../analysis/dtype.h"
+#include "../analysis/pad.h"
 #include "../analysis/values.h"
 #include "../util.h"
 
@@ -61,49 +63,21 @@ static bool out_casts(np_dtype from, np_dtype to)
     return !(is_float(from) && (is_int(to) || to == DT_BOOL));
 }
 
+/* The lattice's member for what n spells (float16 and the unsigned ints
+ * are outside it: unknown). */
 static np_dtype read_dtype(const al_pymodule *m, TSNode n)
 {
-    const al_pyfile *pf = m->pf;
-    n = al_py_unparen(n);
-    if (ts_node_is_null(n))
+    al_dtype d = al_dtype_read(m, n, AL_DTYPE_NUMPY);
+    switch (d.kind) {
+    case AL_DTYPE_BOOL:
+        return DT_BOOL;
+    case AL_DTYPE_SIGNED:
+        return d.bits == 8 ? DT_I8 : d.bits == 16 ? DT_I16 : d.bits == 32 ? DT_I32 : DT_I64;
+    case AL_DTYPE_FLOAT:
+        return d.bits == 32 ? DT_F32 : d.bits == 64 ? DT_F64 : DT_UNKNOWN;
+    default:
         return DT_UNKNOWN;
-    if (al_node_is(n, "string")) {
-        char *t = al_node_text(pf, n);
-        np_dtype d = DT_UNKNOWN;
-        size_t len = strlen(t);
-        if (len >= 2 && (t[0] == '"' || t[0] == '\'') && t[len - 1] == t[0]) {
-            t[len - 1] = '\0';
-            for (int i = DT_BOOL; i <= DT_F64; i++)
-                if (!strcmp(t + 1, DT_NAMES[i]) || (i == DT_BOOL && !strcmp(t + 1, "bool")))
-                    d = (np_dtype)i;
-        }
-        free(t);
-        return d;
     }
-    char *q = al_pymodule_resolve(m, n);
-    np_dtype d = DT_UNKNOWN;
-    if (q && !strncmp(q, "numpy.", 6)) {
-        const char *s = q + 6;
-        for (int i = DT_BOOL; i <= DT_F64; i++)
-            if (!strcmp(s, DT_NAMES[i]))
-                d = (np_dtype)i;
-        if (!strcmp(s, "int_") || !strcmp(s, "intp"))
-            d = DT_I64;
-        else if (!strcmp(s, "double"))
-            d = DT_F64;
-        else if (!strcmp(s, "single"))
-            d = DT_F32;
-    } else if (!q && al_node_is(n, "identifier")) {
-        /* The builtins as dtypes. */
-        if (al_node_text_eq(pf, n, "int"))
-            d = DT_I64;
-        else if (al_node_text_eq(pf, n, "float"))
-            d = DT_F64;
-        else if (al_node_text_eq(pf, n, "bool"))
-            d = DT_BOOL;
-    }
-    free(q);
-    return d;
 }
 
 typedef struct {
@@ -134,11 +108,8 @@ static bool read_cumsum(const al_pymodule *m, TSNode v, np_prefix *f)
     TSNode axis = a.npos == 2 ? a.pos[1] : al_py_kwarg(pf, &a, "axis");
     if (!ts_node_is_null(axis) && !al_node_is(axis, "none"))
         return false;
-    for (int i = 0; i < a.nkw; i++) {
-        TSNode name = al_node_field(a.kw[i], "name");
-        if (!al_node_text_eq(pf, name, "axis") && !al_node_text_eq(pf, name, "dtype"))
-            return false;
-    }
+    if (!al_py_kwargs_within(pf, &a, (const char *const[]){"axis", "dtype", NULL}))
+        return false;
     TSNode in = al_py_unparen(a.pos[0]);
     if (!al_node_is(in, "identifier") && !al_node_is(in, "attribute"))
         return false;
@@ -147,16 +118,13 @@ static bool read_cumsum(const al_pymodule *m, TSNode v, np_prefix *f)
     return true;
 }
 
-/* `(1, 0)`, `[1, 0]` or `((1, 0),)` */
+/* `(1, 0)`, `[1, 0]` or `((1, 0),)` (one pair for the one axis) */
 static bool one_before(const al_pyfile *pf, TSNode n)
 {
-    TSNode e[2];
-    long v[2];
-    int k = al_py_elements(n, e, 2);
-    if (k == 1)
-        return one_before(pf, e[0]);
-    return k == 2 && al_py_parse_long(pf, e[0], &v[0]) && al_py_parse_long(pf, e[1], &v[1]) &&
-           v[0] == 1 && v[1] == 0;
+    TSNode e[1];
+    if (al_py_elements(n, e, 1) == 1)
+        n = e[0];
+    return al_pad_width_one_before(pf, n);
 }
 
 /* np.pad(x, (1, 0)) in constant mode with value 0: *x. */
@@ -170,12 +138,9 @@ static bool read_pad(const al_pymodule *m, TSNode call, TSNode *x)
     TSNode width = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "pad_width");
     TSNode mode = a.npos > 2 ? a.pos[2] : al_py_kwarg(pf, &a, "mode");
     TSNode fill = al_py_kwarg(pf, &a, "constant_values");
-    for (int i = 0; i < a.nkw; i++) {
-        TSNode name = al_node_field(a.kw[i], "name");
-        if (!al_node_text_eq(pf, name, "pad_width") && !al_node_text_eq(pf, name, "mode") &&
-            !al_node_text_eq(pf, name, "constant_values"))
-            return false;
-    }
+    if (!al_py_kwargs_within(pf, &a,
+                             (const char *const[]){"pad_width", "mode", "constant_values", NULL}))
+        return false;
     if (ts_node_is_null(width) || !one_before(pf, width) ||
         (!ts_node_is_null(mode) && !al_node_text_eq(pf, mode, "\"constant\"") &&
          !al_node_text_eq(pf, mode, "'constant'")) ||
@@ -227,9 +192,9 @@ static bool read_concat(const al_pymodule *m, TSNode call, TSNode *x, np_dtype *
     if (a.splat || a.npos < 1 || a.npos > 2)
         return false;
     TSNode axis = a.npos == 2 ? a.pos[1] : al_py_kwarg(pf, &a, "axis");
-    for (int i = 0; i < a.nkw; i++)
-        if (!al_node_text_eq(pf, al_node_field(a.kw[i], "name"), "axis"))
-            return false; /* out=, dtype=, casting= */
+    /* not out=, dtype=, casting= */
+    if (!al_py_kwargs_within(pf, &a, (const char *const[]){"axis", NULL}))
+        return false;
     if (!ts_node_is_null(axis) && !al_node_text_eq(pf, axis, "0"))
         return false;
     TSNode items[2];

@@ -5,6 +5,7 @@
 #include "rules.h"
 
 #include "../analysis/alloc.h"
+#include "../analysis/dtype.h"
 #include "../analysis/lifetime.h"
 #include "../util.h"
 
@@ -323,35 +324,25 @@ static bool under_no_grad(const al_pymodule *m, TSNode func, TSNode stmt)
     return false;
 }
 
-static bool floating_dtype(const char *dt)
-{
-    static const char *const names[] = {"float", "float16", "float32", "float64", "half",
-                                        "double", "bfloat16", NULL};
-    const char *dot = strrchr(dt, '.');
-    const char *last = dot ? dot + 1 : dt;
-    return al_str_starts_with(dt, "torch.") && al_str_in_list(names, last, strlen(last));
-}
-
-/* x's dtype when its binding is a factory that spells it, else NULL. */
-static char *known_dtype(const al_pymodule *m, TSNode value)
+/* x's dtype when its binding is a factory that spells it. */
+static al_dtype known_dtype(const al_pymodule *m, TSNode value)
 {
     if (ts_node_is_null(value) || !al_torch_factory(m->pf, &m->imports, value, NULL))
-        return NULL;
+        return (al_dtype){AL_DTYPE_UNKNOWN, 0};
     al_py_args a;
     al_py_args_read(value, &a);
-    TSNode dt = al_py_kwarg(m->pf, &a, "dtype");
-    return ts_node_is_null(dt) ? NULL : al_node_text_compact(m->pf, dt);
+    return al_dtype_read(m, al_py_kwarg(m->pf, &a, "dtype"), AL_DTYPE_TORCH);
 }
 
 /* Why the rewrite is not proved safe, or NULL. */
 static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const inplace *ip,
-                      const char *dtype, const char *name)
+                      al_dtype dtype, const char *name)
 {
     al_strbuf why = {0};
     if (!in->inference && !under_no_grad(in->py, func, stmt))
         al_strbuf_puts(&why, "autograd may need the old value: no `torch.inference_mode()` or "
                              "`no_grad()` around it, no `inference = true`");
-    bool floating = dtype && floating_dtype(dtype);
+    bool floating = dtype.kind == AL_DTYPE_FLOAT;
     al_strbuf shape = {0};
     switch (ip->kind) {
     case OPERAND_TENSOR:
@@ -369,7 +360,11 @@ static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const i
         break;
     case OPERAND_INT:
         /* clamp keeps any dtype; arithmetic turns bool into int64 */
-        if (!al_str_starts_with(ip->method, "clamp") && !dtype)
+        if (al_str_starts_with(ip->method, "clamp"))
+            break;
+        if (dtype.kind == AL_DTYPE_BOOL)
+            al_strbuf_printf(&shape, "`%s` is bool: an int operand promotes it to int64", name);
+        else if (dtype.kind == AL_DTYPE_UNKNOWN)
             al_strbuf_printf(&shape, "`%s`'s dtype is not known (an int operand promotes a "
                                      "bool tensor)",
                              name);
@@ -422,12 +417,12 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
          * (an `if` branch) can reach the rewrite. */
         al_strlist bound = {0};
         al_py_bound_names(pf, al_node_field(func, "body"), &bound);
-        char *dtype = al_strlist_count(&bound, name) == 2 ? known_dtype(m, before) : NULL;
+        al_dtype dtype = al_strlist_count(&bound, name) == 2 ? known_dtype(m, before)
+                                                             : (al_dtype){AL_DTYPE_UNKNOWN, 0};
         al_strlist_free(&bound);
         char *why = unproved(w->in, func, stmt, &ip, dtype, name);
         report(asg, name, &ip, why, w->out);
         free(why);
-        free(dtype);
     }
     free(ip.args);
     free(name);

@@ -75,6 +75,22 @@ def divide_float_by_int(n):
     return w
 
 
+@torch.inference_mode()
+def int_step_on_a_mask(n):
+    # An int operand turns a bool tensor into int64: add_ would raise.
+    seen = torch.zeros(n, dtype=torch.bool)
+    seen = seen + 1  # expect: AL401 unsafe
+    return seen
+
+
+@torch.inference_mode()
+def int_step_on_long(n):
+    # torch.long is int64: an int operand keeps it.
+    steps = torch.zeros(n, dtype=torch.long)
+    steps = steps + 1  # expect: AL401 safe
+    return steps
+
+
 def training_path(x):
     # No inference context: autograd may need the old value.
     h = torch.exp(x)
