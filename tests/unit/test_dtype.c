@@ -1,0 +1,91 @@
+/* The dtype reader (analysis/dtype.h): each library's own names, the
+ * builtins, strings only for NumPy, and whatever else is unknown. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/dtype.h"
+
+/* What `x = <expr>` reads as under the imports below. */
+static al_dtype dtype_of(const char *expr, al_dtype_library lib)
+{
+    char text[512];
+    snprintf(text, sizeof text, "import torch as th\nimport numpy as np\nx = %s\n", expr);
+    al_source src;
+    al_source_from_memory(&src, "t.py", text, strlen(text));
+    al_pyfile pf;
+    assert_true(al_pyfile_parse(&pf, &src));
+    al_op_table ops = {0};
+    al_pymodule m;
+    al_pymodule_build(&m, &pf, &ops, NULL);
+    TSNode stmt = ts_node_named_child(pf.root, 2);
+    TSNode value = al_node_field(ts_node_named_child(stmt, 0), "right");
+    al_dtype d = al_dtype_read(&m, value, lib);
+    al_pymodule_free(&m);
+    al_pyfile_free(&pf);
+    al_source_free(&src);
+    return d;
+}
+
+static void assert_dtype(const char *expr, al_dtype_library lib, al_dtype_kind kind, int bits)
+{
+    al_dtype d = dtype_of(expr, lib);
+    if (d.kind != kind || d.bits != bits)
+        fail_msg("`%s`: kind %d, %d bits; want kind %d, %d bits", expr, d.kind, d.bits, kind,
+                 bits);
+}
+
+static void torch_names(void **state)
+{
+    (void)state;
+    assert_dtype("th.int32", AL_DTYPE_TORCH, AL_DTYPE_SIGNED, 32);
+    assert_dtype("th.int", AL_DTYPE_TORCH, AL_DTYPE_SIGNED, 32);
+    assert_dtype("th.long", AL_DTYPE_TORCH, AL_DTYPE_SIGNED, 64);
+    assert_dtype("th.float", AL_DTYPE_TORCH, AL_DTYPE_FLOAT, 32);
+    assert_dtype("th.bfloat16", AL_DTYPE_TORCH, AL_DTYPE_FLOAT, 16);
+    assert_dtype("th.bool", AL_DTYPE_TORCH, AL_DTYPE_BOOL, 8);
+    assert_dtype("th.uint8", AL_DTYPE_TORCH, AL_DTYPE_UNSIGNED, 8);
+    assert_dtype("int", AL_DTYPE_TORCH, AL_DTYPE_SIGNED, 64);
+    assert_dtype("float", AL_DTYPE_TORCH, AL_DTYPE_FLOAT, 64);
+    /* torch takes no strings; NumPy's names are not torch's */
+    assert_dtype("'int32'", AL_DTYPE_TORCH, AL_DTYPE_UNKNOWN, 0);
+    assert_dtype("np.int32", AL_DTYPE_TORCH, AL_DTYPE_UNKNOWN, 0);
+    assert_dtype("th.int_", AL_DTYPE_TORCH, AL_DTYPE_UNKNOWN, 0);
+}
+
+static void numpy_names(void **state)
+{
+    (void)state;
+    assert_dtype("np.int_", AL_DTYPE_NUMPY, AL_DTYPE_SIGNED, 64);
+    assert_dtype("np.intp", AL_DTYPE_NUMPY, AL_DTYPE_SIGNED, 64);
+    assert_dtype("np.single", AL_DTYPE_NUMPY, AL_DTYPE_FLOAT, 32);
+    assert_dtype("np.bool_", AL_DTYPE_NUMPY, AL_DTYPE_BOOL, 8);
+    assert_dtype("\"int32\"", AL_DTYPE_NUMPY, AL_DTYPE_SIGNED, 32);
+    assert_dtype("'float64'", AL_DTYPE_NUMPY, AL_DTYPE_FLOAT, 64);
+    assert_dtype("bool", AL_DTYPE_NUMPY, AL_DTYPE_BOOL, 8);
+    /* `np.int` is not NumPy's int32 the way `torch.int` is torch's */
+    assert_dtype("np.long", AL_DTYPE_NUMPY, AL_DTYPE_UNKNOWN, 0);
+    assert_dtype("th.float32", AL_DTYPE_NUMPY, AL_DTYPE_UNKNOWN, 0);
+}
+
+static void everything_else_is_unknown(void **state)
+{
+    (void)state;
+    assert_dtype("x.dtype", AL_DTYPE_TORCH, AL_DTYPE_UNKNOWN, 0);
+    assert_dtype("self.dtype", AL_DTYPE_NUMPY, AL_DTYPE_UNKNOWN, 0);
+    assert_dtype("th.float8", AL_DTYPE_TORCH, AL_DTYPE_UNKNOWN, 0);
+    assert_dtype("None", AL_DTYPE_TORCH, AL_DTYPE_UNKNOWN, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(torch_names),
+        cmocka_unit_test(numpy_names),
+        cmocka_unit_test(everything_else_is_unknown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
