@@ -85,6 +85,10 @@ def markdown(device, date, programs):
     for (rw, case, base, target), series in pairs(rows).items():
         lines.append(f"## {rw}: {case} — `{target}` vs `{base}`")
         lines.append("")
+        own = program_date(programs, rw)
+        if own and own != date:
+            lines.append(f"Measured {own} (added to this run's tables, same GPU model).")
+            lines.append("")
         lines.append("| size | elements | baseline µs | rewritten µs | speedup | GB/s (rewritten) | % of copy BW |")
         lines.append("|---:|---:|---:|---:|---:|---:|---:|")
         for n in sorted(series):
@@ -181,7 +185,15 @@ def svg(device, date, programs):
 BEGIN, END = "<!-- evidence:begin -->", "<!-- evidence:end -->"
 
 
+def program_date(programs, code):
+    """The date a rule's programs carry of their own (a program measured
+    after the rest and merged in), or None."""
+    dates = {p.get("date") for p in programs if any(r["rewrite"] == code for r in p["rows"])}
+    return dates.pop() if len(dates) == 1 else None
+
+
 def evidence_block(device, date, programs, code):
+    date = program_date(programs, code) or date
     rows = [r for p in programs for r in p["rows"] if r["rewrite"] == code]
     checks = [c for p in programs for c in p["checks"] if c["rewrite"] == code]
     if not rows:

@@ -28,4 +28,12 @@ typedef enum { AL_DTYPE_TORCH, AL_DTYPE_NUMPY } al_dtype_library;
 al_dtype al_dtype_read(const al_pymodule *m, TSNode expr, al_dtype_library lib);
 bool al_dtype_is_integer(al_dtype d); /* signed or unsigned, not bool */
 
+/* Whether expr, read at statement stmt of function func, is floating
+ * whenever it is a tensor: made by `.float()`, `.to(torch.float32)`, a
+ * float factory, an op whose result is floating for any input (`exp`,
+ * `sin`, true division), or arithmetic with a floating operand (a Python
+ * float among them), through views and the binding of a name that
+ * reaches stmt. False when not shown. */
+bool al_dtype_floating(const al_pymodule *m, TSNode func, TSNode stmt, TSNode expr);
+
 #endif

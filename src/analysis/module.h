@@ -72,6 +72,10 @@ void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_w
  * (`th.zeros` -> "torch.zeros"), or NULL; caller frees. */
 char *al_pymodule_resolve(const al_pymodule *m, TSNode expr);
 bool al_pymodule_resolves_to(const al_pymodule *m, TSNode expr, const char *qualified);
+/* Whether stmt (in func) runs with autograd off: inside `with
+ * torch.no_grad():` or `torch.inference_mode()` in func, or func is
+ * decorated with either. */
+bool al_pymodule_grad_off(const al_pymodule *m, TSNode func, TSNode stmt);
 /* The local name bound to a module (`torch`, `th`), or NULL. */
 const char *al_pymodule_alias_for(const al_pymodule *m, const char *module);
 void al_pymodule_free(al_pymodule *m);

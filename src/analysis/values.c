@@ -232,3 +232,100 @@ char *al_value_text(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr)
     text_of(&c, expr, &sb);
     return al_strbuf_detach(&sb);
 }
+
+/* Whether statement s binds name, and how: 0 not at all, 1 by exactly one
+ * plain `name = value` that is the statement itself (*value set), 2 any
+ * other way (unpacking, a loop, `with`, a definition or import of it, a
+ * walrus, two bindings inside a compound statement). */
+static int statement_binds(const al_pyfile *pf, TSNode s, const char *name, TSNode *value)
+{
+    if (al_node_is(s, "comment"))
+        return 0;
+    if (al_node_is(s, "function_definition") || al_node_is(s, "class_definition") ||
+        al_node_is(s, "decorated_definition") || al_node_is(s, "import_statement") ||
+        al_node_is(s, "import_from_statement") || al_node_is(s, "global_statement") ||
+        al_node_is(s, "nonlocal_statement") || al_node_is(s, "delete_statement"))
+        return al_py_count_ident(pf, s, name) > 0 ? 2 : 0;
+    ctx c = {.pf = pf, .before = UINT32_MAX, .depth = 0};
+    binding b = {.count = 0, .position = -1};
+    find_bindings(&c, s, name, &b, 1);
+    if (b.count == 0)
+        return 0;
+    TSNode asg = al_py_name_assignment(s);
+    if (b.count == 1 && b.position < 0 && !ts_node_is_null(asg) &&
+        al_node_text_eq(pf, al_node_field(asg, "left"), name) &&
+        al_py_node_eq(b.value, al_node_field(asg, "right"))) {
+        *value = b.value;
+        return 1;
+    }
+    return 2;
+}
+
+/* Whether a compound statement around a use can bind name on a path to
+ * it other than through the statements before the use: an `if` or `with`
+ * by its header only (the branches are exclusive, and what its block
+ * binds after the use does not reach it); any other (a loop carries its
+ * body back, a try's body reaches its handlers) anywhere. */
+static bool owner_binds(const al_pyfile *pf, TSNode owner, const char *name)
+{
+    TSNode ignored;
+    if (al_node_is(owner, "with_statement"))
+        return statement_binds(pf, ts_node_named_child(owner, 0), name, &ignored) != 0;
+    if (!al_node_is(owner, "if_statement"))
+        return statement_binds(pf, owner, name, &ignored) != 0;
+    if (statement_binds(pf, al_node_field(owner, "condition"), name, &ignored) != 0)
+        return true;
+    uint32_t k = ts_node_named_child_count(owner);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(owner, i);
+        if (al_node_is(c, "elif_clause") &&
+            statement_binds(pf, al_node_field(c, "condition"), name, &ignored) != 0)
+            return true;
+    }
+    return false;
+}
+
+TSNode al_value_reaching_binding(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode name)
+{
+    if (ts_node_is_null(func) || !al_node_is(name, "identifier"))
+        return (TSNode){0};
+    char *text = al_node_text(pf, name);
+    TSNode found = {0};
+    TSNode cur = stmt;
+    for (int up = 0; up < 64; up++) {
+        TSNode block = ts_node_parent(cur);
+        if (ts_node_is_null(block))
+            break;
+        bool decided = false;
+        for (TSNode s = ts_node_prev_named_sibling(cur); !ts_node_is_null(s);
+             s = ts_node_prev_named_sibling(s)) {
+            TSNode value = {0};
+            int how = statement_binds(pf, s, text, &value);
+            if (how == 0)
+                continue;
+            if (how == 1)
+                found = value;
+            decided = true;
+            break;
+        }
+        if (decided)
+            break;
+        /* Not bound before cur in its block: the binding, if any, is
+         * before the compound statement holding the block. That statement
+         * must bind the name nowhere (a loop may carry a later binding
+         * back; another branch or a `with ... as` would need paths). */
+        TSNode owner = ts_node_parent(block);
+        while (!ts_node_is_null(owner) && !ts_node_eq(owner, func) &&
+               !al_node_is(ts_node_parent(owner), "block") &&
+               !al_node_is(ts_node_parent(owner), "module"))
+            owner = ts_node_parent(owner); /* an else or except clause, up to its statement */
+        if (ts_node_is_null(owner) || ts_node_eq(owner, func) ||
+            !al_node_is(block, "block"))
+            break; /* reached the function: a parameter or unbound */
+        if (owner_binds(pf, owner, text))
+            break;
+        cur = owner;
+    }
+    free(text);
+    return found;
+}

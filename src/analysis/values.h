@@ -18,6 +18,14 @@ char *al_value_text(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr);
  * bound more than once anywhere in it (a loop may carry a later binding
  * back), by unpacking, a loop, `with` or `except`, or not at all. */
 TSNode al_value_single_binding(const al_pyfile *pf, TSNode func, TSNode at, TSNode name);
+/* The value of the `name = value` statement whose binding of name reaches
+ * stmt (a statement of func) on every path: the last statement binding
+ * name before stmt in its block, or in the blocks around it, when that
+ * statement is such an assignment. A null node when name is bound any
+ * other way there, when a compound statement around stmt binds it too (a
+ * loop may carry a later binding back), or when it is a parameter or
+ * unbound. */
+TSNode al_value_reaching_binding(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode name);
 /* The innermost function_definition around n, or a null node. */
 TSNode al_enclosing_function(TSNode n);
 

@@ -214,6 +214,22 @@ def relu6_{n}(x):
     cu = np.pad(np.cumsum(q), (1, 0)).astype(np.int32)
     return cu
 ''',
+    # AL204: elementwise results of one tensor concatenated (a rebinding,
+    # and the operand bound in a branch)
+    '''@torch.no_grad()
+def timestep_{n}(t, dim):
+    emb = torch.exp(-torch.arange(dim // 2, dtype=torch.float32) / dim)
+    emb = t[:, None] * emb[None, :]
+    emb = torch.cat([emb.sin(), emb.cos()], dim=-1)
+    return emb
+''',
+    '''def rope_{n}(pos, inv_freq, scaled):
+    if scaled:
+        x = pos.float() * inv_freq
+    else:
+        x = pos
+    return torch.cat((torch.cos(x), torch.sin(x)), 1)
+''',
     # methods parsed apart from their class: a buffer written by a method
     # called through self, among methods with nothing to report
     '''class Sampler{n}:

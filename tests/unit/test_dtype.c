@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,12 +81,84 @@ static void everything_else_is_unknown(void **state)
     assert_dtype("None", AL_DTYPE_TORCH, AL_DTYPE_UNKNOWN, 0);
 }
 
+/* Whether `use(x)` reads a floating tensor, x bound by `body` (lines of
+ * the function f(p), indented) under the imports below. */
+static bool floating_in(const char *body)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "import math\nimport torch as th\ndef f(p, dev):\n%s    use(x)\n",
+             body);
+    al_source src;
+    al_source_from_memory(&src, "t.py", text, strlen(text));
+    al_pyfile pf;
+    assert_true(al_pyfile_parse(&pf, &src));
+    al_op_table ops = {0};
+    al_pymodule m;
+    al_pymodule_build(&m, &pf, &ops, NULL);
+    TSNode func = ts_node_named_child(pf.root, 2);
+    TSNode body_block = al_node_field(func, "body");
+    TSNode stmt = ts_node_named_child(body_block, ts_node_named_child_count(body_block) - 1);
+    TSNode call = ts_node_named_child(stmt, 0);
+    TSNode x = ts_node_named_child(al_node_field(call, "arguments"), 0);
+    bool yes = al_dtype_floating(&m, func, stmt, x);
+    al_pymodule_free(&m);
+    al_pyfile_free(&pf);
+    al_source_free(&src);
+    return yes;
+}
+
+static void assert_floating(const char *body, bool want)
+{
+    if (floating_in(body) != want)
+        fail_msg("`%s`: %s floating, want %s", body, want ? "not" : "", want ? "yes" : "no");
+}
+
+static void floating_values(void **state)
+{
+    (void)state;
+    assert_floating("    x = p.float()\n", true);
+    assert_floating("    x = p.to(th.bfloat16)\n", true);
+    assert_floating("    x = p.to(dtype=th.float16)\n", true);
+    assert_floating("    x = th.arange(8, dtype=th.float32)\n", true);
+    assert_floating("    x = th.zeros(4)\n", true); /* the default float dtype */
+    assert_floating("    x = th.exp(p)\n", true);    /* floating for any input */
+    assert_floating("    x = p / 2\n", true);
+    assert_floating("    x = p * 0.5\n", true);
+    assert_floating("    x = p * math.pi\n", true);
+    assert_floating("    x = -math.log(p) * p\n", true);
+    assert_floating("    y = p.float()\n    x = y[:, None].expand(4, 8)\n", true);
+    assert_floating("    y = p.float()\n    x = y.to(dev.device)\n", true);
+    assert_floating("    x = p.double()\n    x = x.unsqueeze(0) * p\n", true);
+    assert_floating("    x = p.view(4, -1).sigmoid()\n", true);
+}
+
+static void not_shown_floating(void **state)
+{
+    (void)state;
+    assert_floating("", false);                    /* a parameter */
+    assert_floating("    x = p\n", false);
+    assert_floating("    x = p * 2\n", false);
+    assert_floating("    x = p // 2\n", false);
+    assert_floating("    x = th.arange(8)\n", false); /* int64 */
+    assert_floating("    x = th.full((4,), 1)\n", false);
+    assert_floating("    x = p.to(th.int32)\n", false);
+    assert_floating("    x = p.float().to(th.int64)\n", false);
+    /* `.to(dev)` may be `.to(other_tensor)`: other's dtype */
+    assert_floating("    x = p.float().to(dev)\n", false);
+    /* `.view(dt)` with a dtype held in a name reinterprets the bytes */
+    assert_floating("    x = p.float().view(dev)\n", false);
+    assert_floating("    x = p.float()\n    if dev:\n        x = p\n", false);
+    assert_floating("    x = p.float()\n    x = x.int()\n", false);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(torch_names),
         cmocka_unit_test(numpy_names),
         cmocka_unit_test(everything_else_is_unknown),
+        cmocka_unit_test(floating_values),
+        cmocka_unit_test(not_shown_floating),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

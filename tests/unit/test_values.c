@@ -11,9 +11,11 @@
 
 #include "analysis/values.h"
 
+#include <stdbool.h>
+
 /* The text of the value `name` is bound to where `use(name)` reads it in
  * `body` (an indented function body of f(p)), or NULL. */
-static char *binding_at_use(const char *body, const char *name)
+static char *binding_at_use(const char *body, const char *name, bool reaching)
 {
     char text[2048];
     snprintf(text, sizeof text, "def f(p):\n%s", body);
@@ -34,16 +36,20 @@ static char *binding_at_use(const char *body, const char *name)
     uint32_t off = (uint32_t)(at - text) + 4;
     TSNode arg = ts_node_named_descendant_for_byte_range(root, off, off + (uint32_t)strlen(name));
     assert_true(al_node_is(arg, "identifier"));
-    TSNode v = al_value_single_binding(&pf, func, arg, arg);
+    TSNode stmt = arg;
+    while (!al_node_is(ts_node_parent(stmt), "block"))
+        stmt = ts_node_parent(stmt);
+    TSNode v = reaching ? al_value_reaching_binding(&pf, func, stmt, arg)
+                        : al_value_single_binding(&pf, func, arg, arg);
     char *out = ts_node_is_null(v) ? NULL : al_node_text(&pf, v);
     al_pyfile_free(&pf);
     al_source_free(&src);
     return out;
 }
 
-static void assert_bound_to(const char *body, const char *name, const char *want)
+static void assert_value(const char *body, const char *name, bool reaching, const char *want)
 {
-    char *got = binding_at_use(body, name);
+    char *got = binding_at_use(body, name, reaching);
     if (!want) {
         if (got)
             fail_msg("expected no value, got `%s`", got);
@@ -52,6 +58,16 @@ static void assert_bound_to(const char *body, const char *name, const char *want
     assert_non_null(got);
     assert_string_equal(got, want);
     free(got);
+}
+
+static void assert_bound_to(const char *body, const char *name, const char *want)
+{
+    assert_value(body, name, false, want);
+}
+
+static void assert_reaches(const char *body, const char *name, const char *want)
+{
+    assert_value(body, name, true, want);
 }
 
 static void one_binding_before_the_use(void **state)
@@ -80,11 +96,57 @@ static void unknown_values(void **state)
     assert_bound_to("    use(a)\n", "a", NULL); /* a global */
 }
 
+/* The binding that reaches a use on every path: a name may be rebound
+ * as long as the last binding before the use is the one that runs. */
+static void reaching_bindings(void **state)
+{
+    (void)state;
+    assert_reaches("    a = g(p)\n    a = a * 2.0\n    use(a)\n", "a", "a * 2.0");
+    /* the use's own statement rebinding it reads the old value */
+    assert_reaches("    a = g(p)\n    a = use(a)\n", "a", "g(p)");
+    /* in a block: the binding before it in the block, or before the block */
+    assert_reaches("    a = g(p)\n    if p:\n        use(a)\n", "a", "g(p)");
+    assert_reaches("    a = g(p)\n    with h():\n        a = k(a)\n        use(a)\n", "a",
+                   "k(a)");
+    assert_reaches("    a = g(p)\n    if p:\n        x = 1\n    else:\n        use(a)\n", "a",
+                   "g(p)");
+    /* a binding in a branch beside the use's does not reach it */
+    assert_reaches("    a = g(p)\n    if p:\n        a = 2\n    else:\n        use(a)\n", "a",
+                   "g(p)");
+    /* the statement after the use in its own block does not either */
+    assert_reaches("    a = g(p)\n    with h():\n        use(a)\n        a = 3\n", "a", "g(p)");
+}
+
+static void no_reaching_binding(void **state)
+{
+    (void)state;
+    assert_reaches("    use(p)\n", "p", NULL);
+    assert_reaches("    use(a)\n", "a", NULL);
+    /* two paths: either branch may have run */
+    assert_reaches("    if p:\n        a = 1\n    else:\n        a = 2\n    use(a)\n", "a", NULL);
+    /* a loop carries its later binding back */
+    assert_reaches("    a = g(p)\n    for i in p:\n        use(a)\n        a = h(i)\n", "a",
+                   NULL);
+    assert_reaches("    a = g(p)\n    while p:\n        if i:\n            use(a)\n"
+                   "        a = h(i)\n",
+                   "a", NULL);
+    /* other ways of binding */
+    assert_reaches("    a, b = p\n    use(a)\n", "a", NULL);
+    assert_reaches("    a = g(p)\n    a += 1\n    use(a)\n", "a", NULL);
+    assert_reaches("    a = g(p)\n    with h() as a:\n        use(a)\n", "a", NULL);
+    assert_reaches("    a = g(p)\n    from m import a\n    use(a)\n", "a", NULL);
+    assert_reaches("    a = g(p)\n    if (a := h(p)):\n        use(a)\n", "a", NULL);
+    assert_reaches("    a = g(p)\n    try:\n        a = h(p)\n    except E:\n        use(a)\n",
+                   "a", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(one_binding_before_the_use),
         cmocka_unit_test(unknown_values),
+        cmocka_unit_test(reaching_bindings),
+        cmocka_unit_test(no_reaching_binding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
