@@ -12,6 +12,9 @@ repository's history (a bare mirror): the commits in which engineers
                                                                       (AL201)
   fill-loop replaced `for i in range(..): buf[i].zero_()` (or fill_) with
             one fill of a slice                                      (AL303)
+  cat-parts replaced `torch.cat([torch.cos(x), torch.sin(x)], d)` (parts
+            that are ops of one name) with ops writing slices of one
+            output through `out=`                                    (AL204)
 
 and the reverse of each (an in-place method or a `[1:]` write turned back
 into the out-of-place form): there alloclint runs on the commit's own
@@ -36,7 +39,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from history import Tree, first_parent_order, git, run_alloclint  # noqa: E402
 
-RULES = {'pad': ('AL201', 'AL203'), 'np-pad': ('AL201',), 'inplace': ('AL401',), 'fill-loop': ('AL303',)}
+RULES = {'pad': ('AL201', 'AL203'), 'np-pad': ('AL201',), 'inplace': ('AL401',), 'fill-loop': ('AL303',),
+         'cat-parts': ('AL204',)}
 
 PAD_OLD = re.compile(r'(torch\.(cat|concat)\s*\(|\bF\.pad\s*\(|functional\.pad\s*\()')
 NP_PAD_OLD = re.compile(r'\b(np|numpy)\.(pad|concatenate)\s*\(.*cumsum')
@@ -49,12 +53,16 @@ INPLACE_NEW = r'^\s*{name}\.(add_|sub_|mul_|div_|clamp_|clamp_min_|clamp_max_|ma
 LOOP_HEAD = re.compile(r'^\s*for\s+(\w+)\s+in\s+range\(')
 LOOP_FILL = r'\[\s*{var}\s*\]\s*\.(zero_|fill_)\('
 SLICE_FILL = re.compile(r'\[[^\]]*:[^\]]*\]\s*\.(zero_|fill_)\(')
+# torch.cat([torch.op(x), ...]) / ([x.op(), ...]) / ([-x, ...]): x
+CAT_PARTS = re.compile(r'torch\.(?:cat|concat|concatenate)\s*\(\s*[\[(]\s*'
+                       r'(?:torch\.\w+\(\s*(\w+)\s*\)|(\w+)\.\w+\(\s*\)|-(\w+)\b)')
+OUT_WRITE = r'\b\w+\(\s*{name}\s*,[^\n]*\bout\s*='
 
 
 def hunks(git_dir):
     """(sha, parent, file, [(old_no, text)], [(new_no, text)]) per hunk."""
     out = git(git_dir, 'log', '--format=@@C %H %P', '-p', '-U0', '--no-renames', '--first-parent',
-              '-G', r'(cumsum|\.pad\(|_\(|range\()', '--', '*.py')
+              '-G', r'(cumsum|\.pad\(|_\(|range\(|out=)', '--', '*.py')
     sha = parent = path = None
     old_no = new_no = 0
     cur = None
@@ -119,6 +127,16 @@ def sites(git_dir):
                 if any(pat.match(t2) for _, t2 in dst):
                     found.append(dict(pattern='inplace', kind=kind, sha=sha, parent=parent, file=path,
                                       row=no, text=t.strip()))
+        # cat-parts, both ways: the cat out, ops writing with out= in
+        for src, dst, kind in ((old, new, 'removal'), (new, old, 'reverse')):
+            dst_text = '\n'.join(t for _, t in dst)
+            for no, t in src:
+                m = CAT_PARTS.search(t)
+                name = m and (m.group(1) or m.group(2) or m.group(3))
+                if name and re.search(OUT_WRITE.format(name=re.escape(name)), dst_text):
+                    found.append(dict(pattern='cat-parts', kind=kind, sha=sha, parent=parent, file=path,
+                                      row=no, text=t.strip()))
+                    break
         # fill-loop: the loop out, a slice fill in
         for i, (no, t) in enumerate(old):
             m = LOOP_HEAD.match(t)

@@ -23,13 +23,6 @@ static const char *const ELEMENTWISE[] = {
     "exp",  "exp2", "expm1", "log",  "log2", "log10",   "log1p",      "sqrt", "rsqrt",
     "sigmoid", "erf", "erfc", "neg", "abs", "reciprocal", NULL};
 
-/* Of those, the ones that keep any input's dtype: the others turn an
- * integer input into floats, which `out=` of the input's dtype refuses. */
-static bool keeps_integer_dtype(const char *op)
-{
-    return !strcmp(op, "neg") || !strcmp(op, "abs");
-}
-
 typedef struct {
     const char *op[MAX_PARTS];
     int k;
@@ -281,12 +274,13 @@ static void cat_of_results(const al_rule_input *in, TSNode call, al_findings *ou
         stmt = ts_node_parent(stmt);
     char *x = al_node_text(pf, p.operand);
     al_strbuf unsafe = {0};
-    bool needs_float = false;
-    for (int i = 0; i < p.k; i++)
-        needs_float = needs_float || !keeps_integer_dtype(p.op[i]);
-    if (needs_float && !al_dtype_floating(m, func, stmt, p.operand))
-        al_strbuf_printf(&unsafe, "`%s` is not known to be floating (for an integer tensor the "
-                                  "ops return floats, which `out=` of `%s`'s dtype refuses)",
+    /* The output takes x's dtype, the ops' result dtype only for a real
+     * floating x: an integer x's cos is float (out= refuses it), a
+     * complex x's abs is real (out= would keep it complex). */
+    if (!al_dtype_floating(m, func, stmt, p.operand))
+        al_strbuf_printf(&unsafe, "`%s` is not known to be floating (the output is made with "
+                                  "`%s`'s dtype, the ops' result dtype only for a floating "
+                                  "tensor)",
                          x, x);
     if (!in->inference && !al_pymodule_grad_off(m, func, stmt))
         al_strbuf_printf(&unsafe, "%sautograd may be on (ops with `out=` raise when `%s` "
@@ -303,10 +297,8 @@ static void cat_of_results(const al_rule_input *in, TSNode call, al_findings *ou
         al_strbuf_printf(&msg, " (no fix: %s)", r.no_fix);
     else if (unsafe.len)
         al_strbuf_printf(&msg, " (unsafe: %s)", unsafe.data);
-    else if (needs_float)
-        al_strbuf_printf(&msg, "; proved: `%s` floating, no autograd", x);
     else
-        al_strbuf_puts(&msg, "; proved: no autograd");
+        al_strbuf_printf(&msg, "; proved: `%s` floating, no autograd", x);
     al_findings_add(out, "AL204", "cat-of-results", ts_node_start_byte(call),
                     ts_node_end_byte(call), al_strbuf_detach(&msg), r.fix);
     free(r.no_fix);

@@ -37,8 +37,9 @@ def rotary_table(positions, head_dim):
 
 @torch.no_grad()
 def signed_pairs(idx):
-    # neg and abs keep any dtype: no floating proof needed.
-    pairs = torch.cat((torch.neg(idx), idx.abs()), 0)  # expect: AL204 safe
+    # abs of a complex tensor is real, of an int tensor an int: only a
+    # floating idx is shown to give the output's dtype.
+    pairs = torch.cat((torch.neg(idx), idx.abs()), 0)  # expect: AL204 unsafe
     return pairs
 
 
