@@ -279,6 +279,17 @@ bool al_pymodule_grad_off(const al_pymodule *m, TSNode func, TSNode stmt)
     return false;
 }
 
+bool al_pymodule_calls_torch_cat(const al_pymodule *m, TSNode call)
+{
+    if (!al_node_is(call, "call"))
+        return false;
+    char *q = al_pymodule_resolve(m, al_node_field(call, "function"));
+    bool cat = q && (!strcmp(q, "torch.cat") || !strcmp(q, "torch.concat") ||
+                     !strcmp(q, "torch.concatenate"));
+    free(q);
+    return cat;
+}
+
 const char *al_pymodule_alias_for(const al_pymodule *m, const char *module)
 {
     return al_imports_alias_for(&m->imports, module);

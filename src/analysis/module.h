@@ -72,6 +72,9 @@ void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_w
  * (`th.zeros` -> "torch.zeros"), or NULL; caller frees. */
 char *al_pymodule_resolve(const al_pymodule *m, TSNode expr);
 bool al_pymodule_resolves_to(const al_pymodule *m, TSNode expr, const char *qualified);
+/* Whether call calls torch.cat or its aliases torch.concat and
+ * torch.concatenate (through the imports). */
+bool al_pymodule_calls_torch_cat(const al_pymodule *m, TSNode call);
 /* Whether stmt (in func) runs with autograd off: inside `with
  * torch.no_grad():` or `torch.inference_mode()` in func, or func is
  * decorated with either. */

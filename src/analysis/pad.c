@@ -124,13 +124,7 @@ bool al_zero_head_value(const al_pymodule *m, TSNode v, TSNode *rest, bool *prom
         *promotes = false;
     if (al_pad_one_before(m, v, rest))
         return true;
-    if (!al_node_is(v, "call"))
-        return false;
-    char *q = al_pymodule_resolve(m, al_node_field(v, "function"));
-    bool cat = q && (!strcmp(q, "torch.cat") || !strcmp(q, "torch.concat") ||
-                     !strcmp(q, "torch.concatenate"));
-    free(q);
-    if (!cat)
+    if (!al_pymodule_calls_torch_cat(m, v))
         return false;
     al_py_args a;
     al_py_args_read(v, &a);

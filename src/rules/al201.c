@@ -454,10 +454,7 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
         catzero_free(&f);
         return;
     }
-    char *q = al_pymodule_resolve(m, al_node_field(call, "function"));
-    bool cat = q && (!strcmp(q, "torch.cat") || !strcmp(q, "torch.concat") ||
-                     !strcmp(q, "torch.concatenate"));
-    free(q);
+    bool cat = al_pymodule_calls_torch_cat(m, call);
     al_py_args a;
     al_py_args_read(call, &a);
     if (!cat || a.splat || a.npos < 1 || a.npos > 2)

@@ -76,11 +76,8 @@ static void cat_in_loop(TSNode func, TSNode stmt, void *arg)
     TSNode call = al_node_field(asg, "right");
     if (!al_node_is(call, "call"))
         return;
-    char *q = al_pymodule_resolve(m, al_node_field(call, "function"));
-    bool cat = q && (!strcmp(q, "torch.cat") || !strcmp(q, "torch.concat") ||
-                     !strcmp(q, "torch.concatenate"));
-    bool stack = q && !strcmp(q, "torch.stack");
-    free(q);
+    bool cat = al_pymodule_calls_torch_cat(m, call);
+    bool stack = al_pymodule_resolves_to(m, al_node_field(call, "function"), "torch.stack");
     if (!cat && !stack)
         return;
     al_py_args a;

@@ -10,24 +10,41 @@
 
 #include "analysis/dtype.h"
 
+/* A module parsed and built from text; it stays where it is made (the
+ * module points into it). */
+typedef struct {
+    al_source src;
+    al_pyfile pf;
+    al_op_table ops;
+    al_pymodule m;
+} parsed;
+
+static void parse(parsed *p, const char *text)
+{
+    memset(p, 0, sizeof *p);
+    al_source_from_memory(&p->src, "t.py", text, strlen(text));
+    assert_true(al_pyfile_parse(&p->pf, &p->src));
+    al_pymodule_build(&p->m, &p->pf, &p->ops, NULL);
+}
+
+static void parsed_free(parsed *p)
+{
+    al_pymodule_free(&p->m);
+    al_pyfile_free(&p->pf);
+    al_source_free(&p->src);
+}
+
 /* What `x = <expr>` reads as under the imports below. */
 static al_dtype dtype_of(const char *expr, al_dtype_library lib)
 {
     char text[512];
     snprintf(text, sizeof text, "import torch as th\nimport numpy as np\nx = %s\n", expr);
-    al_source src;
-    al_source_from_memory(&src, "t.py", text, strlen(text));
-    al_pyfile pf;
-    assert_true(al_pyfile_parse(&pf, &src));
-    al_op_table ops = {0};
-    al_pymodule m;
-    al_pymodule_build(&m, &pf, &ops, NULL);
-    TSNode stmt = ts_node_named_child(pf.root, 2);
+    parsed p;
+    parse(&p, text);
+    TSNode stmt = ts_node_named_child(p.pf.root, 2);
     TSNode value = al_node_field(ts_node_named_child(stmt, 0), "right");
-    al_dtype d = al_dtype_read(&m, value, lib);
-    al_pymodule_free(&m);
-    al_pyfile_free(&pf);
-    al_source_free(&src);
+    al_dtype d = al_dtype_read(&p.m, value, lib);
+    parsed_free(&p);
     return d;
 }
 
@@ -88,22 +105,15 @@ static bool floating_in(const char *body)
     char text[1024];
     snprintf(text, sizeof text, "import math\nimport torch as th\ndef f(p, dev):\n%s    use(x)\n",
              body);
-    al_source src;
-    al_source_from_memory(&src, "t.py", text, strlen(text));
-    al_pyfile pf;
-    assert_true(al_pyfile_parse(&pf, &src));
-    al_op_table ops = {0};
-    al_pymodule m;
-    al_pymodule_build(&m, &pf, &ops, NULL);
-    TSNode func = ts_node_named_child(pf.root, 2);
+    parsed p;
+    parse(&p, text);
+    TSNode func = ts_node_named_child(p.pf.root, 2);
     TSNode body_block = al_node_field(func, "body");
     TSNode stmt = ts_node_named_child(body_block, ts_node_named_child_count(body_block) - 1);
     TSNode call = ts_node_named_child(stmt, 0);
     TSNode x = ts_node_named_child(al_node_field(call, "arguments"), 0);
-    bool yes = al_dtype_floating(&m, func, stmt, x);
-    al_pymodule_free(&m);
-    al_pyfile_free(&pf);
-    al_source_free(&src);
+    bool yes = al_dtype_floating(&p.m, func, stmt, x);
+    parsed_free(&p);
     return yes;
 }
 
