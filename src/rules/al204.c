@@ -194,18 +194,37 @@ typedef struct {
     char *no_fix; /* why there is none */
 } fix_result;
 
-/* The fix for `target = cat` or `return cat`, and its tier's reasons. */
+/* The value the statement is made of: the cat itself, or a chain of
+ * method calls on it (`torch.cat(...).to(dtype)`, `.contiguous()`), which
+ * evaluates the cat first, as the fix does. */
+static TSNode chain_head_value(TSNode call)
+{
+    TSNode v = call;
+    for (;;) {
+        TSNode attr = ts_node_parent(v);
+        TSNode next = ts_node_parent(attr);
+        if (!al_node_is(attr, "attribute") || !al_py_node_eq(al_node_field(attr, "object"), v) ||
+            !al_node_is(next, "call") || !al_py_node_eq(al_node_field(next, "function"), attr))
+            return v;
+        v = next;
+    }
+}
+
+/* The fix for `target = <value>` or `return <value>`, the value the cat
+ * or a chain of calls on it, and its tier's reasons. */
 static fix_result make_fix(const al_rule_input *in, TSNode func, TSNode call, const parts *p,
                            const char *x, al_strbuf *unsafe)
 {
     const al_pymodule *m = in->py;
     const al_pyfile *pf = m->pf;
     fix_result r = {NULL, NULL};
-    TSNode stmt = ts_node_parent(call);
+    TSNode value = chain_head_value(call);
+    TSNode stmt = ts_node_parent(value);
     TSNode target = {0};
     bool returned = al_node_is(stmt, "return_statement");
     if (al_node_is(stmt, "assignment") && ts_node_is_null(al_node_field(stmt, "type")) &&
-        al_node_is(al_node_field(stmt, "left"), "identifier")) {
+        al_node_is(al_node_field(stmt, "left"), "identifier") &&
+        al_py_node_eq(al_node_field(stmt, "right"), value)) {
         target = al_node_field(stmt, "left");
         stmt = ts_node_parent(stmt);
         if (!al_node_is(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1)
@@ -214,8 +233,8 @@ static fix_result make_fix(const al_rule_input *in, TSNode func, TSNode call, co
     char *indent = ts_node_is_null(target) && !returned ? NULL : al_py_indent_of(pf, stmt);
     size_t start, end;
     if (!indent || !al_py_statement_lines(pf, stmt, &start, &end)) {
-        r.no_fix = al_xstrdup("needs `name = torch.cat(...)` or `return torch.cat(...)` as a "
-                              "statement of its own");
+        r.no_fix = al_xstrdup("needs `name = torch.cat(...)` or `return torch.cat(...)` (or a "
+                              "chain of calls on it) as a statement of its own");
     } else if (!m->torch) {
         r.no_fix = al_xstrdup("no `import torch` to spell the ops with `out=`");
     } else if (holds_comment(call)) {
@@ -223,19 +242,22 @@ static fix_result make_fix(const al_rule_input *in, TSNode func, TSNode call, co
     } else {
         char *name = ts_node_is_null(target) ? NULL : al_node_text(pf, target);
         char *out = NULL, *final = NULL;
-        if (name && strcmp(name, x) != 0) {
+        if (name && strcmp(name, x) != 0 && al_py_node_eq(value, call)) {
             out = al_xstrdup(name);
         } else {
-            /* x is still read while the output is written: a new name */
+            /* x is still read while the output is written, or the value
+             * goes on past the cat: a new name, which the statement then
+             * reads in the cat's place */
             al_strbuf sb = {0};
             al_strbuf_printf(&sb, "%s_cat", x);
             out = fresh_name(pf, func, sb.data);
             al_strbuf_free(&sb);
             if (out) {
-                if (name)
-                    al_strbuf_printf(&sb, "%s = %s", name, out);
-                else
-                    al_strbuf_printf(&sb, "return %s", out);
+                size_t s0 = ts_node_start_byte(stmt), c0 = ts_node_start_byte(call);
+                size_t c1 = ts_node_end_byte(call), s1 = ts_node_end_byte(stmt);
+                al_strbuf_append(&sb, pf->src->bytes + s0, c0 - s0);
+                al_strbuf_puts(&sb, out);
+                al_strbuf_append(&sb, pf->src->bytes + c1, s1 - c1);
                 final = al_strbuf_detach(&sb);
             }
         }

@@ -105,8 +105,25 @@ def cast_after(x, dtype):
 
 @torch.no_grad()
 def chained_cast(x, dtype):
+    # The statement goes on past the cat: it reads the output in its place.
     y = x.float()
-    return torch.cat([y.sin(), y.cos()], -1).to(dtype)  # expect: AL204 nofix
+    return torch.cat([y.sin(), y.cos()], -1).to(dtype)  # expect: AL204 safe
+
+
+@torch.no_grad()
+def rope_cache(positions, inv_freq):
+    freqs = torch.outer(positions.float(), inv_freq)
+    cache = torch.cat((freqs.cos(), freqs.sin()), dim=-1).contiguous()  # expect: AL204 safe
+    return cache
+
+
+class SinusoidTable(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        t = torch.arange(n).float()
+        # An argument among others: moving the cat out would change the
+        # order the arguments are evaluated in.
+        self.register_buffer("table", torch.cat([t.sin(), t.cos()]), persistent=False)  # expect: AL204 nofix
 
 
 @torch.no_grad()
