@@ -124,8 +124,17 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
             return AL_TOK_CAT;
         if (word_is(p, n, "eye"))
             return AL_TOK_MAKER;
+        if (word_is(p, n, "sin") || word_is(p, n, "cos") || word_is(p, n, "tan") ||
+            word_is(p, n, "exp") || word_is(p, n, "log") || word_is(p, n, "erf") ||
+            word_is(p, n, "neg") || word_is(p, n, "abs"))
+            return AL_TOK_ELEMWISE;
         return 0;
     case 4:
+        if (word_is(p, n, "asin") || word_is(p, n, "acos") || word_is(p, n, "atan") ||
+            word_is(p, n, "sinh") || word_is(p, n, "cosh") || word_is(p, n, "tanh") ||
+            word_is(p, n, "exp2") || word_is(p, n, "log2") || word_is(p, n, "sqrt") ||
+            word_is(p, n, "erfc"))
+            return AL_TOK_ELEMWISE;
         if (word_is(p, n, "ones") || word_is(p, n, "full"))
             return AL_TOK_FACTORY;
         if (word_is(p, n, "rand"))
@@ -138,6 +147,9 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
     case 5:
         if (word_is(p, n, "zeros"))
             return AL_TOK_FACTORY;
+        if (word_is(p, n, "expm1") || word_is(p, n, "log10") || word_is(p, n, "log1p") ||
+            word_is(p, n, "rsqrt"))
+            return AL_TOK_ELEMWISE;
         if (word_is(p, n, "empty") || word_is(p, n, "randn"))
             return AL_TOK_MAKER;
         if (word_is(p, n, "stack"))
@@ -150,6 +162,8 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
             return AL_TOK_CAT;
         return word_is(p, n, "cumsum") ? AL_TOK_CUMSUM : 0;
     case 7:
+        if (word_is(p, n, "sigmoid"))
+            return AL_TOK_ELEMWISE;
         return word_is(p, n, "randint") ? AL_TOK_MAKER : 0;
     case 8:
         return word_is(p, n, "randperm") || word_is(p, n, "linspace") ||
@@ -158,6 +172,8 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
                    : 0;
     case 9:
         return word_is(p, n, "bernoulli") ? AL_TOK_MAKER : 0;
+    case 10:
+        return word_is(p, n, "reciprocal") ? AL_TOK_ELEMWISE : 0;
     case 11:
         if (word_is(p, n, "multinomial"))
             return AL_TOK_MAKER;

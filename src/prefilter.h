@@ -27,6 +27,8 @@ enum {
     AL_TOK_HOSTMOVE = 1 << 12, /* Python: .to( .cuda( after a FACTORY or MAKER call on one
                                   logical line of code (`torch.zeros(n).to(d)`) */
     AL_TOK_IMPORT = 1 << 13,  /* Python: an import statement (`import`, `from ... import`) */
+    AL_TOK_ELEMWISE = 1 << 14, /* Python: sin( cos( exp( log( sqrt( sigmoid( neg( abs( ...:
+                                  the elementwise ops whose results AL204 reads */
 };
 
 /* A top-level statement of a Python file, or a statement of a top-level

@@ -101,9 +101,11 @@ static bool read_cat(const al_pymodule *m, TSNode call, parts *p)
     p->k = al_py_elements(a.pos[0], items, MAX_PARTS);
     if (p->k < 2)
         return false;
+    bool named = false; /* one op called by name, not all `-x` */
     for (int i = 0; i < p->k; i++) {
         TSNode x = {0};
         p->op[i] = read_part(m, items[i], &x);
+        named = named || !al_node_is(al_py_unparen(items[i]), "unary_operator");
         if (!p->op[i] || !al_node_is(x, "identifier"))
             return false;
         if (i == 0)
@@ -111,7 +113,7 @@ static bool read_cat(const al_pymodule *m, TSNode call, parts *p)
         else if (!al_py_same_text(pf, x, p->operand))
             return false;
     }
-    return true;
+    return named;
 }
 
 /* A name not mentioned in func: base, else base2, base3... */

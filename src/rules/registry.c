@@ -36,8 +36,8 @@ const al_rule al_rules[] = {
      {AL_TOK_CAT, AL_TOK_COPY}, true},
     {"AL204", "cat-of-results",
      "`torch.cat` of elementwise results of one tensor, each copied again", true,
-     "safe/unsafe", AL_LANG_PYTHON, al_rule_al204, {AL_TOK_CAT}, CAT_CALLS, {AL_TOK_CAT},
-     false},
+     "safe/unsafe", AL_LANG_PYTHON, al_rule_al204, {AL_TOK_CAT, AL_TOK_ELEMWISE}, CAT_CALLS,
+     {AL_TOK_CAT, AL_TOK_ELEMWISE}, false},
     /* Off by default: GPU evidence shows no gain under PyTorch's caching
      * allocator (rules/AL301.md) or from Triton's own hoisting (AL302). */
     {"AL301", "alloc-in-loop", "a loop-invariant allocation made every iteration", false,

@@ -186,6 +186,15 @@ static void kernels_moves_and_copies(void **state)
     assert_true(tokens_of("x = 1; from torch import zeros\n", 1) & AL_TOK_IMPORT);
     assert_false(tokens_of("y = x.importance\n", 1) & AL_TOK_IMPORT);
     assert_false(tokens_of("def f(b, x):\n    return b.copy()\n", 1) & AL_TOK_COPY);
+    /* AL204's ops, as functions, methods or parts of a longer name */
+    assert_true(tokens_of("def f(a):\n    return torch.cat([torch.cos(a), a.sin()])\n", 1) &
+                AL_TOK_ELEMWISE);
+    assert_true(tokens_of("def f(a):\n    return a.log1p() + a.rsqrt()\n", 1) & AL_TOK_ELEMWISE);
+    assert_true(tokens_of("def f(a):\n    return F.log_softmax(a, -1)\n", 1) & AL_TOK_ELEMWISE);
+    assert_true(tokens_of("def f(a):\n    return a.reciprocal()\n", 1) & AL_TOK_ELEMWISE);
+    /* named, not called; a longer word */
+    assert_false(tokens_of("def f(a):\n    return a.cos + cosine(a) + logits(a)\n", 1) &
+                 AL_TOK_ELEMWISE);
 }
 
 static bool rebinds(const char *line)
