@@ -169,28 +169,6 @@ static char *rewrite(const parts *p, const char *torch, const char *x, const cha
     return al_strbuf_detach(&sb);
 }
 
-static bool holds_comment(TSNode n)
-{
-    TSTreeCursor cur = ts_tree_cursor_new(n);
-    bool found = false;
-    bool more = ts_tree_cursor_goto_first_child(&cur);
-    while (more && !found) {
-        TSNode c = ts_tree_cursor_current_node(&cur);
-        if (al_node_is(c, "comment"))
-            found = true;
-        else if (ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-            if (!ts_tree_cursor_goto_parent(&cur) ||
-                ts_node_eq(ts_tree_cursor_current_node(&cur), n)) {
-                more = false;
-                break;
-            }
-    }
-    ts_tree_cursor_delete(&cur);
-    return found;
-}
-
 typedef struct {
     al_fix *fix;
     char *no_fix; /* why there is none */
@@ -239,8 +217,6 @@ static fix_result make_fix(const al_rule_input *in, TSNode func, TSNode call, co
                               "chain of calls on it) as a statement of its own");
     } else if (!m->torch) {
         r.no_fix = al_xstrdup("no `import torch` to spell the ops with `out=`");
-    } else if (holds_comment(call)) {
-        r.no_fix = al_xstrdup("comments inside the call would be lost");
     } else {
         char *name = ts_node_is_null(target) ? NULL : al_node_text(pf, target);
         char *out = NULL, *final = NULL;
