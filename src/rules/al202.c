@@ -77,7 +77,7 @@ static void cat_in_loop(TSNode func, TSNode stmt, void *arg)
     if (!al_node_is(call, "call"))
         return;
     bool cat = al_pymodule_calls_torch_cat(m, call);
-    bool stack = al_pymodule_resolves_to(m, al_node_field(call, "function"), "torch.stack");
+    bool stack = !cat && al_pymodule_resolves_to(m, al_node_field(call, "function"), "torch.stack");
     if (!cat && !stack)
         return;
     al_py_args a;

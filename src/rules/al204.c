@@ -17,8 +17,9 @@
 #define MAX_PARTS 8
 
 /* torch ops with `out=` whose result has its input's shape and, for a
- * floating input, its dtype. */
-static const char *const ELEMENTWISE[] = {
+ * floating input, its dtype. The prefilter's AL_TOK_ELEMWISE class must
+ * name each (unit.prefilter checks). */
+const char *const al_rule_al204_ops[] = {
     "sin",  "cos",  "tan",   "asin", "acos", "atan",    "sinh",       "cosh", "tanh",
     "exp",  "exp2", "expm1", "log",  "log2", "log10",   "log1p",      "sqrt", "rsqrt",
     "sigmoid", "erf", "erfc", "neg", "abs", "reciprocal", NULL};
@@ -32,9 +33,9 @@ typedef struct {
 
 static const char *elementwise_op(const char *name, size_t len)
 {
-    for (int i = 0; ELEMENTWISE[i]; i++)
-        if (strlen(ELEMENTWISE[i]) == len && !strncmp(ELEMENTWISE[i], name, len))
-            return ELEMENTWISE[i];
+    for (int i = 0; al_rule_al204_ops[i]; i++)
+        if (strlen(al_rule_al204_ops[i]) == len && !strncmp(al_rule_al204_ops[i], name, len))
+            return al_rule_al204_ops[i];
     return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "prefilter.h"
+#include "rules/rules.h"
 
 static const char *bytes_of(const char *src, size_t start, size_t end, char *buf, size_t cap)
 {
@@ -192,6 +193,14 @@ static void kernels_moves_and_copies(void **state)
     assert_true(tokens_of("def f(a):\n    return a.log1p() + a.rsqrt()\n", 1) & AL_TOK_ELEMWISE);
     assert_true(tokens_of("def f(a):\n    return F.log_softmax(a, -1)\n", 1) & AL_TOK_ELEMWISE);
     assert_true(tokens_of("def f(a):\n    return a.reciprocal()\n", 1) & AL_TOK_ELEMWISE);
+    /* every op AL204 reads, called as a method: a file holding only it
+     * must not be skipped */
+    for (int i = 0; al_rule_al204_ops[i]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "def f(a):\n    return a.%s()\n", al_rule_al204_ops[i]);
+        if (!(tokens_of(text, 1) & AL_TOK_ELEMWISE))
+            fail_msg("`%s(` is not in the prefilter's AL_TOK_ELEMWISE", al_rule_al204_ops[i]);
+    }
     /* named, not called; a longer word */
     assert_false(tokens_of("def f(a):\n    return a.cos + cosine(a) + logits(a)\n", 1) &
                  AL_TOK_ELEMWISE);
