@@ -3,40 +3,62 @@
 # includes only headers of the layers it may use (one way down), and stays
 # under 1,000 lines. A new file must be given a layer here.
 #
-# Layers and what each may include (besides itself):
-#   base      util source toml finding prefilter paths patch notebook version ignore
-#   front     python/ cxx/                  -> base
-#   output    fix diff report atomic        -> base            (below the rules)
-#   analysis  analysis/                     -> base front
-#   rules     rules/                        -> base front analysis
-#   pipeline  lint suppress jobs            -> base front output analysis rules
-#   app       cli check cachekey verify server config gitignore discover main no_certs
-#                                          -> everything
+# The layers are folders (ARCHITECTURE.md), lowest first; each may include
+# its own folder and any folder of a lower layer, never a higher one:
+#   base              src/base/             (bytes, strings, paths, TOML, findings)
+#   front             src/front/            (prefilter, python/ and cxx/ front ends)
+#   analysis-core     src/analysis/core/    (index, summaries, op tables, memo)
+#   analysis-python   src/analysis/python/  \ side by side: neither includes
+#   analysis-cxx      src/analysis/cxx/     /  the other
+#   analysis-triton   src/analysis/triton/  (Triton is Python: it may use python/)
+#   analysis          src/analysis/*.c      (the language table: sees them all)
+#   rules             src/rules/
+#   engine            src/engine/           (lint pipeline, fixes, reports)
+#   run               src/run/              (discovery, config, cache, jobs)
+#   cmd               src/cmd/              (check, verify, server, cli, main)
 set -u
 src=${1:-$(cd "$(dirname "$0")/../src" && pwd)}
 cd "$src" || exit 2
 
 layer_of() {
     case $1 in
-        util.* | source.* | toml.* | finding.* | prefilter.* | paths.* | patch.* | notebook.* | version.* | ignore.*) echo base ;;
-        python/* | cxx/*) echo front ;;
-        fix.* | diff.* | report.* | atomic.*) echo output ;;
+        base/*) echo base ;;
+        front/*) echo front ;;
+        analysis/core/*) echo analysis-core ;;
+        analysis/python/*) echo analysis-python ;;
+        analysis/cxx/*) echo analysis-cxx ;;
+        analysis/triton/*) echo analysis-triton ;;
+        analysis/*/*) echo none ;;
         analysis/*) echo analysis ;;
         rules/*) echo rules ;;
-        lint.* | suppress.* | jobs.* | cache.*) echo pipeline ;;
-        cli.* | check.* | cachekey.* | verify.* | server.* | config.* | gitignore.* | discover.* | main.* | no_certs.*) echo app ;;
+        engine/*) echo engine ;;
+        run/*) echo run ;;
+        cmd/*) echo cmd ;;
         *) echo none ;;
+    esac
+}
+
+# The layers a layer may include, besides itself, in order.
+below() {
+    case $1 in
+        base) ;;
+        front) echo base ;;
+        analysis-core) echo base front ;;
+        analysis-python | analysis-cxx) echo base front analysis-core ;;
+        analysis-triton) echo base front analysis-core analysis-python ;;
+        analysis) echo base front analysis-core analysis-python analysis-cxx analysis-triton ;;
+        rules) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis ;;
+        engine) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules ;;
+        run) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules engine ;;
+        cmd) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules engine run ;;
     esac
 }
 
 may_use() { # layer, used layer
     [ "$1" = "$2" ] && return 0
-    case "$1:$2" in
-        front:base | output:base | analysis:base | analysis:front) return 0 ;;
-        rules:base | rules:front | rules:analysis) return 0 ;;
-        pipeline:base | pipeline:front | pipeline:output | pipeline:analysis | pipeline:rules) return 0 ;;
-        app:*) return 0 ;;
-    esac
+    for l in $(below "$1"); do
+        [ "$l" = "$2" ] && return 0
+    done
     return 1
 }
 

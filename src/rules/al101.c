@@ -1,9 +1,9 @@
 /* AL101 zeros-overwritten: a zero/one/constant fill that no path reads.
- * The proof is the analysis core's (analysis/buffer.c); this file decides
+ * The proof is the analysis core's (analysis/python/buffer.c); this file decides
  * the tier and writes the message and the edits. */
 #include "rules.h"
 
-#include "../util.h"
+#include "../base/util.h"
 
 #include <string.h>
 

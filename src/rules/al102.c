@@ -1,9 +1,9 @@
 /* AL102 cpp-zeros-overwritten: the C++/CUDA side of AL101, on the
- * token-level buffer facts of analysis/cxx_buffer.c. */
+ * token-level buffer facts of analysis/cxx/buffer.c. */
 #include "rules.h"
 
-#include "../analysis/cxx_buffer.h"
-#include "../util.h"
+#include "../analysis/cxx/buffer.h"
+#include "../base/util.h"
 
 #include <string.h>
 

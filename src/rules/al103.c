@@ -3,7 +3,7 @@
  * about 2x; empty().fill_(v) -> full(v) is the same kernel (1.00x). */
 #include "rules.h"
 
-#include "../util.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

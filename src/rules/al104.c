@@ -3,7 +3,7 @@
  * zeros costs up to 1.3x where the kernel is bandwidth bound. */
 #include "rules.h"
 
-#include "../util.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

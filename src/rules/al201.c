@@ -6,10 +6,10 @@
 #include "al201.h"
 #include "rules.h"
 
-#include "../analysis/dtype.h"
-#include "../analysis/pad.h"
-#include "../analysis/values.h"
-#include "../util.h"
+#include "../analysis/python/dtype.h"
+#include "../analysis/python/pad.h"
+#include "../analysis/python/values.h"
+#include "../base/util.h"
 
 #include <ctype.h>
 #include <stdlib.h>

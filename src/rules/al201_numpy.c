@@ -16,10 +16,10 @@
  * that condition named. */
 #include "al201.h"
 
-#include "../analysis/dtype.h"
-#include "../analysis/pad.h"
-#include "../analysis/values.h"
-#include "../util.h"
+#include "../analysis/python/dtype.h"
+#include "../analysis/python/pad.h"
+#include "../analysis/python/values.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

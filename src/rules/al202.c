@@ -2,8 +2,8 @@
  * far on every iteration. GPU evidence: 7-32x at 32 iterations. */
 #include "rules.h"
 
-#include "../analysis/lifetime.h"
-#include "../util.h"
+#include "../analysis/python/lifetime.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

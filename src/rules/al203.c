@@ -5,9 +5,9 @@
  * method that touches the buffer) and about code outside it. */
 #include "rules.h"
 
-#include "../analysis/attrs.h"
-#include "../analysis/pad.h"
-#include "../util.h"
+#include "../analysis/python/attrs.h"
+#include "../analysis/python/pad.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

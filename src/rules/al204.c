@@ -7,9 +7,9 @@
  * dim is k times x's. */
 #include "rules.h"
 
-#include "../analysis/dtype.h"
-#include "../analysis/values.h"
-#include "../util.h"
+#include "../analysis/python/dtype.h"
+#include "../analysis/python/values.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

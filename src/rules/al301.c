@@ -3,8 +3,8 @@
  * pays with cudaMallocAsync or without a cache. Off by default. */
 #include "rules.h"
 
-#include "../analysis/lifetime.h"
-#include "../util.h"
+#include "../analysis/python/lifetime.h"
+#include "../base/util.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

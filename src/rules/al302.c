@@ -3,8 +3,8 @@
  * compiler hoists it (0.99-1.11x); a readability fix, off by default. */
 #include "rules.h"
 
-#include "../analysis/lifetime.h"
-#include "../util.h"
+#include "../analysis/python/lifetime.h"
+#include "../base/util.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -5,9 +5,9 @@
  * element by element, and the two then differ. */
 #include "rules.h"
 
-#include "../analysis/alloc.h"
-#include "../analysis/attrs.h"
-#include "../util.h"
+#include "../analysis/python/alloc.h"
+#include "../analysis/python/attrs.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,10 +4,10 @@
  * no alias, and shape and dtype proved kept. */
 #include "rules.h"
 
-#include "../analysis/alloc.h"
-#include "../analysis/dtype.h"
-#include "../analysis/lifetime.h"
-#include "../util.h"
+#include "../analysis/python/alloc.h"
+#include "../analysis/python/dtype.h"
+#include "../analysis/python/lifetime.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * (rules/AL501.md): 1.6x at 640 bytes to about 1000x at 64 MiB. */
 #include "rules.h"
 
-#include "../util.h"
+#include "../base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

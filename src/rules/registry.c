@@ -1,6 +1,6 @@
 #include "rules.h"
 
-#include "../util.h"
+#include "../base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,14 +6,14 @@
 #ifndef ALLOCLINT_RULES_H
 #define ALLOCLINT_RULES_H
 
-#include "../analysis/module.h"
-#include "../analysis/ops.h"
-#include "../analysis/summary.h"
-#include "../cxx/cxx.h"
-#include "../finding.h"
-#include "../prefilter.h"
-#include "../source.h"
-#include "../util.h"
+#include "../analysis/python/module.h"
+#include "../analysis/core/ops.h"
+#include "../analysis/core/summary.h"
+#include "../front/cxx/cxx.h"
+#include "../base/finding.h"
+#include "../front/prefilter.h"
+#include "../base/source.h"
+#include "../base/util.h"
 
 #include <stdbool.h>
 

@@ -5,7 +5,7 @@
  * build. */
 #ifndef ALLOCLINT_FUZZ_H
 #define ALLOCLINT_FUZZ_H
-#include "lint.h"
+#include "engine/lint.h"
 #include <stddef.h>
 #include <stdint.h>
 

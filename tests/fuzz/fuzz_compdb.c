@@ -1,6 +1,6 @@
 /* compile_commands.json: the reader, and the shell-word splitter of
  * "command" entries on the same bytes. */
-#include "cxx/compdb.h"
+#include "front/cxx/compdb.h"
 #include "fuzz.h"
 
 #include <stdlib.h>

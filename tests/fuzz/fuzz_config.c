@@ -1,7 +1,7 @@
 /* The configuration reader: the first byte picks pyproject.toml (odd) or
  * alloclint.toml (even), the rest is the file. A configuration read
  * without error is then asked the questions a run asks of it. */
-#include "config.h"
+#include "run/config.h"
 #include "fuzz.h"
 
 #include <string.h>

@@ -3,9 +3,9 @@
  * the result again changes it (not idempotent), when the loop does not
  * converge, or when al_fix_apply takes two fixes whose edits or proof
  * scopes meet. */
-#include "fix.h"
+#include "engine/fix.h"
 #include "fuzz.h"
-#include "python/pyast.h"
+#include "front/python/pyast.h"
 
 #include <stdlib.h>
 #include <string.h>

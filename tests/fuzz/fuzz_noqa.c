@@ -3,11 +3,11 @@
  * codes on every line), then --add-noqa on the bytes as a Python file,
  * which must leave a file that parses no worse and that a second
  * --add-noqa does not change. */
-#include "fix.h"
+#include "engine/fix.h"
 #include "fuzz.h"
-#include "python/pyast.h"
-#include "suppress.h"
-#include "util.h"
+#include "front/python/pyast.h"
+#include "engine/suppress.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

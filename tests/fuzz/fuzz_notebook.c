@@ -3,8 +3,8 @@
  * every cell changed must, when it can be written, read again with the
  * changed cells. */
 #include "fuzz.h"
-#include "notebook.h"
-#include "util.h"
+#include "base/notebook.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * lines describe; applying it in full must give exactly the added lines in
  * place of the removed ones. */
 #include "fuzz.h"
-#include "patch.h"
-#include "util.h"
+#include "engine/patch.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Runs files (or every file of folders) through a fuzz target once each:
  * the corpus as a regression test in builds without libFuzzer. */
 #include "fuzz.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <errno.h>

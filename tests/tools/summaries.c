@@ -10,16 +10,16 @@
  * summary tests compare this output with tests/summaries/<case>.txt.
  *
  * Usage: summaries FILE */
-#include "analysis/buffer.h"
-#include "analysis/cxx_summary.h"
-#include "analysis/index.h"
-#include "analysis/module.h"
-#include "analysis/ops.h"
-#include "analysis/triton.h"
-#include "cxx/cxx.h"
-#include "python/syntax.h"
-#include "source.h"
-#include "util.h"
+#include "analysis/python/buffer.h"
+#include "analysis/cxx/summary.h"
+#include "analysis/core/index.h"
+#include "analysis/python/module.h"
+#include "analysis/core/ops.h"
+#include "analysis/triton/kernel.h"
+#include "front/cxx/cxx.h"
+#include "front/python/syntax.h"
+#include "base/source.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/module.h"
-#include "analysis/schema.h"
+#include "analysis/python/module.h"
+#include "analysis/core/schema.h"
 
 static al_op_table ops;
 

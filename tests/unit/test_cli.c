@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "source.h"
+#include "engine/atomic.h"
+#include "base/source.h"
 
 #ifndef ALLOCLINT_BIN
 #error "ALLOCLINT_BIN must name the alloclint binary"

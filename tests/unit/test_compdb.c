@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cxx/compdb.h"
+#include "front/cxx/compdb.h"
 
 static char dir[PATH_MAX];
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "engine/diff.h"
 
 static char *diff_of(const char *a, const char *b)
 {

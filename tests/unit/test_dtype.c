@@ -1,4 +1,4 @@
-/* The dtype reader (analysis/dtype.h): each library's own names, the
+/* The dtype reader (analysis/python/dtype.h): each library's own names, the
  * builtins, strings only for NumPy, and whatever else is unknown. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/dtype.h"
+#include "analysis/python/dtype.h"
 
 /* A module parsed and built from text; it stays where it is made (the
  * module points into it). */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fix.h"
-#include "lint.h"
+#include "engine/fix.h"
+#include "engine/lint.h"
 #include "rules/rules.h"
 
 static al_fix *fix1(size_t s, size_t e, const char *text)

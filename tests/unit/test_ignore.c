@@ -17,8 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gitignore.h"
-#include "ignore.h"
+#include "run/gitignore.h"
+#include "base/ignore.h"
 
 static void test_wildmatch(void **state)
 {

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "finding.h"
-#include "notebook.h"
-#include "report.h"
-#include "source.h"
-#include "util.h"
+#include "base/finding.h"
+#include "base/notebook.h"
+#include "engine/report.h"
+#include "base/source.h"
+#include "base/util.h"
 
 static const char NB[] =
     "{\n \"cells\": [\n"

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "prefilter.h"
+#include "front/prefilter.h"
 #include "rules/rules.h"
 
 static const char *bytes_of(const char *src, size_t start, size_t end, char *buf, size_t cap)

@@ -5,8 +5,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "analysis/ops.h"
-#include "source.h"
+#include "analysis/core/ops.h"
+#include "base/source.h"
 
 static void positions_count_characters(void **state)
 {

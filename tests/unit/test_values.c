@@ -1,4 +1,4 @@
-/* What a local name is bound to (analysis/values.h): the one binding a
+/* What a local name is bound to (analysis/python/values.h): the one binding a
  * rule may read a name's value from, and every way a second binding or
  * a parameter makes it unknown. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/values.h"
+#include "analysis/python/values.h"
 
 #include <stdbool.h>
 

@@ -1,0 +1,916 @@
+#include "index.h"
+
+#include "impls.h"
+#include "languages.h"
+#include "memo.h"
+#include "schema.h"
+#include "../../base/paths.h"
+#include "../../front/python/syntax.h"
+#include "../../base/util.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Imports followed through re-exports (`from .x import f` in an
+ * __init__.py) before a name counts as unresolved. */
+#define MAX_REEXPORTS 6
+
+/* Where a C++ function with a body is defined: its name, its file. */
+typedef struct {
+    char *name;
+    size_t file; /* index into cxx_files */
+} cxx_definition;
+
+typedef struct {
+    char *root;
+    al_strlist py_roots; /* folders absolute imports start from */
+    bool defs_read;
+    cxx_definition *defs; /* sorted by name */
+    size_t n_defs, cap_defs;
+    bool walked;
+    al_strlist py_files, cxx_files;
+    bool py_ops_read, cxx_ops_read;
+    al_impls py_ops, cxx_ops;
+    al_op_table schemas;
+} project;
+
+/* A Python file the index read; parsed in parts, as asked. */
+typedef struct {
+    char *path;
+    bool ok;
+    struct al_pyparts *parts;
+} pyfile;
+
+typedef struct {
+    char *path;
+    bool ok;
+    al_source src;
+    al_cxx_unit unit;
+} cxxfile;
+
+struct al_index {
+    pthread_mutex_t lock;
+    bool whole_files; /* parse whole files only (the reference) */
+    al_index_read *reads; /* every file read, for the cache's project check */
+    size_t n_reads, cap_reads;
+    size_t scanned; /* files read for registration markers */
+    al_memo memo;
+    al_memo project_by_dir; /* a file's folder as named -> its project (not owned) */
+    project **projects;
+    size_t n_projects, cap_projects;
+    pyfile **py;
+    size_t n_py, cap_py;
+    cxxfile **cxx;
+    size_t n_cxx, cap_cxx;
+};
+
+al_index *al_index_new(void)
+{
+    al_index *ix = al_xcalloc(1, sizeof *ix);
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&ix->lock, &attr);
+    pthread_mutexattr_destroy(&attr);
+    return ix;
+}
+
+void al_index_free(al_index *ix)
+{
+    if (!ix)
+        return;
+    for (size_t i = 0; i < ix->n_reads; i++)
+        free(ix->reads[i].path);
+    free(ix->reads);
+    for (size_t i = 0; i < ix->n_projects; i++) {
+        project *p = ix->projects[i];
+        free(p->root);
+        al_strlist_free(&p->py_roots);
+        al_strlist_free(&p->py_files);
+        al_strlist_free(&p->cxx_files);
+        for (size_t k = 0; k < p->n_defs; k++)
+            free(p->defs[k].name);
+        free(p->defs);
+        al_impls_free(&p->py_ops);
+        al_impls_free(&p->cxx_ops);
+        al_ops_free(&p->schemas);
+        free(p);
+    }
+    for (size_t i = 0; i < ix->n_py; i++) {
+        pyfile *f = ix->py[i];
+        if (f->ok)
+            al_language_table.python.parts_free(f->parts);
+        free(f->path);
+        free(f);
+    }
+    for (size_t i = 0; i < ix->n_cxx; i++) {
+        cxxfile *f = ix->cxx[i];
+        if (f->ok) {
+            al_cxx_unit_free(&f->unit);
+            al_source_free(&f->src);
+        }
+        free(f->path);
+        free(f);
+    }
+    al_memo_free(&ix->memo);
+    al_memo_free(&ix->project_by_dir);
+    free(ix->projects);
+    free(ix->py);
+    free(ix->cxx);
+    pthread_mutex_destroy(&ix->lock);
+    free(ix);
+}
+
+static _Thread_local bool touched;
+
+void al_index_lock(al_index *ix)
+{
+    touched = true;
+    pthread_mutex_lock(&ix->lock);
+}
+
+void al_index_unlock(al_index *ix)
+{
+    pthread_mutex_unlock(&ix->lock);
+}
+
+bool al_index_take_touched(void)
+{
+    bool t = touched;
+    touched = false;
+    return t;
+}
+
+/* Reads a file for the index, recording what was read. */
+static al_source_status index_load(al_index *ix, al_source *src, const char *path)
+{
+    al_source_status st = al_source_load(src, path);
+    al_index_read r = {al_xstrdup(path), st == AL_SOURCE_OK ? src->hash : 0,
+                       st == AL_SOURCE_OK};
+    AL_PUSH(ix->reads, ix->n_reads, ix->cap_reads, r);
+    return st;
+}
+
+const al_index_read *al_index_reads(const al_index *ix, size_t *n)
+{
+    *n = ix->n_reads;
+    return ix->reads;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memo                                                                 */
+
+void *al_index_memo_get(al_index *ix, const char *key)
+{
+    al_index_lock(ix);
+    void *v = al_memo_get(&ix->memo, key);
+    al_index_unlock(ix);
+    return v;
+}
+
+void al_index_memo_put(al_index *ix, const char *key, void *value, void (*free_fn)(void *))
+{
+    al_index_lock(ix);
+    al_memo_put(&ix->memo, key, value, free_fn);
+    al_index_unlock(ix);
+}
+
+/* ------------------------------------------------------------------ */
+/* Projects                                                             */
+
+static void add_root(project *p, const char *dir)
+{
+    char *real = al_path_real(dir);
+    if (real && al_path_is_dir(real) && !al_strlist_has(&p->py_roots, real, strlen(real)))
+        al_strlist_add(&p->py_roots, real);
+    else
+        free(real);
+}
+
+/* The project a file belongs to: the git work tree, else the folder of
+ * the nearest pyproject.toml, else the file's folder. */
+static project *project_of(al_index *ix, const char *path)
+{
+    char *dir = al_path_dirname(path);
+    /* Asked for every call resolved: each folder's answer found once (a
+     * realpath and a stat a folder up to the root otherwise). */
+    project *known = al_memo_get(&ix->project_by_dir, dir);
+    if (known) {
+        free(dir);
+        return known;
+    }
+    char *root = al_path_find_up(dir, ".git");
+    if (!root)
+        root = al_path_find_up(dir, "pyproject.toml");
+    if (!root)
+        root = al_path_real(dir);
+    if (!root) {
+        free(dir);
+        return NULL;
+    }
+    for (size_t i = 0; i < ix->n_projects; i++)
+        if (!strcmp(ix->projects[i]->root, root)) {
+            free(root);
+            al_memo_put(&ix->project_by_dir, dir, ix->projects[i], NULL);
+            free(dir);
+            return ix->projects[i];
+        }
+    project *p = al_xcalloc(1, sizeof *p);
+    p->root = root;
+    add_root(p, root);
+    char *python = al_path_join(root, "python"), *src = al_path_join(root, "src");
+    add_root(p, python);
+    add_root(p, src);
+    free(python);
+    free(src);
+    AL_PUSH(ix->projects, ix->n_projects, ix->cap_projects, p);
+    al_memo_put(&ix->project_by_dir, dir, p, NULL);
+    free(dir);
+    return p;
+}
+
+static bool inside(const project *p, const char *real)
+{
+    size_t n = strlen(p->root);
+    return !strncmp(real, p->root, n) && (real[n] == '/' || real[n] == '\0');
+}
+
+static bool is_python_name(const char *name)
+{
+    return al_str_ends_with(name, ".py");
+}
+
+static bool is_cxx_name(const char *name)
+{
+    return al_is_cxx_path(name);
+}
+
+static void collect_py(const char *path, void *arg)
+{
+    al_strlist_add(&((project *)arg)->py_files, al_xstrdup(path));
+}
+
+static void collect_cxx(const char *path, void *arg)
+{
+    al_strlist_add(&((project *)arg)->cxx_files, al_xstrdup(path));
+}
+
+static bool is_source_name(const char *name)
+{
+    return is_python_name(name) || is_cxx_name(name);
+}
+
+static void collect_source(const char *path, void *arg)
+{
+    if (is_python_name(path))
+        collect_py(path, arg);
+    else
+        collect_cxx(path, arg);
+}
+
+/* One walk for both lists (each in the order the walk meets its files). */
+static void walk_project(project *p)
+{
+    if (p->walked)
+        return;
+    p->walked = true;
+    al_path_walk(p->root, is_source_name, collect_source, p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Files                                                                */
+
+static pyfile *load_py(al_index *ix, const char *path)
+{
+    char *real = al_path_real(path);
+    if (!real)
+        return NULL;
+    for (size_t i = 0; i < ix->n_py; i++)
+        if (!strcmp(ix->py[i]->path, real)) {
+            free(real);
+            return ix->py[i]->ok ? ix->py[i] : NULL;
+        }
+    pyfile *f = al_xcalloc(1, sizeof *f);
+    f->path = real;
+    AL_PUSH(ix->py, ix->n_py, ix->cap_py, f);
+    al_source src;
+    if (index_load(ix, &src, real) != AL_SOURCE_OK) {
+        al_source_free(&src);
+        return NULL;
+    }
+    f->parts = al_language_table.python.parts_open(&src, ix->whole_files);
+    f->ok = true;
+    return f;
+}
+
+static cxxfile *load_cxx(al_index *ix, const char *path)
+{
+    for (size_t i = 0; i < ix->n_cxx; i++)
+        if (!strcmp(ix->cxx[i]->path, path))
+            return ix->cxx[i]->ok ? ix->cxx[i] : NULL;
+    cxxfile *f = al_xcalloc(1, sizeof *f);
+    f->path = al_xstrdup(path);
+    AL_PUSH(ix->cxx, ix->n_cxx, ix->cap_cxx, f);
+    if (!al_cxx_available() || index_load(ix, &f->src, path) != AL_SOURCE_OK) {
+        al_source_free(&f->src);
+        return NULL;
+    }
+    al_cxx_parse(&f->src, NULL, 0, &f->unit);
+    if (!f->unit.parsed) {
+        al_cxx_unit_free(&f->unit);
+        al_source_free(&f->src);
+        return NULL;
+    }
+    f->ok = true;
+    return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Modules                                                              */
+
+/* `<dir>/a/b.py` or `<dir>/a/b/__init__.py` for rel = "a.b" ("" names
+ * the package of dir itself). */
+static char *module_in(const char *dir, const char *rel)
+{
+    al_strbuf sb = {0};
+    al_strbuf_puts(&sb, dir);
+    if (*rel) {
+        al_strbuf_putc(&sb, '/');
+        for (const char *c = rel; *c; c++)
+            al_strbuf_putc(&sb, *c == '.' ? '/' : *c);
+    }
+    size_t base = sb.len;
+    if (*rel) {
+        al_strbuf_puts(&sb, ".py");
+        if (al_path_is_file(sb.data))
+            return al_strbuf_detach(&sb);
+        sb.len = base;
+        sb.data[base] = '\0';
+    }
+    al_strbuf_puts(&sb, "/__init__.py");
+    if (al_path_is_file(sb.data))
+        return al_strbuf_detach(&sb);
+    al_strbuf_free(&sb);
+    return NULL;
+}
+
+/* The folder above the outermost package holding `path`: where absolute
+ * imports of that package start. */
+static char *package_root(const char *path)
+{
+    char *dir = al_path_dirname(path);
+    for (int guard = 0; guard < 64; guard++) {
+        char *init = al_path_join(dir, "__init__.py");
+        bool package = al_path_is_file(init);
+        free(init);
+        if (!package || !strcmp(dir, "/") || !strcmp(dir, "."))
+            break;
+        char *up = al_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    return dir;
+}
+
+/* The file of module `module` imported from `from_path`: relative
+ * (leading dots) from its package, absolute from the project's roots. */
+static char *module_file(al_index *ix, const char *from_path, const char *module)
+{
+    size_t dots = strspn(module, ".");
+    if (dots > 0) {
+        char *dir = al_path_dirname(from_path);
+        for (size_t i = 1; i < dots; i++) {
+            char *up = al_path_dirname(dir);
+            free(dir);
+            dir = up;
+        }
+        char *f = module_in(dir, module + dots);
+        free(dir);
+        return f;
+    }
+    project *p = project_of(ix, from_path);
+    if (!p)
+        return NULL;
+    char *pkg = package_root(from_path);
+    char *f = module_in(pkg, module);
+    free(pkg);
+    for (size_t i = 0; !f && i < p->py_roots.n; i++)
+        f = module_in(p->py_roots.items[i], module);
+    if (f) {
+        char *real = al_path_real(f);
+        free(f);
+        f = real;
+        if (f && !inside(p, f)) {
+            free(f);
+            f = NULL;
+        }
+    }
+    return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Definitions                                                          */
+
+static bool is_triton_decorated(const al_pyfile *pf, TSNode decorated)
+{
+    uint32_t k = ts_node_named_child_count(decorated);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode d = ts_node_named_child(decorated, i);
+        if (!al_node_is(d, "decorator"))
+            continue;
+        size_t len;
+        const char *p = al_node_ptr(pf, d, &len);
+        if (memmem(p, len, "triton", 6))
+            return true;
+    }
+    return false;
+}
+
+static void fill_def(al_def *out, const char *path, const al_pyfile *pf,
+                     const struct al_pymodule *mod,
+                     TSNode def)
+{
+    out->path = path;
+    out->pf = pf;
+    out->mod = mod;
+    out->def = def;
+    TSNode parent = ts_node_parent(def);
+    out->kernel = al_node_is(parent, "decorated_definition") && is_triton_decorated(pf, parent);
+    TSNode owner = al_node_is(parent, "decorated_definition") ? ts_node_parent(parent) : parent;
+    out->method = al_node_is(owner, "block") && al_node_is(ts_node_parent(owner), "class_definition");
+}
+
+/* A function `name` defined directly in block (a module or class body). */
+static TSNode def_in_block(const al_pyfile *pf, TSNode block, const char *name)
+{
+    uint32_t k = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode s = ts_node_named_child(block, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (al_node_is(s, "function_definition") &&
+            al_node_text_eq(pf, al_node_field(s, "name"), name))
+            return s;
+    }
+    return (TSNode){0};
+}
+
+static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out);
+
+/* A qualified target "pkg.mod.name" (or "..mod.name") imported from
+ * from_path: the definition of `name` in module "pkg.mod". */
+static bool resolve_target(al_index *ix, const char *from_path, const char *target, int depth,
+                           al_def *out)
+{
+    const char *dot = strrchr(target, '.');
+    if (!dot || depth > MAX_REEXPORTS)
+        return false;
+    char *module = al_xstrndup(target, (size_t)(dot - target));
+    if (module[strspn(module, ".")] == '\0') {
+        /* `from . import f` ("." + "f"), `from .. import f`: the dots name
+         * a package itself. */
+        free(module);
+        module = al_xstrndup(target, (size_t)(dot - target) + 1);
+    }
+    char *file = module_file(ix, from_path, module);
+    free(module);
+    if (!file)
+        return false;
+    pyfile *f = load_py(ix, file);
+    free(file);
+    return f && find_def(ix, f, dot + 1, depth + 1, out);
+}
+
+/* The top-level function `name` of f, from a view that holds it. */
+static bool function_of(pyfile *f, const char *name, al_def *out)
+{
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    if (!al_language_table.python.parts_view(f->parts, name, &pf, &mod))
+        return false;
+    TSNode def = def_in_block(pf, pf->root, name);
+    if (ts_node_is_null(def))
+        return false;
+    fill_def(out, f->path, pf, mod, def);
+    return true;
+}
+
+static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out)
+{
+    if (function_of(f, name, out))
+        return true;
+    /* Re-exported: `from .impl import name` in the module. */
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    const al_imports *im = al_language_table.python.parts_view(f->parts, NULL, &pf, &mod)
+                               ? al_language_table.python.imports(mod)
+                               : NULL;
+    for (size_t i = 0; im && i < im->n; i++)
+        if (!strcmp(im->items[i].local, name))
+            return resolve_target(ix, f->path, im->items[i].target, depth, out);
+    return false;
+}
+
+/* The class a node is defined in (its innermost class body), or null. */
+static TSNode enclosing_class(TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+        if (al_node_is(p, "class_definition"))
+            return p;
+    return (TSNode){0};
+}
+
+bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode site,
+                      al_def *out)
+{
+    memset(out, 0, sizeof *out);
+    const al_pyfile *pf = from->pf;
+    bool ok = false;
+    al_index_lock(ix);
+    if (al_node_is(callee, "identifier")) {
+        char *name = al_node_text(pf, callee);
+        TSNode def = def_in_block(pf, pf->root, name);
+        const al_imports *im = al_language_table.python.imports(from->mod);
+        size_t first = 0; /* the first import binding the name, if any */
+        while (first < im->n && strcmp(im->items[first].local, name))
+            first++;
+        bool imported = first < im->n;
+        pyfile *self = NULL;
+        if (!ts_node_is_null(def)) {
+            fill_def(out, from->path, pf, from->mod, def);
+            ok = true;
+        } else if (pf->partial && !imported && from->path &&
+                   (self = load_py(ix, from->path)) != NULL && function_of(self, name, out)) {
+            /* The file was parsed in part: its other functions are read
+             * from the index's own parts of it. */
+            ok = true;
+        } else {
+            for (size_t i = first; i < im->n && !ok; i++)
+                if (!strcmp(im->items[i].local, name))
+                    ok = from->path && resolve_target(ix, from->path, im->items[i].target, 0, out);
+        }
+        free(name);
+    } else if (al_node_is(callee, "attribute")) {
+        TSNode obj = al_node_field(callee, "object");
+        TSNode attr = al_node_field(callee, "attribute");
+        if (al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls")) {
+            TSNode cls = enclosing_class(site);
+            char *name = al_node_text(pf, attr);
+            TSNode def = ts_node_is_null(cls) ? cls
+                                               : def_in_block(pf, al_node_field(cls, "body"), name);
+            free(name);
+            if (ts_node_is_null(def))
+                al_pyfile_class_trimmed(pf, cls); /* the method may be left out */
+            if (!ts_node_is_null(def)) {
+                fill_def(out, from->path, pf, from->mod, def);
+                ok = true;
+            }
+        } else if (from->path) {
+            char *q = al_imports_resolve(al_language_table.python.imports(from->mod), pf, callee);
+            if (q)
+                ok = resolve_target(ix, from->path, q, 0, out);
+            free(q);
+        }
+    }
+    al_index_unlock(ix);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Custom ops                                                           */
+
+/* Every registration in the project's Python files: the statements that
+ * name a marker are parsed and read, then let go (the bindings keep
+ * names and paths). */
+static void read_python_ops(al_index *ix, project *p)
+{
+    if (p->py_ops_read)
+        return;
+    p->py_ops_read = true;
+    walk_project(p);
+    static const char *const markers[] = {"direct_register_custom_op", "custom_op(", NULL};
+    for (size_t i = 0; i < p->py_files.n; i++) {
+        al_source src;
+        if (index_load(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {
+            al_source_free(&src);
+            continue;
+        }
+        al_pyfile pf;
+        if (al_language_table.python.parse_marked(&src, ix->whole_files, markers, &pf)) {
+            char *real = al_path_real(p->py_files.items[i]);
+            if (real)
+                al_impls_read_python(real, &pf, &p->py_ops);
+            free(real);
+            al_pyfile_free(&pf);
+        }
+        al_source_free(&src);
+    }
+}
+
+const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, const char *attr)
+{
+    al_index_lock(ix);
+    char *self = al_path_real(from_path);
+    /* One scan per file and attribute asked about in a run; "" for none. */
+    al_strbuf key = {0};
+    al_strbuf_printf(&key, "attribute-elsewhere\n%s\n%s", self ? self : from_path, attr);
+    char *hit = al_memo_get(&ix->memo, key.data);
+    project *p = hit ? NULL : project_of(ix, from_path);
+    if (!hit) {
+        hit = al_xstrdup("");
+        if (p)
+            walk_project(p);
+        for (size_t i = 0; p && i < p->py_files.n && !*hit; i++) {
+            const char *f = p->py_files.items[i];
+            al_source src;
+            size_t n = strlen(p->root); /* the files are found from the real root */
+            if ((!self || strcmp(f, self)) && index_load(ix, &src, f) == AL_SOURCE_OK) {
+                if (al_source_names_attribute(&src, attr)) {
+                    free(hit);
+                    hit = al_xstrdup(!strncmp(f, p->root, n) && f[n] == '/' ? f + n + 1 : f);
+                }
+                al_source_free(&src);
+            }
+        }
+        al_memo_put(&ix->memo, key.data, hit, free);
+    }
+    al_strbuf_free(&key);
+    free(self);
+    al_index_unlock(ix);
+    return *hit ? hit : NULL;
+}
+
+static void read_cxx_ops(al_index *ix, project *p)
+{
+    if (p->cxx_ops_read)
+        return;
+    p->cxx_ops_read = true;
+    walk_project(p);
+    for (size_t i = 0; i < p->cxx_files.n; i++) {
+        al_source src;
+        if (index_load(ix, &src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
+            memmem(src.bytes, src.len, "TORCH_LIBRARY", 13)) {
+            al_schema_scan(src.bytes, src.len, src.path, &p->schemas);
+            al_op_bindings b = {0};
+            al_schema_bindings(src.bytes, src.len, &b);
+            for (size_t k = 0; k < b.n; k++) {
+                al_impl ob = {al_op_key(b.items[k].op), al_xstrdup(src.path),
+                                 al_xstrdup(b.items[k].function)};
+                AL_PUSH(p->cxx_ops.items, p->cxx_ops.n, p->cxx_ops.cap, ob);
+            }
+            al_op_bindings_free(&b);
+        }
+        al_source_free(&src);
+    }
+}
+
+bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_def *out)
+{
+    bool ok = false;
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    if (p) {
+        read_python_ops(ix, p);
+        const al_impl *b = al_impls_find(&p->py_ops, op);
+        pyfile *f = b ? load_py(ix, b->path) : NULL;
+        ok = f && find_def(ix, f, b->func, 0, out);
+    }
+    al_index_unlock(ix);
+    return ok;
+}
+
+/* A function of the unit named `name` whose extent holds a body. */
+static bool function_in(const al_cxx_unit *u, const char *name, size_t *out)
+{
+    for (size_t i = 0; i < u->n_functions; i++) {
+        const al_cxx_function *fn = &u->functions[i];
+        if (strcmp(fn->name, name) != 0)
+            continue;
+        for (size_t t = fn->first; t < fn->last; t++)
+            if (al_cxx_is(u, t, "{")) {
+                *out = i;
+                return true;
+            }
+    }
+    return false;
+}
+
+/* Skips blanks, comments and C++ qualifiers after a parameter list. */
+static const char *after_signature(const char *p, const char *end)
+{
+    static const char *const words[] = {"const", "noexcept", "override", "final", "mutable", NULL};
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+            p++;
+        if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+            while (p < end && *p != '\n')
+                p++;
+            continue;
+        }
+        if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+            const char *c = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+            p = c ? c + 2 : end;
+            continue;
+        }
+        bool word = false;
+        for (int i = 0; words[i]; i++) {
+            size_t wl = strlen(words[i]);
+            if ((size_t)(end - p) > wl && !strncmp(p, words[i], wl) && !isalnum((unsigned char)p[wl]) &&
+                p[wl] != '_') {
+                p += wl;
+                word = true;
+            }
+        }
+        if (!word)
+            return p;
+    }
+}
+
+static int compare_defs(const void *x, const void *y)
+{
+    const cxx_definition *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->file < b->file ? -1 : a->file > b->file);
+}
+
+/* One textual pass over every C++ file: `name(...) {` defines name. It
+ * over-collects (a constructor call followed by a block); the parse of
+ * the file decides. */
+static void read_definitions(al_index *ix, project *p)
+{
+    if (p->defs_read)
+        return;
+    p->defs_read = true;
+    walk_project(p);
+    static const char *const keywords[] = {"if", "for", "while", "switch", "catch", "sizeof",
+                                           "return", "do", "else", "decltype", "alignas",
+                                           "__launch_bounds__", "__attribute__", NULL};
+    for (size_t f = 0; f < p->cxx_files.n; f++) {
+        al_source src;
+        if (index_load(ix, &src, p->cxx_files.items[f]) != AL_SOURCE_OK) {
+            al_source_free(&src);
+            continue;
+        }
+        const char *b = src.bytes, *end = src.bytes + src.len;
+        for (const char *q = b; q < end; q++) {
+            if (*q != '(' || q == b)
+                continue;
+            const char *e = q;
+            while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+                e--;
+            const char *s0 = e;
+            while (s0 > b && (isalnum((unsigned char)s0[-1]) || s0[-1] == '_'))
+                s0--;
+            if (s0 == e || isdigit((unsigned char)*s0) || al_str_in_list(keywords, s0, (size_t)(e - s0)))
+                continue;
+            int depth = 0;
+            const char *c = q;
+            for (; c < end; c++) {
+                if (*c == '(')
+                    depth++;
+                else if (*c == ')' && --depth == 0)
+                    break;
+            }
+            if (c >= end)
+                break;
+            const char *after = after_signature(c + 1, end);
+            if (after < end && *after == '{') {
+                cxx_definition d = {al_xstrndup(s0, (size_t)(e - s0)), f};
+                AL_PUSH(p->defs, p->n_defs, p->cap_defs, d);
+            }
+        }
+        al_source_free(&src);
+    }
+    if (p->n_defs > 1)
+        qsort(p->defs, p->n_defs, sizeof *p->defs, compare_defs);
+}
+
+/* How many leading path components a and b share. */
+static size_t shared_dirs(const char *a, const char *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+        if (a[i] == '/')
+            n++;
+    return n;
+}
+
+/* The definition of C++ function `name` in the project: in the file
+ * `prefer` if it has one, else the one nearest to it in the tree (the
+ * most folders in common), sources before headers. Two different files
+ * equally near: ambiguous, none is chosen (a CPU and a CUDA version of an
+ * op, or per-architecture copies, must not be mixed up). */
+static bool find_cxx_function(al_index *ix, project *p, const char *prefer, const char *name,
+                              al_cxx_def *out)
+{
+    read_definitions(ix, p);
+    size_t lo = 0, hi = p->n_defs;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (strcmp(p->defs[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    long best_rank = -1;
+    bool tie = false;
+    al_cxx_def best = {0};
+    for (size_t i = lo; i < p->n_defs && !strcmp(p->defs[i].name, name); i++) {
+        const char *path = p->cxx_files.items[p->defs[i].file];
+        bool header = al_str_ends_with(path, ".h") || al_str_ends_with(path, ".hpp") ||
+                      al_str_ends_with(path, ".cuh");
+        long rank = prefer && !strcmp(path, prefer)
+                        ? 1000000
+                        : (long)(prefer ? shared_dirs(path, prefer) : 0) * 2 + (header ? 0 : 1);
+        if (rank < best_rank)
+            continue;
+        cxxfile *f = load_cxx(ix, path);
+        size_t fi;
+        if (!f || !function_in(&f->unit, name, &fi))
+            continue;
+        if (rank == best_rank && strcmp(best.path, f->path)) {
+            tie = true;
+            continue;
+        }
+        if (rank > best_rank)
+            tie = false;
+        best_rank = rank;
+        best = (al_cxx_def){f->path, &f->unit, fi};
+    }
+    if (best_rank < 0 || tie)
+        return false;
+    *out = best;
+    return true;
+}
+
+bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx_def *out)
+{
+    bool ok = false;
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    if (p) {
+        read_cxx_ops(ix, p);
+        const al_impl *b = al_impls_find(&p->cxx_ops, op);
+        ok = b && find_cxx_function(ix, p, b->path, b->func, out);
+    }
+    al_index_unlock(ix);
+    return ok;
+}
+
+bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name,
+                           al_cxx_def *out)
+{
+    bool ok = false;
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    char *real = from_path ? al_path_real(from_path) : NULL;
+    if (p)
+        ok = find_cxx_function(ix, p, real, name, out);
+    free(real);
+    al_index_unlock(ix);
+    return ok;
+}
+
+const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
+{
+    al_index_lock(ix);
+    project *p = from_path ? project_of(ix, from_path) : NULL;
+    if (p)
+        read_cxx_ops(ix, p);
+    al_index_unlock(ix);
+    return p ? &p->schemas : NULL;
+}
+
+void al_index_stats(al_index *ix, char *buf, size_t len)
+{
+    al_index_lock(ix);
+    size_t cxx_files = 0, py_files = 0, views = 0, parsed = 0, bytes = 0;
+    for (size_t i = 0; i < ix->n_projects; i++) {
+        cxx_files += ix->projects[i]->cxx_files.n;
+        py_files += ix->projects[i]->py_files.n;
+    }
+    for (size_t i = 0; i < ix->n_py; i++) {
+        if (!ix->py[i]->ok)
+            continue;
+        size_t v, p;
+        al_language_table.python.parts_stats(ix->py[i]->parts, &v, &p);
+        views += v;
+        parsed += p;
+        bytes += al_language_table.python.parts_source(ix->py[i]->parts)->len;
+    }
+    snprintf(buf, len,
+             "index: %zu project(s) (%zu Python, %zu C++ files listed), %zu Python files read "
+             "(%zu KB) in %zu views (%zu KB parsed), %zu C++ files parsed, %zu memoised "
+             "summaries",
+             ix->n_projects, py_files, cxx_files, ix->n_py, bytes >> 10, views, parsed >> 10,
+             ix->n_cxx, ix->memo.n);
+    al_index_unlock(ix);
+}
+
+void al_index_parse_whole(al_index *ix, bool whole)
+{
+    ix->whole_files = whole;
+}

@@ -1,0 +1,109 @@
+/* The repo index: what the checked code can reach in the rest of its
+ * project. Files are read lazily, only when the analysis meets a name it
+ * must resolve: an imported function or Triton kernel (absolute or
+ * relative imports, `import a.b as m; m.f()`), a method called through
+ * `self`, a custom op (`torch.ops.ns.op`) and the Python function or C++
+ * function registered as its implementation, a C++ function by name.
+ *
+ * A project is the git work tree around a file, else the folder of the
+ * nearest pyproject.toml, else the file's folder; nothing outside it is
+ * read. One index serves a whole run and every thread: each call takes
+ * its lock (recursively, so summaries can resolve while they compute). */
+#ifndef ALLOCLINT_INDEX_H
+#define ALLOCLINT_INDEX_H
+
+#include "../../front/python/pyast.h"
+#include "ops.h"
+#include "../../front/cxx/cxx.h"
+#include "../../base/source.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct al_index al_index;
+struct al_pymodule;
+
+/* A Python function (or method, or Triton kernel) definition. */
+typedef struct {
+    const char *path;       /* the file, as the index knows it */
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    TSNode def;             /* the function_definition */
+    bool kernel;            /* decorated with triton.jit or the like */
+    bool method;            /* defined in a class body */
+} al_def;
+
+/* A C++ function with a body, in a parsed unit the index holds. */
+typedef struct {
+    const char *path;
+    const al_cxx_unit *unit;
+    size_t function; /* index into unit->functions */
+} al_cxx_def;
+
+/* The Python side of a call site: the file it is in. */
+typedef struct {
+    const char *path;
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+} al_pysite;
+
+/* A file the index read (parsed, or scanned for registrations). */
+typedef struct {
+    char *path;
+    uint64_t hash; /* of its bytes, when read */
+    bool read;     /* false: it could not be read */
+} al_index_read;
+
+al_index *al_index_new(void);
+void al_index_free(al_index *ix);
+void al_index_lock(al_index *ix);
+void al_index_unlock(al_index *ix);
+/* Whether this thread used the index since the last call (a result that
+ * did may depend on other files); clears the mark. */
+bool al_index_take_touched(void);
+/* Every file the index read so far, in order (repeats possible). */
+const al_index_read *al_index_reads(const al_index *ix, size_t *n);
+
+/* Resolves a callee expression of a call in `from` to a Python definition
+ * of the project: a function of the same file, a method of the enclosing
+ * class through `self.`, or an imported function. `site` is the call. */
+bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode site,
+                      al_def *out);
+/* The Python implementation registered for a custom op ("torch.ops.ns.op";
+ * a trailing ".default" is ignored): direct_register_custom_op(op_name=,
+ * op_func=) or @torch.library.custom_op("ns::op"). */
+bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_def *out);
+/* The C++ function registered for a custom op with TORCH_LIBRARY(_IMPL,
+ * _FRAGMENT, _EXPAND) `m.impl("op", &fn)`, found and parsed in the
+ * project. */
+bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx_def *out);
+/* A C++ function with a body, named `name`, in the project of from_path
+ * (the file itself first). */
+bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name,
+                           al_cxx_def *out);
+/* The first Python file of from_path's project, other than from_path,
+ * whose bytes name the attribute `.attr` (its path from the project's
+ * root), or NULL: for facts about a
+ * class's attribute that code elsewhere could break. Read without
+ * parsing; every file read counts among the index's reads. */
+const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, const char *attr);
+/* A memo of what the analysis computed once per run (summaries), by key:
+ * get returns NULL when absent; put takes ownership of value, freed with
+ * free_fn (may be NULL) when the index is freed. */
+void *al_index_memo_get(al_index *ix, const char *key);
+void al_index_memo_put(al_index *ix, const char *key, void *value, void (*free_fn)(void *));
+
+/* How much the index read: Python files read and the bytes of them parsed,
+ * C++ files parsed, summaries memoised (ALLOCLINT_INDEX_STATS, for tuning). */
+void al_index_stats(al_index *ix, char *buf, size_t len);
+/* Parse every Python file the index reads whole, not in the parts a
+ * proof needs (analysis/python/parts.h): the reference --no-prefilter
+ * compares with. */
+void al_index_parse_whole(al_index *ix, bool whole);
+
+/* The operator schemas (`Tensor!` outputs) of every C++ file of the
+ * project, read once. */
+const al_op_table *al_index_schemas(al_index *ix, const char *from_path);
+
+#endif

@@ -1,0 +1,71 @@
+/* What the cross-language core asks of each language. The core (the
+ * repo index and the summaries of callees) reads Python files, resolves
+ * calls and follows them into Python helpers, Triton kernels and C++
+ * functions, but includes none of those languages' headers: it asks
+ * through this table, which analysis/languages.c fills from every
+ * language, where all of them are visible. That keeps the includes one
+ * way (core <- python, cxx <- triton <- languages.c) although the
+ * reasoning is mutual: a helper's summary is a buffer analysis of the
+ * helper, which asks summaries of the helper's own callees. */
+#ifndef ALLOCLINT_LANGUAGES_H
+#define ALLOCLINT_LANGUAGES_H
+
+#include "impls.h"
+#include "index.h"
+#include "summary.h"
+#include "../../base/source.h"
+#include "../../front/python/imports.h"
+#include "../../front/python/pyast.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct al_pymodule;
+struct al_pyparts;
+
+/* The Python side: how the index keeps a project's Python files (parsed
+ * in parts, as proofs ask for functions) and what a Python function does
+ * to a parameter. */
+typedef struct {
+    /* Takes src (loaded) over; NULL never: a file that does not parse
+     * yields no function. */
+    struct al_pyparts *(*parts_open)(al_source *src, bool whole_only);
+    void (*parts_free)(struct al_pyparts *parts);
+    const al_source *(*parts_source)(const struct al_pyparts *parts);
+    /* A parsed view holding top-level function `name` (NULL: any view). */
+    bool (*parts_view)(struct al_pyparts *parts, const char *name, const al_pyfile **pf,
+                       const struct al_pymodule **mod);
+    void (*parts_stats)(const struct al_pyparts *parts, size_t *views, size_t *parsed);
+    /* Parses only the top-level statements of src that name a marker. */
+    bool (*parse_marked)(const al_source *src, bool whole_only, const char *const *markers,
+                         al_pyfile *out);
+    const al_imports *(*imports)(const struct al_pymodule *mod);
+    /* What function `def` does to its parameter `param`. */
+    void (*param_effect)(const al_file_env *env, TSNode def, const char *param,
+                         al_call_effect *out);
+} al_python_language;
+
+/* The Triton side: a kernel's summary, then a launch's effect. */
+typedef struct {
+    void *(*summarise)(const al_pyfile *pf, const struct al_pymodule *mod, TSNode def);
+    void (*free)(void *kernel);
+    void (*launch)(const al_file_env *caller, TSNode call, const void *kernel,
+                   const char *who, const char *path, int pos, TSNode kw, al_call_effect *out);
+} al_triton_language;
+
+/* The C++ side: what a function with a body does to parameter `param`. */
+typedef struct {
+    void (*param_effect)(al_index *ix, const al_cxx_def *def, int param, int depth,
+                         al_call_effect *out);
+} al_cxx_language;
+
+typedef struct {
+    al_python_language python;
+    al_triton_language triton;
+    al_cxx_language cxx;
+} al_languages;
+
+/* Defined in analysis/languages.c; constant, so threads share it freely. */
+extern const al_languages al_language_table;
+
+#endif

@@ -1,0 +1,252 @@
+#include "ops.h"
+
+#include "../../base/util.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../../base/toml.h"
+
+#include <tree_sitter/api.h>
+
+/* Generated from the TOML files in rules/ops/ by cmake/embed.cmake. */
+extern const char *const al_builtin_ops_names[];
+extern const char *const al_builtin_ops_texts[];
+extern const size_t al_builtin_ops_lengths[];
+extern const size_t al_builtin_ops_count;
+
+static void set_error(al_ops_error *err, const char *origin, TSNode n,
+                      const char *fmt, const char *detail)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, detail);
+    snprintf(err->message, sizeof err->message, "%s:%u: %s", origin,
+             ts_node_start_point(n).row + 1, msg);
+}
+
+static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
+                    const char *origin, al_ops_error *err)
+{
+    al_op_summary op = {.name = NULL, .out_keyword = NULL, .out_position = -1,
+                        .full_write = false, .origin = al_xstrdup(origin)};
+    bool have_out = false, have_full = false, ok = true;
+    uint32_t k = ts_node_named_child_count(element);
+    for (uint32_t i = 0; i < k && ok; i++) {
+        TSNode pair = ts_node_named_child(element, i);
+        if (!al_toml_is(pair, "pair"))
+            continue;
+        TSNode key = ts_node_named_child(pair, 0);
+        TSNode value = ts_node_named_child(pair, 1);
+        char *keytext = al_toml_key(doc, key);
+        if (strcmp(keytext, "name") == 0 && al_toml_is(value, "string")) {
+            free(op.name);
+            op.name = al_toml_string(doc, value);
+            ok = op.name != NULL;
+            if (!ok)
+                set_error(err, origin, pair, "key `%s` must be a one-line string", keytext);
+        } else if (strcmp(keytext, "out") == 0 && al_toml_is(value, "string")) {
+            free(op.out_keyword);
+            op.out_keyword = al_toml_string(doc, value);
+            have_out = op.out_keyword != NULL;
+        } else if (strcmp(keytext, "out") == 0 && al_toml_is(value, "integer")) {
+            char *num = al_toml_text(doc, value);
+            char *end;
+            long pos = strtol(num, &end, 10);
+            if (*end || pos < 0 || pos > 64) {
+                set_error(err, origin, pair, "key `%s` must be a keyword name or a position 0-64", keytext);
+                ok = false;
+            }
+            op.out_position = (int)pos;
+            have_out = true;
+            free(num);
+        } else if (strcmp(keytext, "full") == 0 && al_toml_is(value, "boolean")) {
+            char *b = al_toml_text(doc, value);
+            op.full_write = strcmp(b, "true") == 0;
+            have_full = true;
+            free(b);
+        } else if (strcmp(keytext, "library") == 0 && al_toml_is(value, "boolean")) {
+            char *b = al_toml_text(doc, value);
+            op.library = strcmp(b, "true") == 0;
+            free(b);
+        } else {
+            set_error(err, origin, pair,
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false, library = true|false)",
+                      keytext);
+            ok = false;
+        }
+        free(keytext);
+    }
+    if (ok && (!op.name || !have_out || !have_full)) {
+        set_error(err, origin, element, "[[op]] needs `name`, `out` and `full`%s", "");
+        ok = false;
+    }
+    if (!ok) {
+        free(op.name);
+        free(op.out_keyword);
+        free(op.origin);
+        return false;
+    }
+    AL_PUSH(table->items, table->n, table->cap, op);
+    return true;
+}
+
+bool al_ops_read_array(al_op_table *table, const al_toml *doc, const char *array_key,
+                       const char *origin, al_ops_error *err)
+{
+    bool ok = true;
+    uint32_t k = ts_node_named_child_count(doc->root);
+    for (uint32_t i = 0; i < k && ok; i++) {
+        TSNode c = ts_node_named_child(doc->root, i);
+        if (!al_toml_is(c, "table_array_element"))
+            continue;
+        char *keytext = al_toml_key(doc, ts_node_named_child(c, 0));
+        if (strcmp(keytext, array_key) == 0)
+            ok = read_op(table, doc, c, origin, err);
+        free(keytext);
+    }
+    return ok;
+}
+
+bool al_ops_load_toml(al_op_table *table, const char *text, size_t len,
+                      const char *origin, al_ops_error *err)
+{
+    al_toml doc;
+    TSNode bad = {0};
+    if (!al_toml_parse(&doc, text, len, &bad)) {
+        if (!ts_node_is_null(bad))
+            set_error(err, origin, bad, "TOML syntax error%s", "");
+        else
+            snprintf(err->message, sizeof err->message, "%s: cannot parse", origin);
+        al_toml_free(&doc);
+        return false;
+    }
+    bool ok = al_ops_read_array(table, &doc, "op", origin, err);
+    al_toml_free(&doc);
+    return ok;
+}
+
+/* The built-in tables, parsed once: every configuration of a run starts
+ * from a copy (parsing them took a fifth of a warm run's instructions). */
+static al_op_table builtin;
+static al_ops_error builtin_err;
+static bool builtin_ok;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void parse_builtin(void)
+{
+    builtin_ok = true;
+    for (size_t i = 0; i < al_builtin_ops_count && builtin_ok; i++)
+        builtin_ok = al_ops_load_toml(&builtin, al_builtin_ops_texts[i], al_builtin_ops_lengths[i],
+                                      al_builtin_ops_names[i], &builtin_err);
+}
+
+static char *copy_or_null(const char *s)
+{
+    return s ? al_xstrdup(s) : NULL;
+}
+
+bool al_ops_load_builtin(al_op_table *table, al_ops_error *err)
+{
+    pthread_once(&builtin_once, parse_builtin);
+    if (!builtin_ok) {
+        *err = builtin_err;
+        return false;
+    }
+    for (size_t i = 0; i < builtin.n; i++) {
+        al_op_summary op = builtin.items[i];
+        op.name = copy_or_null(op.name);
+        op.out_keyword = copy_or_null(op.out_keyword);
+        op.origin = copy_or_null(op.origin);
+        AL_PUSH(table->items, table->n, table->cap, op);
+    }
+    return true;
+}
+
+bool al_op_name_matches(const char *pattern, const char *name)
+{
+    if (!strcmp(pattern, name))
+        return true;
+    /* torch.ops.*.op: the op in any namespace */
+    if (strncmp(pattern, "torch.ops.*.", 12) || strncmp(name, "torch.ops.", 10))
+        return false;
+    const char *dot = strchr(name + 10, '.');
+    return dot && !strcmp(dot + 1, pattern + 12);
+}
+
+const al_op_summary *al_ops_find(const al_op_table *table, const char *name)
+{
+    /* Later entries (user config) override earlier ones (built in). */
+    for (size_t i = table->n; i-- > 0;)
+        if (al_op_name_matches(table->items[i].name, name))
+            return &table->items[i];
+    return NULL;
+}
+
+const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
+                                        const char *kw, size_t kwlen)
+{
+    for (size_t i = table->n; i-- > 0;) {
+        const al_op_summary *op = &table->items[i];
+        if (!al_op_name_matches(op->name, name))
+            continue;
+        if (kw ? (op->out_keyword && strlen(op->out_keyword) == kwlen &&
+                  memcmp(op->out_keyword, kw, kwlen) == 0)
+               : (pos >= 0 && op->out_position == pos))
+            return op;
+    }
+    return NULL;
+}
+
+void al_ops_free(al_op_table *table)
+{
+    for (size_t i = 0; i < table->n; i++) {
+        free(table->items[i].name);
+        free(table->items[i].out_keyword);
+        free(table->items[i].origin);
+    }
+    free(table->items);
+    memset(table, 0, sizeof *table);
+}
+
+void al_ops_append(al_op_table *table, const al_op_table *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        al_op_summary op = from->items[i];
+        op.name = al_xstrdup(op.name);
+        op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
+        op.origin = op.origin ? al_xstrdup(op.origin) : NULL;
+        AL_PUSH(table->items, table->n, table->cap, op);
+    }
+}
+
+/* "torch.ops.ns.op(.default)" -> "ns.op"; "ns::op" -> "ns.op". */
+char *al_op_key(const char *op)
+{
+    const char *p = al_str_starts_with(op, "torch.ops.") ? op + 10 : op;
+    al_strbuf sb = {0};
+    for (; *p; p++) {
+        if (p[0] == ':' && p[1] == ':') {
+            al_strbuf_putc(&sb, '.');
+            p++;
+        } else {
+            al_strbuf_putc(&sb, *p);
+        }
+    }
+    char *k = al_strbuf_detach(&sb);
+    if (al_str_ends_with(k, ".default"))
+        k[strlen(k) - 8] = '\0';
+    return k;
+}
+
+/* Whether a binding's key names the op: the same "ns.op", or the same op
+ * name when the binding's namespace is unknown. */
+bool al_op_key_matches(const char *binding, const char *wanted)
+{
+    if (!strcmp(binding, wanted))
+        return true;
+    if (binding[0] != '*')
+        return false;
+    const char *w = strrchr(wanted, '.');
+    return w && !strcmp(binding + 2, w + 1);
+}

@@ -1,0 +1,62 @@
+/* Op summaries: for ops that take an output tensor, which argument it is
+ * and whether the op writes every element of it.  Kept as data
+ * (the TOML files in rules/ops/, embedded at build time); users add their own. */
+#ifndef ALLOCLINT_OPS_H
+#define ALLOCLINT_OPS_H
+
+#include "../../base/toml.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char *name;        /* fully qualified: "torch.cumsum", "torch.ops._C.foo" */
+    char *out_keyword; /* keyword argument of the output, or NULL */
+    int out_position;  /* positional index of the output, or -1 */
+    bool full_write;   /* every element of the output is written */
+    char *origin;      /* file the entry came from, for messages */
+    bool library;      /* a library outside the project (flashinfer, aiter): its full
+                        * write is documented, not proved, so a fix is at most unsafe */
+} al_op_summary;
+
+typedef struct {
+    al_op_summary *items;
+    size_t n, cap;
+} al_op_table;
+
+typedef struct {
+    char message[512];
+} al_ops_error;
+
+/* Adds the [[op]] entries of a TOML text. Returns false and fills err
+ * (naming origin, line and key) on malformed input; the table keeps the
+ * entries read before the error. */
+bool al_ops_load_toml(al_op_table *table, const char *text, size_t len,
+                      const char *origin, al_ops_error *err);
+/* Adds the [[<array_key>]] entries of a parsed document (the user's
+ * tables in pyproject.toml are [[tool.alloclint.ops]]). */
+bool al_ops_read_array(al_op_table *table, const al_toml *doc, const char *array_key,
+                       const char *origin, al_ops_error *err);
+/* The built-in tables from rules/ops/. */
+bool al_ops_load_builtin(al_op_table *table, al_ops_error *err);
+/* Whether an op summary's name matches a called name: equal, or
+ * `torch.ops.*.op` (an extension whose namespace its build decides) for
+ * `torch.ops.<any>.op`. */
+bool al_op_name_matches(const char *pattern, const char *name);
+const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
+/* The summary naming this argument (a keyword, or a position when kw is
+ * NULL) of the op as its output, or NULL. An op can have several. */
+const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
+                                        const char *kw, size_t kwlen);
+void al_ops_free(al_op_table *table);
+/* Appends copies of every entry of from to table. */
+void al_ops_append(al_op_table *table, const al_op_table *from);
+
+/* The key an op is registered under: "torch.ops.ns.op(.default)" and
+ * "ns::op" -> "ns.op"; caller frees. */
+char *al_op_key(const char *op);
+/* Whether a binding's key names the op: the same "ns.op", or the same op
+ * name when the binding's namespace is unknown ("*.op"). */
+bool al_op_key_matches(const char *binding, const char *wanted);
+
+#endif

@@ -1,0 +1,439 @@
+#include "summary.h"
+
+#include "index.h"
+#include "languages.h"
+#include "../../front/python/syntax.h"
+#include "../../base/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Helpers, ops and kernels followed from one allocation before a call
+ * counts as unknown. */
+#define MAX_CALL_DEPTH 6
+
+void al_chain_add(al_chain *c, const char *path, size_t row, const char *fmt, ...)
+{
+    char buf[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    al_link l = {al_xstrdup(buf), path ? al_xstrdup(path) : NULL, row, false};
+    AL_PUSH(c->items, c->n, c->cap, l);
+}
+
+void al_chain_append(al_chain *to, const al_chain *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        al_link l = {al_xstrdup(from->items[i].text),
+                     from->items[i].path ? al_xstrdup(from->items[i].path) : NULL,
+                     from->items[i].row, from->items[i].store};
+        AL_PUSH(to->items, to->n, to->cap, l);
+    }
+}
+
+void al_chain_mark_store(al_chain *c)
+{
+    if (c->n)
+        c->items[c->n - 1].store = true;
+}
+
+const al_link *al_chain_store(const al_chain *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->items[i].store)
+            return &c->items[i];
+    return NULL;
+}
+
+void al_chain_free(al_chain *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->items[i].text);
+        free(c->items[i].path);
+    }
+    free(c->items);
+    memset(c, 0, sizeof *c);
+}
+
+void al_call_effect_free(al_call_effect *e)
+{
+    free(e->callee);
+    free(e->why);
+    al_chain_free(&e->chain);
+    memset(e, 0, sizeof *e);
+}
+
+static void effect_free(void *p)
+{
+    al_call_effect_free(p);
+    free(p);
+}
+
+static void copy_effect(al_call_effect *to, const al_call_effect *from)
+{
+    *to = *from;
+    to->callee = from->callee ? al_xstrdup(from->callee) : NULL;
+    to->why = from->why ? al_xstrdup(from->why) : NULL;
+    memset(&to->chain, 0, sizeof to->chain);
+    al_chain_append(&to->chain, &from->chain);
+}
+
+const char *al_effect_name(al_effect e)
+{
+    switch (e) {
+    case AL_EFFECT_UNUSED: return "unused";
+    case AL_EFFECT_WRITES_ALL: return "writes-all";
+    case AL_EFFECT_WRITES_SOME: return "writes-some";
+    case AL_EFFECT_SKIPS: return "skips";
+    case AL_EFFECT_WRITES_PART: return "writes-part";
+    case AL_EFFECT_ACCUMULATES: return "accumulates";
+    case AL_EFFECT_READS: return "reads-before-write";
+    case AL_EFFECT_ESCAPES: return "escapes";
+    case AL_EFFECT_UNKNOWN: return "unknown";
+    case AL_EFFECT_RETURNS_ALIAS: return "returns-alias";
+    }
+    return "?";
+}
+
+/* Stands in the memo while a summary is computed: meeting it again is a
+ * cycle. */
+static char computing;
+
+static char *memo_key(char tag, const char *path, const al_pyfile *pf, TSNode def,
+                      const char *extra)
+{
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "%c|%s|%016llx|%u|%s", tag, path ? path : "-",
+                     (unsigned long long)pf->src->hash, ts_node_start_byte(def), extra ? extra : "");
+    return al_strbuf_detach(&sb);
+}
+
+static const void *kernel_of(al_index *ix, const al_def *d)
+{
+    char *key = memo_key('K', d->path, d->pf, d->def, NULL);
+    void *k = al_index_memo_get(ix, key);
+    if (!k) {
+        k = al_language_table.triton.summarise(d->pf, d->mod, d->def);
+        al_index_memo_put(ix, key, k, al_language_table.triton.free);
+    }
+    free(key);
+    return k;
+}
+
+static char *def_name(const al_def *d)
+{
+    return al_node_text(d->pf, al_node_field(d->def, "name"));
+}
+
+/* The callee parameter an argument lands in: a position (after `self`
+ * for a method called through an object) or a keyword name; -1 when it
+ * goes to *args, **kwargs, or nowhere. */
+static int param_for(const al_pyfile *pf, const al_strlist *params, int pos, TSNode kw,
+                     bool skip_self)
+{
+    if (pos >= 0) {
+        int i = pos + (skip_self ? 1 : 0);
+        for (int k = 0; k <= i && k < (int)params->n; k++)
+            if (params->items[k][0] == '*')
+                return -1;
+        return i < (int)params->n ? i : -1;
+    }
+    if (ts_node_is_null(kw))
+        return -1;
+    for (size_t i = 0; i < params->n; i++)
+        if (al_node_text_eq(pf, kw, params->items[i]))
+            return (int)i;
+    return -1;
+}
+
+/* The call-site argument bound to callee parameter i, or a null node. */
+static TSNode argument_for(const al_pyfile *pf, TSNode call, const al_strlist *params, int i,
+                           bool skip_self)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    int pos = i - (skip_self ? 1 : 0);
+    bool positional = true;
+    for (int k = 0; k <= i && k < (int)params->n; k++)
+        if (params->items[k][0] == '*')
+            positional = false;
+    if (positional && pos >= 0 && pos < a.npos)
+        return a.pos[pos];
+    return al_py_kwarg(pf, &a, params->items[i]);
+}
+
+/* What a Python function does to its parameter `param` (cached). */
+static bool helper_effect(const al_file_env *env, const al_def *d, int param,
+                          al_call_effect *out)
+{
+    al_strlist params = {0};
+    al_py_param_names(d->pf, d->def, &params);
+    if (param < 0 || param >= (int)params.n || params.items[param][0] == '*') {
+        al_strlist_free(&params);
+        return false;
+    }
+    char *key = memo_key('H', d->path, d->pf, d->def, params.items[param]);
+    al_call_effect *cached = al_index_memo_get(env->index, key);
+    if (cached == (void *)&computing) {
+        memset(out, 0, sizeof *out);
+        out->effect = AL_EFFECT_UNKNOWN;
+        out->why = al_xstrdup("a recursive call");
+    } else if (cached) {
+        copy_effect(out, cached);
+    } else {
+        al_index_memo_put(env->index, key, &computing, NULL);
+        al_file_env inner = {d->path, d->pf, d->mod, env->ops, env->index, env->depth + 1};
+        al_call_effect *e = al_xcalloc(1, sizeof *e);
+        al_language_table.python.param_effect(&inner, d->def, params.items[param], e);
+        al_index_memo_put(env->index, key, e, effect_free);
+        copy_effect(out, e);
+    }
+    free(key);
+    al_strlist_free(&params);
+    return true;
+}
+
+/* A helper's requirement names one of its parameters: at the call site
+ * it is that parameter's argument. */
+static void bind_requirement(const al_file_env *env, TSNode call, const al_def *d, bool skip_self,
+                             al_call_effect *e)
+{
+    if (e->effect != AL_EFFECT_WRITES_ALL || e->req.kind == AL_REQ_NONE || e->req.param < 0)
+        return;
+    al_strlist params = {0};
+    al_py_param_names(d->pf, d->def, &params);
+    TSNode arg = e->req.param < (int)params.n
+                     ? argument_for(env->pf, call, &params, e->req.param, skip_self)
+                     : (TSNode){0};
+    if (ts_node_is_null(arg)) {
+        /* The caller leaves it to a default: nothing to prove it with. */
+        e->effect = AL_EFFECT_WRITES_SOME;
+        free(e->why);
+        e->why = al_xstrdup("its coverage depends on an argument the call does not pass");
+    } else {
+        e->req.node = arg;
+    }
+    al_strlist_free(&params);
+}
+
+/* The assignments `target = value` under n (not in nested functions or
+ * classes) whose target spells `want`: how many, and the last value. */
+static void assignments_to(const al_pyfile *pf, TSNode n, const char *want, int *count,
+                           TSNode *value, TSNode *at, int depth)
+{
+    if (depth > 200 || *count > 1)
+        return;
+    if (depth > 0 && (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+                      al_node_is(n, "lambda")) && !al_str_starts_with(want, "self."))
+        return;
+    if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
+        al_node_is(n, "for_statement") || al_node_is(n, "named_expression")) {
+        TSNode left = al_node_is(n, "named_expression") ? al_node_field(n, "name")
+                                                       : al_node_field(n, "left");
+        char *t = al_node_text_compact(pf, left);
+        if (!strcmp(t, want) && al_node_is(n, "assignment")) {
+            (*count)++;
+            *value = al_node_field(n, "right");
+            *at = n;
+        } else if (strstr(t, want)) {
+            *count += 2; /* unpacked, augmented, a loop target: not one value */
+        }
+        free(t);
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        assignments_to(pf, ts_node_named_child(n, i), want, count, value, at, depth + 1);
+}
+
+/* What a launch's kernel expression stands for when it names no kernel
+ * itself: a local assigned once (`kernel = _fwd_kernel`), or `self.k`
+ * assigned once in its class (`self.k = _fwd_kernel` in __init__). A
+ * parameter stands for whatever the caller passes: nothing. */
+static bool kernel_value(const al_pyfile *pf, TSNode kernel, TSNode call, TSNode *value,
+                         TSNode *at, bool *attribute)
+{
+    char *want = al_node_text_compact(pf, kernel);
+    int count = 0;
+    *attribute = al_str_starts_with(want, "self.") && !strchr(want + 5, '.');
+    TSNode scope = {0};
+    for (TSNode q = ts_node_parent(call); !ts_node_is_null(q); q = ts_node_parent(q))
+        if ((*attribute && al_node_is(q, "class_definition")) ||
+            (!*attribute && al_node_is(q, "function_definition"))) {
+            scope = q;
+            break;
+        }
+    /* `self.k = ...` may be in a method a partial parse left out. */
+    if (*attribute)
+        al_pyfile_class_trimmed(pf, scope);
+    if (!ts_node_is_null(scope) && (*attribute || al_node_is(kernel, "identifier"))) {
+        if (!*attribute &&
+            al_py_count_ident(pf, al_node_field(scope, "parameters"), want) > 0)
+            count = 2;
+        else
+            assignments_to(pf, al_node_field(scope, "body"), want, &count, value, at, 0);
+    }
+    free(want);
+    return count == 1 && !ts_node_is_null(*value);
+}
+
+static bool launch_effect(const al_file_env *env, TSNode call, TSNode kernel, int pos, TSNode kw,
+                          al_call_effect *out)
+{
+    al_pysite site = {env->path, env->pf, env->mod};
+    al_def d;
+    TSNode value = {0}, at = {0};
+    bool attribute = false, through = false;
+    if (!al_index_resolve(env->index, &site, kernel, call, &d) || !d.kernel) {
+        if (!kernel_value(env->pf, kernel, call, &value, &at, &attribute) ||
+            !al_index_resolve(env->index, &site, al_py_unparen(value), at, &d) || !d.kernel)
+            return false;
+        through = true;
+    }
+    const void *k = kernel_of(env->index, &d);
+    char *name = def_name(&d);
+    al_strbuf who = {0};
+    al_strbuf_printf(&who, "the Triton kernel `%s`", name);
+    al_language_table.triton.launch(env, call, k, who.data, d.path, pos, kw, out);
+    if (through) {
+        char *via = al_node_text_compact(env->pf, kernel);
+        al_chain tail = out->chain;
+        memset(&out->chain, 0, sizeof out->chain);
+        al_chain_add(&out->chain, env->path, al_node_row(at), "`%s` is %s", via, who.data);
+        al_chain_append(&out->chain, &tail);
+        al_chain_free(&tail);
+        /* Another method, or a subclass, may bind the attribute to a
+         * different kernel: what it writes is a bet. */
+        if (attribute && out->effect == AL_EFFECT_WRITES_ALL) {
+            out->effect = AL_EFFECT_WRITES_SOME;
+            out->req.kind = AL_REQ_NONE;
+            free(out->why);
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "%s is launched through `%s`, which a subclass or another "
+                                  "method may bind to a different kernel",
+                             who.data, via);
+            out->why = al_strbuf_detach(&sb);
+        }
+        free(via);
+    }
+    al_strbuf_free(&who);
+    free(name);
+    return true;
+}
+
+/* torch.ops.ns.op(...): the Python or C++ function registered for it. */
+static bool op_effect(const al_file_env *env, TSNode call, const char *op, int pos, TSNode kw,
+                      al_call_effect *out)
+{
+    al_def d;
+    if (al_index_python_op(env->index, env->path, op, &d)) {
+        al_strlist params = {0};
+        al_py_param_names(d.pf, d.def, &params);
+        int param = param_for(env->pf, &params, pos, kw, false);
+        al_strlist_free(&params);
+        if (param < 0 || !helper_effect(env, &d, param, out))
+            return false;
+        bind_requirement(env, call, &d, false, out);
+        char *name = def_name(&d);
+        al_strbuf who = {0};
+        al_strbuf_printf(&who, "the custom op `%s` (implemented by `%s`)", op, name);
+        free(out->callee);
+        out->callee = al_strbuf_detach(&who);
+        al_chain tail = out->chain;
+        memset(&out->chain, 0, sizeof out->chain);
+        al_chain_add(&out->chain, d.path, al_node_row(d.def), "`%s` implements `%s`", name, op);
+        al_chain_append(&out->chain, &tail);
+        al_chain_free(&tail);
+        free(name);
+        return true;
+    }
+    al_cxx_def cd;
+    if (pos >= 0 && al_index_cxx_op(env->index, env->path, op, &cd)) {
+        al_language_table.cxx.param_effect(env->index, &cd, pos, env->depth + 1, out);
+        if (out->chain.n) {
+            al_strbuf impl = {0};
+            al_strbuf_printf(&impl, "`%s` implements `%s`", cd.unit->functions[cd.function].name, op);
+            free(out->chain.items[0].text);
+            out->chain.items[0].text = al_strbuf_detach(&impl);
+        }
+        char *who = out->callee;
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "the custom op `%s` (%s)", op, who ? who : "C++");
+        free(who);
+        out->callee = al_strbuf_detach(&sb);
+        return true;
+    }
+    return false;
+}
+
+static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
+                          al_call_effect *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!env->index || env->depth >= MAX_CALL_DEPTH)
+        return false;
+    TSNode fn = al_node_field(call, "function");
+    if (al_node_is(fn, "subscript"))
+        return launch_effect(env, call, al_node_field(fn, "value"), pos, kw, out);
+    char *q = al_imports_resolve(al_language_table.python.imports(env->mod), env->pf, fn);
+    if (q && al_str_starts_with(q, "torch.ops.")) {
+        bool ok = op_effect(env, call, q, pos, kw, out);
+        free(q);
+        return ok;
+    }
+    free(q);
+    al_pysite site = {env->path, env->pf, env->mod};
+    al_def d;
+    if (!al_index_resolve(env->index, &site, fn, call, &d) || d.kernel)
+        return false;
+    bool skip_self = d.method && al_node_is(fn, "attribute");
+    al_strlist params = {0};
+    al_py_param_names(d.pf, d.def, &params);
+    int param = param_for(env->pf, &params, pos, kw, skip_self);
+    al_strlist_free(&params);
+    if (param < 0 || !helper_effect(env, &d, param, out))
+        return false;
+    bind_requirement(env, call, &d, skip_self, out);
+    char *name = def_name(&d);
+    al_strbuf who = {0};
+    al_strbuf_printf(&who, "`%s`", name);
+    free(out->callee);
+    out->callee = al_strbuf_detach(&who);
+    al_chain tail = out->chain;
+    memset(&out->chain, 0, sizeof out->chain);
+    al_chain_add(&out->chain, d.path, al_node_row(d.def), "`%s` %s its argument%s", name,
+                 out->effect == AL_EFFECT_WRITES_ALL    ? "writes every element of"
+                 : out->effect == AL_EFFECT_WRITES_SOME ? "writes part of"
+                 : out->effect == AL_EFFECT_SKIPS       ? "may skip"
+                 : out->effect == AL_EFFECT_WRITES_PART ? "leaves part of"
+                 : out->effect == AL_EFFECT_ACCUMULATES ? "accumulates into"
+                 : out->effect == AL_EFFECT_READS       ? "reads"
+                                                        : "keeps or hands on",
+                 out->effect == AL_EFFECT_WRITES_ALL && out->req.kind != AL_REQ_NONE
+                     ? " when its size matches the call's other arguments"
+                     : "");
+    al_chain_append(&out->chain, &tail);
+    al_chain_free(&tail);
+    free(name);
+    return true;
+}
+
+/* The index's files, their lazily built facts and the memo are shared by
+ * the worker threads: one summary is computed at a time (the lock is
+ * recursive, for the calls summaries make into each other), and a memo
+ * entry marked as being computed can only be this thread's own cycle. */
+bool al_callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
+                      al_call_effect *out)
+{
+    if (!env->index) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    al_index_lock(env->index);
+    bool ok = callee_effect(env, call, pos, kw, out);
+    al_index_unlock(env->index);
+    return ok;
+}

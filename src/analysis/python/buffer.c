@@ -1,0 +1,930 @@
+#include "buffer.h"
+
+#include "extent.h"
+#include "module.h"
+#include "uses.h"
+#include "../../front/python/cfg.h"
+#include "../../front/python/syntax.h"
+#include "../../base/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COV 8
+#define MAX_ALIASES 8
+
+typedef struct {
+    const char *name;
+    size_t len;
+    al_alias_kind kind;
+    int region; /* for AL_ALIAS_REGION */
+    bool must;
+    const char *via; /* interned: the callee that returned this view, for notes */
+    size_t via_row;
+} alias;
+
+/* The buffer on the paths into one CFG node. */
+typedef struct {
+    bool reached;
+    bool pristine; /* some path: alive and not yet fully written */
+    bool written;  /* some path: fully written */
+    bool dirty;    /* some path: any element written since the allocation */
+    int cov[MAX_COV];
+    int ncov;
+    alias al[MAX_ALIASES];
+    int nal;
+} bstate;
+
+typedef struct {
+    TSNode *ids;
+    size_t n, cap;
+} occlist;
+
+/* One function: its graph, the identifiers each node evaluates, and the
+ * facts about names that every allocation in it shares. */
+typedef struct {
+    const al_file_env *env;
+    TSNode func;
+    al_cfg cfg;
+    occlist *occ;
+    al_interner strs;
+    const char **even; /* expressions asserted even */
+    size_t neven, capeven;
+    const char **globals;
+    size_t nglobals, capglobals;
+} fctx;
+
+/* One allocation being analysed. */
+typedef struct {
+    fctx *f;
+    int alloc_node;
+    const char *root;
+    size_t root_len;
+    bool padded;
+    al_extents ext;
+    al_use_ctx uses;
+    bstate *in;
+    /* results */
+    bool blocked;
+    al_block_reason reason;
+    size_t reason_row;
+    char *block_why;      /* what the blocking use does, when a callee told */
+    al_chain block_chain; /* ... and the callees behind it */
+    bool accumulated;
+    bool completed_safe, completed_unsafe;
+    bool touched; /* some path wrote some element */
+    bool origin_written; /* some write may have covered element 0 */
+    bool param_mode;
+    size_t unwritten_exit; /* parameter mode: a return reached with it unwritten (its row) */
+    size_t returned;       /* parameter mode: a `return` of it, untouched (its row) */
+    bool returns_whole;    /* ... and every such return is of all its elements */
+    unsigned char *returns_at; /* parameter mode: per node, 1 if it returns the parameter */
+    char *evidence;
+    size_t evidence_row;
+    char *why;
+    al_chain chain;
+    al_buffer_desc desc;
+    unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
+} actx;
+
+const char *al_block_reason_text(al_block_reason r)
+{
+    switch (r) {
+    case AL_BLOCK_NONE: return "none";
+    case AL_BLOCK_READ: return "read before a full write";
+    case AL_BLOCK_ESCAPE: return "escapes before a full write";
+    case AL_BLOCK_ACCUMULATE: return "accumulated into";
+    case AL_BLOCK_PADDED_KERNEL: return "padded shape written by a kernel";
+    case AL_BLOCK_GLOBAL: return "global or nonlocal name";
+    case AL_BLOCK_CALLEE: return "a callee may leave elements unwritten";
+    }
+    return "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* States                                                               */
+
+static int find_alias(const bstate *s, const char *name, size_t len)
+{
+    for (int i = 0; i < s->nal; i++)
+        if (s->al[i].len == len && memcmp(s->al[i].name, name, len) == 0)
+            return i;
+    return -1;
+}
+
+static void add_alias(bstate *s, alias al)
+{
+    int i = find_alias(s, al.name, al.len);
+    if (i >= 0) {
+        s->al[i] = al;
+        return;
+    }
+    if (s->nal < MAX_ALIASES)
+        s->al[s->nal++] = al;
+}
+
+static void kill_alias(bstate *s, const char *name, size_t len)
+{
+    int i = find_alias(s, name, len);
+    if (i < 0)
+        return;
+    s->al[i] = s->al[--s->nal];
+}
+
+static bool state_eq(const bstate *a, const bstate *b)
+{
+    if (a->reached != b->reached || a->pristine != b->pristine || a->written != b->written ||
+        a->dirty != b->dirty || a->ncov != b->ncov || a->nal != b->nal)
+        return false;
+    if (memcmp(a->cov, b->cov, (size_t)a->ncov * sizeof a->cov[0]) != 0)
+        return false;
+    for (int i = 0; i < a->nal; i++) {
+        const alias *x = &a->al[i], *y = &b->al[i];
+        if (x->name != y->name || x->len != y->len || x->kind != y->kind ||
+            x->region != y->region || x->must != y->must)
+            return false;
+    }
+    return true;
+}
+
+static bool join(bstate *into, const bstate *from)
+{
+    if (!from->reached)
+        return false;
+    if (!into->reached) {
+        *into = *from;
+        return true;
+    }
+    bstate old = *into;
+    into->written |= from->written;
+    into->dirty |= from->dirty;
+    if (from->pristine) {
+        if (into->pristine) {
+            int n = 0;
+            for (int i = 0; i < into->ncov; i++)
+                for (int j = 0; j < from->ncov; j++)
+                    if (into->cov[i] == from->cov[j]) {
+                        into->cov[n++] = into->cov[i];
+                        break;
+                    }
+            into->ncov = n;
+        } else {
+            into->ncov = from->ncov;
+            memcpy(into->cov, from->cov, sizeof from->cov);
+        }
+        into->pristine = true;
+    }
+    /* May-aliases: the union; must only where both paths agree. */
+    for (int i = 0; i < into->nal; i++) {
+        int j = find_alias(from, into->al[i].name, into->al[i].len);
+        if (j < 0 || from->al[j].kind != into->al[i].kind ||
+            from->al[j].region != into->al[i].region || !from->al[j].must)
+            into->al[i].must = false;
+    }
+    for (int j = 0; j < from->nal; j++)
+        if (find_alias(into, from->al[j].name, from->al[j].len) < 0) {
+            alias al = from->al[j];
+            al.must = false;
+            add_alias(into, al);
+        }
+    return !state_eq(&old, into);
+}
+
+/* ------------------------------------------------------------------ */
+/* Transfer                                                             */
+
+static void block(actx *a, al_block_reason reason, size_t row)
+{
+    if (!a->blocked) {
+        a->blocked = true;
+        a->reason = reason;
+        a->reason_row = row;
+    }
+}
+
+/* A block by a use: its callees' reasons are kept, to explain it. */
+static void block_by(actx *a, al_block_reason reason, const al_use *e)
+{
+    if (a->blocked)
+        return;
+    block(a, reason, e->row);
+    a->block_why = e->why ? al_xstrdup(e->why) : NULL;
+    al_chain_append(&a->block_chain, &e->chain);
+}
+
+static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_t row,
+                        const al_use *by)
+{
+    if (!s->pristine)
+        return;
+    bool present = false;
+    for (int i = 0; i < s->ncov; i++)
+        if (s->cov[i] == rid)
+            present = true;
+    if (!present) {
+        if (s->ncov == MAX_COV)
+            return; /* too many pieces to reason about: stays partial */
+        s->cov[s->ncov++] = rid;
+    }
+    if (!al_extents_covered(&a->ext, s->cov, s->ncov))
+        return;
+    bool unsafe = al_extents_any_unsafe(&a->ext, s->cov, s->ncov);
+    if (unsafe && a->padded)
+        block(a, AL_BLOCK_PADDED_KERNEL, row);
+    if (unsafe)
+        a->completed_unsafe = true;
+    else
+        a->completed_safe = true;
+    if (!a->evidence && evidence) {
+        a->evidence = al_xstrdup(evidence);
+        a->evidence_row = row;
+        if (by && by->via)
+            al_chain_add(&a->chain, a->f->env->path, by->via_row,
+                         "`%.*s` is the view of it that %s returns", (int)by->alias_len,
+                         by->alias_name, by->via);
+        if (by)
+            al_chain_append(&a->chain, &by->chain);
+    }
+    if (unsafe && !a->why && by && by->why)
+        a->why = al_xstrdup(by->why);
+    s->pristine = false;
+    s->written = true;
+    s->ncov = 0;
+}
+
+/* Whether region rid provably leaves out element 0: some dimension
+ * starts at a positive constant (`buf[1:]`), or takes the odd ones. */
+static bool misses_origin(const al_extents *x, int rid)
+{
+    if (rid <= AL_REGION_FULL || (size_t)rid >= x->nreg)
+        return false;
+    const al_region *r = &x->regions[rid];
+    if (r->unknown)
+        return false;
+    for (int d = 0; d < r->n; d++) {
+        const al_dimspec *s = &r->d[d];
+        if (s->kind == AL_DS_ODD || (s->kind == AL_DS_RANGE && !s->lo.base && s->lo.off > 0))
+            return true;
+    }
+    return false;
+}
+
+static bool name_eq(const al_pyfile *pf, TSNode id, const char *name, size_t len)
+{
+    size_t l;
+    const char *p = al_node_ptr(pf, id, &l);
+    return l == len && memcmp(p, name, len) == 0;
+}
+
+/* The state after the allocation node: a new buffer bound to the root.
+ * Buffers made there on earlier iterations stay reachable through their
+ * other aliases, which become may-aliases of this site. */
+static void transfer_alloc(actx *a, const bstate *in, bstate *out)
+{
+    bstate old = *in;
+    kill_alias(&old, a->root, a->root_len);
+    memset(out, 0, sizeof *out);
+    out->reached = true;
+    out->pristine = true;
+    out->al[0] = (alias){a->root, a->root_len, AL_ALIAS_SAME, AL_REGION_FULL, true, NULL, 0};
+    out->nal = 1;
+    out->written = old.written;
+    if (old.pristine)
+        for (int i = 0; i < old.nal; i++) {
+            alias al = old.al[i];
+            al.must = false;
+            add_alias(out, al);
+        }
+}
+
+static void transfer(actx *a, int idx, const bstate *in, bstate *out)
+{
+    const al_cfg_node *node = &a->f->cfg.nodes[idx];
+    const al_pyfile *pf = a->f->env->pf;
+    *out = *in;
+    if (idx == a->alloc_node) {
+        transfer_alloc(a, in, out);
+        return;
+    }
+    const occlist *occ = &a->f->occ[idx];
+    if (occ->n == 0 || in->nal == 0)
+        return;
+    al_use evs[64];
+    int nev = 0;
+    for (size_t i = 0; i < occ->n && nev < 64; i++) {
+        for (int j = 0; j < in->nal; j++) {
+            if (!name_eq(pf, occ->ids[i], in->al[j].name, in->al[j].len))
+                continue;
+            evs[nev] = al_use_classify(&a->uses, node, occ->ids[i], in->al[j].kind,
+                                       in->al[j].region);
+            evs[nev].through_must = in->al[j].must;
+            evs[nev].alias_name = in->al[j].name;
+            evs[nev].alias_len = in->al[j].len;
+            evs[nev].via = in->al[j].via;
+            evs[nev].via_row = in->al[j].via_row;
+            nev++;
+            break;
+        }
+    }
+    /* Python evaluates operands before the store or call that writes. */
+    for (int i = 0; i < nev; i++) {
+        al_use *e = &evs[i];
+        if (e->kind == AL_USE_RMW)
+            a->accumulated = true, block_by(a, AL_BLOCK_ACCUMULATE, e);
+        if (!out->pristine)
+            continue;
+        if (e->kind == AL_USE_READ)
+            block_by(a, AL_BLOCK_READ, e);
+        else if (e->kind == AL_USE_ESCAPE)
+            block_by(a, AL_BLOCK_ESCAPE, e);
+        else if (e->kind == AL_USE_NEEDED)
+            block_by(a, AL_BLOCK_CALLEE, e);
+        else if (e->kind == AL_USE_RETURN && (!e->through_must || !a->returns_at))
+            block(a, AL_BLOCK_ESCAPE, e->row);
+        else if (e->kind == AL_USE_RETURN) {
+            a->returns_at[idx] = 1;
+            if (!a->returned)
+                a->returned = e->row;
+            if (e->akind != AL_ALIAS_SAME && e->akind != AL_ALIAS_RESHAPED)
+                a->returns_whole = false;
+        }
+    }
+    for (int i = 0; i < nev; i++) {
+        al_use *e = &evs[i];
+        if (e->kind == AL_USE_WRITE && e->zero_fill && a->refill_at) {
+            bool still_zero = out->pristine && !out->written && !out->dirty && out->ncov == 0 &&
+                              nev == 1 && e->through_must;
+            a->refill_at[idx] = still_zero && a->refill_at[idx] != 2 ? 1 : 2;
+        }
+        if (e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL || e->kind == AL_USE_RMW) {
+            out->dirty = a->touched = true;
+            if (e->kind != AL_USE_WRITE || !misses_origin(&a->ext, e->region))
+                a->origin_written = true;
+        }
+        if (e->kind == AL_USE_WRITE && e->through_must)
+            apply_write(a, out, e->region, e->evidence, e->row, e);
+        if ((e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL) && e->evidence_kind &&
+            strcmp(e->evidence_kind, "kernel") == 0 && a->padded && out->pristine)
+            block(a, AL_BLOCK_PADDED_KERNEL, e->row);
+    }
+    /* Kills, then new bindings: `x = x.view(-1)` rebinds x to an alias. */
+    bool was_pristine = out->pristine;
+    for (int i = 0; i < nev; i++)
+        if (evs[i].kind == AL_USE_KILL)
+            kill_alias(out, evs[i].alias_name, evs[i].alias_len);
+    /* An assignment to a tracked name that is not itself a use of the
+     * buffer also rebinds it. */
+    if (node->kind == AL_CFG_SIMPLE && al_node_is(node->eval, "expression_statement")) {
+        TSNode asg = ts_node_named_child(node->eval, 0);
+        while (al_node_is(asg, "assignment")) {
+            TSNode left = al_node_field(asg, "left");
+            if (al_node_is(left, "identifier")) {
+                size_t len;
+                const char *p = al_node_ptr(pf, left, &len);
+                kill_alias(out, p, len);
+            }
+            asg = al_node_field(asg, "right");
+        }
+    }
+    for (int i = 0; i < nev; i++) {
+        al_use *e = &evs[i];
+        if (e->kind == AL_USE_CREATE && was_pristine) {
+            alias al = {e->target, e->target_len, e->akind, e->aregion, e->through_must,
+                        e->via, e->via_row};
+            if (e->evidence) { /* returned by a callee */
+                al.via = al_intern(&a->f->strs, e->evidence, strlen(e->evidence));
+                al.via_row = e->row;
+            }
+            add_alias(out, al);
+        }
+        al_use_free(e);
+    }
+    if (out->nal == 0)
+        out->pristine = false; /* unreachable before anyone read it */
+}
+
+/* ------------------------------------------------------------------ */
+/* Loops that cover a dimension: for i in range(n): buf[i] = ...        */
+
+static bool has_jump(TSNode n, int depth)
+{
+    if (depth > 100)
+        return true;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement") ||
+        !strcmp(t, "return_statement") || !strcmp(t, "yield"))
+        return true;
+    if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+        !strcmp(t, "lambda"))
+        return false;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (has_jump(ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
+/* Whether a binding target (a name, or a tuple of them) binds `name`. */
+static bool target_binds(const al_pyfile *pf, TSNode target, const char *name, size_t len)
+{
+    if (al_node_is(target, "identifier"))
+        return name_eq(pf, target, name, len);
+    if (al_node_is(target, "pattern_list") || al_node_is(target, "tuple_pattern") ||
+        al_node_is(target, "list_pattern") || al_node_is(target, "list_splat_pattern") ||
+        al_node_is(target, "parenthesized_expression")) {
+        uint32_t k = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < k; i++)
+            if (target_binds(pf, ts_node_named_child(target, i), name, len))
+                return true;
+    }
+    return false;
+}
+
+static bool assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
+{
+    if (depth > 100)
+        return true;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
+        !strcmp(t, "for_statement") || !strcmp(t, "named_expression") ||
+        !strcmp(t, "as_pattern_target")) {
+        TSNode left = !strcmp(t, "as_pattern_target")  ? n
+                      : !strcmp(t, "named_expression") ? al_node_field(n, "name")
+                                                       : al_node_field(n, "left");
+        if (!ts_node_is_null(left) && target_binds(pf, left, name, len))
+            return true;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (assigns_name(pf, ts_node_named_child(n, i), name, len, depth + 1))
+            return true;
+    return false;
+}
+
+/* Identifier tokens spelling `name` under n, keyword names included. */
+static size_t count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
+{
+    if (depth > 100)
+        return 1000;
+    if (al_node_is(n, "identifier"))
+        return name_eq(pf, n, name, len) ? 1 : 0;
+    if (al_node_is(n, "attribute"))
+        return count_name(pf, al_node_field(n, "object"), name, len, depth + 1);
+    size_t total = 0;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        total += count_name(pf, ts_node_named_child(n, i), name, len, depth + 1);
+    return total;
+}
+
+/* The subscript a statement of a loop body writes through: `x[i] = ...`
+ * or `x[i].copy_(...)`, else a null node. */
+static TSNode written_subscript(const al_pyfile *pf, TSNode st)
+{
+    if (!al_node_is(st, "expression_statement"))
+        return (TSNode){0};
+    TSNode e = ts_node_named_child(st, 0);
+    if (al_node_is(e, "assignment") && al_node_is(al_node_field(e, "left"), "subscript"))
+        return al_node_field(e, "left");
+    if (al_node_is(e, "call")) {
+        TSNode fn = al_node_field(e, "function");
+        if (al_node_is(fn, "attribute")) {
+            size_t ml;
+            const char *m = al_node_ptr(pf, al_node_field(fn, "attribute"), &ml);
+            TSNode obj = al_node_field(fn, "object");
+            if (al_str_in_list(al_full_write_methods, m, ml) && al_node_is(obj, "subscript"))
+                return obj;
+        }
+    }
+    return (TSNode){0};
+}
+
+/* The region written by `for i in range(..)` over the whole loop for the
+ * name `target`, or -1. */
+static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
+{
+    const al_pyfile *pf = a->f->env->pf;
+    TSNode left = al_node_field(loop, "left"), right = al_node_field(loop, "right");
+    if (!al_node_is(left, "identifier") || !al_node_is(right, "call"))
+        return -1;
+    if (!al_node_text_eq(pf, al_node_field(right, "function"), "range"))
+        return -1;
+    al_py_args args;
+    al_py_args_read(right, &args);
+    if (args.splat || args.nkw || args.npos < 1 || args.npos > 2)
+        return -1; /* range(a, b, step) is not one block */
+    al_loop_subst ls;
+    memset(&ls, 0, sizeof ls);
+    ls.var = al_node_ptr(pf, left, &ls.var_len);
+    if (args.npos == 1) {
+        ls.lo = (al_sym){NULL, 0};
+        ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[0]);
+    } else {
+        ls.lo = al_sym_parse(pf, &a->f->strs, args.pos[0]);
+        ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[1]);
+    }
+    TSNode body = al_node_field(loop, "body");
+    if (has_jump(body, 0) || assigns_name(pf, body, ls.var, ls.var_len, 0))
+        return -1;
+    uint32_t n = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode sub = written_subscript(pf, ts_node_named_child(body, i));
+        if (ts_node_is_null(sub))
+            continue;
+        TSNode base = al_node_field(sub, "value");
+        if (!al_node_is(base, "identifier") || !name_eq(pf, base, target, tlen))
+            continue;
+        /* `buf[i, i]` is a diagonal and `buf[i, idx[i]]` a scatter: the
+         * loop variable must index exactly one dimension, bare. */
+        if (count_name(pf, sub, ls.var, ls.var_len, 0) != 1)
+            continue;
+        ls.used = false;
+        al_region r = al_extents_subscript(&a->ext, sub, &ls);
+        if (!r.unknown && ls.used)
+            return al_region_id(&a->ext, r);
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Per-allocation analysis                                              */
+
+static void propagate(actx *a, int from, const bstate *out, int *work, size_t *nwork,
+                      bool *queued)
+{
+    const al_cfg_node *node = &a->f->cfg.nodes[from];
+    for (size_t i = 0; i < node->n_succ; i++) {
+        int to = node->succ[i];
+        bstate edge = *out;
+        /* The loop's exit edges (not the first, into the body) leave
+         * after every iteration ran. */
+        if (node->kind == AL_CFG_FOR_TARGET && i > 0 && edge.pristine) {
+            for (int j = 0; j < edge.nal; j++) {
+                if (!edge.al[j].must || edge.al[j].kind != AL_ALIAS_SAME)
+                    continue;
+                int rid = loop_cover(a, node->ast, edge.al[j].name, edge.al[j].len);
+                if (rid >= 0) {
+                    apply_write(a, &edge, rid, "the loop over `range(...)`", al_node_row(node->ast),
+                                NULL);
+                    break;
+                }
+            }
+        }
+        /* A callee that returns before writing its parameter leaves the
+         * caller's values in place: a skip. Raising does not return. */
+        if (a->param_mode && to == a->f->cfg.exit && edge.pristine && edge.nal > 0 &&
+            !a->unwritten_exit && !al_node_is(node->eval, "raise_statement") &&
+            !(a->returns_at && a->returns_at[from]))
+            a->unwritten_exit = ts_node_is_null(node->ast) ? 1 : al_node_row(node->ast);
+        if (join(&a->in[to], &edge) && !queued[to]) {
+            queued[to] = true;
+            work[(*nwork)++] = to;
+        }
+    }
+}
+
+/* Runs the dataflow from node `start`, whose out-state is `first`. */
+static void run(actx *a, int start, const bstate *first)
+{
+    fctx *f = a->f;
+    size_t n = f->cfg.n;
+    a->in = al_xcalloc(n, sizeof(bstate));
+    int *work = al_xmalloc(n * sizeof(int) * 2 + 16);
+    bool *queued = al_xcalloc(n, sizeof(bool));
+    size_t nwork = 0;
+    for (size_t i = 0; i < f->nglobals; i++)
+        if (strlen(f->globals[i]) == a->root_len &&
+            memcmp(f->globals[i], a->root, a->root_len) == 0)
+            block(a, AL_BLOCK_GLOBAL, 0);
+    bstate out = *first;
+    propagate(a, start, &out, work, &nwork, queued);
+    size_t steps = 0, limit = n * 64 + 1024;
+    while (nwork > 0 && steps++ < limit) {
+        int idx = work[--nwork];
+        queued[idx] = false;
+        transfer(a, idx, &a->in[idx], &out);
+        propagate(a, idx, &out, work, &nwork, queued);
+    }
+    if (nwork > 0)
+        block(a, AL_BLOCK_READ, 0); /* did not converge: prove nothing */
+    free(work);
+    free(queued);
+    free(a->in);
+    a->in = NULL;
+}
+
+static void init_actx(actx *a, fctx *f, const char *root, size_t root_len, bool zero_fill)
+{
+    memset(a, 0, sizeof *a);
+    a->f = f;
+    a->alloc_node = -1;
+    a->root = root;
+    a->root_len = root_len;
+    al_extents_init(&a->ext, f->env->pf, &f->strs, f->even, f->neven);
+    a->desc.name = al_intern(&f->strs, root, root_len);
+    a->desc.func = f->func;
+    a->uses = (al_use_ctx){f->env, &a->ext, zero_fill, &a->desc};
+}
+
+static void free_actx(actx *a)
+{
+    al_extents_free(&a->ext);
+    free(a->evidence);
+    free(a->why);
+    free(a->block_why);
+    al_chain_free(&a->block_chain);
+    al_chain_free(&a->chain);
+}
+
+static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
+{
+    const al_file_env *env = f->env;
+    al_buffer b;
+    memset(&b, 0, sizeof b);
+    if (!al_alloc_site_match(env->pf, &env->mod->imports, f->cfg.nodes[node_idx].eval, &b.site))
+        return;
+    actx a;
+    size_t root_len;
+    const char *root = al_node_ptr(env->pf, b.site.target, &root_len);
+    bool zeros = al_factory_is_zeros(b.site.factory);
+    init_actx(&a, f, root, root_len, zeros);
+    a.alloc_node = node_idx;
+    a.desc.site = &b.site;
+    a.padded = b.site.padded_shape;
+    if (!ts_node_is_null(b.site.size_expr) || b.site.size_multiple)
+        al_extents_read_shape(&a.ext, b.site.size_expr, b.site.size_multiple, &b.site.args, 0);
+    if (zeros)
+        a.refill_at = al_xcalloc(f->cfg.n, 1);
+    bstate first, empty;
+    memset(&empty, 0, sizeof empty);
+    empty.reached = true;
+    transfer(&a, node_idx, &empty, &first);
+    run(&a, node_idx, &first);
+    /* Escaped or accumulated into: someone else may have written it. */
+    bool trust_zero = !(a.blocked && (a.reason == AL_BLOCK_ESCAPE || a.reason == AL_BLOCK_GLOBAL ||
+                                      a.reason == AL_BLOCK_ACCUMULATE)) &&
+                      !a.accumulated;
+    for (size_t i = 0; trust_zero && a.refill_at && i < f->cfg.n; i++)
+        if (a.refill_at[i] == 1)
+            AL_PUSH(b.zero_refills, b.n_zero_refills, b.cap_zero_refills, f->cfg.nodes[i].eval);
+    free(a.refill_at);
+    if (a.blocked) {
+        b.proof = AL_PROOF_BLOCKED;
+        b.block = a.reason;
+        b.block_row = a.reason_row;
+    } else if (a.completed_unsafe) {
+        b.proof = AL_PROOF_OUTPUT_ONLY;
+    } else if (a.completed_safe) {
+        b.proof = AL_PROOF_FULL_WRITE;
+    } else {
+        b.proof = AL_PROOF_NONE;
+    }
+    b.evidence = a.evidence;
+    b.evidence_row = a.evidence_row;
+    b.why = a.why;
+    b.chain = a.chain;
+    a.evidence = a.why = NULL;
+    memset(&a.chain, 0, sizeof a.chain);
+    if (a.blocked) {
+        /* The reasons of what blocked it replace those of any write. */
+        free(b.why);
+        al_chain_free(&b.chain);
+        b.why = a.block_why;
+        b.chain = a.block_chain;
+        a.block_why = NULL;
+        memset(&a.block_chain, 0, sizeof a.block_chain);
+    }
+    AL_PUSH(out->items, out->n, out->cap, b);
+    free_actx(&a);
+}
+
+/* ------------------------------------------------------------------ */
+/* Functions                                                            */
+
+static void collect_ids(TSNode n, occlist *out, bool into_blocks, int depth)
+{
+    if (depth > 400)
+        return;
+    const char *t = ts_node_type(n);
+    /* Blocks of clauses are nodes of their own in the graph. */
+    if (!into_blocks && strcmp(t, "block") == 0)
+        return;
+    if (strcmp(t, "identifier") == 0) {
+        AL_PUSH(out->ids, out->n, out->cap, n);
+        return;
+    }
+    if (strcmp(t, "string") == 0 || strcmp(t, "comment") == 0 ||
+        strcmp(t, "lambda_parameters") == 0 || strcmp(t, "dotted_name") == 0)
+        return;
+    /* Attribute names and keyword names are not variable references. */
+    if (strcmp(t, "attribute") == 0) {
+        collect_ids(al_node_field(n, "object"), out, into_blocks, depth + 1);
+        return;
+    }
+    if (strcmp(t, "keyword_argument") == 0) {
+        collect_ids(al_node_field(n, "value"), out, into_blocks, depth + 1);
+        return;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        collect_ids(ts_node_named_child(n, i), out, into_blocks, depth + 1);
+}
+
+/* `assert d % 2 == 0` makes d even. */
+static void note_even(fctx *f, TSNode assert_stmt)
+{
+    const al_pyfile *pf = f->env->pf;
+    TSNode c = ts_node_named_child(assert_stmt, 0);
+    if (!al_node_is(c, "comparison_operator") || ts_node_named_child_count(c) != 2)
+        return;
+    TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+    long v;
+    if (al_node_is(l, "binary_operator") && al_py_parse_long(pf, r, &v) && v == 0 &&
+        al_node_text_eq(pf, al_node_field(l, "operator"), "%") &&
+        al_py_parse_long(pf, al_node_field(l, "right"), &v) && v == 2) {
+        const char *e = al_intern_node(&f->strs, pf, al_node_field(l, "left"));
+        AL_PUSH(f->even, f->neven, f->capeven, e);
+    }
+}
+
+static void scan_function_facts(fctx *f, TSNode n, int depth)
+{
+    if (depth > 400)
+        return;
+    const char *t = ts_node_type(n);
+    if (depth > 0 && (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")))
+        return;
+    if (!strcmp(t, "assert_statement"))
+        note_even(f, n);
+    if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (al_node_is(c, "identifier")) {
+                size_t len;
+                const char *p = al_node_ptr(f->env->pf, c, &len);
+                const char *s = al_intern(&f->strs, p, len);
+                AL_PUSH(f->globals, f->nglobals, f->capglobals, s);
+            }
+        }
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        scan_function_facts(f, ts_node_named_child(n, i), depth + 1);
+}
+
+static bool mentions(const char *p, size_t len, const char *word)
+{
+    size_t wl = strlen(word);
+    for (size_t j = 0; j + wl <= len; j++)
+        if (p[j] == word[0] && memcmp(p + j, word, wl) == 0)
+            return true;
+    return false;
+}
+
+/* A cheap test before the dataflow: the body names a factory, directly or
+ * under a from-import alias (`from torch import zeros as tz`). */
+static bool mentions_factory(const al_file_env *env, TSNode body)
+{
+    size_t len;
+    const char *p = al_node_ptr(env->pf, body, &len);
+    static const char *const words[] = {"zeros", "ones", "full", NULL};
+    for (int i = 0; words[i]; i++)
+        if (mentions(p, len, words[i]))
+            return true;
+    const al_imports *im = &env->mod->imports;
+    for (size_t i = 0; i < im->n; i++) {
+        const char *t = im->items[i].target;
+        if (!strncmp(t, "torch.", 6) &&
+            (strstr(t, "zeros") || strstr(t, "ones") || strstr(t, "full")) &&
+            mentions(p, len, im->items[i].local))
+            return true;
+    }
+    return false;
+}
+
+static void open_function(fctx *f, const al_file_env *env, TSNode func)
+{
+    memset(f, 0, sizeof *f);
+    f->env = env;
+    f->func = func;
+    TSNode body = al_node_field(func, "body");
+    al_cfg_build(&f->cfg, body);
+    f->occ = al_xcalloc(f->cfg.n, sizeof(occlist));
+    for (size_t i = 0; i < f->cfg.n; i++)
+        if (!ts_node_is_null(f->cfg.nodes[i].eval))
+            collect_ids(f->cfg.nodes[i].eval, &f->occ[i], f->cfg.nodes[i].kind == AL_CFG_DEF, 0);
+    scan_function_facts(f, body, 1);
+}
+
+static void close_function(fctx *f)
+{
+    for (size_t i = 0; i < f->cfg.n; i++)
+        free(f->occ[i].ids);
+    free(f->occ);
+    al_interner_free(&f->strs);
+    free(f->even);
+    free(f->globals);
+    al_cfg_free(&f->cfg);
+}
+
+void al_buffers_analyse_function(al_buffers *out, const al_file_env *env, TSNode func)
+{
+    TSNode body = al_node_field(func, "body");
+    if (ts_node_is_null(body) || !mentions_factory(env, body))
+        return;
+    fctx f;
+    open_function(&f, env, func);
+    for (size_t i = 0; i < f.cfg.n; i++)
+        if (f.cfg.nodes[i].kind == AL_CFG_SIMPLE)
+            consider_alloc(&f, out, (int)i);
+    close_function(&f);
+}
+
+void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *param,
+                            al_call_effect *out)
+{
+    memset(out, 0, sizeof *out);
+    fctx f;
+    open_function(&f, env, func);
+    al_strlist params = {0};
+    al_py_param_names(env->pf, func, &params);
+    actx a;
+    init_actx(&a, &f, param, strlen(param), false);
+    a.param_mode = true;
+    a.desc.params = &params;
+    a.desc.name = al_intern(&f.strs, param, strlen(param));
+    a.returns_at = al_xcalloc(f.cfg.n ? f.cfg.n : 1, 1);
+    a.returns_whole = true;
+    bstate first;
+    memset(&first, 0, sizeof first);
+    first.reached = first.pristine = true;
+    first.al[0] = (alias){a.desc.name, strlen(param), AL_ALIAS_SAME, AL_REGION_FULL, true, NULL, 0};
+    first.nal = 1;
+    run(&a, f.cfg.entry, &first);
+    const char *why = NULL;
+    if (a.blocked) {
+        switch (a.reason) {
+        case AL_BLOCK_READ: out->effect = AL_EFFECT_READS; why = "reads it before writing it"; break;
+        case AL_BLOCK_ACCUMULATE: out->effect = AL_EFFECT_ACCUMULATES; why = "accumulates into it"; break;
+        case AL_BLOCK_CALLEE: out->effect = AL_EFFECT_SKIPS; why = "hands it to a callee that may skip elements"; break;
+        case AL_BLOCK_PADDED_KERNEL: out->effect = AL_EFFECT_WRITES_SOME; why = "writes it with a kernel"; break;
+        default: out->effect = AL_EFFECT_ESCAPES; why = "keeps it or hands it on before writing it"; break;
+        }
+        al_chain_add(&out->chain, env->path, a.reason_row, "%s", why);
+    } else if (a.returned && (a.unwritten_exit || a.completed_safe || a.completed_unsafe ||
+                              a.touched)) {
+        /* Returned untouched on one path, written or dropped on another. */
+        out->effect = AL_EFFECT_ESCAPES;
+        why = "returns it untouched on some paths only";
+        al_chain_add(&out->chain, env->path, a.returned, "%s", why);
+    } else if (a.returned) {
+        out->effect = AL_EFFECT_RETURNS_ALIAS;
+        out->returns_whole = a.returns_whole;
+        why = a.returns_whole ? "returns it, or a view of all of it" : "returns a part of it";
+        al_chain_add(&out->chain, env->path, a.returned, "%s", why);
+    } else if (a.unwritten_exit && (a.completed_safe || a.completed_unsafe)) {
+        out->effect = AL_EFFECT_SKIPS;
+        why = "leaves it unwritten on some path to its return";
+        al_chain_add(&out->chain, env->path, a.unwritten_exit, "%s", why);
+    } else if (a.completed_unsafe || (a.completed_safe && a.desc.conflict)) {
+        out->effect = AL_EFFECT_WRITES_SOME;
+        out->why = al_xstrdup(a.why ? a.why : "could not prove that every element is written");
+    } else if (a.completed_safe) {
+        out->effect = AL_EFFECT_WRITES_ALL;
+        out->req = a.desc.exported;
+        if (!al_chain_store(&a.chain) && a.evidence) {
+            al_chain_add(&out->chain, env->path, a.evidence_row, "writes it with %s", a.evidence);
+            al_chain_mark_store(&out->chain);
+        }
+    } else if (a.touched && !a.origin_written) {
+        out->effect = AL_EFFECT_WRITES_PART;
+        why = "never writes its first element";
+    } else if (a.touched) {
+        out->effect = AL_EFFECT_WRITES_SOME;
+        why = "writes only part of it";
+    } else {
+        out->effect = AL_EFFECT_UNUSED;
+    }
+    if (why && !out->why)
+        out->why = al_xstrdup(why);
+    al_chain_append(&out->chain, &a.chain);
+    free(a.returns_at);
+    free_actx(&a);
+    al_strlist_free(&params);
+    close_function(&f);
+}
+
+void al_buffers_free(al_buffers *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        al_alloc_site_free(&b->items[i].site);
+        free(b->items[i].evidence);
+        free(b->items[i].why);
+        al_chain_free(&b->items[i].chain);
+        free(b->items[i].zero_refills);
+    }
+    free(b->items);
+    memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,171 @@
+#include "lifetime.h"
+
+#include "../../base/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool in_list(const char *const *list, const char *s)
+{
+    return al_str_in_list(list, s, strlen(s));
+}
+
+TSNode al_enclosing_loop(TSNode func, TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         p = ts_node_parent(p)) {
+        if (al_node_is(p, "function_definition") || al_node_is(p, "lambda") ||
+            al_node_is(p, "class_definition"))
+            break;
+        if (al_node_is(p, "for_statement") || al_node_is(p, "while_statement"))
+            return p;
+    }
+    return (TSNode){0};
+}
+
+static bool invariant(const al_pyfile *pf, TSNode expr, const al_strlist *names, int depth)
+{
+    if (depth > 100)
+        return false;
+    const char *t = ts_node_type(expr);
+    if (!strcmp(t, "identifier")) {
+        size_t len;
+        const char *p = al_node_ptr(pf, expr, &len);
+        return !al_strlist_has(names, p, len);
+    }
+    if (!strcmp(t, "attribute"))
+        return invariant(pf, al_node_field(expr, "object"), names, depth + 1);
+    if (!strcmp(t, "keyword_argument"))
+        return invariant(pf, al_node_field(expr, "value"), names, depth + 1);
+    if (!strcmp(t, "call")) {
+        TSNode fn = al_node_field(expr, "function");
+        if (!al_node_is(fn, "attribute"))
+            return false;
+        if (!al_py_last_name_is(pf, fn, "size") && !al_py_last_name_is(pf, fn, "dim") &&
+            !al_py_last_name_is(pf, fn, "numel"))
+            return false;
+    }
+    if (!strcmp(t, "lambda") || !strcmp(t, "list_comprehension") ||
+        !strcmp(t, "generator_expression") || !strcmp(t, "await"))
+        return false;
+    uint32_t k = ts_node_named_child_count(expr);
+    for (uint32_t i = 0; i < k; i++)
+        if (!invariant(pf, ts_node_named_child(expr, i), names, depth + 1))
+            return false;
+    return true;
+}
+
+bool al_loop_invariant(const al_pyfile *pf, TSNode expr, const al_strlist *names)
+{
+    return invariant(pf, expr, names, 0);
+}
+
+/* Tensor methods that read their argument and keep no reference to it. */
+static const char *const READING_METHODS[] = {
+    "add", "sub", "mul", "div", "matmul", "mm", "bmm", "expand_as", "view_as", "reshape_as",
+    "type_as", "to", "eq", "ne", "lt", "gt", "le", "ge", "where", "masked_fill",
+    "index_select", "gather", NULL};
+
+static bool call_keeps_argument(const al_pyfile *pf, const al_imports *im, TSNode call)
+{
+    TSNode fn = al_node_field(call, "function");
+    char *q = al_imports_resolve(im, pf, fn);
+    bool torch = q && !strncmp(q, "torch.", 6) && strncmp(q, "torch.ops.", 10) != 0;
+    free(q);
+    if (torch)
+        return false;
+    /* x.add_(t), x.copy_(t), a.matmul(t): a tensor method reads its
+     * argument; list.append(t), helper(t) may keep it. */
+    if (al_node_is(fn, "attribute")) {
+        size_t len;
+        const char *m = al_py_last_name(pf, fn, &len);
+        if (len > 1 && m[len - 1] == '_' && m[len - 2] != '_')
+            return false;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), m);
+        if (in_list(READING_METHODS, name))
+            return false;
+    }
+    return true;
+}
+
+bool al_use_escapes(const al_pyfile *pf, const al_imports *im, TSNode id)
+{
+    TSNode e = id, p = ts_node_parent(id);
+    while (al_node_is(p, "parenthesized_expression")) {
+        e = p;
+        p = ts_node_parent(p);
+    }
+    const char *t = ts_node_type(p);
+    static const char *const keep[] = {"return_statement", "yield", "list", "tuple", "set",
+                                       "dictionary", "pair", "expression_list", "lambda",
+                                       "list_splat", "named_expression", NULL};
+    if (in_list(keep, t))
+        return true;
+    if (!strcmp(t, "assignment")) /* y = t (alias) or obj.a = t / d[k] = t (store) */
+        return ts_node_eq(al_node_field(p, "right"), e);
+    if (!strcmp(t, "subscript") || !strcmp(t, "attribute")) {
+        /* t[...] / t.view(...) bound to a name is an alias too. */
+        TSNode q = ts_node_parent(p);
+        if (al_node_is(q, "call"))
+            q = ts_node_parent(q);
+        return al_node_is(q, "assignment") && !ts_node_eq(al_node_field(q, "left"), p);
+    }
+    if (!strcmp(t, "keyword_argument")) {
+        /* out=t: an output argument is written, not kept. */
+        size_t len;
+        const char *kw = al_node_ptr(pf, al_node_field(p, "name"), &len);
+        if ((len == 3 && !memcmp(kw, "out", 3)) || (len == 6 && !memcmp(kw, "output", 6)) ||
+            (len > 4 && !memcmp(kw + len - 4, "_out", 4)))
+            return false;
+    }
+    if (!strcmp(t, "argument_list"))
+        return call_keeps_argument(pf, im, ts_node_parent(p));
+    if (!strcmp(t, "keyword_argument"))
+        return call_keeps_argument(pf, im, ts_node_parent(ts_node_parent(p)));
+    return false;
+}
+
+static const char *const FRESH_OPS[] = {
+    "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+    "arange", "rand", "randn", "randint", "tensor", "cat", "stack", "matmul", "mm", "bmm",
+    "add", "sub", "mul", "div", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
+    "where", "clamp", "sum", "mean", "cumsum", "abs", "neg", "sigmoid", "tanh", "einsum",
+    "gather", "index_select", "masked_fill", "pow", "maximum", "minimum", NULL};
+
+static bool has_torch_call(const al_pyfile *pf, const al_imports *im, TSNode n, int depth)
+{
+    if (depth > 100)
+        return false;
+    if (al_node_is(n, "call")) {
+        char *q = al_imports_resolve(im, pf, al_node_field(n, "function"));
+        bool yes = q && !strncmp(q, "torch.", 6);
+        free(q);
+        if (yes)
+            return true;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (has_torch_call(pf, im, ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
+bool al_fresh_value(const al_pyfile *pf, const al_imports *im, TSNode v)
+{
+    v = al_py_unparen(v);
+    /* `a * b` is a new tensor only if it is a tensor at all: `owner *
+     * base` may be two ints. Ask for a torch call inside it. */
+    if (al_node_is(v, "binary_operator"))
+        return has_torch_call(pf, im, v, 0);
+    if (!al_node_is(v, "call"))
+        return false;
+    char *q = al_imports_resolve(im, pf, al_node_field(v, "function"));
+    bool yes = q && !strncmp(q, "torch.", 6) && in_list(FRESH_OPS, q + 6);
+    free(q);
+    if (!yes && al_node_is(al_node_field(v, "function"), "attribute") &&
+        al_py_last_name_is(pf, al_node_field(v, "function"), "clone"))
+        yes = true;
+    return yes;
+}

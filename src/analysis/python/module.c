@@ -1,0 +1,311 @@
+#include "module.h"
+
+#include "../../front/prefilter.h"
+#include "../../base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool text_contains(const al_pyfile *pf, TSNode n, const char *needle)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return memmem(p, len, needle, strlen(needle)) != NULL;
+}
+
+static bool is_triton_kernel(const al_pyfile *pf, TSNode decorated)
+{
+    uint32_t k = ts_node_named_child_count(decorated);
+    for (uint32_t j = 0; j < k; j++) {
+        TSNode d = ts_node_named_child(decorated, j);
+        if (al_node_is(d, "decorator") && text_contains(pf, d, "triton"))
+            return true;
+    }
+    return false;
+}
+
+/* Whether the callee's last name is one of names, directly or through a
+ * from-import alias (`from torch import cat as tcat`; imports come first
+ * in the traversal, as they do in files). */
+static bool call_wanted(const al_pymodule *m, TSNode call, const char *const *names)
+{
+    size_t len;
+    TSNode fn = al_node_field(call, "function");
+    const char *p = al_py_last_name(m->pf, fn, &len);
+    if (!names)
+        return false;
+    if (al_str_in_list(names, p, len))
+        return true;
+    if (!al_node_is(fn, "identifier"))
+        return false;
+    char *q = al_imports_resolve(&m->imports, m->pf, fn);
+    const char *last = q ? strrchr(q, '.') : NULL;
+    bool hit = last && al_str_in_list(names, last + 1, strlen(last + 1));
+    free(q);
+    return hit;
+}
+
+/* A definition met in the traversal, waiting for its subtree's height. */
+typedef struct {
+    TSNode def;
+    unsigned depth; /* of def in the traversal */
+    bool kernel;
+} open_def;
+
+static void add_kernel(al_pymodule *m, TSNode def)
+{
+    const al_pyfile *pf = m->pf;
+    char *name = al_node_text_compact(pf, al_node_field(def, "name"));
+    if (text_contains(pf, al_node_field(def, "body"), "atomic_"))
+        AL_PUSH(m->atomic_kernel_names.items, m->atomic_kernel_names.n,
+                m->atomic_kernel_names.cap, al_xstrdup(name));
+    AL_PUSH(m->kernel_names.items, m->kernel_names.n, m->kernel_names.cap, name);
+}
+
+/* A definition's subtree is done: analysable when no deeper than the
+ * guard (its height counted in edges, over every node, named or not). */
+static void close_def(al_pymodule *m, const open_def *d, unsigned height)
+{
+    bool deep = height > AL_MAX_FUNCTION_DEPTH;
+    if (d->kernel) {
+        if (!deep)
+            AL_PUSH(m->kernels, m->n_kernels, m->cap_kernels, d->def);
+    } else if (deep) {
+        m->skipped_deep++;
+    } else {
+        AL_PUSH(m->functions, m->n_functions, m->cap_functions, d->def);
+    }
+}
+
+static int compare_start(const void *x, const void *y)
+{
+    uint32_t a = ts_node_start_byte(*(const TSNode *)x), b = ts_node_start_byte(*(const TSNode *)y);
+    return a < b ? -1 : a > b;
+}
+
+/* Past this depth the traversal does not go: a definition with a subtree
+ * cut off there counts as too deep. */
+#define MAX_TRAVERSAL_DEPTH 2000
+
+/* The one traversal of the file: every node, so that each definition's
+ * height is known when its subtree is done; what the module records is
+ * read only outside imports, comments and strings, from named nodes. */
+void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *ops,
+                       const char *const *call_names)
+{
+    memset(m, 0, sizeof *m);
+    m->pf = pf;
+    m->ops = ops;
+    unsigned *height = al_xcalloc(MAX_TRAVERSAL_DEPTH + 2, sizeof *height);
+    open_def *defs = NULL;
+    size_t n_defs = 0, cap_defs = 0;
+    TSTreeCursor c = ts_tree_cursor_new(pf->root);
+    unsigned depth = 0, inert = UINT32_MAX; /* below depth `inert`: nothing read */
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        height[depth] = 0;
+        if (depth < inert && ts_node_is_named(n)) {
+            if (al_node_is(n, "import_statement") || al_node_is(n, "import_from_statement")) {
+                al_imports_add_statement(&m->imports, pf, n);
+                inert = depth;
+            } else if (al_node_is(n, "function_definition")) {
+                open_def d = {n, depth, false};
+                AL_PUSH(defs, n_defs, cap_defs, d);
+            } else if (al_node_is(n, "decorated_definition")) {
+                TSNode def = al_node_field(n, "definition");
+                if (al_node_is(def, "function_definition") && is_triton_kernel(pf, n)) {
+                    add_kernel(m, def);
+                    /* Its function_definition is the child one level down. */
+                    open_def d = {def, depth + 1, true};
+                    AL_PUSH(defs, n_defs, cap_defs, d);
+                }
+            } else if (al_node_is(n, "call") && call_wanted(m, n, call_names)) {
+                AL_PUSH(m->calls, m->n_calls, m->cap_calls, n);
+            } else if (al_node_is(n, "comment")) {
+                al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
+                AL_PUSH(m->comments, m->n_comments, m->cap_comments, s);
+                inert = depth;
+            } else if (al_node_is(n, "string")) {
+                if (ts_node_start_point(n).row != ts_node_end_point(n).row) {
+                    al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
+                    AL_PUSH(m->long_strings, m->n_long_strings, m->cap_long_strings, s);
+                }
+                inert = depth;
+            }
+        } else if (depth < inert) {
+            inert = depth; /* an anonymous node's children are not read */
+        }
+        if (ts_tree_cursor_goto_first_child(&c)) {
+            if (depth < MAX_TRAVERSAL_DEPTH) {
+                depth++;
+                continue;
+            }
+            ts_tree_cursor_goto_parent(&c);
+            height[depth] = UINT32_MAX / 2; /* cut off: too deep to tell */
+        }
+        /* The node is done; then its ancestors that have no next sibling. */
+        for (;;) {
+            while (n_defs && defs[n_defs - 1].depth == depth) {
+                /* A kernel's definition sits one below the node that opened it. */
+                close_def(m, &defs[n_defs - 1], height[depth]);
+                n_defs--;
+            }
+            if (depth > 0 && height[depth] + 1 > height[depth - 1])
+                height[depth - 1] = height[depth] + 1;
+            if (inert == depth)
+                inert = UINT32_MAX;
+            if (depth == 0)
+                goto done;
+            if (ts_tree_cursor_goto_next_sibling(&c))
+                break;
+            ts_tree_cursor_goto_parent(&c);
+            depth--;
+        }
+    }
+done:
+    ts_tree_cursor_delete(&c);
+    free(height);
+    free(defs);
+    /* Closed innermost first: back to document order. */
+    if (m->n_functions > 1)
+        qsort(m->functions, m->n_functions, sizeof *m->functions, compare_start);
+    if (m->n_kernels > 1)
+        qsort(m->kernels, m->n_kernels, sizeof *m->kernels, compare_start);
+    m->torch = al_imports_alias_for(&m->imports, "torch");
+}
+
+static int compare_buffers(const void *x, const void *y)
+{
+    uint32_t a = ts_node_start_byte(((const al_buffer *)x)->site.call);
+    uint32_t b = ts_node_start_byte(((const al_buffer *)y)->site.call);
+    return a < b ? -1 : a > b;
+}
+
+void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *index)
+{
+    m->path = path;
+    m->index = index;
+}
+
+const al_buffers *al_pymodule_buffers(al_pymodule *m)
+{
+    if (m->buffers_ready)
+        return &m->buffers;
+    m->buffers_ready = true;
+    al_file_env env = {m->path, m->pf, m, m->ops, m->index, 0};
+    for (size_t i = 0; i < m->n_functions; i++)
+        al_buffers_analyse_function(&m->buffers, &env, m->functions[i]);
+    if (m->buffers.n > 1)
+        qsort(m->buffers.items, m->buffers.n, sizeof *m->buffers.items, compare_buffers);
+    return &m->buffers;
+}
+
+void al_pymodule_walk(const al_pymodule *m, const al_py_walker *w)
+{
+    for (size_t i = 0; i < m->n_functions; i++)
+        al_py_walk_function(m->functions[i], w);
+}
+
+void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_walker *w)
+{
+    if (!needs || !m->token_filter) {
+        al_pymodule_walk(m, w);
+        return;
+    }
+    if (!m->function_tokens) {
+        m->function_tokens = al_xcalloc(m->n_functions ? m->n_functions : 1, sizeof(unsigned));
+        for (size_t i = 0; i < m->n_functions; i++) {
+            size_t start = ts_node_start_byte(m->functions[i]);
+            m->function_tokens[i] = al_prefilter_tokens_python(
+                m->pf->src->bytes + start, ts_node_end_byte(m->functions[i]) - start);
+        }
+    }
+    for (size_t i = 0; i < m->n_functions; i++)
+        if (al_prefilter_admits(needs, m->function_tokens[i]))
+            al_py_walk_function(m->functions[i], w);
+}
+
+char *al_pymodule_resolve(const al_pymodule *m, TSNode expr)
+{
+    return al_imports_resolve(&m->imports, m->pf, expr);
+}
+
+bool al_pymodule_resolves_to(const al_pymodule *m, TSNode expr, const char *qualified)
+{
+    char *q = al_pymodule_resolve(m, expr);
+    bool yes = q && !strcmp(q, qualified);
+    free(q);
+    return yes;
+}
+
+/* `torch.no_grad()` / `torch.inference_mode()` (or without the call). */
+static bool no_grad_expr(const al_pymodule *m, TSNode e)
+{
+    e = al_py_unparen(e);
+    if (al_node_is(e, "call")) {
+        al_py_args a;
+        al_py_args_read(e, &a);
+        if (a.nall != 0)
+            return false; /* inference_mode(False), no_grad(...): not proved */
+        e = al_node_field(e, "function");
+    }
+    return al_pymodule_resolves_to(m, e, "torch.no_grad") ||
+           al_pymodule_resolves_to(m, e, "torch.inference_mode");
+}
+
+bool al_pymodule_grad_off(const al_pymodule *m, TSNode func, TSNode stmt)
+{
+    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         p = ts_node_parent(p)) {
+        if (!al_node_is(p, "with_statement"))
+            continue;
+        TSNode clause = ts_node_named_child(p, 0);
+        uint32_t k = ts_node_named_child_count(clause);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            if (al_node_is(item, "with_item") && no_grad_expr(m, al_node_field(item, "value")))
+                return true;
+        }
+    }
+    TSNode dec = ts_node_parent(func);
+    if (!al_node_is(dec, "decorated_definition"))
+        return false;
+    uint32_t k = ts_node_named_child_count(dec);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode d = ts_node_named_child(dec, i);
+        if (al_node_is(d, "decorator") && no_grad_expr(m, ts_node_named_child(d, 0)))
+            return true;
+    }
+    return false;
+}
+
+bool al_pymodule_calls_torch_cat(const al_pymodule *m, TSNode call)
+{
+    if (!al_node_is(call, "call"))
+        return false;
+    char *q = al_pymodule_resolve(m, al_node_field(call, "function"));
+    bool cat = q && (!strcmp(q, "torch.cat") || !strcmp(q, "torch.concat") ||
+                     !strcmp(q, "torch.concatenate"));
+    free(q);
+    return cat;
+}
+
+const char *al_pymodule_alias_for(const al_pymodule *m, const char *module)
+{
+    return al_imports_alias_for(&m->imports, module);
+}
+
+void al_pymodule_free(al_pymodule *m)
+{
+    al_buffers_free(&m->buffers);
+    al_imports_free(&m->imports);
+    al_strlist_free(&m->kernel_names);
+    al_strlist_free(&m->atomic_kernel_names);
+    free(m->functions);
+    free(m->kernels);
+    free(m->calls);
+    free(m->comments);
+    free(m->long_strings);
+    free(m->function_tokens);
+    memset(m, 0, sizeof *m);
+}

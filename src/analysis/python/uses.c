@@ -1,0 +1,826 @@
+#include "uses.h"
+
+#include "module.h"
+#include "values.h"
+#include "../../base/util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const META_ATTRS[] = {
+    "shape", "dtype", "device", "ndim", "is_cuda", "layout", "requires_grad", "is_leaf",
+    "grad_fn", "names", "is_sparse", "is_quantized", "is_meta", "itemsize", "nbytes", NULL};
+static const char *const META_METHODS[] = {
+    "size", "dim", "numel", "nelement", "data_ptr", "stride", "element_size",
+    "is_contiguous", "get_device", "storage_offset", "untyped_storage", "is_pinned",
+    "is_floating_point", "is_complex", "type", "record_stream", "ndimension", NULL};
+static const char *const PARTIAL_WRITE_METHODS[] = {
+    "index_copy_", "index_fill_", "masked_fill_", "masked_scatter_", "scatter_",
+    "index_put_", "put_", "fill_diagonal_", "tril_", "triu_", NULL};
+static const char *const RESHAPE_METHODS[] = {
+    "view", "reshape", "flatten", "view_as", "reshape_as", "unsqueeze", "squeeze",
+    "permute", "transpose", "t", "unflatten", "movedim", "swapaxes", "swapdims", "ravel",
+    NULL};
+static const char *const SAME_METHODS[] = {"detach", "contiguous", "requires_grad_", NULL};
+static const char *const OPAQUE_METHODS[] = {
+    "expand", "expand_as", "as_strided", "narrow", "select", "diagonal", "chunk", "split",
+    "unbind", "tensor_split", "unfold", "split_with_sizes", "__getitem__", NULL};
+static const char *const META_FUNCS[] = {
+    "len", "isinstance", "id", "type", "hasattr", "torch.is_tensor",
+    "torch.is_floating_point", "torch.numel", NULL};
+static const char *const ESCAPE_PARENTS[] = {
+    "return_statement", "yield", "list", "tuple", "set", "dictionary", "pair",
+    "expression_list", "list_splat", "dictionary_splat", "await", "named_expression",
+    "raise_statement", NULL};
+
+const char *const al_full_write_methods[] = {
+    "copy_", "fill_", "zero_", "normal_", "uniform_", "random_", "bernoulli_",
+    "exponential_", "geometric_", "cauchy_", "log_normal_", NULL};
+
+static bool in_list_z(const char *const *list, const char *s)
+{
+    return al_str_in_list(list, s, strlen(s));
+}
+
+static int write_region(al_alias_kind kind, int rid)
+{
+    switch (kind) {
+    case AL_ALIAS_SAME:
+    case AL_ALIAS_REGION:
+        return rid;
+    case AL_ALIAS_RESHAPED:
+        return AL_REGION_FULL;
+    case AL_ALIAS_OPAQUE:
+        return AL_REGION_UNKNOWN;
+    }
+    return AL_REGION_UNKNOWN;
+}
+
+static al_use make(al_use_kind kind, TSNode at)
+{
+    al_use e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.row = al_node_row(at);
+    return e;
+}
+
+static al_use make_write(const al_use_ctx *c, int rid, bool unsafe, TSNode at, const char *what)
+{
+    al_use e = make(AL_USE_WRITE, at);
+    if (rid == AL_REGION_UNKNOWN) {
+        e.kind = AL_USE_PARTIAL;
+        return e;
+    }
+    if (unsafe) {
+        al_region r = c->extents->regions[rid];
+        r.unsafe = true;
+        rid = al_region_id(c->extents, r);
+    }
+    e.region = rid;
+    e.unsafe = unsafe;
+    e.evidence = al_xstrdup(what);
+    return e;
+}
+
+static al_use use_of_value(const al_use_ctx *c, TSNode E, al_alias_kind kind, int rid,
+                           TSNode root);
+
+static bool has_keyword(const al_use_ctx *c, TSNode call, const char *kw, const char *value)
+{
+    TSNode args = al_node_field(call, "arguments");
+    uint32_t k = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (al_node_is(a, "keyword_argument") &&
+            al_node_text_eq(c->env->pf, al_node_field(a, "name"), kw) &&
+            (!value || al_node_text_eq(c->env->pf, al_node_field(a, "value"), value)))
+            return true;
+    }
+    return false;
+}
+
+static al_alias_kind view_kind(al_alias_kind kind)
+{
+    return kind == AL_ALIAS_SAME || kind == AL_ALIAS_RESHAPED ? AL_ALIAS_RESHAPED
+                                                              : AL_ALIAS_OPAQUE;
+}
+
+static al_use method_use(const al_use_ctx *c, TSNode attr_node, TSNode call, al_alias_kind kind,
+                         int rid, TSNode root)
+{
+    size_t len;
+    const char *m = al_node_ptr(c->env->pf, al_node_field(attr_node, "attribute"), &len);
+    if (al_str_in_list(META_METHODS, m, len))
+        return make(AL_USE_META, call);
+    if (al_str_in_list(al_full_write_methods, m, len)) {
+        char what[64];
+        snprintf(what, sizeof what, "`%.*s`", (int)(len < 40 ? len : 40), m);
+        al_use e = make_write(c, write_region(kind, rid), false, call, what);
+        TSNode args = al_node_field(call, "arguments");
+        uint32_t nargs = ts_node_named_child_count(args);
+        if (kind == AL_ALIAS_SAME &&
+            ((len == 5 && !memcmp(m, "zero_", 5) && nargs == 0) ||
+             (len == 5 && !memcmp(m, "fill_", 5) && nargs == 1 &&
+              (al_node_text_eq(c->env->pf, ts_node_named_child(args, 0), "0") ||
+               al_node_text_eq(c->env->pf, ts_node_named_child(args, 0), "0.0")))))
+            e.zero_fill = true;
+        return e;
+    }
+    if (al_str_in_list(PARTIAL_WRITE_METHODS, m, len)) {
+        if (has_keyword(c, call, "reduce", NULL) || has_keyword(c, call, "accumulate", "True"))
+            return make(AL_USE_RMW, call);
+        return make(AL_USE_PARTIAL, call);
+    }
+    if (al_str_in_list(RESHAPE_METHODS, m, len))
+        return use_of_value(c, call, view_kind(kind), rid, root);
+    if (al_str_in_list(SAME_METHODS, m, len))
+        return use_of_value(c, call, kind, rid, root);
+    if (al_str_in_list(OPAQUE_METHODS, m, len))
+        return use_of_value(c, call, AL_ALIAS_OPAQUE, AL_REGION_UNKNOWN, root);
+    if (len > 1 && m[len - 1] == '_' && !(len > 2 && m[len - 2] == '_'))
+        return make(AL_USE_RMW, call);
+    return make(AL_USE_READ, call);
+}
+
+static bool is_imported_name(const al_use_ctx *c, const char *p, size_t len)
+{
+    const al_imports *im = &c->env->mod->imports;
+    for (size_t i = 0; i < im->n; i++)
+        if (strlen(im->items[i].local) == len && memcmp(im->items[i].local, p, len) == 0)
+            return true;
+    return false;
+}
+
+/* `kernel` in `kernel[grid](...)` is a Triton kernel: defined with a
+ * triton decorator in this file, imported by name, or reached through an
+ * imported module (`mod.kernel[grid]`). Anything else (`handlers[key](...)`,
+ * `self.table[key](...)`) is a lookup. */
+static bool is_kernel_name(const al_use_ctx *c, TSNode n)
+{
+    size_t len;
+    const char *p;
+    if (al_node_is(n, "attribute")) {
+        TSNode base = n;
+        while (al_node_is(base, "attribute"))
+            base = al_node_field(base, "object");
+        if (!al_node_is(base, "identifier"))
+            return false;
+        p = al_node_ptr(c->env->pf, base, &len);
+        return is_imported_name(c, p, len);
+    }
+    if (!al_node_is(n, "identifier"))
+        return false;
+    p = al_node_ptr(c->env->pf, n, &len);
+    return al_strlist_has(&c->env->mod->kernel_names, p, len) || is_imported_name(c, p, len);
+}
+
+static bool is_out_keyword(const char *kw, size_t len)
+{
+    return (len == 3 && memcmp(kw, "out", 3) == 0) || (len == 6 && memcmp(kw, "output", 6) == 0) ||
+           (len > 4 && memcmp(kw + len - 4, "_out", 4) == 0);
+}
+
+static al_use kernel_launch_use(const al_use_ctx *c, TSNode call, TSNode kernel, TSNode kw,
+                                int wr)
+{
+    size_t len;
+    const char *p = al_node_ptr(c->env->pf, kernel, &len);
+    if (al_strlist_has(&c->env->mod->atomic_kernel_names, p, len))
+        return make(AL_USE_RMW, call); /* the kernel accumulates with atomics */
+    /* A non-zero fill handed to a kernel is most likely an input. */
+    if (!c->zero_fill || !ts_node_is_null(kw))
+        return make(AL_USE_ESCAPE, call);
+    char what[160];
+    snprintf(what, sizeof what, "the Triton launch `%.*s[...]`", (int)(len < 80 ? len : 80), p);
+    al_use e = make_write(c, wr, true, call, what);
+    e.evidence_kind = "kernel";
+    return e;
+}
+
+/* ------------------------------------------------------------------ */
+/* Callee summaries at a call                                           */
+
+/* `a*b` of the dims, parenthesised as the value texts nest products. */
+static char *dims_product(char *const *dims, int n)
+{
+    al_strbuf sb = {0};
+    al_strbuf_puts(&sb, "");
+    for (int i = 0; i < n; i++) {
+        bool op = strpbrk(dims[i], "+-*/%") != NULL;
+        if (i >= 2) {
+            char *prev = al_strbuf_detach(&sb);
+            al_strbuf_printf(&sb, "(%s)", prev);
+            free(prev);
+        }
+        al_strbuf_printf(&sb, "%s%s%s%s", i ? "*" : "", op && n > 1 ? "(" : "", dims[i],
+                         op && n > 1 ? ")" : "");
+    }
+    return al_strbuf_detach(&sb);
+}
+
+/* What the buffer's allocation says about its size, as value texts: the
+ * tensor it is made like (or whose `.shape` it is made with) and its
+ * dims when they are spelled out. */
+typedef struct {
+    char *like;
+    char *dims[AL_MAX_DIMS];
+    int ndims; /* -1 unknown */
+} size_facts;
+
+/* Whether a value text is an int, not a shape: `x.numel()`, `x.shape[0]`,
+ * `len(x)`, a literal. */
+static bool int_text(const char *t)
+{
+    if (!*t)
+        return false;
+    if (strspn(t, "0123456789") == strlen(t) || al_str_ends_with(t, ".numel()") ||
+        al_str_starts_with(t, "len("))
+        return true;
+    const char *sh = strstr(t, ".shape[");
+    return sh && al_str_ends_with(t, "]") && !strchr(sh + 7, '.') && !strchr(sh + 7, '(');
+}
+
+static void read_size(const al_use_ctx *c, size_facts *sf)
+{
+    memset(sf, 0, sizeof *sf);
+    sf->ndims = -1;
+    const al_alloc_site *site = c->buf ? c->buf->site : NULL;
+    if (!site)
+        return;
+    const al_pyfile *pf = c->env->pf;
+    TSNode func = c->buf->func;
+    bool like = site->factory == AL_FACTORY_ZEROS_LIKE || site->factory == AL_FACTORY_ONES_LIKE ||
+                site->factory == AL_FACTORY_FULL_LIKE;
+    if (like) {
+        if (site->args.npos > 0)
+            sf->like = al_value_text(pf, func, site->stmt, site->args.pos[0]);
+        return;
+    }
+    if (site->size_multiple) {
+        for (int i = 0; i < site->args.npos && i < AL_MAX_DIMS; i++)
+            sf->dims[sf->ndims = i, i] = al_value_text(pf, func, site->stmt, site->args.pos[i]);
+        sf->ndims = site->args.npos <= AL_MAX_DIMS ? site->args.npos : -1;
+        return;
+    }
+    if (ts_node_is_null(site->size_expr))
+        return;
+    TSNode s = al_py_unparen(site->size_expr);
+    if (al_node_is(s, "tuple") || al_node_is(s, "list")) {
+        TSNode e[AL_MAX_DIMS];
+        int n = al_py_elements(s, e, AL_MAX_DIMS);
+        for (int i = 0; i < n; i++)
+            if (al_node_is(e[i], "list_splat"))
+                n = -1;
+        for (int i = 0; i < n; i++)
+            sf->dims[i] = al_value_text(pf, func, site->stmt, e[i]);
+        sf->ndims = n;
+        return;
+    }
+    char *t = al_value_text(pf, func, site->stmt, s);
+    if (al_str_ends_with(t, ".shape")) {
+        t[strlen(t) - 6] = '\0'; /* zeros(x.shape): made like x */
+        sf->like = t;
+    } else if (al_node_is(s, "integer") || al_node_is(s, "binary_operator") || int_text(t)) {
+        sf->dims[0] = t;
+        sf->ndims = 1;
+    } else {
+        free(t); /* a name: an int or a shape, cannot tell */
+    }
+}
+
+static void size_free(size_facts *sf)
+{
+    free(sf->like);
+    for (int i = 0; i < AL_MAX_DIMS; i++)
+        free(sf->dims[i]);
+}
+
+static bool text_is_fmt(const char *text, const char *fmt, const char *a)
+{
+    char want[512];
+    snprintf(want, sizeof want, fmt, a);
+    return !strcmp(text, want);
+}
+
+/* Parameter mode: `v` names a parameter of the function (its value). */
+static int param_named(const al_use_ctx *c, const char *v)
+{
+    const al_strlist *ps = c->buf ? c->buf->params : NULL;
+    for (size_t i = 0; ps && i < ps->n; i++)
+        if (!strcmp(ps->items[i], v) && strcmp(v, c->buf->name))
+            return (int)i;
+    return -1;
+}
+
+/* Parameter mode: `v` is `<param>` + suffix; the parameter's index. */
+static int param_with(const al_use_ctx *c, const char *v, const char *suffix)
+{
+    const al_strlist *ps = c->buf ? c->buf->params : NULL;
+    size_t vl = strlen(v), sl = strlen(suffix);
+    if (vl <= sl || strcmp(v + vl - sl, suffix))
+        return -1;
+    for (size_t i = 0; ps && i < ps->n; i++)
+        if (strlen(ps->items[i]) == vl - sl && !strncmp(ps->items[i], v, vl - sl))
+            return (int)i;
+    return -1;
+}
+
+static int export(al_use_ctx *c, al_req_kind kind, int param)
+{
+    al_req r = {.kind = kind, .param = param};
+    al_buffer_desc *b = c->buf;
+    if (b->exported.kind == AL_REQ_NONE)
+        b->exported = r;
+    else if (b->exported.kind != kind || b->exported.param != param)
+        b->conflict = true;
+    return 2;
+}
+
+/* Whether the buffer meets a callee's requirement at `call`: 1 yes, 0 not
+ * proved, 2 yes if the function's caller proves it (exported). */
+static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
+{
+    if (r->kind == AL_REQ_NONE)
+        return 1;
+    if (!c->buf)
+        return 0;
+    al_use_ctx *mc = (al_use_ctx *)c;
+    const al_pyfile *pf = c->env->pf;
+    const char *name = c->buf->name;
+    TSNode func = c->buf->func;
+    size_facts sf;
+    read_size(c, &sf);
+    char *v = al_value_text(pf, func, call, r->node);
+    int met = 0, q;
+    char *product = sf.ndims > 0 ? dims_product(sf.dims, sf.ndims) : NULL;
+    switch (r->kind) {
+    case AL_REQ_NONE:
+        met = 1;
+        break;
+    case AL_REQ_NUMEL_IS_VALUE:
+        if (text_is_fmt(v, "%s.numel()", name) || (sf.like && text_is_fmt(v, "%s.numel()", sf.like)) ||
+            (product && !strcmp(v, product)))
+            met = 1;
+        else if (!c->buf->site && (q = param_named(c, v)) >= 0)
+            met = export(mc, AL_REQ_NUMEL_IS_VALUE, q);
+        else if (!c->buf->site && (q = param_with(c, v, ".numel()")) >= 0)
+            met = export(mc, AL_REQ_NUMEL_IS_NUMEL, q);
+        break;
+    case AL_REQ_NUMEL_IS_NUMEL:
+    case AL_REQ_SHAPE_IS_SHAPE:
+        if (!strcmp(v, name) || (sf.like && !strcmp(v, sf.like)))
+            met = 1;
+        else if (!c->buf->site && (q = param_named(c, v)) >= 0)
+            met = export(mc, r->kind, q);
+        break;
+    case AL_REQ_ROWS: {
+        char *cols = al_value_text(pf, func, call, r->node2);
+        char *stride = al_value_text(pf, func, call, r->node3);
+        bool flat = !strcmp(stride, cols); /* row stride = row length: [0, rows * cols) */
+        char rows_of[512], cols_of[512];
+        const char *who = sf.like ? sf.like : name;
+        snprintf(rows_of, sizeof rows_of, "%s.shape[0of2]", who);
+        snprintf(cols_of, sizeof cols_of, "%s.shape[1of2]", who);
+        bool fresh_2d = sf.ndims == 2 && !strcmp(v, sf.dims[0]) && !strcmp(cols, sf.dims[1]);
+        if (flat && (fresh_2d || (!strcmp(v, rows_of) && !strcmp(cols, cols_of))))
+            met = 1;
+        else if (fresh_2d && text_is_fmt(stride, "%s.stride(0)", name))
+            met = 1; /* a fresh zeros((M, N)) is contiguous */
+        else if (flat && !c->buf->site && (q = param_with(c, v, ".shape[0of2]")) >= 0 &&
+                 param_with(c, cols, ".shape[1of2]") == q)
+            met = export(mc, AL_REQ_NUMEL_IS_NUMEL, q);
+        free(cols);
+        free(stride);
+        break;
+    }
+    }
+    free(product);
+    free(v);
+    size_free(&sf);
+    return met;
+}
+
+static const char *requirement_text(al_req_kind k)
+{
+    switch (k) {
+    case AL_REQ_NUMEL_IS_VALUE: return "its bound equals the buffer's numel";
+    case AL_REQ_NUMEL_IS_NUMEL: return "the buffer has as many elements as its argument";
+    case AL_REQ_SHAPE_IS_SHAPE: return "the buffer has its argument's shape";
+    case AL_REQ_ROWS: return "its rows and columns are the buffer's own";
+    case AL_REQ_NONE: break;
+    }
+    return "";
+}
+
+/* `y = helper(buf)` where helper returns its argument untouched: y is a
+ * new alias (a view of every element when `whole`, else of an unknown
+ * part). A result dropped is no use; one used any other way escapes. */
+static al_use returned_alias(const al_use_ctx *c, TSNode call, al_alias_kind kind, int rid,
+                             bool whole, const char *callee)
+{
+    TSNode parent = ts_node_parent(call);
+    while (al_node_is(parent, "parenthesized_expression"))
+        parent = ts_node_parent(parent);
+    if (al_node_is(parent, "expression_statement"))
+        return make(AL_USE_META, call);
+    if (al_node_is(parent, "assignment") && al_py_node_eq(al_py_unparen(al_node_field(parent, "right")),
+                                                           call)) {
+        TSNode left = al_node_field(parent, "left");
+        if (al_node_is(left, "identifier")) {
+            al_use e = make(AL_USE_CREATE, parent);
+            e.target = al_node_ptr(c->env->pf, left, &e.target_len);
+            e.evidence = al_xstrdup(callee);
+            if (!whole || kind == AL_ALIAS_OPAQUE) {
+                e.akind = AL_ALIAS_OPAQUE;
+                e.aregion = AL_REGION_UNKNOWN;
+            } else {
+                e.akind = kind == AL_ALIAS_REGION ? AL_ALIAS_REGION : AL_ALIAS_RESHAPED;
+                e.aregion = rid;
+            }
+            return e;
+        }
+    }
+    return make(AL_USE_ESCAPE, call);
+}
+
+/* The use that a callee's summary makes of the call. */
+static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, int wr,
+                         al_call_effect *e)
+{
+    al_use u;
+    switch (e->effect) {
+    case AL_EFFECT_WRITES_ALL: {
+        bool whole = kind == AL_ALIAS_SAME || kind == AL_ALIAS_RESHAPED;
+        int met = whole || e->req.kind == AL_REQ_NONE ? requirement_met(c, call, &e->req) : 0;
+        u = make_write(c, wr, met == 0, call, e->callee);
+        if (met == 0) {
+            char *v = ts_node_is_null(e->req.node) ? al_xstrdup("?")
+                                                   : al_node_text_compact(c->env->pf, e->req.node);
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "%s writes every element only if %s (`%s`), which alloclint "
+                                  "could not prove",
+                             e->callee, requirement_text(e->req.kind), v);
+            u.why = al_strbuf_detach(&sb);
+            free(v);
+        }
+        u.evidence_kind = met == 0 ? "kernel" : "op";
+        break;
+    }
+    case AL_EFFECT_WRITES_SOME:
+        u = make_write(c, wr, true, call, e->callee);
+        u.evidence_kind = "kernel";
+        if (e->why)
+            u.why = al_xstrdup(e->why);
+        break;
+    case AL_EFFECT_SKIPS:
+    case AL_EFFECT_WRITES_PART:
+        u = make(AL_USE_NEEDED, call);
+        break;
+    case AL_EFFECT_ACCUMULATES:
+        u = make(AL_USE_RMW, call);
+        break;
+    case AL_EFFECT_READS:
+        u = make(AL_USE_READ, call);
+        break;
+    case AL_EFFECT_UNUSED:
+        u = make(AL_USE_META, call);
+        break;
+    case AL_EFFECT_RETURNS_ALIAS:
+        u = returned_alias(c, call, kind, wr, e->returns_whole, e->callee);
+        break;
+    default:
+        u = make(AL_USE_ESCAPE, call);
+        break;
+    }
+    al_chain_add(&u.chain, c->env->path, al_node_row(call), "handed to %s here", e->callee);
+    al_chain_append(&u.chain, &e->chain);
+    return u;
+}
+
+static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_alias_kind kind,
+                      int rid)
+{
+    TSNode fn = al_node_field(call, "function");
+    int wr = write_region(kind, rid);
+    /* With the repo index: the callee's own summary first. What it cannot
+     * find is no write, but for ops an op summary describes. */
+    bool indexed = c->env->index != NULL;
+    if (indexed) {
+        al_call_effect e;
+        if (al_callee_effect(c->env, call, pos, kw, &e)) {
+            al_use u = effect_use(c, call, kind, wr, &e);
+            al_call_effect_free(&e);
+            return u;
+        }
+    }
+    TSNode launched = al_node_field(fn, "value");
+    if (al_node_is(fn, "subscript")) {
+        if (!indexed && is_kernel_name(c, launched))
+            return kernel_launch_use(c, call, launched, kw, wr);
+        return make(AL_USE_ESCAPE, call); /* `table[key](buf)`, or a kernel not found */
+    }
+    char *q = al_imports_resolve(&c->env->mod->imports, c->env->pf, fn);
+    char *bare = NULL;
+    if (!q && al_node_is(fn, "identifier"))
+        bare = al_node_text(c->env->pf, fn);
+    const char *name = q ? q : bare;
+    al_use e;
+    size_t kwlen = 0;
+    const char *kwp = ts_node_is_null(kw) ? NULL : al_node_ptr(c->env->pf, kw, &kwlen);
+    const al_op_summary *op = name ? al_ops_find(c->env->ops, name) : NULL;
+    const al_op_summary *out_op = name ? al_ops_find_output(c->env->ops, name, pos, kwp, kwlen) : NULL;
+    char what[200];
+    if (name && in_list_z(META_FUNCS, name)) {
+        e = make(AL_USE_META, call);
+    } else if (out_op) {
+        if (kwp)
+            snprintf(what, sizeof what, "`%s(%.*s=...)`", name, (int)kwlen, kwp);
+        else
+            snprintf(what, sizeof what, "`%s` (argument %d)", name, pos);
+        /* A library outside the project is at most likely to write it all. */
+        bool proved = out_op->full_write && !out_op->library;
+        e = make_write(c, wr, !proved, call, what);
+        e.evidence_kind = proved ? "op" : "kernel";
+        if (!proved && e.kind == AL_USE_WRITE) {
+            al_strbuf sb = {0};
+            if (out_op->library && out_op->full_write)
+                al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says "
+                                      "it writes the whole output, which alloclint cannot check",
+                                 name);
+            else
+                al_strbuf_printf(&sb, "`%s` writes this argument (%s), but not necessarily every "
+                                      "element of it",
+                                 name, out_op->origin ? out_op->origin : "its op summary");
+            e.why = al_strbuf_detach(&sb);
+        }
+    } else if (op) {
+        e = make(AL_USE_READ, call);
+    } else if (!indexed && kwp && is_out_keyword(kwp, kwlen)) {
+        size_t fl;
+        const char *fp = al_node_ptr(c->env->pf, fn, &fl);
+        snprintf(what, sizeof what, "`%.*s=` of `%.*s`", (int)kwlen, kwp, (int)(fl < 80 ? fl : 80),
+                 fp);
+        e = make_write(c, wr, true, call, what);
+        e.evidence_kind = "kernel";
+    } else if (q && al_str_starts_with(q, "torch.ops.") && (indexed || !c->zero_fill || pos != 0)) {
+        /* Without a schema, only the first argument of a custom op is
+         * taken for its output (vLLM's and SGLang's `out`-first habit). */
+        e = make(pos == 0 ? AL_USE_ESCAPE : AL_USE_READ, call);
+    } else if (q && al_str_starts_with(q, "torch.ops.")) {
+        snprintf(what, sizeof what, "the custom op `%s`", q);
+        e = make_write(c, wr, true, call, what);
+        e.evidence_kind = "kernel";
+    } else if (q && al_str_starts_with(q, "torch.")) {
+        e = make(AL_USE_READ, call);
+    } else {
+        e = make(AL_USE_ESCAPE, call);
+    }
+    free(q);
+    free(bare);
+    return e;
+}
+
+static al_use attribute_use(const al_use_ctx *c, TSNode q, al_alias_kind kind, int rid,
+                            TSNode root)
+{
+    TSNode g = ts_node_parent(q);
+    if (al_node_is(g, "call") && al_py_node_eq(al_node_field(g, "function"), q))
+        return method_use(c, q, g, kind, rid, root);
+    size_t len;
+    const char *attr = al_node_ptr(c->env->pf, al_node_field(q, "attribute"), &len);
+    if (al_str_in_list(META_ATTRS, attr, len))
+        return make(AL_USE_META, q);
+    if ((len == 1 && attr[0] == 'T') || (len == 2 && memcmp(attr, "mT", 2) == 0))
+        return use_of_value(c, q, view_kind(kind), rid, root);
+    if (len == 4 && memcmp(attr, "data", 4) == 0)
+        return use_of_value(c, q, kind, rid, root);
+    return make(AL_USE_READ, q);
+}
+
+static al_use assignment_use(const al_use_ctx *c, TSNode q, TSNode E, al_alias_kind kind,
+                             int rid)
+{
+    if (al_py_node_eq(al_node_field(q, "left"), E)) {
+        if (al_node_is(E, "identifier"))
+            return make(AL_USE_KILL, E);
+        char *target = al_node_text_compact(c->env->pf, E);
+        char what[128];
+        if (strlen(target) > 60)
+            snprintf(what, sizeof what, "an assignment to `%.57s...`", target);
+        else
+            snprintf(what, sizeof what, "`%s = ...`", target);
+        free(target);
+        return make_write(c, write_region(kind, rid), false, q, what);
+    }
+    if (al_py_node_eq(al_node_field(q, "right"), E)) {
+        TSNode left = al_node_field(q, "left");
+        if (al_node_is(left, "identifier")) {
+            al_use e = make(AL_USE_CREATE, q);
+            e.target = al_node_ptr(c->env->pf, left, &e.target_len);
+            e.akind = kind;
+            e.aregion = rid;
+            return e;
+        }
+        if (al_node_is(left, "pattern_list") || al_node_is(left, "tuple_pattern") ||
+            al_node_is(left, "list_pattern"))
+            return make(AL_USE_READ, q); /* unpacking iterates the tensor */
+        return make(AL_USE_ESCAPE, q);   /* stored in an attribute or container */
+    }
+    return make(AL_USE_READ, q);
+}
+
+static al_use argument_list_use(const al_use_ctx *c, TSNode q, TSNode E, al_alias_kind kind,
+                                int rid)
+{
+    TSNode call = ts_node_parent(q);
+    if (!al_node_is(call, "call"))
+        return make(AL_USE_READ, q);
+    int pos = 0;
+    uint32_t k = ts_node_named_child_count(q);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode a = ts_node_named_child(q, i);
+        if (al_py_node_eq(a, E))
+            break;
+        if (al_node_is(a, "list_splat") || al_node_is(a, "dictionary_splat")) {
+            pos = -1000;
+            continue;
+        }
+        if (!al_node_is(a, "keyword_argument") && !al_node_is(a, "comment"))
+            pos++;
+    }
+    TSNode nokw = {0};
+    return arg_use(c, call, pos < 0 ? -1 : pos, nokw, kind, rid);
+}
+
+/* `x is None` reads no element. */
+static al_use comparison_use(TSNode q)
+{
+    bool identity = true;
+    uint32_t k = ts_node_child_count(q);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode ch = ts_node_child(q, i);
+        if (!ts_node_is_named(ch)) {
+            const char *op = ts_node_type(ch);
+            if (strcmp(op, "is") && strcmp(op, "is not") && strcmp(op, "not"))
+                identity = false;
+        }
+    }
+    return make(identity ? AL_USE_META : AL_USE_READ, q);
+}
+
+static al_use use_of_value(const al_use_ctx *c, TSNode E, al_alias_kind kind, int rid,
+                           TSNode root)
+{
+    if (al_py_node_eq(E, root))
+        return make(AL_USE_READ, E);
+    TSNode q = ts_node_parent(E);
+    while (al_node_is(q, "parenthesized_expression") && !al_py_node_eq(q, root)) {
+        E = q;
+        q = ts_node_parent(q);
+    }
+    if (ts_node_is_null(q))
+        return make(AL_USE_READ, E);
+    const char *type = ts_node_type(q);
+
+    if (strcmp(type, "attribute") == 0 && al_py_node_eq(al_node_field(q, "object"), E))
+        return attribute_use(c, q, kind, rid, root);
+    if (strcmp(type, "subscript") == 0 && al_py_node_eq(al_node_field(q, "value"), E)) {
+        if (kind == AL_ALIAS_SAME) {
+            al_region r = al_extents_subscript(c->extents, q, NULL);
+            if (r.unknown)
+                return use_of_value(c, q, AL_ALIAS_OPAQUE, AL_REGION_UNKNOWN, root);
+            int id = al_region_id(c->extents, r);
+            return use_of_value(c, q, id == AL_REGION_FULL ? AL_ALIAS_SAME : AL_ALIAS_REGION, id,
+                                root);
+        }
+        return use_of_value(c, q, AL_ALIAS_OPAQUE, AL_REGION_UNKNOWN, root);
+    }
+    if (strcmp(type, "assignment") == 0)
+        return assignment_use(c, q, E, kind, rid);
+    if (strcmp(type, "augmented_assignment") == 0)
+        return make(al_py_node_eq(al_node_field(q, "left"), E) ? AL_USE_RMW : AL_USE_READ, q);
+    if (strcmp(type, "argument_list") == 0)
+        return argument_list_use(c, q, E, kind, rid);
+    if (strcmp(type, "keyword_argument") == 0 && al_py_node_eq(al_node_field(q, "value"), E)) {
+        TSNode call = ts_node_parent(ts_node_parent(q));
+        if (!al_node_is(call, "call"))
+            return make(AL_USE_READ, q);
+        return arg_use(c, call, -1, al_node_field(q, "name"), kind, rid);
+    }
+    if (strcmp(type, "comparison_operator") == 0)
+        return comparison_use(q);
+    if (strcmp(type, "delete_statement") == 0)
+        return make(al_node_is(E, "identifier") ? AL_USE_KILL : AL_USE_READ, q);
+    if (strcmp(type, "global_statement") == 0 || strcmp(type, "nonlocal_statement") == 0)
+        return make(AL_USE_ESCAPE, q);
+    /* A summarised function that returns its parameter (or a view of it)
+     * hands the caller an alias, not an escape. */
+    if (strcmp(type, "return_statement") == 0 && c->buf && !c->buf->site) {
+        al_use e = make(AL_USE_RETURN, q);
+        e.akind = kind;
+        e.aregion = rid;
+        return e;
+    }
+    if (in_list_z(ESCAPE_PARENTS, type))
+        return make(AL_USE_ESCAPE, q);
+    if (strcmp(type, "as_pattern_target") == 0 || strcmp(type, "pattern_list") == 0 ||
+        strcmp(type, "tuple_pattern") == 0 || strcmp(type, "list_pattern") == 0)
+        return make(AL_USE_KILL, E);
+    return make(AL_USE_READ, q);
+}
+
+/* Contexts inside a statement that change what a use means. */
+static bool inside(TSNode id, TSNode root, const char *const *types)
+{
+    TSNode n = ts_node_parent(id);
+    while (!ts_node_is_null(n)) {
+        if (in_list_z(types, ts_node_type(n)))
+            return true;
+        if (al_py_node_eq(n, root))
+            break;
+        n = ts_node_parent(n);
+    }
+    return false;
+}
+
+static const char *const CAPTURING[] = {"lambda", NULL};
+static const char *const COMPREHENSIONS[] = {
+    "list_comprehension", "set_comprehension", "dictionary_comprehension",
+    "generator_expression", NULL};
+static const char *const CONDITIONAL[] = {"conditional_expression", "boolean_operator", NULL};
+
+/* Whether n runs inside `with torch.cuda.graph(g):` or another capture
+ * context: work there is recorded, not executed, until a replay. */
+static bool in_graph_capture(const al_pyfile *pf, TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (al_node_is(p, "function_definition") || al_node_is(p, "class_definition"))
+            return false;
+        if (!al_node_is(p, "with_statement"))
+            continue;
+        uint32_t k = ts_node_named_child_count(p);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode ch = ts_node_named_child(p, i);
+            if (!al_node_is(ch, "with_clause"))
+                continue;
+            char *text = al_node_text_compact(pf, ch);
+            for (char *t = text; *t; t++)
+                *t = (char)tolower((unsigned char)*t);
+            bool capture = strstr(text, "graph") || strstr(text, "capture");
+            free(text);
+            if (capture)
+                return true;
+        }
+    }
+    return false;
+}
+
+void al_use_free(al_use *u)
+{
+    free(u->evidence);
+    free(u->why);
+    al_chain_free(&u->chain);
+    u->evidence = u->why = NULL;
+}
+
+al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
+                       al_alias_kind kind, int region)
+{
+    if (node->kind == AL_CFG_DEF)
+        return make(AL_USE_ESCAPE, id);
+    if (node->kind == AL_CFG_FOR_TARGET) {
+        al_use e = use_of_value(c, id, kind, region, node->eval);
+        if (al_py_node_eq(id, node->eval) || e.kind == AL_USE_KILL) {
+            al_use_free(&e);
+            return make(AL_USE_KILL, id);
+        }
+        if (e.kind == AL_USE_WRITE) {
+            al_use_free(&e);
+            return make(AL_USE_PARTIAL, id);
+        }
+        return e;
+    }
+    if (node->kind == AL_CFG_EXCEPT) {
+        TSNode alias_node = al_node_field(node->eval, "alias");
+        if (al_py_node_eq(alias_node, id))
+            return make(AL_USE_KILL, id);
+    }
+    if (inside(id, node->eval, CAPTURING))
+        return make(AL_USE_ESCAPE, id);
+    if (inside(id, node->eval, COMPREHENSIONS))
+        return make(AL_USE_READ, id);
+    al_use e = use_of_value(c, id, kind, region, node->eval);
+    if (e.kind == AL_USE_WRITE && in_graph_capture(c->env->pf, id)) {
+        al_use_free(&e);
+        return make(AL_USE_PARTIAL, id); /* recorded now, executed at replay */
+    }
+    if ((e.kind == AL_USE_WRITE || e.kind == AL_USE_CREATE) && inside(id, node->eval, CONDITIONAL)) {
+        al_use_free(&e);
+        /* A write that may not happen proves nothing; it reads nothing either. */
+        return make(e.kind == AL_USE_WRITE ? AL_USE_PARTIAL : AL_USE_READ, id);
+    }
+    return e;
+}

@@ -1,0 +1,424 @@
+#include "form.h"
+
+#include "../../base/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Linear forms: a sum of terms, each a coefficient times factors.      */
+
+int al_tf_param_index(const al_tf_kernel *k, const char *p, size_t len)
+{
+    for (size_t i = 0; i < k->nparams; i++)
+        if (strlen(k->params[i]) == len && !memcmp(k->params[i], p, len))
+            return (int)i;
+    return -1;
+}
+
+/* The qualified name of a callee, with re-exports of triton.language
+ * (`from vllm.triton_utils import tl`: a binding ending in `.tl`) spelled
+ * as triton.language itself. */
+char *al_tf_resolve_tl(const al_tf_kernel *k, TSNode fn)
+{
+    char *q = al_imports_resolve(&k->mod->imports, k->pf, fn);
+    if (!q || al_str_starts_with(q, "triton.language."))
+        return q;
+    TSNode base = fn;
+    while (al_node_is(base, "attribute"))
+        base = al_node_field(base, "object");
+    size_t bl;
+    const char *bp = al_node_ptr(k->pf, base, &bl);
+    for (size_t i = 0; i < k->mod->imports.n; i++) {
+        const al_import *im = &k->mod->imports.items[i];
+        if (strlen(im->local) == bl && !memcmp(im->local, bp, bl) &&
+            (al_str_ends_with(im->target, ".tl") || !strcmp(im->target, "tl"))) {
+            size_t tl = strlen(im->target);
+            if (strncmp(q, im->target, tl) == 0 && q[tl] == '.') {
+                al_strbuf sb = {0};
+                al_strbuf_printf(&sb, "triton.language%s", q + tl);
+                free(q);
+                return al_strbuf_detach(&sb);
+            }
+        }
+    }
+    return q;
+}
+
+bool al_tf_is_tl(const al_tf_kernel *k, TSNode fn, const char *name)
+{
+    char want[64];
+    snprintf(want, sizeof want, "triton.language.%s", name);
+    char *q = al_tf_resolve_tl(k, fn);
+    bool yes = q && !strcmp(q, want);
+    free(q);
+    return yes;
+}
+
+int al_tf_local_of(const al_tf_kernel *k, const char *p, size_t len)
+{
+    for (size_t i = 0; i < k->nlocals; i++)
+        if (strlen(k->local_names[i]) == len && !memcmp(k->local_names[i], p, len))
+            return (int)i;
+    return -1;
+}
+
+static void note_local(al_tf_kernel *k, TSNode name, TSNode value, TSNode loop, int weight)
+{
+    size_t len;
+    const char *p = al_node_ptr(k->pf, name, &len);
+    int i = al_tf_local_of(k, p, len);
+    if (i < 0) {
+        const char *s = al_intern(&k->strs, p, len);
+        TSNode none = {0};
+        AL_PUSH(k->local_names, k->nlocals, k->caplocals, s);
+        k->local_values = al_xrealloc(k->local_values, k->caplocals * sizeof(TSNode));
+        k->local_counts = al_xrealloc(k->local_counts, k->caplocals * sizeof(int));
+        k->local_loops = al_xrealloc(k->local_loops, k->caplocals * sizeof(TSNode));
+        i = (int)k->nlocals - 1;
+        k->local_values[i] = none;
+        k->local_counts[i] = 0;
+        k->local_loops[i] = none;
+    }
+    k->local_counts[i] += weight;
+    k->local_values[i] = value;
+    k->local_loops[i] = loop;
+}
+
+void al_tf_collect_locals(al_tf_kernel *k, TSNode n, int depth)
+{
+    if (depth > 200)
+        return;
+    const char *t = ts_node_type(n);
+    if (depth > 0 && (!strcmp(t, "function_definition") || !strcmp(t, "lambda")))
+        return;
+    TSNode none = {0};
+    if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment")) {
+        TSNode left = al_node_field(n, "left"), right = al_node_field(n, "right");
+        int weight = !strcmp(t, "augmented_assignment") ? 2 : 1;
+        size_t len;
+        const char *lp = al_node_is(left, "identifier") ? al_node_ptr(k->pf, left, &len) : NULL;
+        int pi = lp ? al_tf_param_index(k, lp, len) : -1;
+        /* `Y += row * stride` at the top level: the pointer moves once. */
+        if (pi >= 0 && weight == 2 && al_node_text_eq(k->pf, al_node_field(n, "operator"), "+=") &&
+            ts_node_eq(ts_node_parent(ts_node_parent(n)), al_node_field(k->def, "body"))) {
+            if (!ts_node_is_null(k->bumps[pi]))
+                k->bumped_twice[pi] = true;
+            k->bumps[pi] = right;
+        } else if (al_node_is(left, "identifier")) {
+            note_local(k, left, right, none, weight);
+        } else if (al_node_is(left, "pattern_list") || al_node_is(left, "tuple_pattern")) {
+            TSNode r = al_py_unparen(right);
+            bool pairs = (al_node_is(r, "expression_list") || al_node_is(r, "tuple")) &&
+                         ts_node_named_child_count(r) == ts_node_named_child_count(left);
+            uint32_t m = ts_node_named_child_count(left);
+            for (uint32_t i = 0; i < m; i++) {
+                TSNode e = ts_node_named_child(left, i);
+                if (al_node_is(e, "identifier"))
+                    note_local(k, e, pairs ? ts_node_named_child(r, i) : none, none, pairs ? 1 : 2);
+            }
+        }
+    } else if (!strcmp(t, "for_statement")) {
+        TSNode left = al_node_field(n, "left");
+        if (al_node_is(left, "identifier"))
+            note_local(k, left, none, n, 1);
+    }
+    uint32_t m = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < m; i++)
+        al_tf_collect_locals(k, ts_node_named_child(n, i), depth + 1);
+}
+
+const char *al_tf_factor(al_tf_kernel *k, const char *fmt, const char *a)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, fmt, a);
+    return al_intern(&k->strs, buf, strlen(buf));
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static bool term_same(const al_tf_term *a, const al_tf_term *b)
+{
+    if (a->nf != b->nf)
+        return false;
+    for (int i = 0; i < a->nf; i++)
+        if (a->f[i] != b->f[i])
+            return false;
+    return true;
+}
+
+static void add_term(al_tf_lin *l, al_tf_term t)
+{
+    if (t.coef == 0)
+        return;
+    qsort(t.f, (size_t)t.nf, sizeof t.f[0], cmp_str);
+    for (int i = 0; i < l->n; i++)
+        if (term_same(&l->t[i], &t)) {
+            l->t[i].coef += t.coef;
+            if (l->t[i].coef == 0)
+                l->t[i] = l->t[--l->n];
+            return;
+        }
+    if (l->n < MAX_TERMS)
+        l->t[l->n++] = t;
+}
+
+al_tf_lin al_tf_single(al_tf_kernel *k, const char *f, bool data)
+{
+    (void)k;
+    al_tf_lin l = {data, 0, {{0}}};
+    al_tf_term t = {1, 1, {f}};
+    add_term(&l, t);
+    return l;
+}
+
+static al_tf_lin constant(long v)
+{
+    al_tf_lin l = {false, 0, {{0}}};
+    al_tf_term t = {v, 0, {NULL}};
+    add_term(&l, t);
+    return l;
+}
+
+al_tf_lin al_tf_sum(al_tf_lin a, const al_tf_lin *b, long sign)
+{
+    a.data |= b->data;
+    for (int i = 0; i < b->n; i++) {
+        al_tf_term t = b->t[i];
+        t.coef *= sign;
+        add_term(&a, t);
+    }
+    return a;
+}
+
+static al_tf_lin product(al_tf_kernel *k, const al_tf_lin *a, const al_tf_lin *b, TSNode at)
+{
+    al_tf_lin r = {a->data || b->data, 0, {{0}}};
+    if (a->n * b->n > MAX_TERMS) {
+        char *t = al_node_text_compact(k->pf, at);
+        al_tf_lin o = al_tf_single(k, al_tf_factor(k, "?%s", t), r.data);
+        free(t);
+        return o;
+    }
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < b->n; j++) {
+            al_tf_term t = {a->t[i].coef * b->t[j].coef, 0, {NULL}};
+            for (int x = 0; x < a->t[i].nf && t.nf < MAX_FACTORS; x++)
+                t.f[t.nf++] = a->t[i].f[x];
+            for (int x = 0; x < b->t[j].nf && t.nf < MAX_FACTORS; x++)
+                t.f[t.nf++] = b->t[j].f[x];
+            add_term(&r, t);
+        }
+    return r;
+}
+
+bool al_tf_lin_eq(const al_tf_lin *a, const al_tf_lin *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (int i = 0; i < a->n; i++) {
+        bool found = false;
+        for (int j = 0; j < b->n && !found; j++)
+            found = term_same(&a->t[i], &b->t[j]) && a->t[i].coef == b->t[j].coef;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* An expression the forms do not understand: one opaque factor. */
+static al_tf_lin opaque(al_tf_kernel *k, TSNode n)
+{
+    char *t = al_node_text_compact(k->pf, n);
+    al_tf_lin l = al_tf_single(k, al_tf_factor(k, "?%s", t), al_tf_has_load(k, n, 0));
+    free(t);
+    return l;
+}
+
+static al_tf_lin call_form(al_tf_kernel *k, TSNode n, int depth)
+{
+    TSNode fn = al_node_field(n, "function");
+    al_py_args a;
+    al_py_args_read(n, &a);
+    if (al_tf_is_tl(k, fn, "program_id") || al_tf_is_tl(k, fn, "num_programs")) {
+        TSNode axis = a.npos > 0 ? a.pos[0] : al_py_kwarg(k->pf, &a, "axis");
+        long v = 0;
+        if (!ts_node_is_null(axis) && !al_py_parse_long(k->pf, axis, &v))
+            return opaque(k, n);
+        char num[8];
+        snprintf(num, sizeof num, "%ld", v);
+        return al_tf_single(k, al_tf_factor(k, al_tf_is_tl(k, fn, "program_id") ? "PID%s" : "NPROG%s", num), false);
+    }
+    if (al_tf_is_tl(k, fn, "arange") && a.npos == 2 && al_node_text_eq(k->pf, a.pos[0], "0")) {
+        char *hi = al_node_text_compact(k->pf, a.pos[1]);
+        al_tf_lin l = al_tf_single(k, al_tf_factor(k, "AR(%s)", hi), false);
+        free(hi);
+        return l;
+    }
+    if (al_tf_is_tl(k, fn, "load"))
+        return al_tf_single(k, al_tf_factor(k, "%s", "LOADED"), true);
+    /* Hints and casts keep the value: x.to(...), tl.multiple_of(x, ...). */
+    if ((al_tf_is_tl(k, fn, "multiple_of") || al_tf_is_tl(k, fn, "max_contiguous")) && a.npos >= 1)
+        return al_tf_form(k, a.pos[0], depth + 1);
+    if (al_node_is(fn, "attribute") && al_py_last_name_is(k->pf, fn, "to"))
+        return al_tf_form(k, al_node_field(fn, "object"), depth + 1);
+    return opaque(k, n);
+}
+
+static al_tf_lin identifier_form(al_tf_kernel *k, TSNode n, int depth)
+{
+    size_t len;
+    const char *p = al_node_ptr(k->pf, n, &len);
+    int li = al_tf_local_of(k, p, len);
+    if (li >= 0) {
+        if (!ts_node_is_null(k->local_loops[li]) && k->local_counts[li] == 1)
+            return al_tf_single(k, al_intern(&k->strs, p, len), false); /* a loop variable */
+        if (k->local_counts[li] == 1 && !ts_node_is_null(k->local_values[li]))
+            return al_tf_form(k, k->local_values[li], depth + 1);
+        return opaque(k, n);
+    }
+    int pi = al_tf_param_index(k, p, len);
+    if (pi >= 0 && k->bumped_twice[pi])
+        return opaque(k, n);
+    if (pi >= 0) {
+        al_tf_lin l = al_tf_single(k, al_tf_factor(k, "P:%s", k->params[pi]), false);
+        if (!ts_node_is_null(k->bumps[pi])) {
+            al_tf_lin b = al_tf_form(k, k->bumps[pi], depth + 1);
+            l = al_tf_sum(l, &b, 1);
+        }
+        return l;
+    }
+    return opaque(k, n);
+}
+
+/* x[:, None] / x[None, :]: the aranges in x become rows or columns. */
+static al_tf_lin broadcast_form(al_tf_kernel *k, TSNode n, int depth)
+{
+    TSNode subs[2];
+    size_t ns = al_node_field_children(n, "subscript", subs, 2);
+    if (ns != 2)
+        return opaque(k, n);
+    const char *tag = NULL;
+    if (al_node_is(subs[0], "slice") && al_node_is(subs[1], "none"))
+        tag = "@r";
+    else if (al_node_is(subs[0], "none") && al_node_is(subs[1], "slice"))
+        tag = "@c";
+    if (!tag)
+        return opaque(k, n);
+    al_tf_lin l = al_tf_form(k, al_node_field(n, "value"), depth + 1);
+    for (int i = 0; i < l.n; i++)
+        for (int j = 0; j < l.t[i].nf; j++)
+            if (!strncmp(l.t[i].f[j], "AR(", 3)) {
+                char buf[256];
+                snprintf(buf, sizeof buf, "%s%s", l.t[i].f[j], tag);
+                l.t[i].f[j] = al_intern(&k->strs, buf, strlen(buf));
+            }
+    return l;
+}
+
+al_tf_lin al_tf_form(al_tf_kernel *k, TSNode n, int depth)
+{
+    n = al_py_unparen(n);
+    if (depth > 24)
+        return opaque(k, n);
+    long v;
+    if (al_py_parse_long(k->pf, n, &v))
+        return constant(v);
+    if (al_node_is(n, "identifier"))
+        return identifier_form(k, n, depth);
+    if (al_node_is(n, "call"))
+        return call_form(k, n, depth);
+    if (al_node_is(n, "subscript"))
+        return broadcast_form(k, n, depth);
+    if (al_node_is(n, "unary_operator") &&
+        al_node_text_eq(k->pf, al_node_field(n, "operator"), "-")) {
+        al_tf_lin a = al_tf_form(k, al_node_field(n, "argument"), depth + 1);
+        return al_tf_sum(constant(0), &a, -1);
+    }
+    if (al_node_is(n, "binary_operator")) {
+        TSNode op = al_node_field(n, "operator");
+        al_tf_lin a = al_tf_form(k, al_node_field(n, "left"), depth + 1);
+        al_tf_lin b = al_tf_form(k, al_node_field(n, "right"), depth + 1);
+        if (al_node_text_eq(k->pf, op, "+"))
+            return al_tf_sum(a, &b, 1);
+        if (al_node_text_eq(k->pf, op, "-"))
+            return al_tf_sum(a, &b, -1);
+        if (al_node_text_eq(k->pf, op, "*"))
+            return product(k, &a, &b, n);
+    }
+    return opaque(k, n);
+}
+
+/* Whether n reads memory: a tl.load in it, or in a local it names. */
+bool al_tf_has_load(const al_tf_kernel *k, TSNode n, int depth)
+{
+    if (depth > 60)
+        return true;
+    if (al_node_is(n, "call") && al_tf_is_tl(k, al_node_field(n, "function"), "load"))
+        return true;
+    if (al_node_is(n, "identifier")) {
+        size_t len;
+        const char *p = al_node_ptr(k->pf, n, &len);
+        int li = al_tf_local_of(k, p, len);
+        if (li >= 0 && !ts_node_is_null(k->local_values[li]))
+            return al_tf_has_load(k, k->local_values[li], depth + 1);
+        return false;
+    }
+    uint32_t m = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < m; i++)
+        if (al_tf_has_load(k, ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Accesses of a parameter                                              */
+
+/* The parameter a pointer form is based on: the one al_tf_term that is a lone
+ * parameter with coefficient 1. -1 when there is none (or two). */
+int al_tf_base_param(const al_tf_kernel *k, const al_tf_lin *l, int *term_index)
+{
+    int found = -1;
+    for (int i = 0; i < l->n; i++)
+        if (l->t[i].coef == 1 && l->t[i].nf == 1 && !strncmp(l->t[i].f[0], "P:", 2)) {
+            if (found >= 0)
+                return -1;
+            found = al_tf_param_index(k, l->t[i].f[0] + 2, strlen(l->t[i].f[0] + 2));
+            *term_index = i;
+        }
+    return found;
+}
+
+al_tf_lin al_tf_without_term(al_tf_lin l, int i)
+{
+    l.t[i] = l.t[--l.n];
+    return l;
+}
+
+/* The al_tf_term whose factors are exactly {a} or {a, b} (b may be NULL). */
+int al_tf_find_term(const al_tf_lin *l, const char *a, const char *b)
+{
+    for (int i = 0; i < l->n; i++) {
+        const al_tf_term *t = &l->t[i];
+        if (t->coef != 1)
+            continue;
+        if (!b && t->nf == 1 && t->f[0] == a)
+            return i;
+        if (b && t->nf == 2 && ((t->f[0] == a && t->f[1] == b) || (t->f[0] == b && t->f[1] == a)))
+            return i;
+    }
+    return -1;
+}
+
+/* The parameter a lone-parameter form names, or -1. */
+int al_tf_lone_param(const al_tf_kernel *k, const al_tf_lin *l)
+{
+    if (l->n != 1 || l->t[0].coef != 1 || l->t[0].nf != 1 || strncmp(l->t[0].f[0], "P:", 2))
+        return -1;
+    return al_tf_param_index(k, l->t[0].f[0] + 2, strlen(l->t[0].f[0] + 2));
+}
+

@@ -1,0 +1,569 @@
+#include "kernel.h"
+
+#include "form.h"
+
+#include "../python/extent.h"
+#include "../python/module.h"
+#include "../python/values.h"
+#include "../../front/python/syntax.h"
+#include "../../base/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_why(al_kparam *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_why(al_kparam *p, const char *fmt, ...)
+{
+    al_strbuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[600];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    al_strbuf_puts(&sb, buf);
+    free(p->why);
+    p->why = al_strbuf_detach(&sb);
+}
+
+/* `mask=A < N` (or a local assigned it once): the forms of A and N. */
+static bool bound_of(al_tf_kernel *k, TSNode mask, al_tf_lin *lhs, al_tf_lin *rhs)
+{
+    mask = al_py_unparen(mask);
+    for (int hop = 0; hop < 4 && al_node_is(mask, "identifier"); hop++) {
+        size_t len;
+        const char *p = al_node_ptr(k->pf, mask, &len);
+        int li = al_tf_local_of(k, p, len);
+        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
+            return false;
+        mask = al_py_unparen(k->local_values[li]);
+    }
+    if (!al_node_is(mask, "comparison_operator") || ts_node_named_child_count(mask) != 2)
+        return false;
+    uint32_t nc = ts_node_child_count(mask);
+    const char *op = NULL;
+    for (uint32_t i = 0; i < nc; i++)
+        if (!ts_node_is_named(ts_node_child(mask, i)))
+            op = ts_node_type(ts_node_child(mask, i));
+    TSNode l = ts_node_named_child(mask, 0), r = ts_node_named_child(mask, 1);
+    if (op && !strcmp(op, "<")) {
+        *lhs = al_tf_form(k, l, 0);
+        *rhs = al_tf_form(k, r, 0);
+        return true;
+    }
+    if (op && !strcmp(op, ">")) {
+        *lhs = al_tf_form(k, r, 0);
+        *rhs = al_tf_form(k, l, 0);
+        return true;
+    }
+    return false;
+}
+
+/* for v in range(0, N, B) — or the grid-stride range(pid * B, N,
+ * num_programs * B), axis set: the bound N; false for any other loop. */
+static bool block_loop(al_tf_kernel *k, TSNode loop, const char *block, al_tf_lin *bound, int *axis)
+{
+    TSNode it = al_node_field(loop, "right");
+    if (!al_node_is(it, "call") || !al_node_text_eq(k->pf, al_node_field(it, "function"), "range"))
+        return false;
+    al_py_args a;
+    al_py_args_read(it, &a);
+    if (a.npos != 3 || a.nkw || a.splat)
+        return false;
+    al_tf_lin start = al_tf_form(k, a.pos[0], 0), step = al_tf_form(k, a.pos[2], 0);
+    *bound = al_tf_form(k, a.pos[1], 0);
+    *axis = -1;
+    if (start.n == 0 && !start.data)
+        return al_node_text_eq(k->pf, al_py_unparen(a.pos[2]), block);
+    const char *bp = al_tf_factor(k, "P:%s", block);
+    for (int ax = 0; ax < 3; ax++) {
+        char pid[8], np[8];
+        snprintf(pid, sizeof pid, "PID%d", ax);
+        snprintf(np, sizeof np, "NPROG%d", ax);
+        const char *pf = al_intern(&k->strs, pid, strlen(pid));
+        const char *nf = al_intern(&k->strs, np, strlen(np));
+        if (start.n == 1 && al_tf_find_term(&start, pf, bp) == 0 && step.n == 1 &&
+            al_tf_find_term(&step, nf, bp) == 0) {
+            *axis = ax;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The one structure a store may sit in: loops over blocks whose variable
+ * its offsets use. Conditions and other loops make it partial. */
+static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *skips)
+{
+    for (TSNode n = ts_node_parent(store); !ts_node_is_null(n) && !ts_node_eq(n, k->def);
+         n = ts_node_parent(n)) {
+        if (al_node_is(n, "if_statement") || al_node_is(n, "elif_clause") ||
+            al_node_is(n, "else_clause")) {
+            TSNode cond = al_node_field(al_node_is(n, "else_clause") ? ts_node_parent(n) : n,
+                                        "condition");
+            char *c = al_node_text_compact(k->pf, cond);
+            if (al_tf_has_load(k, cond, 0)) {
+                *skips = true;
+                set_why(p, "stores only when `%s`, which depends on loaded data", c);
+            } else {
+                set_why(p, "stores only when `%s`", c);
+            }
+            free(c);
+            return false;
+        }
+        if (al_node_is(n, "while_statement")) {
+            set_why(p, "stores inside a while loop");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The exits (return, break, continue) of the kernel, but a last
+ * top-level return, which ends it anyway. */
+static void find_exits(al_tf_kernel *k, TSNode n, TSNode *exits, size_t *nexits, size_t max, int depth)
+{
+    if (depth > 200 || *nexits >= max)
+        return;
+    if (depth > 0 && (al_node_is(n, "function_definition") || al_node_is(n, "lambda")))
+        return;
+    if (al_node_is(n, "return_statement") || al_node_is(n, "break_statement") ||
+        al_node_is(n, "continue_statement")) {
+        TSNode body = al_node_field(k->def, "body");
+        bool last = ts_node_eq(ts_node_parent(n), body) &&
+                    ts_node_eq(n, ts_node_named_child(body, ts_node_named_child_count(body) - 1));
+        if (!last)
+            exits[(*nexits)++] = n;
+    }
+    uint32_t m = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < m; i++)
+        find_exits(k, ts_node_named_child(n, i), exits, nexits, max, depth + 1);
+}
+
+/* Whether an exit may be taken on loaded data: an `if` around it whose
+ * condition reads memory. */
+static bool exit_on_data(const al_tf_kernel *k, TSNode exit, char **cond_text)
+{
+    for (TSNode q = ts_node_parent(exit); !ts_node_is_null(q) && !ts_node_eq(q, k->def);
+         q = ts_node_parent(q)) {
+        if (!al_node_is(q, "if_statement") && !al_node_is(q, "elif_clause") &&
+            !al_node_is(q, "while_statement"))
+            continue;
+        TSNode cond = al_node_field(q, "condition");
+        if (!*cond_text)
+            *cond_text = al_node_text_compact(k->pf, cond);
+        if (al_tf_has_load(k, cond, 0)) {
+            free(*cond_text);
+            *cond_text = al_node_text_compact(k->pf, cond);
+            return true;
+        }
+    }
+    return false;
+}
+
+static const char *param_of_factor(const char *f)
+{
+    return !strncmp(f, "P:", 2) ? f + 2 : NULL;
+}
+
+/* A store that leaves elements out by its form, not for want of a proof:
+ * a constant offset (`P + 1 + offs`), a stride (`P + 2 * offs`), or a
+ * mask with a lower bound on the offsets (`offs >= start`). */
+static void provable_gap(al_tf_kernel *k, const al_tf_lin *off, TSNode mask, const char *ptext, al_kparam *p)
+{
+    for (int i = 0; i < off->n; i++) {
+        const al_tf_term *t = &off->t[i];
+        if (t->nf == 0 && t->coef > 0) {
+            p->effect = AL_EFFECT_WRITES_PART;
+            set_why(p, "stores `%s`, %ld element%s past the start: the first keep their values",
+                    ptext, t->coef, t->coef == 1 ? "" : "s");
+            return;
+        }
+        if (t->nf == 1 && !strncmp(t->f[0], "AR(", 3) && t->coef >= 2) {
+            p->effect = AL_EFFECT_WRITES_PART;
+            set_why(p, "stores `%s`, one element in %ld only", ptext, t->coef);
+            return;
+        }
+    }
+    mask = al_py_unparen(mask);
+    if (!al_node_is(mask, "binary_operator") ||
+        !al_node_text_eq(k->pf, al_node_field(mask, "operator"), "&"))
+        return;
+    TSNode sides[2] = {al_py_unparen(al_node_field(mask, "left")),
+                       al_py_unparen(al_node_field(mask, "right"))};
+    for (int s = 0; s < 2; s++) {
+        TSNode c = sides[s];
+        if (!al_node_is(c, "comparison_operator") || ts_node_named_child_count(c) != 2)
+            continue;
+        const char *op = NULL;
+        for (uint32_t i = 0; i < ts_node_child_count(c); i++)
+            if (!ts_node_is_named(ts_node_child(c, i)))
+                op = ts_node_type(ts_node_child(c, i));
+        TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+        TSNode offs = op && (!strcmp(op, ">=") || !strcmp(op, ">"))   ? l
+                      : op && (!strcmp(op, "<=") || !strcmp(op, "<")) ? r
+                                                                       : (TSNode){0};
+        if (ts_node_is_null(offs))
+            continue;
+        al_tf_lin o = al_tf_form(k, offs, 0);
+        if (!al_tf_lin_eq(&o, off))
+            continue;
+        char *bound = al_node_text_compact(k->pf, al_py_node_eq(offs, l) ? r : l);
+        p->effect = AL_EFFECT_WRITES_PART;
+        set_why(p, "stores `%s` only at offsets from `%s` on: the ones below keep their values",
+                ptext, bound);
+        free(bound);
+        return;
+    }
+}
+
+/* The cover a single, unconditional store proves, or why it does not. */
+static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    TSNode ptr = a.npos > 0 ? a.pos[0] : al_py_kwarg(k->pf, &a, "pointer");
+    TSNode mask = a.npos > 2 ? a.pos[2] : al_py_kwarg(k->pf, &a, "mask");
+    al_tf_lin pl = al_tf_form(k, ptr, 0);
+    int bt = -1;
+    al_tf_base_param(k, &pl, &bt);
+    al_tf_lin off = al_tf_without_term(pl, bt);
+    char *ptext = al_node_text_compact(k->pf, ptr);
+    TSNode shown = al_py_unparen(mask);
+    for (int hop = 0; hop < 4 && al_node_is(shown, "identifier"); hop++) {
+        size_t len;
+        const char *mp = al_node_ptr(k->pf, shown, &len);
+        int li = al_tf_local_of(k, mp, len);
+        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
+            break;
+        shown = al_py_unparen(k->local_values[li]);
+    }
+    char *mtext = ts_node_is_null(mask) ? al_xstrdup("(none)") : al_node_text_compact(k->pf, shown);
+    p->effect = AL_EFFECT_WRITES_SOME;
+    set_why(p, "stores `%s` under mask `%s`; could not prove the stores cover the buffer", ptext,
+            mtext);
+    al_tf_lin lhs, rhs;
+    if (off.data || (!ts_node_is_null(mask) && al_tf_has_load(k, mask, 0))) {
+        set_why(p, "stores `%s` under mask `%s`, at offsets or under a bound read from memory",
+                ptext, mtext);
+    } else if (!ts_node_is_null(mask) && bound_of(k, mask, &lhs, &rhs) && al_tf_lone_param(k, &rhs) >= 0) {
+        int n = al_tf_lone_param(k, &rhs);
+        /* Which arange, on which axis: find an AR factor in off. */
+        for (int i = 0; i < off.n && p->cover == AL_TCOVER_NONE; i++) {
+            if (off.t[i].nf != 1 || off.t[i].coef != 1 || strncmp(off.t[i].f[0], "AR(", 3) ||
+                strchr(off.t[i].f[0], '@'))
+                continue;
+            const char *ar = off.t[i].f[0];
+            char block[200];
+            snprintf(block, sizeof block, "%.*s", (int)(strlen(ar) - 4), ar + 3);
+            const char *bp = al_tf_factor(k, "P:%s", block);
+            al_tf_lin rest = al_tf_without_term(off, i);
+            bool block_is_param = al_tf_param_index(k, block, strlen(block)) >= 0;
+            /* grid blocks: off = pid * BLOCK + arange(BLOCK), mask off < n */
+            for (int ax = 0; ax < 3 && rest.n == 1 && al_tf_lin_eq(&lhs, &off); ax++) {
+                char pid[8];
+                snprintf(pid, sizeof pid, "PID%d", ax);
+                const char *pf = al_intern(&k->strs, pid, strlen(pid));
+                long bv;
+                bool const_block = !block_is_param && sscanf(block, "%ld", &bv) == 1;
+                if ((block_is_param && al_tf_find_term(&rest, pf, bp) == 0) ||
+                    (const_block && rest.t[0].nf == 1 && rest.t[0].f[0] == pf && rest.t[0].coef == bv)) {
+                    p->cover = AL_TCOVER_GRID;
+                    p->axis = ax;
+                    p->n = n;
+                    p->block = block_is_param ? al_tf_param_index(k, block, strlen(block)) : -1;
+                    p->block_text = al_xstrdup(block);
+                }
+            }
+            /* a loop over blocks: off = start + arange(BLOCK) */
+            if (p->cover == AL_TCOVER_NONE && rest.n == 1 && rest.t[0].nf == 1 &&
+                rest.t[0].coef == 1 && al_tf_lin_eq(&lhs, &off)) {
+                size_t vl = strlen(rest.t[0].f[0]);
+                int li = al_tf_local_of(k, rest.t[0].f[0], vl);
+                al_tf_lin bound;
+                int axis;
+                if (li >= 0 && !ts_node_is_null(k->local_loops[li]) &&
+                    block_loop(k, k->local_loops[li], block, &bound, &axis) &&
+                    al_tf_lin_eq(&bound, &rhs)) {
+                    p->cover = AL_TCOVER_LOOP;
+                    p->n = n;
+                }
+            }
+            /* rows: off = pid * stride + arange(BLOCK_N) (+ a column loop), mask cols < n */
+            for (int ax = 0; ax < 3 && p->cover == AL_TCOVER_NONE; ax++) {
+                char pid[8];
+                snprintf(pid, sizeof pid, "PID%d", ax);
+                const char *pf = al_intern(&k->strs, pid, strlen(pid));
+                for (int j = 0; j < rest.n; j++) {
+                    const al_tf_term *t = &rest.t[j];
+                    if (t->coef != 1 || t->nf != 2)
+                        continue;
+                    const char *other = t->f[0] == pf ? t->f[1] : t->f[1] == pf ? t->f[0] : NULL;
+                    const char *sp = other ? param_of_factor(other) : NULL;
+                    if (!sp)
+                        continue;
+                    al_tf_lin cols = al_tf_without_term(rest, j);
+                    al_tf_lin ar_only = al_tf_single(k, ar, false);
+                    cols = al_tf_sum(cols, &ar_only, 1);
+                    if (!al_tf_lin_eq(&lhs, &cols))
+                        continue;
+                    bool loop = cols.n == 2;
+                    if (loop) {
+                        int ci = cols.t[0].f[0] == ar ? 1 : 0;
+                        int li = cols.t[ci].nf == 1 ? al_tf_local_of(k, cols.t[ci].f[0], strlen(cols.t[ci].f[0])) : -1;
+                        al_tf_lin bound;
+                        int axis;
+                        if (li < 0 || ts_node_is_null(k->local_loops[li]) ||
+                            !block_loop(k, k->local_loops[li], block, &bound, &axis) || axis >= 0 ||
+                            !al_tf_lin_eq(&bound, &rhs))
+                            continue;
+                    } else if (cols.n != 1 || !block_is_param) {
+                        continue;
+                    }
+                    p->cover = AL_TCOVER_ROWS;
+                    p->axis = ax;
+                    p->n = n;
+                    p->stride = al_tf_param_index(k, sp, strlen(sp));
+                    p->block_cols = loop ? -1 : al_tf_param_index(k, block, strlen(block));
+                    break;
+                }
+            }
+        }
+    }
+    if (p->cover == AL_TCOVER_NONE && !off.data)
+        provable_gap(k, &off, shown, ptext, p);
+    if (p->cover != AL_TCOVER_NONE) {
+        p->effect = AL_EFFECT_WRITES_ALL;
+        set_why(p, "stores `%s` under mask `%s`: %s", ptext, mtext,
+                p->cover == AL_TCOVER_GRID ? "one block of the bound per program"
+                : p->cover == AL_TCOVER_LOOP ? "every block of the bound, in a loop"
+                                             : "one row per program, every column");
+    }
+    free(ptext);
+    free(mtext);
+}
+
+typedef struct {
+    int stores, atomics, loads, other, block_stores;
+    TSNode store, first;
+} uses_of;
+
+/* The parameter a block pointer is made from: `p = tl.make_block_ptr(P,
+ * ...)` (a local assigned once), or -1. */
+static int block_base(al_tf_kernel *k, TSNode ptr)
+{
+    ptr = al_py_unparen(ptr);
+    if (al_node_is(ptr, "identifier")) {
+        size_t len;
+        const char *p = al_node_ptr(k->pf, ptr, &len);
+        int li = al_tf_local_of(k, p, len);
+        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
+            return -1;
+        ptr = al_py_unparen(k->local_values[li]);
+    }
+    if (!al_node_is(ptr, "call") || !al_tf_is_tl(k, al_node_field(ptr, "function"), "make_block_ptr"))
+        return -1;
+    al_py_args a;
+    al_py_args_read(ptr, &a);
+    TSNode base = a.npos > 0 ? a.pos[0] : al_py_kwarg(k->pf, &a, "base");
+    if (ts_node_is_null(base))
+        return -1;
+    al_tf_lin l = al_tf_form(k, base, 0);
+    int bt;
+    return al_tf_base_param(k, &l, &bt);
+}
+
+/* Every call in the kernel that touches a parameter's memory. */
+static void scan_calls(al_tf_kernel *k, TSNode n, uses_of *u, int depth)
+{
+    if (depth > 200)
+        return;
+    if (depth > 0 && (al_node_is(n, "function_definition") || al_node_is(n, "lambda")))
+        return;
+    if (al_node_is(n, "call")) {
+        TSNode fn = al_node_field(n, "function");
+        al_py_args a;
+        al_py_args_read(n, &a);
+        const char *kind = NULL;
+        if (al_tf_is_tl(k, fn, "store"))
+            kind = "store";
+        else if (al_tf_is_tl(k, fn, "load"))
+            kind = "load";
+        else {
+            char *q = al_tf_resolve_tl(k, fn);
+            if (q && al_str_starts_with(q, "triton.language.atomic_"))
+                kind = "atomic";
+            else if (!q || !al_str_starts_with(q, "triton.language."))
+                kind = "call";
+            free(q);
+        }
+        /* Through a block pointer: attributed to the parameter it wraps. */
+        int bb = -1;
+        if (kind && (!strcmp(kind, "store") || !strcmp(kind, "load") || !strcmp(kind, "atomic")) &&
+            a.npos > 0 && (bb = block_base(k, a.pos[0])) >= 0) {
+            uses_of *x = &u[bb];
+            if (!strcmp(kind, "store"))
+                x->block_stores++;
+            else if (!strcmp(kind, "load"))
+                x->loads++;
+            else
+                x->atomics++;
+            if (ts_node_is_null(x->first))
+                x->first = n;
+            kind = NULL;
+        }
+        if (kind) {
+            int nargs = !strcmp(kind, "call") ? a.nall : (a.npos > 0 ? 1 : 0);
+            for (int i = 0; i < nargs; i++) {
+                TSNode arg = !strcmp(kind, "call") ? a.all[i] : a.pos[0];
+                if (al_node_is(arg, "keyword_argument"))
+                    arg = al_node_field(arg, "value");
+                al_tf_lin l = al_tf_form(k, arg, 0);
+                int bt;
+                for (size_t pi = 0; pi < k->nparams; pi++) {
+                    int base = al_tf_base_param(k, &l, &bt);
+                    if (base != (int)pi)
+                        continue;
+                    uses_of *x = &u[pi];
+                    if (!strcmp(kind, "store")) {
+                        x->stores++;
+                        x->store = n;
+                    } else if (!strcmp(kind, "load")) {
+                        x->loads++;
+                    } else if (!strcmp(kind, "atomic")) {
+                        x->atomics++;
+                    } else {
+                        x->other++;
+                    }
+                    if (ts_node_is_null(x->first))
+                        x->first = n;
+                }
+            }
+        }
+    }
+    uint32_t m = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < m; i++)
+        scan_calls(k, ts_node_named_child(n, i), u, depth + 1);
+}
+
+/* The parameters by position, as callers bind them: comments between
+ * them (`out_ptr,  # [batch, len]`) are not parameters. */
+static void read_params(al_tf_kernel *k)
+{
+    al_strlist names = {0};
+    al_py_param_names(k->pf, k->def, &names);
+    for (size_t i = 0; i < names.n; i++) {
+        AL_PUSH(k->params, k->nparams, k->capparams, names.items[i]);
+        names.items[i] = NULL;
+    }
+    al_strlist_free(&names);
+}
+
+void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def, al_kernel *out)
+{
+    memset(out, 0, sizeof *out);
+    al_tf_kernel k;
+    memset(&k, 0, sizeof k);
+    k.pf = pf;
+    k.mod = mod;
+    k.def = def;
+    read_params(&k);
+    k.bumps = al_xcalloc(k.nparams ? k.nparams : 1, sizeof(TSNode));
+    k.bumped_twice = al_xcalloc(k.nparams ? k.nparams : 1, sizeof(bool));
+    TSNode body = al_node_field(def, "body");
+    al_tf_collect_locals(&k, body, 0);
+    uses_of *u = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *u);
+    scan_calls(&k, body, u, 0);
+    TSNode exits[32];
+    size_t nexits = 0;
+    find_exits(&k, body, exits, &nexits, 32, 0);
+    out->n = k.nparams;
+    out->names = k.params;
+    out->params = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *out->params);
+    for (size_t i = 0; i < k.nparams; i++) {
+        al_kparam *p = &out->params[i];
+        p->block = p->stride = p->block_cols = p->n = -1;
+        uses_of *x = &u[i];
+        TSNode at = ts_node_is_null(x->first) ? def : x->first;
+        p->row = al_node_row(at);
+        size_t len;
+        const char *pname = k.params[i];
+        int li = al_tf_local_of(&k, pname, strlen(pname));
+        (void)len;
+        if (x->atomics) {
+            p->effect = AL_EFFECT_ACCUMULATES;
+            set_why(p, "updates `%s` with atomics", pname);
+        } else if (x->loads) {
+            p->effect = AL_EFFECT_READS;
+            set_why(p, "loads from `%s`", pname);
+        } else if (x->other) {
+            p->effect = AL_EFFECT_UNKNOWN;
+            set_why(p, "hands `%s` to a call it does not follow", pname);
+        } else if (x->block_stores) {
+            p->effect = AL_EFFECT_WRITES_SOME;
+            set_why(p, "stores through a block pointer (`tl.make_block_ptr`) on `%s`; its "
+                       "tiles' coverage is not proved", pname);
+        } else if (!x->stores) {
+            p->effect = AL_EFFECT_UNUSED;
+        } else if (li >= 0 || k.bumped_twice[i]) {
+            p->effect = AL_EFFECT_WRITES_SOME;
+            set_why(p, "moves the pointer `%s` before storing through it", pname);
+        } else if (x->stores > 1) {
+            p->effect = AL_EFFECT_WRITES_SOME;
+            set_why(p, "stores to `%s` in %d places", pname, x->stores);
+        } else {
+            bool skips = false;
+            p->row = al_node_row(x->store);
+            if (nexits) {
+                /* Any exit taken on loaded data may skip the store. */
+                size_t pick = 0;
+                char *c = NULL;
+                bool data = false;
+                for (size_t e = 0; e < nexits && !data; e++) {
+                    char *t = NULL;
+                    data = exit_on_data(&k, exits[e], &t);
+                    if (data || !c) {
+                        free(c);
+                        c = t;
+                        pick = e;
+                    } else {
+                        free(t);
+                    }
+                }
+                p->effect = data ? AL_EFFECT_SKIPS : AL_EFFECT_WRITES_SOME;
+                if (data)
+                    set_why(p, "exits early when `%s`, which depends on loaded data", c ? c : "...");
+                else
+                    set_why(p, "exits early when `%s`", c ? c : "...");
+                p->row = al_node_row(exits[pick]);
+                free(c);
+            } else if (!store_context(&k, x->store, p, &skips)) {
+                p->effect = skips ? AL_EFFECT_SKIPS : AL_EFFECT_WRITES_SOME;
+            } else {
+                cover_of_store(&k, x->store, p);
+            }
+        }
+    }
+    free(u);
+    free(k.bumps);
+    free(k.bumped_twice);
+    al_interner_free(&k.strs);
+    free(k.local_names);
+    free(k.local_values);
+    free(k.local_counts);
+    free(k.local_loops);
+}
+
+void al_kernel_free(al_kernel *k)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        free(k->names[i]);
+        free(k->params[i].why);
+        free(k->params[i].block_text);
+    }
+    free(k->names);
+    free(k->params);
+    memset(k, 0, sizeof *k);
+}
+

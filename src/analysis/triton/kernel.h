@@ -1,0 +1,61 @@
+/* Triton kernels: what a @triton.jit function does to each pointer
+ * parameter, and whether a launch makes its store cover a buffer.
+ *
+ * A store proves coverage in three shapes, each with a mask that bounds it
+ * by a parameter and no exit or condition before it:
+ *   grid blocks   tl.store(P + pid * BLOCK + tl.arange(0, BLOCK), v, mask=offs < n)
+ *                 launched with triton.cdiv(n, BLOCK) programs on that axis
+ *   block loop    for start in range(0, n, BLOCK) (or a grid-stride loop):
+ *                 tl.store(P + start + tl.arange(0, BLOCK), v, mask=offs < n)
+ *   rows          tl.store(P + pid * stride + cols, v, mask=cols < n) with
+ *                 cols = tl.arange(0, BLOCK_N) and BLOCK_N =
+ *                 triton.next_power_of_2(n) at the launch (or a loop over
+ *                 column blocks), one program per row.
+ * Anything else that stores is a partial write with its reason; atomics
+ * accumulate; a load of the parameter reads it; an exit or branch that
+ * depends on loaded data may skip the store. */
+#ifndef ALLOCLINT_TRITON_H
+#define ALLOCLINT_TRITON_H
+
+#include "../core/summary.h"
+
+typedef enum {
+    AL_TCOVER_NONE,
+    AL_TCOVER_GRID,
+    AL_TCOVER_LOOP,
+    AL_TCOVER_ROWS,
+} al_tcover;
+
+typedef struct {
+    al_effect effect;
+    char *why;  /* the store, atomic, load or exit that decided it */
+    size_t row; /* its line */
+    al_tcover cover;
+    int axis;        /* GRID, ROWS: the program_id axis */
+    int n;           /* the parameter bounding the mask (elements, or columns) */
+    int block;       /* GRID: the BLOCK parameter, or -1 with block_text */
+    char *block_text;
+    int stride;      /* ROWS: the row stride parameter, or -1 */
+    int block_cols;  /* ROWS: the column block parameter, or -1 when a loop covers */
+} al_kparam;
+
+typedef struct {
+    char **names; /* the kernel's parameters, in order */
+    size_t n;
+    al_kparam *params;
+} al_kernel;
+
+/* Summarises every parameter of a kernel (a function_definition). */
+void al_triton_summarise(const al_pyfile *pf, const struct al_pymodule *mod, TSNode def,
+                         al_kernel *out);
+void al_kernel_free(al_kernel *k);
+
+/* The effect of a launch `K[grid](...)` in the caller (pf, at call) on
+ * its argument at pos (or keyword kw), for kernel k (defined in `path`). WRITES_ALL carries
+ * the requirement the caller must prove about the buffer; `kernel`
+ * names the kernel in messages, `path` its file. */
+void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k,
+                      const char *kernel, const char *path, int pos, TSNode kw,
+                      al_call_effect *out);
+
+#endif

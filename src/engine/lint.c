@@ -1,0 +1,668 @@
+#include "lint.h"
+
+#include "../analysis/python/module.h"
+#include "../front/cxx/cxx.h"
+#include "fix.h"
+#include "../front/prefilter.h"
+#include "../front/python/pyast.h"
+#include "../rules/rules.h"
+#include "suppress.h"
+#include "../base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool rule_enabled(const char *code, void *arg)
+{
+    const al_lint_options *opt = arg;
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (!strcmp(al_rules[r].code, code))
+            return opt->enabled[r];
+    return false;
+}
+
+/* Whether an enabled C++ rule could fire on the file's tokens: if none
+ * can, the file is not parsed. */
+static bool prefilter_cxx(const al_source *src, const al_lint_options *opt)
+{
+    if (opt->no_prefilter)
+        return true;
+    unsigned tokens = al_prefilter_scan(src->bytes, src->len);
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r] && al_rules[r].lang == AL_LANG_CXX &&
+            al_prefilter_admits(al_rules[r].needs, tokens))
+            return true;
+    return false;
+}
+
+/* What of a Python file is parsed: nothing (no enabled rule can fire),
+ * the whole file, or (only when spans are wanted) the statements some
+ * admitted rule could report in, with what their proofs read: imports,
+ * kernels, suppressions and the functions they call; of a class, only its
+ * header, its body's statements that define nothing and the methods that
+ * could hold a finding, unless a class-wide rule wants it all. */
+typedef struct {
+    bool admitted;
+    size_t (*spans)[2]; /* NULL: the whole file */
+    size_t n_spans;
+    size_t (*trimmed)[2]; /* classes parsed without some methods */
+    size_t n_trimmed;
+    bool token_filter; /* walks may skip functions by their tokens (no renamed factory) */
+} parse_plan;
+
+/* Whether some admitted rule (only a class-wide one, when asked) could
+ * report in code with these tokens. */
+static bool region_admitted(const bool *admitted, unsigned tokens, bool class_wide_only)
+{
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (admitted[r] && (al_rules[r].class_wide || !class_wide_only) &&
+            al_prefilter_admits(al_rules[r].region_needs, tokens))
+            return true;
+    return false;
+}
+
+/* Marks what of a class with members to keep: all of it (keep) when some
+ * rule could report in its header, or a class-wide rule in one of its
+ * statements; else the statements some rule could report in, with those
+ * that define nothing (attributes, docstring); or nothing. */
+static void plan_class(const al_py_scan *scan, size_t i, const bool *admitted, bool *keep,
+                       bool *keep_member)
+{
+    const al_statement_span *g = &scan->items[i];
+    bool whole = (g->head_tokens & AL_TOK_KERNEL) || region_admitted(admitted, g->head_tokens, false);
+    for (size_t k = 0; k < g->n_members && !whole; k++)
+        whole = region_admitted(admitted, scan->members[g->first_member + k].tokens, true);
+    if (whole) {
+        keep[i] = true;
+        return;
+    }
+    bool any = false;
+    for (size_t k = 0; k < g->n_members; k++) {
+        const al_statement_span *m = &scan->members[g->first_member + k];
+        keep_member[g->first_member + k] =
+            (m->tokens & AL_TOK_KERNEL) || region_admitted(admitted, m->tokens, false);
+        any |= keep_member[g->first_member + k];
+    }
+    for (size_t k = 0; any && k < g->n_members; k++)
+        keep_member[g->first_member + k] |= !scan->members[g->first_member + k].definition;
+}
+
+static void plan_python(const al_source *src, const al_lint_options *opt, bool spans_wanted,
+                        parse_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    if (opt->no_prefilter) {
+        plan->admitted = true;
+        return;
+    }
+    al_py_scan scan;
+    al_prefilter_scan_python(src->bytes, src->len, &scan);
+    bool admitted[AL_MAX_RULES] = {0};
+    for (size_t r = 0; r < al_rules_count; r++) {
+        admitted[r] = opt->enabled[r] && al_rules[r].lang != AL_LANG_CXX &&
+                      al_prefilter_admits(al_rules[r].needs, scan.tokens);
+        plan->admitted |= admitted[r];
+    }
+    plan->token_filter = !scan.renamed;
+    /* A renamed factory hides its calls from the scan: the whole file. */
+    if (!plan->admitted || scan.renamed || !spans_wanted) {
+        al_py_scan_free(&scan);
+        return;
+    }
+    bool *keep = al_xcalloc(scan.n ? scan.n : 1, sizeof *keep);
+    bool *keep_member = al_xcalloc(scan.n_members ? scan.n_members : 1, sizeof *keep_member);
+    for (size_t i = 0; i < scan.n; i++) {
+        const al_statement_span *g = &scan.items[i];
+        /* Suppressions can reach past their statement; kernels are read
+         * from every launch in the file (al_pymodule.kernel_names), so
+         * every kernel definition is kept, in a class or not; of the
+         * module-level code, what a rule could report in and the imports
+         * (names resolve through them; nothing else there is read). */
+        if ((g->tokens & AL_TOK_SUPPRESS) || ((g->tokens & AL_TOK_KERNEL) && !g->n_members) ||
+            (!g->definition && (g->tokens & AL_TOK_IMPORT)))
+            keep[i] = true;
+        else if (g->n_members)
+            plan_class(&scan, i, admitted, keep, keep_member);
+        else
+            keep[i] = region_admitted(admitted, g->tokens, false);
+    }
+    /* The functions of the file that kept code calls by name, the
+     * methods it calls through `self.`, and theirs: a proof may follow a
+     * call into them. */
+    al_py_scan_keep_called(&scan, src->bytes, keep, keep_member);
+    size_t (*spans)[2] = al_xcalloc(scan.n + scan.n_members + 1, sizeof *spans);
+    size_t kept;
+    size_t n = al_py_scan_spans(&scan, keep, keep_member, spans, &kept);
+    if (kept == src->len) {
+        free(spans);
+    } else {
+        plan->spans = spans;
+        plan->n_spans = n;
+        for (size_t i = 0; i < scan.n; i++) {
+            const al_statement_span *g = &scan.items[i];
+            bool some_in = false, some_out = false;
+            for (size_t k = 0; !keep[i] && k < g->n_members; k++) {
+                some_in |= keep_member[g->first_member + k];
+                some_out |= !keep_member[g->first_member + k];
+            }
+            if (!some_in || !some_out)
+                continue;
+            if (!plan->trimmed)
+                plan->trimmed = al_xcalloc(scan.n, sizeof *plan->trimmed);
+            plan->trimmed[plan->n_trimmed][0] = g->start;
+            plan->trimmed[plan->n_trimmed++][1] = g->end;
+        }
+    }
+    free(keep);
+    free(keep_member);
+    al_py_scan_free(&scan);
+}
+
+/* The callee names whose calls the enabled Python rules read. */
+static void wanted_calls(const al_lint_options *opt, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < al_rules_count; r++)
+        for (size_t i = 0; opt->enabled[r] && al_rules[r].calls && al_rules[r].calls[i]; i++)
+            if (n + 1 < max)
+                names[n++] = al_rules[r].calls[i];
+    names[n] = NULL;
+}
+
+/* Notes name files as the index read them (absolute): shown relative to
+ * the current folder, as the findings' own files are. */
+static void relative_notes(const al_lint_options *opt, al_findings *out)
+{
+    size_t cl = opt->cwd ? strlen(opt->cwd) : 0;
+    for (size_t i = 0; cl && i < out->n; i++)
+        for (size_t k = 0; k < out->items[i].n_notes; k++) {
+            char *p = out->items[i].notes[k].path;
+            if (p && !strncmp(p, opt->cwd, cl) && p[cl] == '/')
+                memmove(p, p + cl + 1, strlen(p + cl + 1) + 1);
+        }
+}
+
+/* Drops suppressed findings; adds AL900 for unused suppressions. */
+static void suppress(const al_source *src, const al_lint_options *opt, const al_span *comments,
+                     size_t n_comments, al_findings *out, al_suppressions *sup)
+{
+    al_findings_sort(out);
+    al_suppressions_parse(sup, src, comments, n_comments);
+    al_suppressions_apply(sup, src, out);
+    if (rule_enabled("AL900", (void *)opt)) {
+        al_suppressions_unused(sup, src, rule_enabled, (void *)opt, out);
+        al_suppressions_apply(sup, src, out); /* `# noqa: AL900` */
+        al_findings_sort(out);
+    }
+}
+
+typedef struct {
+    al_fix *fix;
+    size_t count;
+} noqa_request;
+
+/* Whether a note's path names the file being checked. */
+static bool same_file(const char *note_path, const char *path)
+{
+    if (!note_path || !strcmp(note_path, path))
+        return true;
+    size_t a = strlen(note_path), b = strlen(path);
+    return a > b && note_path[a - b - 1] == '/' && !strcmp(note_path + a - b, path);
+}
+
+/* Whether the comment at c ends its line. */
+static bool ends_line(const al_source *src, const al_span *c)
+{
+    size_t i = c->end;
+    while (i < src->len && (src->bytes[i] == ' ' || src->bytes[i] == '\t' ||
+                            src->bytes[i] == '\r'))
+        i++;
+    return i >= src->len || src->bytes[i] == '\n';
+}
+
+/* Comments inside the text a fix rewrites would be lost. The comment
+ * ending the first line rewritten (the statement's own) is carried to the
+ * end of the replacement's first line; any other (a comment inside a
+ * call, or on a later line) makes the fix not safe, as in ruff, and the
+ * finding says so. A deletion takes its statement's comments with it. */
+static void keep_comments(const al_source *src, const al_span *comments, size_t n_comments,
+                          al_findings *out, size_t first)
+{
+    for (size_t i = first; i < out->n; i++) {
+        al_finding *f = &out->items[i];
+        if (!f->fix || f->fix->applicability == AL_FIX_DISPLAY_ONLY)
+            continue;
+        bool dropped = false;
+        for (size_t e = 0; e < f->fix->n_edits; e++) {
+            al_edit *ed = &f->fix->edits[e];
+            if (!*ed->content)
+                continue;
+            /* comments are in document order: the first at or after start */
+            size_t lo = 0, hi = n_comments;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (comments[mid].start < ed->start)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            const char *nl = memchr(src->bytes + ed->start, '\n', ed->end - ed->start);
+            size_t first_line_end = nl ? (size_t)(nl - src->bytes) : ed->end;
+            al_strbuf carried = {0};
+            for (size_t c = lo; c < n_comments && comments[c].end <= ed->end; c++) {
+                char *text = al_xstrndup(src->bytes + comments[c].start,
+                                         comments[c].end - comments[c].start);
+                if (!strstr(ed->content, text)) {
+                    if (comments[c].end <= first_line_end && ends_line(src, &comments[c]))
+                        al_strbuf_printf(&carried, "  %s", text);
+                    else
+                        dropped = true;
+                }
+                free(text);
+            }
+            size_t head = strcspn(ed->content, "\n");
+            if (carried.len && head > 0 && ed->content[head - 1] == '\\')
+                dropped = true; /* no comment after a line continuation */
+            else if (carried.len) {
+                al_strbuf c = {0};
+                al_strbuf_append(&c, ed->content, head);
+                al_strbuf_append(&c, carried.data, carried.len);
+                al_strbuf_puts(&c, ed->content + head);
+                free(ed->content);
+                ed->content = al_strbuf_detach(&c);
+            }
+            al_strbuf_free(&carried);
+        }
+        if (!dropped)
+            continue;
+        if (f->fix->applicability == AL_FIX_SAFE)
+            f->fix->applicability = AL_FIX_UNSAFE;
+        al_strbuf m = {0};
+        al_strbuf_printf(&m, "%s; the fix would drop a comment inside the code it rewrites",
+                         f->message);
+        free(f->message);
+        f->message = al_strbuf_detach(&m);
+    }
+}
+
+/* The scope of each fix the rules made (findings from `first` on): the
+ * top-level function or class holding it, or the whole file for code at
+ * module level and for proofs whose notes reach elsewhere in the file
+ * (a helper's summary). Fixes whose scopes meet go in different passes,
+ * each proved again after the other (see al_fix_apply). */
+static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *out, size_t first)
+{
+    uint32_t k = ts_node_named_child_count(pf->root);
+    for (size_t i = first; i < out->n; i++) {
+        al_finding *f = &out->items[i];
+        if (!f->fix)
+            continue;
+        TSNode def = {0};
+        for (uint32_t c = 0; c < k; c++) {
+            TSNode top = ts_node_named_child(pf->root, c);
+            if (ts_node_start_byte(top) > f->start || ts_node_end_byte(top) < f->end)
+                continue;
+            if (al_node_is(top, "function_definition") || al_node_is(top, "class_definition") ||
+                al_node_is(top, "decorated_definition"))
+                def = top;
+            break;
+        }
+        size_t start = 0, end = src->len;
+        if (!ts_node_is_null(def)) {
+            size_t first_row = ts_node_start_point(def).row + 1;
+            size_t last_row = ts_node_end_point(def).row + 1;
+            bool outside = false;
+            for (size_t n = 0; n < f->n_notes && !outside; n++)
+                outside = same_file(f->notes[n].path, src->path) &&
+                          (f->notes[n].row < first_row || f->notes[n].row > last_row);
+            if (!outside) {
+                start = ts_node_start_byte(def);
+                end = ts_node_end_byte(def);
+            }
+        }
+        f->fix->scope_start = start;
+        f->fix->scope_end = end > start ? end : start + 1;
+    }
+}
+
+/* What a run of the rules was asked and what it saw, besides findings. */
+typedef struct {
+    const bool *only;    /* run only these of the enabled rules (NULL: all) */
+    bool token_filter;   /* walks may skip functions by their tokens */
+    bool reported[AL_MAX_RULES]; /* out: rules that found something, suppressed or not */
+    bool asked_trimmed;  /* out: a question about a class the partial parse
+                          * trimmed (only the whole file can answer it) */
+} rules_run;
+
+/* Parses src (in part, by plan, when it has spans) and runs the rules. */
+static bool run_rules(const al_source *src, const al_lint_options *opt, const parse_plan *plan,
+                      al_findings *out, bool *syntax_error, noqa_request *add_noqa,
+                      rules_run *run)
+{
+    al_pyfile pf;
+    bool parsed = plan && plan->spans
+                      ? al_pyfile_parse_spans(&pf, src, (const size_t(*)[2])plan->spans,
+                                              plan->n_spans)
+                      : al_pyfile_parse(&pf, src);
+    if (!parsed) {
+        al_pyfile_free(&pf);
+        return false;
+    }
+    if (plan && plan->spans) {
+        pf.trimmed = (const size_t(*)[2])plan->trimmed;
+        pf.n_trimmed = plan->n_trimmed;
+        pf.asked_trimmed = run ? &run->asked_trimmed : NULL;
+    }
+    *syntax_error = pf.has_error;
+    const char *calls[64];
+    wanted_calls(opt, calls, 64);
+    al_pymodule module;
+    al_pymodule_build(&module, &pf, opt->ops, calls);
+    if (opt->index)
+        al_pymodule_use_index(&module, src->path, opt->index);
+    module.token_filter = run && run->token_filter;
+    al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference, NULL};
+    size_t first = out->n;
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON &&
+            (!run || !run->only || run->only[r])) {
+            size_t before = out->n;
+            in.region_needs = al_rules[r].region_needs;
+            al_rules[r].run(&in, out);
+            if (run)
+                run->reported[r] = out->n > before;
+        }
+    keep_comments(src, module.comments, module.n_comments, out, first);
+    scope_fixes(&pf, src, out, first);
+    relative_notes(opt, out);
+    al_suppressions sup;
+    suppress(src, opt, module.comments, module.n_comments, out, &sup);
+    if (add_noqa) {
+        /* Every finding still standing gets a directive on its line. */
+        add_noqa->fix = al_fix_new(AL_FIX_SAFE, "Add noqa");
+        add_noqa->count = al_suppressions_add_noqa(&sup, src, module.long_strings,
+                                                   module.n_long_strings, out, add_noqa->fix);
+    }
+    al_suppressions_free(&sup);
+    al_pymodule_free(&module);
+    al_pyfile_free(&pf);
+    return true;
+}
+
+bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
+{
+    if (!fix || fix->n_edits == 0)
+        return false;
+    if (fix->applicability == AL_FIX_SAFE)
+        return opt->apply_safe;
+    if (fix->applicability == AL_FIX_UNSAFE)
+        return opt->apply_safe && opt->apply_unsafe;
+    return false;
+}
+
+/* Applies the fixes the options want among `found`. Returns the new text,
+ * or NULL when none is wanted; *applied says, per wanted fix, whether it
+ * went in (overlapping ones do not), and *count how many did. */
+static char *apply_wanted(const al_lint_options *opt, const al_findings *found, const char *text,
+                          size_t len, bool **applied, size_t *count, size_t *new_len)
+{
+    al_fix **fixes = al_xcalloc(found->n ? found->n : 1, sizeof *fixes);
+    size_t nf = 0;
+    for (size_t i = 0; i < found->n; i++)
+        if (al_lint_fix_wanted(opt, found->items[i].fix))
+            fixes[nf++] = found->items[i].fix;
+    *applied = NULL;
+    *count = 0;
+    if (nf == 0) {
+        free(fixes);
+        return NULL;
+    }
+    *applied = al_xcalloc(nf, sizeof(bool));
+    char *next = al_fix_apply(text, len, fixes, nf, *applied, new_len);
+    free(fixes);
+    for (size_t i = 0; i < nf; i++)
+        *count += (*applied)[i];
+    return next;
+}
+
+/* Counts a pass that was kept: its fixes, and the rule code of each. */
+static void count_pass(al_lint_result *res, const al_lint_options *opt, const al_findings *found,
+                       const bool *applied, size_t count)
+{
+    res->n_fixed += count;
+    for (size_t i = 0, k = 0; i < found->n; i++)
+        if (al_lint_fix_wanted(opt, found->items[i].fix) && applied[k++])
+            AL_PUSH(res->fixed_codes, res->n_fixed_codes, res->cap_fixed_codes,
+                    found->items[i].code);
+}
+
+/* Keeps the first run's findings, and which of them were fixed, for the
+ * report; the findings of the fixed text come next. */
+static void keep_initial(al_lint_result *res, const al_lint_options *opt, const bool *applied)
+{
+    res->initial = res->findings;
+    res->initial_applied = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
+    for (size_t i = 0, k = 0; i < res->initial.n; i++)
+        if (al_lint_fix_wanted(opt, res->initial.items[i].fix))
+            res->initial_applied[i] = applied[k++];
+    memset(&res->findings, 0, sizeof res->findings);
+}
+
+/* C++/CUDA: the C++ rules on libclang's unit, then suppressions. */
+static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_findings *out)
+{
+    /* The file's own build flags first, so --cxx-arg can add to them. */
+    const al_compdb_entry *entry = al_compdb_find(opt->compdb, src->path);
+    size_t n_entry = entry ? entry->n_args : 0;
+    const char **args = al_xcalloc(n_entry + (size_t)opt->n_cxx_args + 1, sizeof *args);
+    for (size_t i = 0; i < n_entry; i++)
+        args[i] = entry->args[i];
+    for (int i = 0; i < opt->n_cxx_args; i++)
+        args[n_entry + (size_t)i] = opt->cxx_args[i];
+    al_cxx_unit unit;
+    al_cxx_parse(src, args, (int)(n_entry + (size_t)opt->n_cxx_args), &unit);
+    free(args);
+    if (!unit.parsed) {
+        al_cxx_unit_free(&unit);
+        return false;
+    }
+    al_rule_input in = {src, NULL, &unit, opt->ops, opt->index, opt->inference, NULL};
+    size_t first = out->n;
+    for (size_t r = 0; r < al_rules_count; r++)
+        if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_CXX)
+            al_rules[r].run(&in, out);
+    keep_comments(src, unit.comments, unit.n_comments, out, first);
+    relative_notes(opt, out);
+    al_suppressions sup;
+    suppress(src, opt, unit.comments, unit.n_comments, out, &sup);
+    al_suppressions_free(&sup);
+    al_cxx_unit_free(&unit);
+    return true;
+}
+
+static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_result *res)
+{
+    if (!prefilter_cxx(src, opt)) {
+        res->skipped_by_prefilter = true;
+        return;
+    }
+    if (!al_cxx_available()) {
+        res->cxx_unavailable = true;
+        return;
+    }
+    if (!run_cxx_rules(src, opt, &res->findings)) {
+        res->parse_failed = true;
+        return;
+    }
+    if (!opt->apply_safe || src->has_nul || src->bad_utf8)
+        return;
+    /* One round: the edits rename a factory and drop an argument. */
+    bool *applied;
+    size_t count, len;
+    char *next = apply_wanted(opt, &res->findings, src->bytes, src->len, &applied, &count, &len);
+    if (!next)
+        return;
+    count_pass(res, opt, &res->findings, applied, count);
+    keep_initial(res, opt, applied);
+    free(applied);
+    al_source fixed;
+    al_source_from_memory(&fixed, src->path, next, len);
+    run_cxx_rules(&fixed, opt, &res->findings);
+    al_source_free(&fixed);
+    res->fixed = next;
+    res->fixed_len = len;
+}
+
+void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (al_is_cxx_path(src->path)) {
+        lint_cxx(src, opt, res);
+        return;
+    }
+    parse_plan plan;
+    plan_python(src, opt, true, &plan);
+    if (!plan.admitted) {
+        res->skipped_by_prefilter = true;
+        return;
+    }
+    rules_run partial = {0};
+    partial.token_filter = plan.token_filter;
+    bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
+    if (plan.spans && (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
+        /* A partial parse decides only that a file has nothing to say:
+         * what it finds, and any syntax error, is read again from the
+         * whole file (errors anywhere withhold every fix). Each rule's
+         * regions were all in the partial parse, so only the rules that
+         * found something there run again, unless the partial parse had
+         * errors or left out part of a class something asked about; AL900
+         * still judges every enabled rule's suppressions. */
+        rules_run whole = {0};
+        whole.token_filter = plan.token_filter;
+        if (ok && !res->syntax_error && !partial.asked_trimmed)
+            whole.only = partial.reported;
+        al_findings_free(&res->findings);
+        res->syntax_error = false;
+        ok = run_rules(src, opt, NULL, &res->findings, &res->syntax_error, NULL, &whole);
+    }
+    free(plan.spans);
+    free(plan.trimmed);
+    if (!ok) {
+        res->parse_failed = true;
+        return;
+    }
+    if (res->syntax_error || src->has_nul || src->bad_utf8) {
+        /* Report, but promise no fix that will not be applied. */
+        const char *why = res->syntax_error ? "the file has syntax errors"
+                          : src->has_nul    ? "the file contains a NUL byte"
+                                            : "the file is not valid UTF-8";
+        for (size_t i = 0; i < res->findings.n; i++) {
+            al_fix *fix = res->findings.items[i].fix;
+            if (!fix)
+                continue;
+            al_strbuf m = {0};
+            al_strbuf_printf(&m, "%s (not applied: %s)", fix->message, why);
+            free(fix->message);
+            fix->message = al_strbuf_detach(&m);
+            fix->applicability = AL_FIX_DISPLAY_ONLY;
+        }
+    }
+    bool may_fix = opt->apply_safe && !res->syntax_error && !src->has_nul && !src->bad_utf8;
+    if (!may_fix)
+        return;
+
+    /* Apply, re-check, repeat, as ruff does: each pass takes the fixes
+     * whose scopes do not meet, then the file is parsed and analysed again,
+     * so a fix left out is proved again on the text the others made (and
+     * one that is no longer right is no longer offered). */
+    char *cur = NULL;
+    size_t cur_len = 0;
+    const char *text = src->bytes;
+    size_t len = src->len;
+    long base_errors = al_python_error_count(src->bytes, src->len);
+    for (int round = 0;; round++) {
+        if (round == AL_LINT_MAX_PASSES) {
+            for (size_t i = 0; i < res->findings.n; i++)
+                res->fix_unconverged += al_lint_fix_wanted(opt, res->findings.items[i].fix);
+            break;
+        }
+        bool *applied;
+        size_t count, new_len;
+        char *next = apply_wanted(opt, &res->findings, text, len, &applied, &count, &new_len);
+        if (!next)
+            break;
+        long errors = al_python_error_count(next, new_len);
+        if (count == 0 || errors < 0 || errors > base_errors) {
+            if (count)
+                res->fix_reverted = true;
+            free(applied);
+            free(next);
+            break;
+        }
+        count_pass(res, opt, &res->findings, applied, count);
+        if (round == 0)
+            keep_initial(res, opt, applied);
+        free(applied);
+        free(cur);
+        cur = next;
+        cur_len = new_len;
+        text = cur;
+        len = cur_len;
+        al_source fixed_src;
+        al_source_from_memory(&fixed_src, src->path, cur, cur_len);
+        if (round > 0)
+            al_findings_free(&res->findings);
+        bool se = false;
+        bool ok = run_rules(&fixed_src, opt, NULL, &res->findings, &se, NULL, NULL);
+        al_source_free(&fixed_src);
+        if (!ok)
+            break;
+    }
+    if (cur) {
+        res->fixed = cur;
+        res->fixed_len = cur_len;
+    }
+}
+
+char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t *added,
+                       size_t *out_len)
+{
+    *added = 0;
+    parse_plan plan;
+    plan_python(src, opt, false, &plan);
+    if (!plan.admitted || src->has_nul || src->bad_utf8)
+        return NULL;
+    al_findings findings = {0};
+    noqa_request req = {NULL, 0};
+    bool syntax_error = false;
+    char *text = NULL;
+    if (run_rules(src, opt, NULL, &findings, &syntax_error, &req, NULL) && !syntax_error &&
+        req.count) {
+        bool applied;
+        al_fix *fixes[1] = {req.fix};
+        text = al_fix_apply(src->bytes, src->len, fixes, 1, &applied, out_len);
+        if (!applied || al_python_error_count(text, *out_len) != 0) {
+            free(text);
+            text = NULL;
+        } else {
+            *added = req.count;
+        }
+    }
+    if (req.fix) {
+        al_findings holder = {0};
+        al_findings_add(&holder, "AL900", "x", 0, 0, al_xstrdup(""), req.fix);
+        al_findings_free(&holder);
+    }
+    al_findings_free(&findings);
+    return text;
+}
+
+void al_lint_result_free(al_lint_result *res)
+{
+    al_findings_free(&res->findings);
+    al_findings_free(&res->initial);
+    free(res->initial_applied);
+    free(res->fixed_codes);
+    free(res->fixed);
+    memset(res, 0, sizeof *res);
+}

@@ -1,0 +1,58 @@
+/* One file through the pipeline: prefilter, parse, facts, rules, and the
+ * fix loop with its re-parse check. No output, no writing. */
+#ifndef ALLOCLINT_LINT_H
+#define ALLOCLINT_LINT_H
+
+#include "../front/cxx/compdb.h"
+#include "../base/finding.h"
+#include "../analysis/core/ops.h"
+#include "../rules/rules.h"
+#include "../base/source.h"
+
+#include <stdbool.h>
+
+typedef struct {
+    bool enabled[AL_MAX_RULES]; /* indexed like al_rules */
+    const al_op_table *ops;
+    bool apply_safe;   /* --fix or --diff */
+    bool apply_unsafe; /* --unsafe-fixes */
+    const char *const *cxx_args; /* extra clang arguments for C++/CUDA files */
+    int n_cxx_args;
+    const al_compdb *compdb; /* compile_commands.json, or NULL */
+    struct al_index *index;  /* the repo index, shared by every file of a run; NULL: calls
+                              * are not followed */
+    const char *cwd;         /* notes' paths are shown relative to it (may be NULL) */
+    bool no_prefilter;       /* parse every file whole (--no-prefilter) */
+    bool inference;          /* the configuration says no autograd runs */
+} al_lint_options;
+
+typedef struct {
+    al_findings findings; /* remaining, positions in `fixed` when fixed */
+    al_findings initial;  /* the first run's findings, when fixes were applied */
+    bool *initial_applied; /* per initial finding: its fix was applied */
+    char *fixed;          /* new bytes when fixes were applied, else NULL */
+    size_t fixed_len;
+    size_t n_fixed;
+    const char **fixed_codes; /* the rule code of each fix applied, over every pass */
+    size_t n_fixed_codes, cap_fixed_codes;
+    bool parse_failed;
+    bool syntax_error;      /* analysed, but no fix may touch the file */
+    bool fix_reverted;      /* a fix made the parse worse and was dropped */
+    size_t fix_unconverged; /* fixes still wanted after AL_LINT_MAX_PASSES passes */
+    bool skipped_by_prefilter;
+    bool cxx_unavailable; /* a C++/CUDA file, and libclang is not built in or will not load */
+} al_lint_result;
+
+/* Passes of the fix loop before it gives up on a file (ruff's bound). */
+#define AL_LINT_MAX_PASSES 100
+
+void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res);
+void al_lint_result_free(al_lint_result *res);
+/* The file with `# noqa: CODE` added on every line that has findings, or
+ * NULL when nothing is added (or the file cannot take it safely). */
+char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t *added,
+                       size_t *out_len);
+/* Whether a fix of this tier is applied under these options. */
+bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix);
+
+#endif

@@ -1,0 +1,238 @@
+#include "pyast.h"
+
+#include "../../base/util.h"
+
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+const TSLanguage *tree_sitter_python(void);
+
+/* Parses src, within ranges when n > 0. */
+static bool parse(al_pyfile *pf, const al_source *src, const TSRange *ranges, uint32_t n)
+{
+    memset(pf, 0, sizeof *pf);
+    pf->src = src;
+    pf->partial = n > 0;
+    pf->parser = ts_parser_new();
+    if (!pf->parser || !ts_parser_set_language(pf->parser, tree_sitter_python()) ||
+        (n && !ts_parser_set_included_ranges(pf->parser, ranges, n)))
+        return false;
+    /* A NUL byte would end the text early; tree-sitter reads by length so
+     * the bytes after it are still parsed, as errors. */
+    pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes, (uint32_t)src->len);
+    if (!pf->tree)
+        return false;
+    pf->root = ts_tree_root_node(pf->tree);
+    pf->has_error = ts_node_has_error(pf->root);
+    return true;
+}
+
+bool al_pyfile_parse(al_pyfile *pf, const al_source *src)
+{
+    return parse(pf, src, NULL, 0);
+}
+
+bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*spans)[2],
+                           size_t n)
+{
+    TSRange *ranges = al_xcalloc(n ? n : 1, sizeof *ranges);
+    /* Spans start and end at line starts (or the end of the file). */
+    uint32_t row = 0;
+    size_t at = 0, line = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < 2; k++) {
+            size_t to = spans[i][k];
+            for (const char *q = src->bytes + at;
+                 (q = memchr(q, '\n', to - (size_t)(q - src->bytes))) != NULL; q++) {
+                row++;
+                line = (size_t)(q + 1 - src->bytes);
+            }
+            at = to;
+            TSPoint pt = {row, (uint32_t)(to - line)};
+            if (k == 0) {
+                ranges[i].start_byte = (uint32_t)to;
+                ranges[i].start_point = pt;
+            } else {
+                ranges[i].end_byte = (uint32_t)to;
+                ranges[i].end_point = pt;
+            }
+        }
+    }
+    bool ok = parse(pf, src, ranges, (uint32_t)n);
+    pf->partial = true;
+    free(ranges);
+    return ok;
+}
+
+bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls)
+{
+    if (!pf->n_trimmed || ts_node_is_null(cls))
+        return false;
+    size_t at = ts_node_start_byte(cls);
+    for (size_t i = 0; i < pf->n_trimmed; i++)
+        if (pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]) {
+            if (pf->asked_trimmed)
+                *pf->asked_trimmed = true;
+            return true;
+        }
+    return false;
+}
+
+void al_pyfile_free(al_pyfile *pf)
+{
+    if (pf->tree)
+        ts_tree_delete(pf->tree);
+    if (pf->parser)
+        ts_parser_delete(pf->parser);
+    memset(pf, 0, sizeof *pf);
+}
+
+static long count_errors(TSNode n)
+{
+    if (!ts_node_has_error(n))
+        return 0;
+    long count = ((strcmp(ts_node_type(n), "ERROR") == 0) || ts_node_is_missing(n)) ? 1 : 0;
+    uint32_t k = ts_node_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        count += count_errors(ts_node_child(n, i));
+    return count;
+}
+
+long al_python_error_count(const char *bytes, size_t len)
+{
+    TSParser *p = ts_parser_new();
+    if (!p)
+        return -1;
+    if (!ts_parser_set_language(p, tree_sitter_python())) {
+        ts_parser_delete(p);
+        return -1;
+    }
+    TSTree *t = ts_parser_parse_string(p, NULL, bytes, (uint32_t)len);
+    long count = -1;
+    if (t) {
+        count = count_errors(ts_tree_root_node(t));
+        ts_tree_delete(t);
+    }
+    ts_parser_delete(p);
+    return count;
+}
+
+/* Per symbol of the grammar, the id of its name: the first symbol
+ * spelled so. Symbols past the grammar's (ERROR) are named at lookup. */
+static uint32_t *type_ids;
+static uint32_t n_symbols;
+static pthread_once_t type_ids_once = PTHREAD_ONCE_INIT;
+
+static void make_type_ids(void)
+{
+    const TSLanguage *lang = tree_sitter_python();
+    n_symbols = ts_language_symbol_count(lang);
+    type_ids = al_xcalloc(n_symbols ? n_symbols : 1, sizeof *type_ids);
+    for (uint32_t s = 0; s < n_symbols; s++) {
+        const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+        type_ids[s] = s;
+        for (uint32_t t = 0; t < s && name; t++)
+            if (type_ids[t] == t && ts_language_symbol_name(lang, (TSSymbol)t) &&
+                !strcmp(ts_language_symbol_name(lang, (TSSymbol)t), name)) {
+                type_ids[s] = t;
+                break;
+            }
+    }
+}
+
+/* Ids past the grammar's symbols: ERROR, and a name no symbol has. */
+#define TYPE_ERROR (UINT32_MAX - 2)
+#define TYPE_NONE (UINT32_MAX - 3)
+
+uint32_t al_py_type_id(const char *type)
+{
+    pthread_once(&type_ids_once, make_type_ids);
+    if (!strcmp(type, "ERROR"))
+        return TYPE_ERROR;
+    const TSLanguage *lang = tree_sitter_python();
+    for (uint32_t s = 0; s < n_symbols; s++) {
+        const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+        if (name && !strcmp(name, type))
+            return type_ids[s];
+    }
+    return TYPE_NONE;
+}
+
+bool al_node_has_type(TSNode n, uint32_t type_id)
+{
+    if (ts_node_is_null(n))
+        return false;
+    TSSymbol s = ts_node_symbol(n);
+    if (s < n_symbols)
+        return type_ids[s] == type_id;
+    return type_id == TYPE_ERROR && !strcmp(ts_node_type(n), "ERROR");
+}
+
+TSFieldId al_py_field_id(const char *field)
+{
+    return ts_language_field_id_for_name(tree_sitter_python(), field, (uint32_t)strlen(field));
+}
+
+const char *al_node_ptr(const al_pyfile *pf, TSNode n, size_t *len)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    *len = e - s;
+    return pf->src->bytes + s;
+}
+
+bool al_node_text_eq(const al_pyfile *pf, TSNode n, const char *s)
+{
+    if (ts_node_is_null(n))
+        return false;
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return strlen(s) == len && memcmp(p, s, len) == 0;
+}
+
+char *al_node_text(const al_pyfile *pf, TSNode n)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    return al_xstrndup(p, len);
+}
+
+char *al_node_text_compact(const al_pyfile *pf, TSNode n)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len);
+    char *out = al_xmalloc(len + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '\\' && i + 1 < len && (p[i + 1] == '\n' || p[i + 1] == '\r'))
+            continue;
+        if (isspace((unsigned char)p[i]))
+            continue;
+        out[k++] = p[i];
+    }
+    out[k] = '\0';
+    return out;
+}
+
+size_t al_node_field_id_children(TSNode n, TSFieldId field, TSNode *out, size_t max)
+{
+    size_t k = 0;
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&c)) {
+        do {
+            if (field && ts_tree_cursor_current_field_id(&c) == field) {
+                if (k < max)
+                    out[k] = ts_tree_cursor_current_node(&c);
+                k++;
+            }
+        } while (ts_tree_cursor_goto_next_sibling(&c));
+    }
+    ts_tree_cursor_delete(&c);
+    return k;
+}
+
+size_t al_node_row(TSNode n)
+{
+    return ts_node_start_point(n).row + 1;
+}

@@ -1,0 +1,321 @@
+#include "jobs.h"
+
+#include "../analysis/core/index.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <time.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    al_file_job *jobs;
+    char *const *paths;
+    size_t n;
+    const al_lint_options *opt;
+    atomic_size_t next;
+    atomic_size_t done;
+    atomic_bool finished;
+} pool;
+
+static bool open_notebook(al_file_job *job, const char *path, al_source *container);
+
+bool al_job_load(al_file_job *job, const char *path)
+{
+    bool notebook = al_str_ends_with(path, ".ipynb");
+    al_source container;
+    al_source *target = notebook ? &container : &job->src;
+    al_source_status st = al_source_load(target, path);
+    if (st == AL_SOURCE_ERR_TOO_LARGE) {
+        al_strbuf_printf(&job->messages, "alloclint: warning: %s: %s\n", path,
+                         al_source_strerror(st));
+        al_source_free(target);
+        return false;
+    }
+    if (st != AL_SOURCE_OK) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: %s%s%s\n", path,
+                         al_source_strerror(st), target->err_errno ? ": " : "",
+                         target->err_errno ? strerror(target->err_errno) : "");
+        job->error = true;
+        al_source_free(target);
+        return false;
+    }
+    return !notebook || open_notebook(job, path, &container);
+}
+
+bool al_job_from_memory(al_file_job *job, const char *path, const char *bytes, size_t len)
+{
+    bool notebook = al_str_ends_with(path, ".ipynb");
+    al_source container;
+    al_source_from_memory(notebook ? &container : &job->src, path, bytes, len);
+    return !notebook || open_notebook(job, path, &container);
+}
+
+/* Takes container (the .ipynb as read): the job's source becomes its
+ * code cells. */
+static bool open_notebook(al_file_job *job, const char *path, al_source *container)
+{
+    char *err = NULL;
+    al_notebook notebook;
+    if (!al_notebook_parse(container->bytes, container->len, &notebook, &err)) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: %s\n", path, err);
+        free(err);
+        job->error = true;
+        al_source_free(container);
+        return false;
+    }
+    job->nb = al_xmalloc(sizeof *job->nb);
+    job->nb->container = *container;
+    job->nb->notebook = notebook;
+    al_source_from_memory(&job->src, path, job->nb->notebook.python, job->nb->notebook.python_len);
+    job->src.notebook = &job->nb->notebook;
+    return true;
+}
+
+void al_job_release(al_file_job *job)
+{
+    al_findings_free(&job->cached);
+    if (job->cached_excerpt) {
+        al_source_free(job->cached_excerpt);
+        free(job->cached_excerpt);
+        job->cached_excerpt = NULL;
+    }
+    if (job->loaded)
+        al_lint_result_free(&job->res);
+    al_source_free(&job->src);
+    if (job->nb) {
+        al_source_free(&job->nb->container);
+        al_notebook_free(&job->nb->notebook);
+        free(job->nb);
+        job->nb = NULL;
+    }
+    job->loaded = false;
+}
+
+char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_t *out_len)
+{
+    if (!job->nb) {
+        *out_len = fixed_len;
+        return al_xstrndup(fixed, fixed_len);
+    }
+    char *err = NULL;
+    char *json = al_notebook_rewrite(&job->nb->notebook, job->nb->container.bytes,
+                                     job->nb->container.len,
+                                     fixed, fixed_len, out_len, &err);
+    if (!json) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: %s; not rewritten\n",
+                         job->nb->container.path, err);
+        free(err);
+    }
+    return json;
+}
+
+static void run_one(al_file_job *job, const char *path, const al_lint_options *opt)
+{
+    if (job->cache_hit && job->cached.n == 0)
+        return; /* nothing to report, nothing to read */
+    if (job->cache_hit && job->cached_excerpt) {
+        /* The bytes were vouched for by their stamp or hashed a moment
+         * ago, as for a file without findings. */
+        job->src = *job->cached_excerpt;
+        free(job->cached_excerpt);
+        job->cached_excerpt = NULL;
+        job->res.findings = job->cached;
+        memset(&job->cached, 0, sizeof job->cached);
+        job->loaded = true;
+        return;
+    }
+    if (!al_job_load(job, path))
+        return;
+    /* A notebook's entry is keyed by the whole file, as it was hashed. */
+    const al_source *whole = job->nb ? &job->nb->container : &job->src;
+    if (job->cache_hit && whole->hash == job->cached_hash) {
+        /* The report needs the source for rows and snippets. */
+        job->res.findings = job->cached;
+        memset(&job->cached, 0, sizeof job->cached);
+        job->loaded = true;
+        return;
+    }
+    /* Changed since it was hashed: analysed after all. */
+    job->cache_hit = false;
+    al_findings_free(&job->cached);
+    al_run_job_loaded(job, opt);
+}
+
+void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
+{
+    const al_source *src = &job->src;
+    const char *path = src->path;
+    size_t row, col;
+    if (src->has_nul) {
+        al_source_position(src, src->nul_offset, &row, &col);
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s:%zu:%zu: file contains a NUL byte; checked, "
+                         "but no fix will touch it\n",
+                         src->path, row, col);
+    }
+    if (src->bad_utf8) {
+        al_source_position(src, src->bad_utf8_offset, &row, &col);
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s:%zu:%zu: invalid UTF-8; checked, but no fix "
+                         "will touch it\n",
+                         src->path, row, col);
+    }
+    al_index_take_touched();
+    al_lint(src, opt, &job->res);
+    job->used_index = al_index_take_touched();
+    job->linted = true;
+    job->cxx_unchecked = job->res.cxx_unavailable;
+    const al_source *whole = job->nb ? &job->nb->container : src;
+    job->hash = whole->hash;
+    job->len = whole->len;
+    job->loaded = true;
+    if (job->res.parse_failed) {
+        al_strbuf_printf(&job->messages, "alloclint: error: %s: could not be parsed\n", path);
+        job->error = true;
+    } else if (job->res.syntax_error && job->res.findings.n && opt->apply_safe) {
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s: syntax errors; findings reported, no fix "
+                         "applied\n",
+                         path);
+    } else if (job->res.fix_reverted) {
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s: a fix made the file fail to parse; it was "
+                         "not applied\n",
+                         path);
+    }
+    if (job->res.fix_unconverged)
+        al_strbuf_printf(&job->messages,
+                         "alloclint: warning: %s: fixes did not converge after %d passes; "
+                         "%zu fix%s left unapplied\n",
+                         path, AL_LINT_MAX_PASSES, job->res.fix_unconverged,
+                         job->res.fix_unconverged == 1 ? "" : "es");
+    if (job->res.findings.n == 0 && job->res.initial.n == 0 && !job->res.fixed) {
+        /* Nothing to report: give the memory back now. */
+        al_job_release(job);
+    } else if (!job->res.fixed && !job->nb && !src->has_nul && !src->excerpt) {
+        /* Only reported: the lines the report needs stay, the rest of
+         * the file goes (a run over a large repo holds hundreds of these
+         * until the report is written). */
+        size_t n_places;
+        size_t *places = al_findings_places(&job->res.findings, &n_places);
+        al_source kept;
+        if (al_source_excerpt(src, places, n_places, &kept)) {
+            al_source_free(&job->src);
+            job->src = kept;
+        }
+        free(places);
+    }
+}
+
+/* Runs fn(arg) on `threads` threads (0: one per CPU, never more than
+ * `tasks`), this one included; fewer when a thread cannot be made. */
+static void run_on_threads(int threads, size_t tasks, void *(*fn)(void *), void *arg)
+{
+    if (threads <= 0) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
+    }
+    if ((size_t)threads > tasks)
+        threads = (int)(tasks ? tasks : 1);
+    pthread_t tids[256];
+    int started = 0;
+    for (int t = 1; t < threads && started < 256; t++)
+        if (pthread_create(&tids[started], NULL, fn, arg) == 0)
+            started++;
+    fn(arg);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+}
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->n)
+            break;
+        run_one(&p->jobs[i], p->paths[i], &p->opt[i]);
+        atomic_fetch_add(&p->done, 1);
+    }
+    return NULL;
+}
+
+static void *progress_line(void *arg)
+{
+    pool *p = arg;
+    struct timespec start, now, pause = {0, 200 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (!atomic_load(&p->finished)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double secs = (double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9;
+        fprintf(stderr, "\ralloclint: %zu/%zu files, %.1f s", atomic_load(&p->done), p->n, secs);
+        fflush(stderr);
+        nanosleep(&pause, NULL);
+    }
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+    return NULL;
+}
+
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opt,
+                 int threads, bool progress)
+{
+    pool p = {jobs, paths, n, opt, 0, 0, false};
+    pthread_t bar;
+    bool bar_started = progress && pthread_create(&bar, NULL, progress_line, &p) == 0;
+    run_on_threads(threads, n, worker, &p);
+    atomic_store(&p.finished, true);
+    if (bar_started)
+        pthread_join(bar, NULL);
+}
+
+typedef struct {
+    char *const *paths;
+    size_t n;
+    const al_file_hash *known;
+    const al_file_seen *seen;
+    bool stamp_only;
+    al_file_hash *out;
+    atomic_size_t next;
+} hash_pool;
+
+static void *hash_worker(void *arg)
+{
+    hash_pool *p = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->n)
+            break;
+        al_file_hash *h = &p->out[i];
+        /* Stamped before the read (here, or as the walk found it): a
+         * write during it changes the stamp the next run sees, so these
+         * bytes are never vouched for by a later state of the file. */
+        if (p->seen && p->seen[i].stamped) {
+            h->stamped = true;
+            h->stamp = p->seen[i].stamp;
+        } else {
+            h->stamped = al_file_stamp_read(p->paths[i], &h->stamp);
+        }
+        if (p->stamp_only)
+            continue;
+        const al_file_hash *k = p->known ? &p->known[i] : NULL;
+        if (h->stamped && k && k->ok && al_file_stamp_equal(&h->stamp, &k->stamp)) {
+            h->hash = k->hash;
+            h->len = k->len;
+            h->ok = h->from_stamp = true;
+            continue;
+        }
+        h->ok = al_source_hash_file(p->paths[i], &h->hash, &h->len) == AL_SOURCE_OK;
+    }
+    return NULL;
+}
+
+void al_hash_files(char *const *paths, size_t n, int threads, const al_file_hash *known,
+                   const al_file_seen *seen, bool stamp_only, al_file_hash *out)
+{
+    memset(out, 0, n * sizeof *out);
+    hash_pool p = {paths, n, known, seen, stamp_only, out, 0};
+    run_on_threads(threads, n, hash_worker, &p);
+}
