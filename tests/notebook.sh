@@ -61,5 +61,34 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'broken.ipynb: not a notebook' err.txt || {
     echo "FAIL: a broken notebook: exit $rc"; cat err.txt; fail=1; }
 
+# Notebooks that cannot be read back exactly as Jupyter reads them (a key
+# held twice, an escaped NUL, a source that is not text): every mode exits
+# 2 with the message golden in NAME.expected (file and cell named), and
+# none writes the file or prints a patch.
+for f in "$here"/notebooks/unreadable/*.ipynb; do
+    name=$(basename "$f")
+    cp "$f" "$name"
+    for mode in check fix diff noqa; do
+        case $mode in
+            check) "$bin" check --no-cache "$name" >out.txt 2>err.txt ;;
+            fix) "$bin" check --no-cache --fix --unsafe-fixes "$name" >out.txt 2>err.txt ;;
+            diff) "$bin" check --no-cache --diff --unsafe-fixes "$name" >out.txt 2>err.txt ;;
+            noqa) "$bin" check --no-cache --add-noqa "$name" >out.txt 2>err.txt ;;
+        esac
+        rc=$?
+        [ $rc -eq 2 ] || { echo "FAIL: $name ($mode): exit $rc, not 2"; fail=1; }
+        cmp -s "$f" "$name" || { echo "FAIL: $name ($mode) was written"; fail=1; cp "$f" "$name"; }
+        if [ "$mode" = diff ] && [ -s out.txt ]; then
+            echo "FAIL: $name: --diff printed a patch"; fail=1
+        fi
+        grep '^alloclint: error' err.txt >msg.txt
+        if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+            cp msg.txt "$f.expected"
+        elif ! cmp -s msg.txt "$f.expected"; then
+            echo "FAIL: $name ($mode): the message differs:"; diff -u "$f.expected" msg.txt; fail=1
+        fi
+    done
+done
+
 [ $fail -eq 0 ] && echo "notebook: ok"
 exit $fail

@@ -1,5 +1,6 @@
 #include "notebook.h"
 
+#include "json.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>
@@ -236,6 +237,27 @@ static size_t count_lines(const char *s, size_t len)
     return n;
 }
 
+/* Why the cell's "source" value at json[start, end) does not read back as
+ * text (its code as cJSON decoded it), or NULL when it does: the bytes the
+ * rewrite replaces must be the value that was checked. A \u0000 escape
+ * ends cJSON's string early, so the text would lose what follows it. */
+static const char *source_mismatch(const char *json, size_t start, size_t end, const char *text)
+{
+    for (size_t i = start; i + 1 < end; i++)
+        if (json[i] == '\\') {
+            if (json[i + 1] == 'u' && i + 6 <= end && !memcmp(json + i + 2, "0000", 4))
+                return "holds an escaped NUL character (\\u0000)";
+            i++; /* the escaped character */
+        }
+    cJSON *value = cJSON_ParseWithLength(json + start, end - start);
+    bool as_list;
+    char *again = value ? cell_text(value, &as_list) : NULL;
+    bool same = again && !strcmp(again, text);
+    free(again);
+    cJSON_Delete(value);
+    return same ? NULL : "cannot be located exactly in the JSON";
+}
+
 bool al_notebook_parse(const char *json, size_t len, al_notebook *nb, char **err)
 {
     memset(nb, 0, sizeof *nb);
@@ -246,6 +268,14 @@ bool al_notebook_parse(const char *json, size_t len, al_notebook *nb, char **err
         *err = al_xstrdup("not a notebook: invalid JSON");
     } else if (!cJSON_IsArray(cells)) {
         *err = al_xstrdup("not a notebook: no \"cells\" list");
+    } else if (al_json_duplicate_key(root)) {
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb,
+                         "the notebook holds the key \"%s\" twice (Jupyter keeps the last, "
+                         "other readers the first): it cannot be read back exactly, so it is "
+                         "neither checked nor written",
+                         al_json_duplicate_key(root));
+        *err = al_strbuf_detach(&sb);
     }
     size_t n_cells = cells && !*err ? (size_t)cJSON_GetArraySize(cells) : 0;
     size_t *starts = al_xcalloc(n_cells + 1, sizeof *starts);
@@ -260,6 +290,17 @@ bool al_notebook_parse(const char *json, size_t len, al_notebook *nb, char **err
     cJSON_ArrayForEach(cell, list)
     {
         index++;
+        const char *twice = al_json_duplicate_key(cell);
+        if (twice) {
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb,
+                             "cell %zu holds the key \"%s\" twice (Jupyter keeps the last, "
+                             "other readers the first): it cannot be read back exactly, so the "
+                             "notebook is neither checked nor written",
+                             index, twice);
+            *err = al_strbuf_detach(&sb);
+            break;
+        }
         const char *type =
             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cell, "cell_type"));
         if (!type || strcmp(type, "code") != 0)
@@ -269,11 +310,27 @@ bool al_notebook_parse(const char *json, size_t len, al_notebook *nb, char **err
         c.text = cell_text(cJSON_GetObjectItemCaseSensitive(cell, "source"), &c.as_list);
         if (!c.text || ends[index - 1] == 0) {
             free(c.text);
-            *err = al_xstrdup("not a notebook: a code cell's source is not text");
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb,
+                             "not a notebook: the source of cell %zu is neither a string nor a "
+                             "list of strings",
+                             index);
+            *err = al_strbuf_detach(&sb);
             break;
         }
         c.value_start = starts[index - 1];
         c.value_end = ends[index - 1];
+        const char *mismatch = source_mismatch(json, c.value_start, c.value_end, c.text);
+        if (mismatch) {
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb,
+                             "the source of cell %zu %s: the notebook is neither checked nor "
+                             "written",
+                             index, mismatch);
+            free(c.text);
+            *err = al_strbuf_detach(&sb);
+            break;
+        }
         c.python = comment_magics(c.text);
         size_t plen = strlen(c.python);
         if (plen && c.python[plen - 1] != '\n') {

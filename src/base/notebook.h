@@ -28,7 +28,9 @@ typedef struct al_notebook {
 
 /* Reads a notebook. False with *err (caller frees) when the bytes are not
  * JSON, or not a notebook (no "cells" list, a cell whose source is neither
- * a string nor a list of strings). */
+ * a string nor a list of strings), or when it cannot be written back
+ * exactly as Jupyter reads it: a key held twice by the notebook or a cell,
+ * a source whose bytes do not decode to the text read, an escaped NUL. */
 bool al_notebook_parse(const char *json, size_t len, al_notebook *nb, char **err);
 void al_notebook_free(al_notebook *nb);
 

@@ -2,6 +2,7 @@
 
 #include "util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,80 @@ static TSNode first_error(TSNode n)
     return n;
 }
 
+/* The key of a pair or a table header, as written (dotted, no blanks). */
+static TSNode key_of(TSNode n)
+{
+    return ts_node_named_child_count(n) ? ts_node_named_child(n, 0) : n;
+}
+
+/* Whether a key is defined twice among the pairs directly under n (one
+ * table's scope), looking into inline tables as scopes of their own. */
+static bool duplicate_pair(const al_toml *doc, TSNode n, TSNode *dup, TSNode *first)
+{
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(n, i);
+        if (!al_toml_is(p, "pair"))
+            continue;
+        char *key = al_toml_key(doc, key_of(p));
+        for (uint32_t j = 0; j < i; j++) {
+            TSNode q = ts_node_named_child(n, j);
+            if (!al_toml_is(q, "pair"))
+                continue;
+            char *other = al_toml_key(doc, key_of(q));
+            bool same = !strcmp(key, other);
+            free(other);
+            if (same) {
+                free(key);
+                *dup = p;
+                *first = q;
+                return true;
+            }
+        }
+        free(key);
+        TSNode value = ts_node_named_child(p, ts_node_named_child_count(p) - 1);
+        if (al_toml_is(value, "inline_table") && duplicate_pair(doc, value, dup, first))
+            return true;
+    }
+    return false;
+}
+
+/* A key defined twice in one table, a [table] header written twice, or a
+ * table header naming a key of the root: TOML calls each invalid. */
+static bool duplicate_key(al_toml *doc, TSNode *at)
+{
+    TSNode dup, first;
+    uint32_t k = ts_node_named_child_count(doc->root);
+    bool found = duplicate_pair(doc, doc->root, &dup, &first);
+    for (uint32_t i = 0; i < k && !found; i++) {
+        TSNode t = ts_node_named_child(doc->root, i);
+        if (al_toml_is(t, "table") || al_toml_is(t, "table_array_element"))
+            found = duplicate_pair(doc, t, &dup, &first);
+        if (found || !al_toml_is(t, "table"))
+            continue;
+        char *name = al_toml_key(doc, key_of(t));
+        for (uint32_t j = 0; j < i && !found; j++) {
+            TSNode o = ts_node_named_child(doc->root, j);
+            if (al_toml_is(o, "table") || al_toml_is(o, "pair")) {
+                char *other = al_toml_key(doc, key_of(o));
+                if (!strcmp(name, other))
+                    found = true, dup = t, first = o;
+                free(other);
+            }
+        }
+        free(name);
+    }
+    if (found) {
+        char *key = al_toml_key(doc, key_of(dup));
+        snprintf(doc->error, sizeof doc->error,
+                 "`%.120s` is defined twice (first on line %zu); TOML allows one definition",
+                 key, al_toml_row(first));
+        free(key);
+        *at = dup;
+    }
+    return found;
+}
+
 bool al_toml_parse(al_toml *doc, const char *text, size_t len, TSNode *error_node)
 {
     memset(doc, 0, sizeof *doc);
@@ -33,9 +108,10 @@ bool al_toml_parse(al_toml *doc, const char *text, size_t len, TSNode *error_nod
     doc->root = ts_tree_root_node(doc->tree);
     if (ts_node_has_error(doc->root)) {
         *error_node = first_error(doc->root);
+        snprintf(doc->error, sizeof doc->error, "TOML syntax error");
         return false;
     }
-    return true;
+    return !duplicate_key(doc, error_node);
 }
 
 void al_toml_free(al_toml *doc)

@@ -12,9 +12,13 @@ typedef struct {
     TSTree *tree;
     TSNode root;
     const char *text;
+    char error[200]; /* after a failed parse: what is wrong, for messages */
 } al_toml;
 
-/* Parses text; false with *error_node set at the first syntax error. */
+/* Parses text; false with *error_node set at the first syntax error, or
+ * at the second definition of a key (TOML forbids it; a reader that kept
+ * one of them would disagree with another reader), and doc->error says
+ * which. */
 bool al_toml_parse(al_toml *doc, const char *text, size_t len, TSNode *error_node);
 void al_toml_free(al_toml *doc);
 

@@ -742,7 +742,10 @@ static void print_summary(FILE *out, const run *r)
         o->format == AL_FORMAT_GITHUB || o->format == AL_FORMAT_SARIF)
         return;
     if (remaining == 0 && fixed == 0) {
-        fprintf(out, "All checks passed!\n");
+        /* A file that could not be checked is no pass. */
+        fprintf(out, r->error ? "No findings in the files checked; some could not be (see the "
+                                "errors).\n"
+                              : "All checks passed!\n");
         return;
     }
     if (fixed)

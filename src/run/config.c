@@ -121,8 +121,9 @@ bool al_config_parse(al_config *cfg, const char *path, const char *text, size_t 
     al_toml doc;
     TSNode bad = {0};
     if (!al_toml_parse(&doc, text, len, &bad)) {
-        snprintf(err->message, sizeof err->message, "%s:%zu: TOML syntax error", path,
-                 ts_node_is_null(bad) ? (size_t)1 : al_toml_row(bad));
+        snprintf(err->message, sizeof err->message, "%s:%zu: %s", path,
+                 ts_node_is_null(bad) ? (size_t)1 : al_toml_row(bad),
+                 doc.error[0] ? doc.error : "cannot parse");
         al_toml_free(&doc);
         return false;
     }

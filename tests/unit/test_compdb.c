@@ -135,6 +135,26 @@ static void missing_and_malformed_differ(void **state)
     al_compdb_free(&db);
 }
 
+/* An entry holding a key twice is not guessed at: the file is refused,
+ * naming the entry and the key. */
+static void duplicate_keys_are_refused(void **state)
+{
+    (void)state;
+    char json[2 * PATH_MAX + 512];
+    snprintf(json, sizeof json,
+             "[{\"directory\": \"%s\", \"file\": \"a.cu\", \"arguments\": [\"nvcc\", \"-c\", "
+             "\"a.cu\"]}, {\"directory\": \"%s\", \"file\": \"b.cu\", \"file\": \"c.cu\", "
+             "\"arguments\": [\"nvcc\", \"-DX\", \"-c\", \"b.cu\"]}]",
+             dir, dir);
+    write_db(json);
+    al_compdb db;
+    char err[512] = "";
+    assert_int_equal(al_compdb_load(&db, dir, err, sizeof err), -1);
+    assert_non_null(strstr(err, "entry 2 holds the key \"file\" twice"));
+    assert_int_equal(db.n, 0);
+    al_compdb_free(&db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +162,7 @@ int main(void)
         cmocka_unit_test(command_form_keeps_parse_flags_only),
         cmocka_unit_test(arguments_form_is_read),
         cmocka_unit_test(missing_and_malformed_differ),
+        cmocka_unit_test(duplicate_keys_are_refused),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

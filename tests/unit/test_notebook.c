@@ -134,6 +134,50 @@ static void rejects_what_is_not_a_notebook(void **state)
     }
 }
 
+/* What Jupyter and alloclint could read differently is refused, naming
+ * the cell: a key held twice (Jupyter keeps the last), an escaped NUL
+ * (cJSON's string would end there); what reads the same is kept, an
+ * escaped backslash before "u0000" and the same key in two cells among
+ * them. */
+static void refuses_what_jupyter_reads_otherwise(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json, *message;
+    } bad[] = {
+        {"{\"cells\": [{\"cell_type\": \"code\", \"source\": \"a = 1\\n\", "
+         "\"source\": \"b = 2\\n\"}]}",
+         "cell 1 holds the key \"source\" twice"},
+        {"{\"cells\": [{\"cell_type\": \"markdown\", \"source\": \"#\"}, "
+         "{\"cell_type\": \"markdown\", \"cell_type\": \"code\", \"source\": \"a = 1\\n\"}]}",
+         "cell 2 holds the key \"cell_type\" twice"},
+        {"{\"cells\": [{\"cell_type\": \"code\", \"source\": \"a = 1\\n\"}], \"cells\": []}",
+         "the notebook holds the key \"cells\" twice"},
+        {"{\"cells\": [{\"cell_type\": \"code\", \"source\": [\"a = 1\\n\", \"s = '\\u0000'\\n\"]}]}",
+         "the source of cell 1 holds an escaped NUL character"},
+        {"{\"cells\": [{\"cell_type\": \"code\", \"source\": [\"a = 1\\n\", null]}]}",
+         "the source of cell 1 is neither a string nor a list of strings"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        al_notebook nb;
+        char *err = NULL;
+        assert_false(al_notebook_parse(bad[i].json, strlen(bad[i].json), &nb, &err));
+        assert_non_null(err);
+        if (!strstr(err, bad[i].message))
+            fail_msg("case %zu: \"%s\" does not say \"%s\"", i, err, bad[i].message);
+        free(err);
+    }
+    static const char ok[] =
+        "{\"cells\": [{\"cell_type\": \"code\", \"source\": \"s = '\\\\u0000'\\n\"}, "
+        "{\"cell_type\": \"code\", \"source\": \"t = 2\\n\"}], \"metadata\": {}}";
+    al_notebook nb;
+    char *err = NULL;
+    assert_true(al_notebook_parse(ok, sizeof ok - 1, &nb, &err));
+    assert_int_equal(nb.n, 2);
+    assert_string_equal(nb.cells[0].text, "s = '\\u0000'\n");
+    al_notebook_free(&nb);
+}
+
 /* Findings in a notebook name the cell, and so do the lines their
  * messages mention; other words ending in "line" are left alone. */
 static void reports_name_cells(void **state)
@@ -173,6 +217,7 @@ int main(void)
         cmocka_unit_test(writes_back_only_the_changed_cell),
         cmocka_unit_test(refuses_what_it_cannot_map_back),
         cmocka_unit_test(rejects_what_is_not_a_notebook),
+        cmocka_unit_test(refuses_what_jupyter_reads_otherwise),
         cmocka_unit_test(reports_name_cells),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,7 +115,7 @@ bool al_ops_load_toml(al_op_table *table, const char *text, size_t len,
     TSNode bad = {0};
     if (!al_toml_parse(&doc, text, len, &bad)) {
         if (!ts_node_is_null(bad))
-            set_error(err, origin, bad, "TOML syntax error%s", "");
+            set_error(err, origin, bad, "%s", doc.error);
         else
             snprintf(err->message, sizeof err->message, "%s: cannot parse", origin);
         al_toml_free(&doc);

@@ -1,5 +1,6 @@
 #include "compdb.h"
 
+#include "../../base/json.h"
 #include "../../base/util.h"
 
 #include <cjson/cJSON.h>
@@ -134,8 +135,22 @@ bool al_compdb_parse(al_compdb *db, const char *path, const char *text, size_t l
     }
     db->path = al_xstrdup(path);
     const cJSON *item;
+    size_t number = 0;
     cJSON_ArrayForEach(item, root)
     {
+        number++;
+        const char *twice = al_json_duplicate_key(item);
+        if (twice) {
+            /* Which "file" or "arguments" counts would be a guess, and
+             * flags from the wrong one change what the parse sees. */
+            snprintf(err, errlen,
+                     "%s: entry %zu holds the key \"%s\" twice: which one counts is not "
+                     "defined, so the file is not used",
+                     path, number, twice);
+            cJSON_Delete(root);
+            al_compdb_free(db);
+            return false;
+        }
         const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "directory"));
         const char *f = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "file"));
         const cJSON *arguments = cJSON_GetObjectItemCaseSensitive(item, "arguments");

@@ -1,0 +1,87 @@
+/* The TOML reader refuses a key defined twice (TOML forbids it, and a
+ * reader that kept either one would disagree with another), naming both
+ * lines; the same key in separate tables, [[array]] elements or inline
+ * tables is no duplicate. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "analysis/core/ops.h"
+#include "base/toml.h"
+
+static bool parses(const char *text, char *error, size_t n)
+{
+    al_toml doc;
+    TSNode bad = {0};
+    bool ok = al_toml_parse(&doc, text, strlen(text), &bad);
+    snprintf(error, n, "%s:%zu", doc.error, ok || ts_node_is_null(bad) ? (size_t)0 : al_toml_row(bad));
+    al_toml_free(&doc);
+    return ok;
+}
+
+static void refuses_a_key_defined_twice(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *error;
+    } bad[] = {
+        {"select = [\"AL1\"]\nignore = []\nselect = [\"AL2\"]\n",
+         "`select` is defined twice (first on line 1); TOML allows one definition:3"},
+        {"[tool.alloclint]\nselect = [\"AL1\"]\n\n[tool.alloclint]\nignore = [\"AL2\"]\n",
+         "`tool.alloclint` is defined twice (first on line 1); TOML allows one definition:4"},
+        {"[[op]]\nname = \"torch.add\"\nout = \"out\"\nout = 2\n",
+         "`out` is defined twice (first on line 3); TOML allows one definition:4"},
+        {"a.b = 1\n\"c\" = 2\na.b = 3\n",
+         "`a.b` is defined twice (first on line 1); TOML allows one definition:3"},
+        {"x = {k = 1, k = 2}\n",
+         "`k` is defined twice (first on line 1); TOML allows one definition:1"},
+        {"inference = true\n[inference]\n",
+         "`inference` is defined twice (first on line 1); TOML allows one definition:2"},
+    };
+    char error[256];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_false(parses(bad[i].text, error, sizeof error));
+        assert_string_equal(error, bad[i].error);
+    }
+}
+
+static void keeps_the_same_key_in_separate_scopes(void **state)
+{
+    (void)state;
+    static const char *const ok[] = {
+        "[[op]]\nname = \"a\"\nout = 1\n\n[[op]]\nname = \"b\"\nout = 2\n",
+        "[a]\nk = 1\n[b]\nk = 1\n",
+        "x = {k = 1}\ny = {k = 2}\nk = 3\n",
+        "[tool.alloclint]\nselect = []\n[tool.ruff]\nselect = []\n",
+    };
+    char error[256];
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+        if (!parses(ok[i], error, sizeof error))
+            fail_msg("case %zu refused: %s", i, error);
+}
+
+/* An op table with a key twice is an error naming the file and line. */
+static void op_tables_report_it(void **state)
+{
+    (void)state;
+    static const char text[] = "[[op]]\nname = \"torch.add\"\nout = \"out\"\nfull = true\nfull = false\n";
+    al_op_table table = {0};
+    al_ops_error err;
+    assert_false(al_ops_load_toml(&table, text, sizeof text - 1, "ops.toml", &err));
+    assert_string_equal(err.message,
+                        "ops.toml:5: `full` is defined twice (first on line 4); TOML allows one "
+                        "definition");
+    al_ops_free(&table);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(refuses_a_key_defined_twice),
+        cmocka_unit_test(keeps_the_same_key_in_separate_scopes),
+        cmocka_unit_test(op_tables_report_it),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
