@@ -2,6 +2,7 @@
 
 #include "check.h"
 #include "../rules/rules.h"
+#include "explain.h"
 #include "server.h"
 #include "../base/util.h"
 #include "verify.h"
@@ -17,6 +18,8 @@ static const char USAGE[] =
     "\n"
     "Usage: alloclint check [OPTIONS] [PATH...]\n"
     "       alloclint rule CODE | --all\n"
+    "       alloclint explain PATH:LINE [--output-format text|json]\n"
+    "                            (why a line gets a finding, or none)\n"
     "       alloclint verify PATCH [OPTIONS] -- CMD [ARG...]\n"
     "       alloclint server     (a Language Server on stdio, for editors)\n"
     "       alloclint --version | --help\n"
@@ -321,10 +324,12 @@ int al_cli_main(int argc, char **argv)
         return rule_command(argc, argv);
     if (!strcmp(argv[1], "verify"))
         return al_verify_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "explain"))
+        return al_explain_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "server"))
         return al_server_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") != 0)
-        return usage_error("unknown command `%s` (expected `check`, `rule`, `verify` or `server`)", argv[1]);
+        return usage_error("unknown command `%s` (expected `check`, `rule`, `explain`, `verify` or `server`)", argv[1]);
     al_check_options o;
     memset(&o, 0, sizeof o);
     o.discover.respect_gitignore = true;

@@ -448,8 +448,7 @@ static void keep_initial(al_lint_result *res, const al_lint_options *opt, const 
     memset(&res->findings, 0, sizeof res->findings);
 }
 
-/* C++/CUDA: the C++ rules on libclang's unit, then suppressions. */
-static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_findings *out)
+bool al_lint_parse_cxx(const al_source *src, const al_lint_options *opt, al_cxx_unit *unit)
 {
     /* The file's own build flags first, so --cxx-arg can add to them. */
     const al_compdb_entry *entry = al_compdb_find(opt->compdb, src->path);
@@ -459,13 +458,21 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
         args[i] = entry->args[i];
     for (int i = 0; i < opt->n_cxx_args; i++)
         args[n_entry + (size_t)i] = opt->cxx_args[i];
-    al_cxx_unit unit;
-    al_cxx_parse(src, args, (int)(n_entry + (size_t)opt->n_cxx_args), &unit);
+    al_cxx_parse(src, args, (int)(n_entry + (size_t)opt->n_cxx_args), unit);
     free(args);
-    if (!unit.parsed) {
-        al_cxx_unit_free(&unit);
+    if (!unit->parsed) {
+        al_cxx_unit_free(unit);
         return false;
     }
+    return true;
+}
+
+/* C++/CUDA: the C++ rules on libclang's unit, then suppressions. */
+static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_findings *out)
+{
+    al_cxx_unit unit;
+    if (!al_lint_parse_cxx(src, opt, &unit))
+        return false;
     al_rule_input in = {src, NULL, &unit, opt->ops, opt->index, opt->inference, NULL};
     size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)

@@ -4,6 +4,7 @@
 #define ALLOCLINT_LINT_H
 
 #include "../front/cxx/compdb.h"
+#include "../front/cxx/cxx.h"
 #include "../base/finding.h"
 #include "../analysis/core/ops.h"
 #include "../rules/rules.h"
@@ -52,6 +53,10 @@ void al_lint_result_free(al_lint_result *res);
  * NULL when nothing is added (or the file cannot take it safely). */
 char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t *added,
                        size_t *out_len);
+/* A C++/CUDA file parsed as the C++ rules see it: its compile_commands.json
+ * flags, then the extra arguments. False (unit freed) when libclang
+ * cannot parse it. */
+bool al_lint_parse_cxx(const al_source *src, const al_lint_options *opt, al_cxx_unit *unit);
 /* Whether a fix of this tier is applied under these options. */
 bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix);
 

@@ -1,0 +1,39 @@
+#!/bin/sh
+# `alloclint explain PATH:LINE` on a small project: a proof through a
+# helper in another file (proved, safe), a library op with an out=
+# contract (likely, unsafe), a buffer handed to a method that keeps it
+# (blocked), CUDA-graph state on an attribute (not followed) and a line
+# with nothing to say; text and JSON against golden files
+# (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+fail=0
+cd "$here/project" || exit 2
+for case in 8:proved 14:likely 24:blocked 21:attribute 3:nothing; do
+    line=${case%%:*}
+    name=${case#*:}
+    for fmt in text json; do
+        "$bin" explain "decode.py:$line" --output-format "$fmt" >"$here/out.$name.$fmt" 2>&1
+        rc=$?
+        want=0
+        [ "$name" = nothing ] && want=1
+        [ $rc -eq $want ] || { echo "FAIL: $name ($fmt): exit $rc, not $want"; fail=1; }
+        if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+            cp "$here/out.$name.$fmt" "$here/$name.$fmt"
+        elif ! cmp -s "$here/out.$name.$fmt" "$here/$name.$fmt"; then
+            echo "FAIL: $name ($fmt) differs:"; diff -u "$here/$name.$fmt" "$here/out.$name.$fmt"; fail=1
+        fi
+        rm -f "$here/out.$name.$fmt"
+    done
+done
+# Errors: a missing file, a line past the end, a malformed place.
+"$bin" explain nowhere.py:3 >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 2 ] && grep -q 'nowhere.py' err.txt || { echo "FAIL: missing file: exit $rc"; fail=1; }
+"$bin" explain decode.py:999 >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 2 ] && grep -q 'decode.py has 30 lines, not 999' err.txt || { echo "FAIL: line past the end: exit $rc"; cat err.txt; fail=1; }
+"$bin" explain decode.py >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 2 ] && grep -q 'is not PATH:LINE' err.txt || { echo "FAIL: no line: exit $rc"; fail=1; }
+rm -f err.txt
+[ $fail -eq 0 ] && echo "explain: ok"
+exit $fail
