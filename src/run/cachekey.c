@@ -14,9 +14,11 @@ uint64_t al_cachekey_ops(const al_op_table *ops)
     al_strbuf k = {0};
     for (size_t i = 0; ops && i < ops->n; i++) {
         const al_op_summary *op = &ops->items[i];
-        al_strbuf_printf(&k, "|%s,%s,%d,%d,%s,%d", op->name, op->out_keyword ? op->out_keyword : "",
-                         op->out_position, op->full_write, op->origin ? op->origin : "",
-                         op->library);
+        al_strbuf_printf(&k, "|%s,%s,%d,%d,%s,%d,%d,%s,%s,%d", op->name,
+                         op->out_keyword ? op->out_keyword : "", op->out_position, op->full_write,
+                         op->origin ? op->origin : "", op->library, (int)op->writes,
+                         op->params ? op->params : "", op->rows_param ? op->rows_param : "",
+                         op->rows_dim);
     }
     uint64_t h = al_cache_hash(k.data ? k.data : "", k.len, 4);
     al_strbuf_free(&k);

@@ -40,6 +40,7 @@ static const char *requirement(al_req_kind k)
     case AL_REQ_NUMEL_IS_NUMEL: return "numel equals the numel of";
     case AL_REQ_SHAPE_IS_SHAPE: return "shape equals the shape of";
     case AL_REQ_ROWS: return "rows and columns given by";
+    case AL_REQ_ROWS_OF: return "first dimension equals a dimension of";
     case AL_REQ_NONE: break;
     }
     return "";

@@ -25,12 +25,61 @@ static void set_error(al_ops_error *err, const char *origin, TSNode n,
              ts_node_start_point(n).row + 1, msg);
 }
 
+static void op_free(al_op_summary *op)
+{
+    free(op->name);
+    free(op->out_keyword);
+    free(op->origin);
+    free(op->params);
+    free(op->rows_param);
+}
+
+/* `args = ["q", "kv", "out"]`: the names joined with commas. */
+static char *read_params(const al_toml *doc, TSNode array)
+{
+    al_strbuf sb = {0};
+    uint32_t k = ts_node_named_child_count(array);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode item = ts_node_named_child(array, i);
+        if (al_toml_is(item, "comment"))
+            continue;
+        char *s = al_toml_is(item, "string") ? al_toml_string(doc, item) : NULL;
+        if (!s || !*s || strchr(s, ',') || strspn(s, "abcdefghijklmnopqrstuvwxyz"
+                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                                                  strlen(s)) {
+            free(s);
+            al_strbuf_free(&sb);
+            return NULL;
+        }
+        al_strbuf_printf(&sb, "%s%s", sb.len ? "," : "", s);
+        free(s);
+    }
+    return sb.data ? al_strbuf_detach(&sb) : NULL;
+}
+
+/* `rows = "q.shape[0]"` (or `q.size(0)`): the parameter and the dim. */
+static bool read_rows(const char *text, char **param, int *dim)
+{
+    size_t n = strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    const char *rest = text + n;
+    int d = -1, used = 0;
+    if (n == 0 || (sscanf(rest, ".shape[%d]%n", &d, &used) != 1 &&
+                   sscanf(rest, ".size(%d)%n", &d, &used) != 1) ||
+        rest[used] != '\0' || d < 0 || d > 7)
+        return false;
+    *param = al_xstrndup(text, n);
+    *dim = d;
+    return true;
+}
+
+static const char *const WRITES[] = {"some", "all", "rows", "part", "accumulates"};
+
 static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                     const char *origin, al_ops_error *err)
 {
     al_op_summary op = {.name = NULL, .out_keyword = NULL, .out_position = -1,
                         .full_write = false, .origin = al_xstrdup(origin)};
-    bool have_out = false, have_full = false, ok = true;
+    bool have_out = false, have_full = false, have_writes = false, ok = true;
     uint32_t k = ts_node_named_child_count(element);
     for (uint32_t i = 0; i < k && ok; i++) {
         TSNode pair = ts_node_named_child(element, i);
@@ -69,22 +118,69 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             char *b = al_toml_text(doc, value);
             op.library = strcmp(b, "true") == 0;
             free(b);
+        } else if (strcmp(keytext, "writes") == 0 && al_toml_is(value, "string")) {
+            char *w = al_toml_string(doc, value);
+            have_writes = false;
+            for (size_t j = 0; w && j < sizeof WRITES / sizeof *WRITES; j++)
+                if (!strcmp(w, WRITES[j])) {
+                    op.writes = (al_op_writes)j;
+                    have_writes = true;
+                }
+            free(w);
+            if (!have_writes) {
+                set_error(err, origin, pair, "key `%s` must be \"all\", \"rows\", \"part\", "
+                                             "\"accumulates\" or \"some\"",
+                          keytext);
+                ok = false;
+            }
+        } else if (strcmp(keytext, "rows") == 0 && al_toml_is(value, "string")) {
+            char *r = al_toml_string(doc, value);
+            free(op.rows_param);
+            op.rows_param = NULL;
+            if (!r || !read_rows(r, &op.rows_param, &op.rows_dim)) {
+                set_error(err, origin, pair,
+                          "key `%s` must name a parameter's dimension: \"q.shape[0]\"", keytext);
+                ok = false;
+            }
+            free(r);
+        } else if (strcmp(keytext, "args") == 0 && al_toml_is(value, "array")) {
+            free(op.params);
+            op.params = read_params(doc, value);
+            if (!op.params) {
+                set_error(err, origin, pair,
+                          "key `%s` must list the positional parameters' names", keytext);
+                ok = false;
+            }
         } else {
             set_error(err, origin, pair,
-                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false, library = true|false)",
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false)",
                       keytext);
             ok = false;
         }
         free(keytext);
     }
-    if (ok && (!op.name || !have_out || !have_full)) {
-        set_error(err, origin, element, "[[op]] needs `name`, `out` and `full`%s", "");
+    if (ok && (!op.name || !have_out || have_full == have_writes)) {
+        set_error(err, origin, element,
+                  "[[op]] needs `name`, `out` and one of `full` or `writes`%s", "");
+        ok = false;
+    }
+    if (ok && have_full)
+        op.writes = op.full_write ? AL_OP_WRITES_ALL : AL_OP_WRITES_SOME;
+    op.full_write = op.writes == AL_OP_WRITES_ALL;
+    if (ok && (op.writes == AL_OP_WRITES_ROWS) != (op.rows_param != NULL)) {
+        set_error(err, origin, element, "%s", op.rows_param
+                                                   ? "`rows` goes with writes = \"rows\""
+                                                   : "writes = \"rows\" needs `rows`");
+        ok = false;
+    }
+    if (ok && op.rows_param && al_op_param_position(&op, op.rows_param) < 0 &&
+        (!op.out_keyword || strcmp(op.out_keyword, op.rows_param)) && op.params) {
+        set_error(err, origin, element, "`rows` names `%s`, which `args` does not list",
+                  op.rows_param);
         ok = false;
     }
     if (!ok) {
-        free(op.name);
-        free(op.out_keyword);
-        free(op.origin);
+        op_free(&op);
         return false;
     }
     AL_PUSH(table->items, table->n, table->cap, op);
@@ -153,13 +249,7 @@ bool al_ops_load_builtin(al_op_table *table, al_ops_error *err)
         *err = builtin_err;
         return false;
     }
-    for (size_t i = 0; i < builtin.n; i++) {
-        al_op_summary op = builtin.items[i];
-        op.name = copy_or_null(op.name);
-        op.out_keyword = copy_or_null(op.out_keyword);
-        op.origin = copy_or_null(op.origin);
-        AL_PUSH(table->items, table->n, table->cap, op);
-    }
+    al_ops_append(table, &builtin);
     return true;
 }
 
@@ -194,17 +284,40 @@ const al_op_summary *al_ops_find_output(const al_op_table *table, const char *na
                   memcmp(op->out_keyword, kw, kwlen) == 0)
                : (pos >= 0 && op->out_position == pos))
             return op;
+        /* Through `args`: the output's keyword at its position, its
+         * position under its keyword. */
+        if (!op->params)
+            continue;
+        if (!kw && op->out_keyword && pos >= 0 && al_op_param_position(op, op->out_keyword) == pos)
+            return op;
+        if (kw && op->out_position >= 0) {
+            char want[128];
+            snprintf(want, sizeof want, "%.*s", (int)(kwlen < 127 ? kwlen : 127), kw);
+            if (al_op_param_position(op, want) == op->out_position)
+                return op;
+        }
     }
     return NULL;
 }
 
+int al_op_param_position(const al_op_summary *op, const char *name)
+{
+    size_t n = strlen(name);
+    int pos = 0;
+    for (const char *p = op->params; p && *p; pos++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !memcmp(p, name, n))
+            return pos;
+        p = end ? end + 1 : p + len;
+    }
+    return -1;
+}
+
 void al_ops_free(al_op_table *table)
 {
-    for (size_t i = 0; i < table->n; i++) {
-        free(table->items[i].name);
-        free(table->items[i].out_keyword);
-        free(table->items[i].origin);
-    }
+    for (size_t i = 0; i < table->n; i++)
+        op_free(&table->items[i]);
     free(table->items);
     memset(table, 0, sizeof *table);
 }
@@ -214,8 +327,10 @@ void al_ops_append(al_op_table *table, const al_op_table *from)
     for (size_t i = 0; i < from->n; i++) {
         al_op_summary op = from->items[i];
         op.name = al_xstrdup(op.name);
-        op.out_keyword = op.out_keyword ? al_xstrdup(op.out_keyword) : NULL;
-        op.origin = op.origin ? al_xstrdup(op.origin) : NULL;
+        op.out_keyword = copy_or_null(op.out_keyword);
+        op.origin = copy_or_null(op.origin);
+        op.params = copy_or_null(op.params);
+        op.rows_param = copy_or_null(op.rows_param);
         AL_PUSH(table->items, table->n, table->cap, op);
     }
 }

@@ -9,6 +9,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How much of its output an op writes (the `writes` key; `full` says
+ * ALL or SOME). */
+typedef enum {
+    AL_OP_WRITES_SOME,  /* an output; how much of it is not stated */
+    AL_OP_WRITES_ALL,   /* every element */
+    AL_OP_WRITES_ROWS,  /* every element of the first N rows, N = `rows` */
+    AL_OP_WRITES_PART,  /* leaves elements unwritten by design: padded rows, masked tiles */
+    AL_OP_ACCUMULATES,  /* adds into it (atomics, split-K partial sums): its zeros are needed */
+} al_op_writes;
+
 typedef struct {
     char *name;        /* fully qualified: "torch.cumsum", "torch.ops._C.foo" */
     char *out_keyword; /* keyword argument of the output, or NULL */
@@ -17,6 +27,10 @@ typedef struct {
     char *origin;      /* file the entry came from, for messages */
     bool library;      /* a library outside the project (flashinfer, aiter): its full
                         * write is documented, not proved, so a fix is at most unsafe */
+    al_op_writes writes; /* full_write is writes == AL_OP_WRITES_ALL */
+    char *params;      /* the positional parameters' names, comma-separated, or NULL */
+    char *rows_param;  /* WRITES_ROWS: rows = "<rows_param>.shape[<rows_dim>]" */
+    int rows_dim;
 } al_op_summary;
 
 typedef struct {
@@ -45,10 +59,14 @@ bool al_ops_load_builtin(al_op_table *table, al_ops_error *err);
 bool al_op_name_matches(const char *pattern, const char *name);
 const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
 /* The summary naming this argument (a keyword, or a position when kw is
- * NULL) of the op as its output, or NULL. An op can have several. */
+ * NULL) of the op as its output, or NULL. An op can have several. With
+ * `args`, an output named by keyword is found at its position too, and
+ * one named by position under its keyword. */
 const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
                                         const char *kw, size_t kwlen);
 void al_ops_free(al_op_table *table);
+/* The position of parameter `name` in op's `args`, or -1. */
+int al_op_param_position(const al_op_summary *op, const char *name);
 /* Appends copies of every entry of from to table. */
 void al_ops_append(al_op_table *table, const al_op_table *from);
 

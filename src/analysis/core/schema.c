@@ -106,8 +106,10 @@ static void parse_schema(const char *schema, const char *ns, const char *origin,
                 /* Tensor! out, Tensor(a!) out, Tensor(a!)? out */
                 const char *bang = strchr(a, '!');
                 if (bang && strstr(a, "Tensor")) {
-                    al_op_summary op = {al_xstrdup(name.data), NULL, index, false,
-                                        al_xstrdup(origin), false};
+                    al_op_summary op = {.name = al_xstrdup(name.data),
+                                        .out_position = index,
+                                        .origin = al_xstrdup(origin),
+                                        .writes = AL_OP_WRITES_SOME};
                     AL_PUSH(out->items, out->n, out->cap, op);
                 }
                 index++;

@@ -202,16 +202,22 @@ static bool helper_effect(const al_file_env *env, const al_def *d, int param,
 static void bind_requirement(const al_file_env *env, TSNode call, const al_def *d, bool skip_self,
                              al_call_effect *e)
 {
-    if (e->effect != AL_EFFECT_WRITES_ALL || e->req.kind == AL_REQ_NONE || e->req.param < 0)
+    if ((e->effect != AL_EFFECT_WRITES_ALL && e->effect != AL_EFFECT_WRITES_SOME) ||
+        e->req.kind == AL_REQ_NONE || e->req.param < 0)
         return;
     al_strlist params = {0};
     al_py_param_names(d->pf, d->def, &params);
     TSNode arg = e->req.param < (int)params.n
                      ? argument_for(env->pf, call, &params, e->req.param, skip_self)
                      : (TSNode){0};
-    if (ts_node_is_null(arg)) {
+    if (ts_node_is_null(arg) && e->effect == AL_EFFECT_WRITES_SOME) {
+        /* Rows of an argument the call does not pass: not checkable. */
+        e->effect = AL_EFFECT_WRITES_PART;
+        e->req.kind = AL_REQ_NONE;
+    } else if (ts_node_is_null(arg)) {
         /* The caller leaves it to a default: nothing to prove it with. */
         e->effect = AL_EFFECT_WRITES_SOME;
+        e->req.kind = AL_REQ_NONE;
         free(e->why);
         e->why = al_xstrdup("its coverage depends on an argument the call does not pass");
     } else {

@@ -40,12 +40,15 @@ typedef enum {
     AL_REQ_SHAPE_IS_SHAPE, /* the buffer has the argument's (2-D) shape */
     AL_REQ_ROWS,           /* the buffer is 2-D: `node` rows of `node2`
                             * elements, `node3` apart */
+    AL_REQ_ROWS_OF,        /* the buffer's first dimension is dimension
+                            * `dim` of the argument (an op contract's rows) */
 } al_req_kind;
 
 typedef struct {
     al_req_kind kind;
     int param;                 /* in a summary: the callee parameter */
     TSNode node, node2, node3; /* at a call site: the caller's expressions */
+    int dim;                   /* ROWS_OF: the argument's dimension */
     bool grid_covers;          /* a CUDA kernel: the launch's blocks must cover the bound */
 } al_req;
 

@@ -891,6 +891,9 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
     } else if (a.completed_unsafe || (a.completed_safe && a.desc.conflict)) {
         out->effect = AL_EFFECT_WRITES_SOME;
         out->why = al_xstrdup(a.why ? a.why : "could not prove that every element is written");
+        /* An op contract's rows, passed on to the caller to check. */
+        if (!a.desc.conflict && a.desc.exported.kind == AL_REQ_ROWS_OF)
+            out->req = a.desc.exported;
     } else if (a.completed_safe) {
         out->effect = AL_EFFECT_WRITES_ALL;
         out->req = a.desc.exported;
@@ -902,7 +905,9 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
         out->effect = AL_EFFECT_WRITES_PART;
         why = "never writes its first element";
     } else if (a.touched) {
-        out->effect = AL_EFFECT_WRITES_SOME;
+        /* Its writes cover regions that do not make up the buffer: what
+         * they leave is the caller's zeros, so its fill is no waste. */
+        out->effect = AL_EFFECT_WRITES_PART;
         why = "writes only part of it";
     } else {
         out->effect = AL_EFFECT_UNUSED;

@@ -328,6 +328,53 @@ static int param_with(const al_use_ctx *c, const char *v, const char *suffix)
     return -1;
 }
 
+static int export_dim(al_use_ctx *c, al_req_kind kind, int param, int dim)
+{
+    al_req r = {.kind = kind, .param = param, .dim = dim};
+    al_buffer_desc *b = c->buf;
+    if (b->exported.kind == AL_REQ_NONE)
+        b->exported = r;
+    else if (b->exported.kind != kind || b->exported.param != param || b->exported.dim != dim)
+        b->conflict = true;
+    return 2;
+}
+
+/* A value text without the arity `M, N = x.shape` adds ("x.shape[0of2]"
+ * is "x.shape[0]"); caller frees. */
+static char *without_arity(const char *v)
+{
+    al_strbuf sb = {0};
+    al_strbuf_puts(&sb, "");
+    for (const char *p = v; *p; p++) {
+        size_t d = p[0] == '[' ? strspn(p + 1, "0123456789") : 0;
+        if (d && p[1 + d] == 'o' && p[2 + d] == 'f') {
+            size_t a = strspn(p + 3 + d, "0123456789");
+            if (a && p[3 + d + a] == ']') {
+                al_strbuf_append(&sb, p, 1 + d);
+                p += 2 + d + a; /* to the digit before ']' */
+                continue;
+            }
+        }
+        al_strbuf_putc(&sb, *p);
+    }
+    return al_strbuf_detach(&sb);
+}
+
+/* Whether the buffer's first dimension is `want` (a value text). */
+static bool first_dim_is(const size_facts *sf, const char *name, const char *want)
+{
+    char *w = without_arity(want);
+    char own[512];
+    snprintf(own, sizeof own, "%s.shape[0]", sf->like ? sf->like : name);
+    char *o = without_arity(own);
+    char *d = sf->ndims >= 1 && sf->dims[0] ? without_arity(sf->dims[0]) : NULL;
+    bool same = !strcmp(o, w) || (d && !strcmp(d, w));
+    free(w);
+    free(o);
+    free(d);
+    return same;
+}
+
 static int export(al_use_ctx *c, al_req_kind kind, int param)
 {
     al_req r = {.kind = kind, .param = param};
@@ -345,7 +392,7 @@ static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
 {
     if (r->kind == AL_REQ_NONE)
         return 1;
-    if (!c->buf)
+    if (!c->buf || ts_node_is_null(r->node))
         return 0;
     al_use_ctx *mc = (al_use_ctx *)c;
     const al_pyfile *pf = c->env->pf;
@@ -376,6 +423,15 @@ static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
         else if (!c->buf->site && (q = param_named(c, v)) >= 0)
             met = export(mc, r->kind, q);
         break;
+    case AL_REQ_ROWS_OF: {
+        char want[600];
+        snprintf(want, sizeof want, "%s.shape[%d]", v, r->dim);
+        if (first_dim_is(&sf, name, want))
+            met = 1;
+        else if (!c->buf->site && (q = param_named(c, v)) >= 0)
+            met = export_dim(mc, AL_REQ_ROWS_OF, q, r->dim);
+        break;
+    }
     case AL_REQ_ROWS: {
         char *cols = al_value_text(pf, func, call, r->node2);
         char *stride = al_value_text(pf, func, call, r->node3);
@@ -410,6 +466,7 @@ static const char *requirement_text(al_req_kind k)
     case AL_REQ_NUMEL_IS_NUMEL: return "the buffer has as many elements as its argument";
     case AL_REQ_SHAPE_IS_SHAPE: return "the buffer has its argument's shape";
     case AL_REQ_ROWS: return "its rows and columns are the buffer's own";
+    case AL_REQ_ROWS_OF: return "the buffer has as many rows as the contract writes";
     case AL_REQ_NONE: break;
     }
     return "";
@@ -470,6 +527,22 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
         break;
     }
     case AL_EFFECT_WRITES_SOME:
+        /* A contract on trust that covers rows: a buffer not shown to be
+         * exactly those rows may be larger, and its zeros read. */
+        if (e->req.kind != AL_REQ_NONE &&
+            ((kind != AL_ALIAS_SAME && kind != AL_ALIAS_RESHAPED) ||
+             requirement_met(c, call, &e->req) == 0)) {
+            u = make(AL_USE_NEEDED, call);
+            char *v = ts_node_is_null(e->req.node) ? al_xstrdup("?")
+                                                   : al_node_text_compact(c->env->pf, e->req.node);
+            al_chain_add(&u.chain, c->env->path, al_node_row(call),
+                         "%s writes as many rows as `%s` has; the buffer is not shown to have "
+                         "exactly that many",
+                         e->callee, v);
+            free(v);
+            al_chain_append(&u.chain, &e->chain);
+            return u;
+        }
         u = make_write(c, wr, true, call, e->callee);
         u.evidence_kind = "kernel";
         if (e->why)
@@ -498,6 +571,20 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
     al_chain_add(&u.chain, c->env->path, al_node_row(call), "handed to %s here", e->callee);
     al_chain_append(&u.chain, &e->chain);
     return u;
+}
+
+/* The argument a call passes for an op contract's parameter `param`: by
+ * keyword, or at its position in the contract's `args`. */
+static TSNode contract_argument(const al_use_ctx *c, TSNode call, const al_op_summary *op,
+                                const char *param)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    TSNode kw = al_py_kwarg(c->env->pf, &a, param);
+    if (!ts_node_is_null(kw))
+        return kw;
+    int pos = al_op_param_position(op, param);
+    return pos >= 0 && pos < a.npos ? a.pos[pos] : (TSNode){0};
 }
 
 static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_alias_kind kind,
@@ -540,6 +627,56 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
             snprintf(what, sizeof what, "`%s(%.*s=...)`", name, (int)kwlen, kwp);
         else
             snprintf(what, sizeof what, "`%s` (argument %d)", name, pos);
+        char out_pos[32];
+        snprintf(out_pos, sizeof out_pos, "argument %d", out_op->out_position);
+        const char *out_name = out_op->out_keyword ? out_op->out_keyword : out_pos;
+        if (out_op->writes == AL_OP_ACCUMULATES || out_op->writes == AL_OP_WRITES_PART) {
+            /* What the op leaves, or adds to, is the buffer's fill. */
+            e = make(out_op->writes == AL_OP_ACCUMULATES ? AL_USE_RMW : AL_USE_NEEDED, call);
+            al_chain_add(&e.chain, c->env->path, al_node_row(call), "`%s` %s %s%s%s (%s)", name,
+                         out_op->writes == AL_OP_ACCUMULATES ? "adds into"
+                                                             : "leaves part of",
+                         out_op->out_keyword ? "`" : "", out_name,
+                         out_op->out_keyword ? "`" : "",
+                         out_op->origin ? out_op->origin : "its op summary");
+            free(q);
+            free(bare);
+            return e;
+        }
+        if (out_op->writes == AL_OP_WRITES_ROWS) {
+            /* Every row of the output for the rows of another argument:
+             * all of the buffer exactly when it has that many rows. */
+            TSNode arg = contract_argument(c, call, out_op, out_op->rows_param);
+            al_req r = {.kind = AL_REQ_ROWS_OF, .node = arg, .dim = out_op->rows_dim};
+            bool whole = kind == AL_ALIAS_SAME || kind == AL_ALIAS_RESHAPED;
+            if (!whole || requirement_met(c, call, &r) == 0) {
+                e = make(AL_USE_NEEDED, call);
+                char *v = ts_node_is_null(arg) ? al_xstrdup(out_op->rows_param)
+                                                : al_node_text_compact(c->env->pf, arg);
+                al_chain_add(&e.chain, c->env->path, al_node_row(call),
+                             "`%s` writes the rows of `%s` for the %d-th dimension of `%s` "
+                             "(%s); the buffer is not shown to have exactly that many rows",
+                             name, out_name, out_op->rows_dim, v,
+                             out_op->origin ? out_op->origin : "its op summary");
+                free(v);
+                free(q);
+                free(bare);
+                return e;
+            }
+            e = make_write(c, wr, true, call, what);
+            e.evidence_kind = "kernel";
+            if (e.kind == AL_USE_WRITE) {
+                al_strbuf sb = {0};
+                al_strbuf_printf(&sb, "assumes `%s` writes every row of `%s` for the rows of `%s` "
+                                      "(%s)",
+                                 name, out_name, out_op->rows_param,
+                                 out_op->origin ? out_op->origin : "its op summary");
+                e.why = al_strbuf_detach(&sb);
+            }
+            free(q);
+            free(bare);
+            return e;
+        }
         /* A library outside the project is at most likely to write it all. */
         bool proved = out_op->full_write && !out_op->library;
         e = make_write(c, wr, !proved, call, what);
