@@ -96,9 +96,11 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         }
 
         al_strbuf msg = {0};
-        al_strbuf_printf(&msg, "`%s` buffer `%s` %s; the %s is %swasted", callee, a->name,
-                         why.data, fill_word(a->factory),
-                         b->proof == AL_PROOF_OUTPUT_ONLY ? "likely " : "");
+        /* A factory passed straight to a call has no name of its own. */
+        bool named = !ts_node_is_null(a->target);
+        al_strbuf_printf(&msg, "`%s` buffer %s%s%s %s; the %s is %swasted", callee,
+                         named ? "`" : "", a->name, named ? "`" : "", why.data,
+                         fill_word(a->factory), b->proof == AL_PROOF_OUTPUT_ONLY ? "likely " : "");
 
         al_fix *fix = NULL;
         if (fixable) {

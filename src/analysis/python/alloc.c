@@ -142,6 +142,18 @@ bool al_alloc_site_match(const al_pyfile *pf, const al_imports *im, TSNode stmt,
     if (ts_node_is_null(asg))
         return false;
     TSNode left = al_node_field(asg, "left"), call = al_node_field(asg, "right");
+    if (!al_alloc_call_match(pf, im, call, out))
+        return false;
+    out->stmt = stmt;
+    out->target = left;
+    out->name = al_node_text(pf, left);
+    return true;
+}
+
+bool al_alloc_call_match(const al_pyfile *pf, const al_imports *im, TSNode call,
+                         al_alloc_site *out)
+{
+    memset(out, 0, sizeof *out);
     if (!al_node_is(call, "call"))
         return false;
     TSNode fn = al_node_field(call, "function");
@@ -154,11 +166,8 @@ bool al_alloc_site_match(const al_pyfile *pf, const al_imports *im, TSNode stmt,
         al_alloc_site_free(out);
         return false;
     }
-    out->stmt = stmt;
     out->call = call;
-    out->target = left;
     out->callee = fn;
-    out->name = al_node_text(pf, left);
     if (!is_like(out->factory)) {
         out->size_expr = a->npos > 0 ? a->pos[0] : al_py_kwarg(pf, a, "size");
         out->size_multiple = !takes_fill(out->factory) && !out->method && a->npos > 1;

@@ -35,7 +35,8 @@ typedef enum {
 typedef struct {
     al_factory factory;
     char *qualified; /* "torch.zeros", or ".new_zeros" for the method */
-    char *name;      /* the local it is bound to */
+    char *name;      /* the local it is bound to; for a factory passed straight
+                      * to a call (no target), what it becomes there */
     TSNode stmt, call;
     TSNode target;      /* the bound name */
     TSNode callee;      /* the called expression */
@@ -52,6 +53,10 @@ typedef struct {
 
 /* Whether stmt is an allocation site; fills out (free it) when it is. */
 bool al_alloc_site_match(const al_pyfile *pf, const al_imports *im, TSNode stmt,
+                         al_alloc_site *out);
+/* Whether call is a fill factory call; fills out (free it) but for stmt,
+ * target and name, which stay null. */
+bool al_alloc_call_match(const al_pyfile *pf, const al_imports *im, TSNode call,
                          al_alloc_site *out);
 void al_alloc_site_free(al_alloc_site *site);
 bool al_factory_is_zeros(al_factory f);

@@ -1,5 +1,7 @@
 #include "module.h"
 
+#include "passed.h"
+
 #include "../../front/prefilter.h"
 #include "../../base/util.h"
 
@@ -193,8 +195,10 @@ const al_buffers *al_pymodule_buffers(al_pymodule *m)
         return &m->buffers;
     m->buffers_ready = true;
     al_file_env env = {m->path, m->pf, m, m->ops, m->index, 0};
-    for (size_t i = 0; i < m->n_functions; i++)
+    for (size_t i = 0; i < m->n_functions; i++) {
         al_buffers_analyse_function(&m->buffers, &env, m->functions[i]);
+        al_passed_factories_analyse(&m->buffers, &env, m->functions[i]);
+    }
     if (m->buffers.n > 1)
         qsort(m->buffers.items, m->buffers.n, sizeof *m->buffers.items, compare_buffers);
     return &m->buffers;

@@ -1,6 +1,7 @@
 # Expert routing and grouped GEMMs on library kernels.
 import aiter
 import deep_gemm
+import flashinfer.cascade
 import torch
 
 
@@ -34,3 +35,20 @@ def dense_up_proj(a, b, n):
     d = torch.zeros(a[0].shape[0], n, dtype=torch.bfloat16, device=a[0].device)  # expect: AL101 unsafe
     deep_gemm.fp8_gemm_nt(a, b, d)
     return d
+
+
+# Factories handed straight to the kernel: its contract alone decides.
+def gated(x):
+    # aiter writes one row per row of x: exactly this buffer's rows.
+    out = aiter.silu_and_mul(torch.zeros(x.shape[0], x.shape[1] // 2, dtype=x.dtype), x)  # expect: AL101 unsafe
+    return out
+
+
+def gated_spare_row(x):
+    # A spare row the kernel never reaches: its zeros are read later.
+    return aiter.silu_and_mul(torch.zeros(x.shape[0] + 1, x.shape[1] // 2, dtype=x.dtype), x)  # expect: none
+
+
+def merged(v_other, s_other, s):
+    # merge_state_in_place starts from v's current value.
+    flashinfer.cascade.merge_state_in_place(torch.zeros_like(v_other), s, v_other, s_other)  # expect: none
