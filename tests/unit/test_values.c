@@ -140,6 +140,68 @@ static void no_reaching_binding(void **state)
                    "a", NULL);
 }
 
+/* The texts of what `use(name)`'s argument keeps its rows from, joined by
+ * " | ". */
+static char *same_rows_at_use(const char *body, const char *name)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "def f(p):\n%s", body);
+    al_source src;
+    al_source_from_memory(&src, "t.py", text, strlen(text));
+    al_pyfile pf;
+    assert_true(al_pyfile_parse(&pf, &src));
+    TSNode root = ts_tree_root_node(pf.tree);
+    TSNode func = ts_node_named_child(root, 0);
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "use(%s)", name);
+    const char *at = strstr(text, pattern);
+    assert_non_null(at);
+    uint32_t off = (uint32_t)(at - text) + 4;
+    TSNode arg = ts_node_named_descendant_for_byte_range(root, off, off + (uint32_t)strlen(name));
+    char *rows[8];
+    size_t n = al_value_same_rows(&pf, func, arg, arg, rows, 8);
+    size_t len = 1;
+    for (size_t i = 0; i < n; i++)
+        len += strlen(rows[i]) + 3;
+    char *joined = calloc(1, len);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            strcat(joined, " | ");
+        strcat(joined, rows[i]);
+        free(rows[i]);
+    }
+    al_pyfile_free(&pf);
+    al_source_free(&src);
+    return joined;
+}
+
+/* A concatenation along a later dimension keeps the rows of its first
+ * part, and so do contiguous/to/float; along dimension 0, or bound twice,
+ * it keeps nothing to name. */
+static void rows_kept_through_bindings(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body, *want;
+    } cases[] = {
+        {"    q = torch.cat([q_nope, q_pe], dim=-1)\n    use(q)\n",
+         "torch.cat([q_nope,q_pe],dim=-1) | q_nope"},
+        {"    q = torch.cat((a, b), 2).contiguous()\n    use(q)\n",
+         "torch.cat((a,b),2).contiguous() | torch.cat((a,b),2) | a"},
+        {"    x = p.to(torch.float32)\n    use(x)\n", "p.to(torch.float32) | p"},
+        {"    q = torch.cat([a, b], dim=0)\n    use(q)\n", "torch.cat([a,b],dim=0)"},
+        {"    q = torch.cat([a, b], dim=1)\n    q = q * 2\n    use(q)\n", "q"},
+        {"    q = torch.cat([*parts], dim=1)\n    use(q)\n", "torch.cat([*parts],dim=1)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *name = strstr(cases[i].body, "use(x)") ? "x" : "q";
+        char *got = same_rows_at_use(cases[i].body, name);
+        if (strcmp(got, cases[i].want))
+            fail_msg("case %zu: got `%s`, want `%s`", i, got, cases[i].want);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +209,7 @@ int main(void)
         cmocka_unit_test(unknown_values),
         cmocka_unit_test(reaching_bindings),
         cmocka_unit_test(no_reaching_binding),
+        cmocka_unit_test(rows_kept_through_bindings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

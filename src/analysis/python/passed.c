@@ -60,8 +60,8 @@ static char *first_dim(const al_pyfile *pf, TSNode func, const al_alloc_site *s)
         first = s->args.pos[0];
     } else if (!ts_node_is_null(s->size_expr)) {
         TSNode e = al_py_unparen(s->size_expr);
-        TSNode items[1];
-        if ((al_node_is(e, "tuple") || al_node_is(e, "list")) && al_py_elements(e, items, 1) >= 1)
+        TSNode items[8];
+        if (al_py_elements(e, items, 8) >= 1 && !al_node_is(items[0], "list_splat"))
             first = items[0];
     }
     return ts_node_is_null(first) ? NULL : al_value_text(pf, func, s->call, first);
@@ -92,13 +92,19 @@ static bool has_rows_of(const al_pyfile *pf, TSNode func, const al_alloc_site *s
     if (ts_node_is_null(arg))
         return false;
     char *mine = first_dim(pf, func, s);
-    char *v = al_value_text(pf, func, s->call, arg);
-    al_strbuf want = {0};
-    al_strbuf_printf(&want, "%s.shape[%d]", v, dim);
-    bool same = mine && same_dim(mine, want.data);
+    char *rows[8];
+    size_t nr = dim == 0 ? al_value_same_rows(pf, func, s->call, arg, rows, 8) : 0;
+    if (dim != 0)
+        rows[nr++] = al_value_text(pf, func, s->call, arg);
+    bool same = false;
+    for (size_t i = 0; i < nr; i++) {
+        al_strbuf want = {0};
+        al_strbuf_printf(&want, "%s.shape[%d]", rows[i], dim);
+        same |= mine && same_dim(mine, want.data);
+        al_strbuf_free(&want);
+        free(rows[i]);
+    }
     free(mine);
-    free(v);
-    al_strbuf_free(&want);
     return same;
 }
 

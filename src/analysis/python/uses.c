@@ -424,9 +424,18 @@ static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
             met = export(mc, r->kind, q);
         break;
     case AL_REQ_ROWS_OF: {
+        /* The argument, or what it took its rows from. */
+        char *rows[8];
+        size_t nr = r->dim == 0 ? al_value_same_rows(pf, func, call, r->node, rows, 8) : 0;
         char want[600];
         snprintf(want, sizeof want, "%s.shape[%d]", v, r->dim);
-        if (first_dim_is(&sf, name, want))
+        met = first_dim_is(&sf, name, want);
+        for (size_t i = 0; i < nr; i++) {
+            snprintf(want, sizeof want, "%s.shape[0]", rows[i]);
+            met |= first_dim_is(&sf, name, want);
+            free(rows[i]);
+        }
+        if (met)
             met = 1;
         else if (!c->buf->site && (q = param_named(c, v)) >= 0)
             met = export_dim(mc, AL_REQ_ROWS_OF, q, r->dim);

@@ -329,3 +329,56 @@ TSNode al_value_reaching_binding(const al_pyfile *pf, TSNode func, TSNode stmt, 
     free(text);
     return found;
 }
+
+/* Methods that return their receiver's shape. */
+static const char *const SAME_SHAPE_METHODS[] = {"contiguous", "to", "float", "half", "bfloat16",
+                                                 "clone", "detach", "type_as", NULL};
+
+/* The tensor a value keeps the rows of, or a null node. */
+static TSNode rows_from(const al_pyfile *pf, TSNode value)
+{
+    value = al_py_unparen(value);
+    if (!al_node_is(value, "call"))
+        return (TSNode){0};
+    TSNode fn = al_node_field(value, "function");
+    al_py_args a;
+    al_py_args_read(value, &a);
+    if (al_node_is(fn, "attribute")) {
+        for (size_t i = 0; SAME_SHAPE_METHODS[i]; i++)
+            if (al_py_last_name_is(pf, fn, SAME_SHAPE_METHODS[i]) &&
+                !al_py_last_name_is(pf, al_node_field(fn, "object"), "torch"))
+                return al_node_field(fn, "object");
+    }
+    if (!al_py_last_name_is(pf, fn, "cat") && !al_py_last_name_is(pf, fn, "concat"))
+        return (TSNode){0};
+    /* torch.cat(seq, dim=D) with D a literal other than 0: rows kept. */
+    TSNode dim = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "dim");
+    if (a.npos < 1 || ts_node_is_null(dim))
+        return (TSNode){0};
+    char *d = al_node_text_compact(pf, dim);
+    bool keeps = strcmp(d, "0") && (strspn(d, "0123456789") == strlen(d) || !strcmp(d, "-1"));
+    free(d);
+    TSNode items[16];
+    TSNode seq = al_py_unparen(a.pos[0]);
+    if (!keeps || al_py_elements(seq, items, 16) < 1 || al_node_is(items[0], "list_splat"))
+        return (TSNode){0};
+    return items[0];
+}
+
+size_t al_value_same_rows(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr, char **out,
+                          size_t max)
+{
+    size_t n = 0;
+    TSNode cur = al_py_unparen(expr);
+    for (int depth = 0; n < max && !ts_node_is_null(cur) && depth < 8; depth++) {
+        out[n++] = al_value_text(pf, func, at, cur);
+        TSNode next = rows_from(pf, cur);
+        if (ts_node_is_null(next) && al_node_is(cur, "identifier")) {
+            TSNode value = al_value_single_binding(pf, func, at, cur);
+            if (!ts_node_is_null(value))
+                next = rows_from(pf, value);
+        }
+        cur = ts_node_is_null(next) ? next : al_py_unparen(next);
+    }
+    return n;
+}

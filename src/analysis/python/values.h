@@ -26,6 +26,13 @@ TSNode al_value_single_binding(const al_pyfile *pf, TSNode func, TSNode at, TSNo
  * loop may carry a later binding back), or when it is a parameter or
  * unbound. */
 TSNode al_value_reaching_binding(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode name);
+/* The canonical texts of tensors whose first dimension is expr's: expr
+ * itself, then, through names bound once, what it was made from without
+ * changing its rows (`q = torch.cat([q_nope, q_pe], dim=-1)` has q_nope's
+ * rows; `x.contiguous()`, `.to(...)`, `.float()`, `.clone()` keep x's).
+ * At most max texts; the caller frees each. */
+size_t al_value_same_rows(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr, char **out,
+                          size_t max);
 /* The innermost function_definition around n, or a null node. */
 TSNode al_enclosing_function(TSNode n);
 
