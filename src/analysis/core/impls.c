@@ -45,7 +45,22 @@ void al_impls_read_python(const char *path, const al_pyfile *pf, al_impls *ops)
         TSNode n = ts_tree_cursor_current_node(&c);
         if (al_node_is(n, "call")) {
             TSNode fn = al_node_field(n, "function");
-            if (al_py_last_name_is(pf, fn, "direct_register_custom_op")) {
+            if (al_py_last_name_is(pf, fn, "impl") && al_node_is(fn, "attribute")) {
+                /* Library("ns", ...).impl("op", fn, "CUDA") and
+                 * torch.library.impl("ns::op", "CUDA", fn): the op's
+                 * name as a literal, the function by name. */
+                al_py_args a;
+                al_py_args_read(n, &a);
+                char *op = a.npos > 0 ? string_value(pf, a.pos[0]) : NULL;
+                TSNode func = al_py_kwarg(pf, &a, "func");
+                if (ts_node_is_null(func))
+                    func = a.npos > 2 && !al_node_is(a.pos[1], "identifier") ? a.pos[2]
+                           : a.npos > 1                                     ? a.pos[1]
+                                                                           : func;
+                if (op && al_node_is(func, "identifier"))
+                    add_op(ops, op, path, al_node_text(pf, func));
+                free(op);
+            } else if (al_py_last_name_is(pf, fn, "direct_register_custom_op")) {
                 al_py_args a;
                 al_py_args_read(n, &a);
                 TSNode name = a.npos > 0 ? a.pos[0] : al_py_kwarg(pf, &a, "op_name");
@@ -64,7 +79,10 @@ void al_impls_read_python(const char *path, const al_pyfile *pf, al_impls *ops)
                 if (!al_node_is(call, "call"))
                     continue;
                 TSNode fn = al_node_field(call, "function");
-                if (!al_py_last_name_is(pf, fn, "custom_op") &&
+                /* @torch.library.impl("ns::op", "CUDA"), @lib.impl("op"):
+                 * the decorated function implements the op. */
+                bool impl = al_py_last_name_is(pf, fn, "impl");
+                if (!impl && !al_py_last_name_is(pf, fn, "custom_op") &&
                     !al_py_last_name_is(pf, fn, "register_custom_op"))
                     continue;
                 al_py_args a;
@@ -73,7 +91,8 @@ void al_impls_read_python(const char *path, const al_pyfile *pf, al_impls *ops)
                 if (!op)
                     op = string_value(pf, al_py_kwarg(pf, &a, "op_name"));
                 char *fname = al_node_text(pf, al_node_field(def, "name"));
-                add_op(ops, op ? op : fname, path, fname);
+                if (op || !impl)
+                    add_op(ops, op ? op : fname, path, fname);
                 free(op);
             }
         }

@@ -1,7 +1,8 @@
 /* Custom ops and the functions that implement them, as registered in
  * Python (direct_register_custom_op(op_name=, op_func=), @custom_op(...)
- * and @register_custom_op(...) decorators) or in C++ (TORCH_LIBRARY
- * m.impl). Reads parsed source only; no I/O. */
+ * and @register_custom_op(...) decorators, Library(...).impl("op", fn),
+ * torch.library.impl("ns::op", "CUDA", fn) and @torch.library.impl(...))
+ * or in C++ (TORCH_LIBRARY m.impl). Reads parsed source only; no I/O. */
 #ifndef ALLOCLINT_IMPLS_H
 #define ALLOCLINT_IMPLS_H
 

@@ -591,7 +591,8 @@ static void read_python_ops(al_index *ix, project *p)
         return;
     p->py_ops_read = true;
     walk_project(p);
-    static const char *const markers[] = {"direct_register_custom_op", "custom_op(", NULL};
+    static const char *const markers[] = {"direct_register_custom_op", "custom_op(", ".impl(",
+                                          "@impl(", NULL};
     for (size_t i = 0; i < p->py_files.n; i++) {
         al_source src;
         if (index_load(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {

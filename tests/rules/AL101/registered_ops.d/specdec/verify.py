@@ -1,0 +1,23 @@
+# Draft verification: buffers handed to the ops registered in ops.py.
+import torch
+
+import specdec.ops  # noqa: F401  (registers the ops)
+
+
+def gather_draft_rows(src: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+    rows = torch.zeros(idx.shape[0], src.shape[1], dtype=src.dtype)  # expect: AL101 safe
+    torch.ops.specdec.gather_rows(src, idx, rows)
+    return rows
+
+
+def accepted(draft: torch.Tensor) -> torch.Tensor:
+    # accept_prefix writes half of `out`: the rest must stay zero.
+    out = torch.zeros_like(draft)  # expect: none
+    torch.ops.specdec.accept_prefix(draft, out)
+    return out
+
+
+def verified(logits: torch.Tensor) -> torch.Tensor:
+    mask = torch.zeros(logits.shape[:-1], dtype=torch.bool)  # expect: AL101 safe
+    torch.ops.specdec.verify_mask(logits, mask)
+    return mask
