@@ -256,6 +256,34 @@ def run_alloclint(alloclint, tree, path, select='AL101,AL102,AL103'):
         return []
 
 
+LIBRARY = re.compile(r'\b(flashinfer|aiter|sgl_kernel|deep_gemm|deepgemm|cutlass\w*|trtllm\w*|'
+                     r'torch_npu|npu_\w+|vllm_flash_attn|flash_attn\w*|flash_mla|libraries\.toml)\b')
+
+
+def destination(alloclint, tree, path, row):
+    """Where the buffer on `row` goes, read from `alloclint explain`: a
+    library kernel, a registered (custom) op, a Triton kernel of the repo,
+    or something else; and explain's verdict."""
+    r = subprocess.run([alloclint, 'explain', f'{path}:{row}', '--output-format', 'json'],
+                       cwd=tree, capture_output=True, text=True)
+    try:
+        cands = json.loads(r.stdout)['candidates']
+    except (json.JSONDecodeError, KeyError, TypeError):
+        return 'other', None
+    for c in cands:
+        if c['verdict'] == 'reported':
+            continue
+        text = ' '.join([c['summary']] + [s['text'] for s in c['steps']])
+        if LIBRARY.search(text):
+            return 'library kernel', c['verdict']
+        if 'custom op' in text or 'torch.ops.' in text or re.search(r'\bops\.\w+\(', text):
+            return 'registered op', c['verdict']
+        if 'Triton kernel' in text or re.search(r'\w\[[^\]`]*\]\(', text):
+            return 'repo Triton kernel', c['verdict']
+        return 'other', c['verdict']
+    return 'other', None
+
+
 def verdict(findings, row, span=3):
     """The best finding on the allocation's statement (rows row..row+span)."""
     best = None
@@ -307,9 +335,10 @@ def main():
         in_repo = mech in ('direct write', 'fill', 'C++: direct write') or \
             (callee is not None and defined_in_repo(tree.path, callee)) or 'cuda launch' in mech
         v = verdict(findings, row, 0 if s['how'].startswith('fill') else 3)
+        dest, why = destination(alloclint, tree.path, path, row)
         results.append({**s, 'kind': kind, 'mechanism': mech, 'callee': callee, 'writer_in_repo': in_repo,
                         'found': v is not None, 'safe': v is not None and v[1] == 'safe',
-                        'finding': v})
+                        'finding': v, 'destination': dest, 'explained': why})
     table = collections.OrderedDict()
     for r in results:
         key = (r['kind'], r['mechanism'] + (' (writer in repo)' if r['writer_in_repo'] else ''))
@@ -322,6 +351,22 @@ def main():
     print('|---|---|---|---|---|')
     for (kind, mech), (n, found, safe) in sorted(table.items()):
         print(f'| {kind} | {mech} | {n} | {found} | {safe} |')
+    # Where the buffer goes, as `alloclint explain` reads it in the tree.
+    print()
+    print('| kind | destination | sites | found | safe fix |')
+    print('|---|---|---|---|---|')
+    dests = collections.OrderedDict()
+    for r in results:
+        d = dests.setdefault((r['kind'], r['destination']), [0, 0, 0])
+        d[0] += 1
+        d[1] += r['found']
+        d[2] += r['safe']
+    for (kind, dest), (n, found, safe) in sorted(dests.items()):
+        print(f'| {kind} | {dest} | {n} | {found} | {safe} |')
+    for kind in ('removal', 'addback'):
+        rs = [r for r in results if r['kind'] == kind and r['destination'] != 'other']
+        print(f"{kind} to a library kernel, a registered op or a repo Triton kernel: {len(rs)} sites, "
+              f"found {sum(r['found'] for r in rs)}, safe {sum(r['safe'] for r in rs)}")
     for kind in ('removal', 'addback'):
         rs = [r for r in results if r['kind'] == kind]
         inrepo = [r for r in rs if r['writer_in_repo']]

@@ -4,13 +4,14 @@
 # and crashes. Builds build-fuzz/ with clang-14 (libFuzzer, ASan, UBSan).
 # New inputs go to build-fuzz/corpus/<target>/, crashes to
 # build-fuzz/crashes/; the seeds under tests/fuzz/corpus/ are read, never
-# written. Exits 1 when any target crashed.
+# written. Exits 1 when any target crashed. FUZZ_TARGETS="python fix" runs
+# only those.
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 case $seconds in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
-targets="python fix noqa config compdb patch notebook"
+targets=${FUZZ_TARGETS:-"python fix noqa config compdb patch notebook"}
 out=build-fuzz
 
 # libFuzzer comes with clang; install it as setup.sh installs the rest.

@@ -243,6 +243,11 @@ static size_t count_lines(const char *s, size_t len)
  * ends cJSON's string early, so the text would lose what follows it. */
 static const char *source_mismatch(const char *json, size_t start, size_t end, const char *text)
 {
+    if (memchr(json + start, '\0', end - start))
+        return "holds a NUL byte";
+    /* The joined source is cut back into cells at the marker lines. */
+    if (strstr(text, "%%% alloclint cell "))
+        return "holds the text of alloclint's cell marker";
     for (size_t i = start; i + 1 < end; i++)
         if (json[i] == '\\') {
             if (json[i + 1] == 'u' && i + 6 <= end && !memcmp(json + i + 2, "0000", 4))

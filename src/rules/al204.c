@@ -270,6 +270,8 @@ static void cat_of_results(const al_rule_input *in, TSNode call, al_findings *ou
     TSNode stmt = call;
     while (!ts_node_is_null(stmt) && !al_node_is(ts_node_parent(stmt), "block"))
         stmt = ts_node_parent(stmt);
+    if (ts_node_is_null(stmt))
+        return; /* not in a block: a parse that recovered from an error */
     char *x = al_node_text(pf, p.operand);
     al_strbuf unsafe = {0};
     /* The output takes x's dtype, the ops' result dtype only for a real

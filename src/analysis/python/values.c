@@ -287,7 +287,7 @@ static bool owner_binds(const al_pyfile *pf, TSNode owner, const char *name)
 
 TSNode al_value_reaching_binding(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode name)
 {
-    if (ts_node_is_null(func) || !al_node_is(name, "identifier"))
+    if (ts_node_is_null(func) || ts_node_is_null(stmt) || !al_node_is(name, "identifier"))
         return (TSNode){0};
     char *text = al_node_text(pf, name);
     TSNode found = {0};
