@@ -43,6 +43,17 @@ static bool parts_view(al_pyparts *f, const char *name, const al_pyfile **pf,
     return true;
 }
 
+static bool parts_view_mentioning(al_pyparts *f, const char *text, const al_pyfile **pf,
+                                  const al_pymodule **mod)
+{
+    const al_pyview *v = al_pyparts_mentioning(f, text);
+    if (!v)
+        return false;
+    *pf = &v->pf;
+    *mod = &v->mod;
+    return true;
+}
+
 static void parts_stats(const al_pyparts *f, size_t *views, size_t *parsed)
 {
     *views = f->n_views;
@@ -74,7 +85,7 @@ static void kernel_launch(const al_file_env *caller, TSNode call, const void *k,
 }
 
 const al_languages al_language_table = {
-    .python = {parts_open, parts_free, parts_source, parts_view, parts_stats,
+    .python = {parts_open, parts_free, parts_source, parts_view, parts_view_mentioning, parts_stats,
                al_pyparts_parse_marked, module_imports, al_buffer_param_effect},
     .triton = {kernel_summarise, kernel_free, kernel_launch},
     .cxx = {al_cxx_param_effect},

@@ -498,16 +498,59 @@ static bool function_of(pyfile *f, const char *name, al_def *out)
     return true;
 }
 
+/* Definitions of `name` in the branches of module-level `if`, `try` and
+ * `with` statements (a platform switch: `if is_hip(): def op(...)` / `else:
+ * def op(...)`): how many, and the last one. */
+static void conditional_defs(const al_pyfile *pf, TSNode n, const char *name, int depth,
+                             int *count, TSNode *found)
+{
+    if (depth > 4)
+        return;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (al_node_is(c, "block")) {
+            TSNode d = def_in_block(pf, c, name);
+            if (!ts_node_is_null(d)) {
+                (*count)++;
+                *found = d;
+            }
+            conditional_defs(pf, c, name, depth + 1, count, found);
+        } else if (al_node_is(c, "if_statement") || al_node_is(c, "elif_clause") ||
+                   al_node_is(c, "else_clause") || al_node_is(c, "try_statement") ||
+                   al_node_is(c, "except_clause") || al_node_is(c, "finally_clause") ||
+                   al_node_is(c, "with_statement")) {
+            conditional_defs(pf, c, name, depth + 1, count, found);
+        }
+    }
+}
+
 static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out)
 {
     if (function_of(f, name, out))
         return true;
-    /* Re-exported: `from .impl import name` in the module. */
     const al_pyfile *pf;
     const struct al_pymodule *mod;
-    const al_imports *im = al_language_table.python.parts_view(f->parts, NULL, &pf, &mod)
-                               ? al_language_table.python.imports(mod)
-                               : NULL;
+    char needle[300];
+    snprintf(needle, sizeof needle, "def %s(", name);
+    bool viewed = al_language_table.python.parts_view_mentioning(f->parts, needle, &pf, &mod);
+    /* Defined in one branch of a module-level switch only: that one. Two
+     * definitions are two programs, and which one runs is not known. */
+    int count = 0;
+    TSNode def = {0};
+    if (viewed)
+        for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
+            TSNode s = ts_node_named_child(pf->root, i);
+            if (al_node_is(s, "if_statement") || al_node_is(s, "try_statement") ||
+                al_node_is(s, "with_statement"))
+                conditional_defs(pf, s, name, 0, &count, &def);
+        }
+    if (count == 1) {
+        fill_def(out, f->path, pf, mod, def);
+        return true;
+    }
+    /* Re-exported: `from .impl import name` in the module. */
+    const al_imports *im = viewed ? al_language_table.python.imports(mod) : NULL;
     for (size_t i = 0; im && i < im->n; i++)
         if (!strcmp(im->items[i].local, name))
             return resolve_target(ix, f->path, im->items[i].target, depth, out);

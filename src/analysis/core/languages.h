@@ -35,6 +35,10 @@ typedef struct {
     /* A parsed view holding top-level function `name` (NULL: any view). */
     bool (*parts_view)(struct al_pyparts *parts, const char *name, const al_pyfile **pf,
                        const struct al_pymodule **mod);
+    /* A parsed view holding every top-level statement whose bytes hold
+     * `text` (a `def f(` nested in an `if`), with what any view holds. */
+    bool (*parts_view_mentioning)(struct al_pyparts *parts, const char *text,
+                                  const al_pyfile **pf, const struct al_pymodule **mod);
     void (*parts_stats)(const struct al_pyparts *parts, size_t *views, size_t *parsed);
     /* Parses only the top-level statements of src that name a marker. */
     bool (*parse_marked)(const al_source *src, bool whole_only, const char *const *markers,

@@ -119,6 +119,22 @@ const al_pyview *al_pyparts_function(al_pyparts *f, const char *name)
     return add_view(f);
 }
 
+const al_pyview *al_pyparts_mentioning(al_pyparts *f, const char *text)
+{
+    size_t len = strlen(text);
+    bool missing = false;
+    for (size_t i = 0; i < f->scan.n; i++) {
+        const char *s = f->src.bytes + f->scan.items[i].start;
+        if (!f->kept[i] && memmem(s, f->scan.items[i].end - f->scan.items[i].start, text, len)) {
+            f->kept[i] = true;
+            missing = true;
+        }
+    }
+    if (f->n_views && (f->whole || !missing))
+        return newest(f);
+    return add_view(f);
+}
+
 static bool mentions(const char *bytes, size_t len, const char *const *markers)
 {
     for (size_t k = 0; markers[k]; k++)

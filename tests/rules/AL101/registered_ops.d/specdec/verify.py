@@ -21,3 +21,21 @@ def verified(logits: torch.Tensor) -> torch.Tensor:
     mask = torch.zeros(logits.shape[:-1], dtype=torch.bool)  # expect: AL101 safe
     torch.ops.specdec.verify_mask(logits, mask)
     return mask
+
+
+def scattered(src: torch.Tensor) -> torch.Tensor:
+    from specdec import platform_ops
+
+    # Defined on one branch of the switch only: that definition decides.
+    out = torch.zeros_like(src)  # expect: AL101 safe
+    platform_ops.scatter_tokens(src, out)
+    return out
+
+
+def packed(lens: torch.Tensor) -> torch.Tensor:
+    from specdec import platform_ops
+
+    # Two definitions, and which one runs is not known: no finding.
+    out = torch.zeros_like(lens)  # expect: none
+    platform_ops.pack_lengths(lens, out)
+    return out

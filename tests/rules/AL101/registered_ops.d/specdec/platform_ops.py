@@ -1,0 +1,21 @@
+# Platform switches at module level, as engines keep their op shims.
+import torch
+
+
+def is_rocm() -> bool:
+    return torch.version.hip is not None
+
+
+if is_rocm():
+
+    def scatter_tokens(src: torch.Tensor, out: torch.Tensor) -> None:
+        out.copy_(src)
+
+    def pack_lengths(lens: torch.Tensor, out: torch.Tensor) -> None:
+        out.copy_(lens)
+
+else:
+
+    def pack_lengths(lens: torch.Tensor, out: torch.Tensor) -> None:
+        # This platform fills only the leading entries.
+        out[: lens.shape[0] // 2] = lens[: lens.shape[0] // 2]
