@@ -256,8 +256,9 @@ def run_alloclint(alloclint, tree, path, select='AL101,AL102,AL103'):
         return []
 
 
-LIBRARY = re.compile(r'\b(flashinfer|aiter|sgl_kernel|deep_gemm|deepgemm|cutlass\w*|trtllm\w*|'
-                     r'torch_npu|npu_\w+|vllm_flash_attn|flash_attn\w*|flash_mla|libraries\.toml)\b')
+# Names of kernel libraries, as they appear in callees and explain's steps.
+LIBRARY = re.compile(r'(flashinfer|aiter|sgl_kernel|deep_?gemm|cutlass|trtllm|torch_npu|npu_|'
+                     r'vllm_flash_attn|flash_attn|flash_mla|libraries\.toml|moe_align_block_size)')
 
 
 def destination(alloclint, tree, path, row):

@@ -441,6 +441,14 @@ static void fill_def(al_def *out, const char *path, const al_pyfile *pf,
     out->kernel = al_node_is(parent, "decorated_definition") && is_triton_decorated(pf, parent);
     TSNode owner = al_node_is(parent, "decorated_definition") ? ts_node_parent(parent) : parent;
     out->method = al_node_is(owner, "block") && al_node_is(ts_node_parent(owner), "class_definition");
+    /* A static method takes no self: its arguments map from the first. */
+    if (out->method && al_node_is(parent, "decorated_definition"))
+        for (uint32_t i = 0; i < ts_node_named_child_count(parent); i++) {
+            TSNode d = ts_node_named_child(parent, i);
+            if (al_node_is(d, "decorator") &&
+                al_node_text_eq(pf, ts_node_named_child(d, 0), "staticmethod"))
+                out->method = false;
+        }
 }
 
 /* A function `name` defined directly in block (a module or class body). */
@@ -462,6 +470,42 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
 
 /* A qualified target "pkg.mod.name" (or "..mod.name") imported from
  * from_path: the definition of `name` in module "pkg.mod". */
+/* `Cls.method` of module file `path`: a static or class method of a
+ * top-level class (`rocm_aiter_ops.mla_decode_fwd(...)`). */
+static bool class_method(al_index *ix, const char *path, const char *cls, const char *name,
+                         al_def *out)
+{
+    pyfile *f = load_py(ix, path);
+    char needle[300];
+    snprintf(needle, sizeof needle, "class %s", cls);
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, &pf, &mod))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (!al_node_is(s, "class_definition") || !al_node_text_eq(pf, al_node_field(s, "name"), cls))
+            continue;
+        TSNode def = def_in_block(pf, al_node_field(s, "body"), name);
+        TSNode dec = ts_node_parent(def);
+        bool bound = false; /* static or class method: callable on the class */
+        for (uint32_t k = 0; !ts_node_is_null(def) && al_node_is(dec, "decorated_definition") &&
+                             k < ts_node_named_child_count(dec);
+             k++) {
+            TSNode d = ts_node_named_child(dec, k);
+            TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
+            bound |= al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod");
+        }
+        if (!bound)
+            return false;
+        fill_def(out, f->path, pf, mod, def);
+        return true;
+    }
+    return false;
+}
+
 static bool resolve_target(al_index *ix, const char *from_path, const char *target, int depth,
                            al_def *out)
 {
@@ -476,9 +520,20 @@ static bool resolve_target(al_index *ix, const char *from_path, const char *targ
         module = al_xstrndup(target, (size_t)(dot - target) + 1);
     }
     char *file = module_file(ix, from_path, module);
+    if (!file) {
+        /* "pkg.mod.Cls.method": a method of a class of pkg.mod. */
+        char *cls = strrchr(module, '.');
+        bool ok = false;
+        if (cls && cls > module && cls[-1] != '.') {
+            *cls = '\0';
+            char *file2 = module_file(ix, from_path, module);
+            ok = file2 && class_method(ix, file2, cls + 1, dot + 1, out);
+            free(file2);
+        }
+        free(module);
+        return ok;
+    }
     free(module);
-    if (!file)
-        return false;
     pyfile *f = load_py(ix, file);
     free(file);
     return f && find_def(ix, f, dot + 1, depth + 1, out);

@@ -39,3 +39,33 @@ def packed(lens: torch.Tensor) -> torch.Tensor:
     out = torch.zeros_like(lens)  # expect: none
     platform_ops.pack_lengths(lens, out)
     return out
+
+
+def copied_logits(logits: torch.Tensor) -> torch.Tensor:
+    from specdec.platform_ops import draft_ops
+
+    out = torch.zeros_like(logits)  # expect: AL101 safe
+    draft_ops.copy_logits(logits, out)
+    return out
+
+
+def halved_logits(logits: torch.Tensor, ops) -> torch.Tensor:
+    from specdec.platform_ops import draft_ops
+
+    # Not a static method: called on the class it takes `logits` as self.
+    out = torch.zeros_like(logits)  # expect: none
+    draft_ops.half_logits(logits, out)
+    return out
+
+
+class Verifier:
+    @staticmethod
+    def _first_tokens(out: torch.Tensor, tokens: torch.Tensor) -> None:
+        out.copy_(tokens[:, 0])
+
+    def first_tokens(self, tokens: torch.Tensor) -> torch.Tensor:
+        # A static method called through self takes no self: `out` is
+        # its first parameter.
+        out = torch.zeros(tokens.shape[0], dtype=tokens.dtype)  # expect: AL101 safe
+        self._first_tokens(out, tokens)
+        return out
