@@ -275,12 +275,14 @@ def destination(alloclint, tree, path, row):
         if c['verdict'] == 'reported':
             continue
         text = ' '.join([c['summary']] + [s['text'] for s in c['steps']])
-        if LIBRARY.search(text):
-            return 'library kernel', c['verdict']
-        if 'custom op' in text or 'torch.ops.' in text or re.search(r'\bops\.\w+\(', text):
-            return 'registered op', c['verdict']
+        # The most specific first: a Triton kernel's or an op's name may
+        # hold a library's.
         if 'Triton kernel' in text or re.search(r'\w\[[^\]`]*\]\(', text):
             return 'repo Triton kernel', c['verdict']
+        if 'custom op' in text or 'torch.ops.' in text or re.search(r'\bops\.\w+\(', text):
+            return 'registered op', c['verdict']
+        if LIBRARY.search(text):
+            return 'library kernel', c['verdict']
         return 'other', c['verdict']
     return 'other', None
 
