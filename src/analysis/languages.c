@@ -43,10 +43,10 @@ static bool parts_view(al_pyparts *f, const char *name, const al_pyfile **pf,
     return true;
 }
 
-static bool parts_view_mentioning(al_pyparts *f, const char *text, const al_pyfile **pf,
-                                  const al_pymodule **mod)
+static bool parts_view_mentioning(al_pyparts *f, const char *text, bool definitions,
+                                  const al_pyfile **pf, const al_pymodule **mod)
 {
-    const al_pyview *v = al_pyparts_mentioning(f, text);
+    const al_pyview *v = al_pyparts_mentioning(f, text, definitions);
     if (!v)
         return false;
     *pf = &v->pf;

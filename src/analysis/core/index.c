@@ -480,7 +480,7 @@ static bool class_method(al_index *ix, const char *path, const char *cls, const 
     snprintf(needle, sizeof needle, "class %s", cls);
     const al_pyfile *pf;
     const struct al_pymodule *mod;
-    if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, &pf, &mod))
+    if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
         return false;
     for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
         TSNode s = ts_node_named_child(pf->root, i);
@@ -588,7 +588,7 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
     const struct al_pymodule *mod;
     char needle[300];
     snprintf(needle, sizeof needle, "def %s(", name);
-    bool viewed = al_language_table.python.parts_view_mentioning(f->parts, needle, &pf, &mod);
+    bool viewed = al_language_table.python.parts_view_mentioning(f->parts, needle, false, &pf, &mod);
     /* Defined in one branch of a module-level switch only: that one. Two
      * definitions are two programs, and which one runs is not known. */
     int count = 0;

@@ -36,8 +36,9 @@ typedef struct {
     bool (*parts_view)(struct al_pyparts *parts, const char *name, const al_pyfile **pf,
                        const struct al_pymodule **mod);
     /* A parsed view holding every top-level statement whose bytes hold
-     * `text` (a `def f(` nested in an `if`), with what any view holds. */
-    bool (*parts_view_mentioning)(struct al_pyparts *parts, const char *text,
+     * `text`, among the definitions or the other statements (a `def f(`
+     * nested in a module-level `if`), with what any view holds. */
+    bool (*parts_view_mentioning)(struct al_pyparts *parts, const char *text, bool definitions,
                                   const al_pyfile **pf, const struct al_pymodule **mod);
     void (*parts_stats)(const struct al_pyparts *parts, size_t *views, size_t *parsed);
     /* Parses only the top-level statements of src that name a marker. */

@@ -119,13 +119,14 @@ const al_pyview *al_pyparts_function(al_pyparts *f, const char *name)
     return add_view(f);
 }
 
-const al_pyview *al_pyparts_mentioning(al_pyparts *f, const char *text)
+const al_pyview *al_pyparts_mentioning(al_pyparts *f, const char *text, bool definitions)
 {
     size_t len = strlen(text);
     bool missing = false;
     for (size_t i = 0; i < f->scan.n; i++) {
         const char *s = f->src.bytes + f->scan.items[i].start;
-        if (!f->kept[i] && memmem(s, f->scan.items[i].end - f->scan.items[i].start, text, len)) {
+        if (!f->kept[i] && f->scan.items[i].definition == definitions &&
+            memmem(s, f->scan.items[i].end - f->scan.items[i].start, text, len)) {
             f->kept[i] = true;
             missing = true;
         }

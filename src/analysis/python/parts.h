@@ -58,8 +58,9 @@ const al_pyview *al_pyparts_any(al_pyparts *f);
 bool al_pyparts_parse_marked(const al_source *src, bool whole_only, const char *const *markers,
                              al_pyfile *out);
 /* The newest view that holds every top-level statement whose bytes hold
- * text (parsing one more when needed). */
-const al_pyview *al_pyparts_mentioning(al_pyparts *f, const char *text);
+ * text, among the definitions (def, class) or among the other statements
+ * (parsing one more when needed). */
+const al_pyview *al_pyparts_mentioning(al_pyparts *f, const char *text, bool definitions);
 void al_pyparts_free(al_pyparts *f);
 
 #endif
