@@ -136,3 +136,10 @@ void al_path_walk(const char *dir, bool (*want)(const char *name),
 {
     walk(dir, 0, want, fn, arg);
 }
+
+void al_path_relative_to(char *path, const char *dir)
+{
+    size_t dl = dir ? strlen(dir) : 0;
+    if (path && dl && !strncmp(path, dir, dl) && path[dl] == '/')
+        memmove(path, path + dl + 1, strlen(path + dl + 1) + 1);
+}

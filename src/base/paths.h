@@ -14,6 +14,9 @@ bool al_path_skip_dir(const char *dir, const char *name);
 bool al_path_skip_dir_name(const char *name);
 /* dir + "/" + name ("." as dir gives name alone); caller frees. */
 char *al_path_join(const char *dir, const char *name);
+/* Makes path (may be NULL) relative to dir in place when it lies under
+ * dir (NULL: nothing to do), as reports show paths. */
+void al_path_relative_to(char *path, const char *dir);
 /* The folder part of a path ("." when there is none); caller frees. */
 char *al_path_dirname(const char *path);
 bool al_path_is_dir(const char *path);

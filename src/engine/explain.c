@@ -2,6 +2,7 @@
 
 #include "../analysis/cxx/buffer.h"
 #include "../analysis/python/module.h"
+#include "../base/paths.h"
 #include "../base/util.h"
 #include "../front/python/pyast.h"
 
@@ -299,13 +300,9 @@ bool al_explain(const al_source *src, const al_lint_options *opt, size_t line,
     findings_on_line(src, &res, line, out);
     al_lint_result_free(&res);
     /* Paths in the current folder are shown relative to it, as notes are. */
-    size_t cl = opt->cwd ? strlen(opt->cwd) : 0;
-    for (size_t i = 0; cl && i < out->n; i++)
-        for (size_t k = 0; k < out->items[i].n_steps; k++) {
-            char *p = out->items[i].steps[k].path;
-            if (p && !strncmp(p, opt->cwd, cl) && p[cl] == '/')
-                memmove(p, p + cl + 1, strlen(p + cl + 1) + 1);
-        }
+    for (size_t i = 0; i < out->n; i++)
+        for (size_t k = 0; k < out->items[i].n_steps; k++)
+            al_path_relative_to(out->items[i].steps[k].path, opt->cwd);
     return true;
 }
 

@@ -7,6 +7,7 @@
 #include "../front/python/pyast.h"
 #include "../rules/rules.h"
 #include "suppress.h"
+#include "../base/paths.h"
 #include "../base/util.h"
 
 #include <stdlib.h>
@@ -173,13 +174,9 @@ static void wanted_calls(const al_lint_options *opt, const char **names, size_t 
  * the current folder, as the findings' own files are. */
 static void relative_notes(const al_lint_options *opt, al_findings *out)
 {
-    size_t cl = opt->cwd ? strlen(opt->cwd) : 0;
-    for (size_t i = 0; cl && i < out->n; i++)
-        for (size_t k = 0; k < out->items[i].n_notes; k++) {
-            char *p = out->items[i].notes[k].path;
-            if (p && !strncmp(p, opt->cwd, cl) && p[cl] == '/')
-                memmove(p, p + cl + 1, strlen(p + cl + 1) + 1);
-        }
+    for (size_t i = 0; i < out->n; i++)
+        for (size_t k = 0; k < out->items[i].n_notes; k++)
+            al_path_relative_to(out->items[i].notes[k].path, opt->cwd);
 }
 
 /* Drops suppressed findings; adds AL900 for unused suppressions. */

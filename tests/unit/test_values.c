@@ -13,37 +13,55 @@
 
 #include <stdbool.h>
 
-/* The text of the value `name` is bound to where `use(name)` reads it in
- * `body` (an indented function body of f(p)), or NULL. */
-static char *binding_at_use(const char *body, const char *name, bool reaching)
-{
+/* `body` (an indented function body of f(p)) parsed, with f and the
+ * argument of its last `use(name)` call. */
+typedef struct {
     char text[2048];
-    snprintf(text, sizeof text, "def f(p):\n%s", body);
     al_source src;
-    al_source_from_memory(&src, "t.py", text, strlen(text));
     al_pyfile pf;
-    assert_true(al_pyfile_parse(&pf, &src));
-    TSNode root = ts_tree_root_node(pf.tree);
-    TSNode func = ts_node_named_child(root, 0);
-    assert_true(al_node_is(func, "function_definition"));
-    /* the argument of the last `use(...)` call */
+    TSNode func, arg;
+} use_site;
+
+static void parse_use(use_site *u, const char *body, const char *name)
+{
+    snprintf(u->text, sizeof u->text, "def f(p):\n%s", body);
+    al_source_from_memory(&u->src, "t.py", u->text, strlen(u->text));
+    assert_true(al_pyfile_parse(&u->pf, &u->src));
+    TSNode root = ts_tree_root_node(u->pf.tree);
+    u->func = ts_node_named_child(root, 0);
+    assert_true(al_node_is(u->func, "function_definition"));
     char pattern[64];
     snprintf(pattern, sizeof pattern, "use(%s)", name);
     const char *at = NULL;
-    for (const char *s = strstr(text, pattern); s; s = strstr(s + 1, pattern))
+    for (const char *s = strstr(u->text, pattern); s; s = strstr(s + 1, pattern))
         at = s;
     assert_non_null(at);
-    uint32_t off = (uint32_t)(at - text) + 4;
-    TSNode arg = ts_node_named_descendant_for_byte_range(root, off, off + (uint32_t)strlen(name));
-    assert_true(al_node_is(arg, "identifier"));
+    uint32_t off = (uint32_t)(at - u->text) + 4;
+    u->arg = ts_node_named_descendant_for_byte_range(root, off, off + (uint32_t)strlen(name));
+    assert_true(al_node_is(u->arg, "identifier"));
+}
+
+static void free_use(use_site *u)
+{
+    al_pyfile_free(&u->pf);
+    al_source_free(&u->src);
+}
+
+/* The text of the value `name` is bound to where `use(name)` reads it in
+ * `body`, or NULL. */
+static char *binding_at_use(const char *body, const char *name, bool reaching)
+{
+    use_site u;
+    parse_use(&u, body, name);
+    al_pyfile pf = u.pf;
+    TSNode func = u.func, arg = u.arg;
     TSNode stmt = arg;
     while (!al_node_is(ts_node_parent(stmt), "block"))
         stmt = ts_node_parent(stmt);
     TSNode v = reaching ? al_value_reaching_binding(&pf, func, stmt, arg)
                         : al_value_single_binding(&pf, func, arg, arg);
     char *out = ts_node_is_null(v) ? NULL : al_node_text(&pf, v);
-    al_pyfile_free(&pf);
-    al_source_free(&src);
+    free_use(&u);
     return out;
 }
 
@@ -144,22 +162,10 @@ static void no_reaching_binding(void **state)
  * " | ". */
 static char *same_rows_at_use(const char *body, const char *name)
 {
-    char text[2048];
-    snprintf(text, sizeof text, "def f(p):\n%s", body);
-    al_source src;
-    al_source_from_memory(&src, "t.py", text, strlen(text));
-    al_pyfile pf;
-    assert_true(al_pyfile_parse(&pf, &src));
-    TSNode root = ts_tree_root_node(pf.tree);
-    TSNode func = ts_node_named_child(root, 0);
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "use(%s)", name);
-    const char *at = strstr(text, pattern);
-    assert_non_null(at);
-    uint32_t off = (uint32_t)(at - text) + 4;
-    TSNode arg = ts_node_named_descendant_for_byte_range(root, off, off + (uint32_t)strlen(name));
+    use_site u;
+    parse_use(&u, body, name);
     char *rows[8];
-    size_t n = al_value_same_rows(&pf, func, arg, arg, rows, 8);
+    size_t n = al_value_same_rows(&u.pf, u.func, u.arg, u.arg, rows, 8);
     size_t len = 1;
     for (size_t i = 0; i < n; i++)
         len += strlen(rows[i]) + 3;
@@ -170,8 +176,7 @@ static char *same_rows_at_use(const char *body, const char *name)
         strcat(joined, rows[i]);
         free(rows[i]);
     }
-    al_pyfile_free(&pf);
-    al_source_free(&src);
+    free_use(&u);
     return joined;
 }
 
