@@ -451,25 +451,9 @@ static void fill_def(al_def *out, const char *path, const al_pyfile *pf,
         }
 }
 
-/* A function `name` defined directly in block (a module or class body). */
-static TSNode def_in_block(const al_pyfile *pf, TSNode block, const char *name)
-{
-    uint32_t k = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode s = ts_node_named_child(block, i);
-        if (al_node_is(s, "decorated_definition"))
-            s = al_node_field(s, "definition");
-        if (al_node_is(s, "function_definition") &&
-            al_node_text_eq(pf, al_node_field(s, "name"), name))
-            return s;
-    }
-    return (TSNode){0};
-}
 
 static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out);
 
-/* A qualified target "pkg.mod.name" (or "..mod.name") imported from
- * from_path: the definition of `name` in module "pkg.mod". */
 /* `Cls.method` of module file `path`: a static or class method of a
  * top-level class (`rocm_aiter_ops.mla_decode_fwd(...)`). */
 static bool class_method(al_index *ix, const char *path, const char *cls, const char *name,
@@ -482,30 +466,16 @@ static bool class_method(al_index *ix, const char *path, const char *cls, const 
     const struct al_pymodule *mod;
     if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
         return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
-        TSNode s = ts_node_named_child(pf->root, i);
-        if (al_node_is(s, "decorated_definition"))
-            s = al_node_field(s, "definition");
-        if (!al_node_is(s, "class_definition") || !al_node_text_eq(pf, al_node_field(s, "name"), cls))
-            continue;
-        TSNode def = def_in_block(pf, al_node_field(s, "body"), name);
-        TSNode dec = ts_node_parent(def);
-        bool bound = false; /* static or class method: callable on the class */
-        for (uint32_t k = 0; !ts_node_is_null(def) && al_node_is(dec, "decorated_definition") &&
-                             k < ts_node_named_child_count(dec);
-             k++) {
-            TSNode d = ts_node_named_child(dec, k);
-            TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
-            bound |= al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod");
-        }
-        if (!bound)
-            return false;
-        fill_def(out, f->path, pf, mod, def);
-        return true;
-    }
-    return false;
+    TSNode def = al_py_bound_class_method(pf, cls, name);
+    if (ts_node_is_null(def))
+        return false;
+    fill_def(out, f->path, pf, mod, def);
+    return true;
 }
 
+/* A qualified target "pkg.mod.name" (or "..mod.name") imported from
+ * from_path: the definition of `name` in module "pkg.mod", or the static
+ * method `name` of class "mod" of module "pkg". */
 static bool resolve_target(al_index *ix, const char *from_path, const char *target, int depth,
                            al_def *out)
 {
@@ -546,38 +516,11 @@ static bool function_of(pyfile *f, const char *name, al_def *out)
     const struct al_pymodule *mod;
     if (!al_language_table.python.parts_view(f->parts, name, &pf, &mod))
         return false;
-    TSNode def = def_in_block(pf, pf->root, name);
+    TSNode def = al_py_def_in_block(pf, pf->root, name);
     if (ts_node_is_null(def))
         return false;
     fill_def(out, f->path, pf, mod, def);
     return true;
-}
-
-/* Definitions of `name` in the branches of module-level `if`, `try` and
- * `with` statements (a platform switch: `if is_hip(): def op(...)` / `else:
- * def op(...)`): how many, and the last one. */
-static void conditional_defs(const al_pyfile *pf, TSNode n, const char *name, int depth,
-                             int *count, TSNode *found)
-{
-    if (depth > 4)
-        return;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        if (al_node_is(c, "block")) {
-            TSNode d = def_in_block(pf, c, name);
-            if (!ts_node_is_null(d)) {
-                (*count)++;
-                *found = d;
-            }
-            conditional_defs(pf, c, name, depth + 1, count, found);
-        } else if (al_node_is(c, "if_statement") || al_node_is(c, "elif_clause") ||
-                   al_node_is(c, "else_clause") || al_node_is(c, "try_statement") ||
-                   al_node_is(c, "except_clause") || al_node_is(c, "finally_clause") ||
-                   al_node_is(c, "with_statement")) {
-            conditional_defs(pf, c, name, depth + 1, count, found);
-        }
-    }
 }
 
 static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out)
@@ -591,16 +534,8 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
     bool viewed = al_language_table.python.parts_view_mentioning(f->parts, needle, false, &pf, &mod);
     /* Defined in one branch of a module-level switch only: that one. Two
      * definitions are two programs, and which one runs is not known. */
-    int count = 0;
-    TSNode def = {0};
-    if (viewed)
-        for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
-            TSNode s = ts_node_named_child(pf->root, i);
-            if (al_node_is(s, "if_statement") || al_node_is(s, "try_statement") ||
-                al_node_is(s, "with_statement"))
-                conditional_defs(pf, s, name, 0, &count, &def);
-        }
-    if (count == 1) {
+    TSNode def = viewed ? al_py_switched_def(pf, name) : (TSNode){0};
+    if (!ts_node_is_null(def)) {
         fill_def(out, f->path, pf, mod, def);
         return true;
     }
@@ -630,7 +565,7 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
     al_index_lock(ix);
     if (al_node_is(callee, "identifier")) {
         char *name = al_node_text(pf, callee);
-        TSNode def = def_in_block(pf, pf->root, name);
+        TSNode def = al_py_def_in_block(pf, pf->root, name);
         const al_imports *im = al_language_table.python.imports(from->mod);
         size_t first = 0; /* the first import binding the name, if any */
         while (first < im->n && strcmp(im->items[first].local, name))
@@ -658,7 +593,7 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
             TSNode cls = enclosing_class(site);
             char *name = al_node_text(pf, attr);
             TSNode def = ts_node_is_null(cls) ? cls
-                                               : def_in_block(pf, al_node_field(cls, "body"), name);
+                                               : al_py_def_in_block(pf, al_node_field(cls, "body"), name);
             free(name);
             if (ts_node_is_null(def))
                 al_pyfile_class_trimmed(pf, cls); /* the method may be left out */

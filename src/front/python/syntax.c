@@ -484,3 +484,77 @@ void al_py_param_names(const al_pyfile *pf, TSNode def, al_strlist *out)
         }
     }
 }
+
+TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name)
+{
+    uint32_t k = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode s = ts_node_named_child(block, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (al_node_is(s, "function_definition") &&
+            al_node_text_eq(pf, al_node_field(s, "name"), name))
+            return s;
+    }
+    return (TSNode){0};
+}
+
+static void switched_defs(const al_pyfile *pf, TSNode n, const char *name, int depth, int *count,
+                          TSNode *found)
+{
+    if (depth > 4)
+        return;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (al_node_is(c, "block")) {
+            TSNode d = al_py_def_in_block(pf, c, name);
+            if (!ts_node_is_null(d)) {
+                (*count)++;
+                *found = d;
+            }
+            switched_defs(pf, c, name, depth + 1, count, found);
+        } else if (al_node_is(c, "if_statement") || al_node_is(c, "elif_clause") ||
+                   al_node_is(c, "else_clause") || al_node_is(c, "try_statement") ||
+                   al_node_is(c, "except_clause") || al_node_is(c, "finally_clause") ||
+                   al_node_is(c, "with_statement")) {
+            switched_defs(pf, c, name, depth + 1, count, found);
+        }
+    }
+}
+
+TSNode al_py_switched_def(const al_pyfile *pf, const char *name)
+{
+    int count = 0;
+    TSNode found = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "if_statement") || al_node_is(s, "try_statement") ||
+            al_node_is(s, "with_statement"))
+            switched_defs(pf, s, name, 0, &count, &found);
+    }
+    return count == 1 ? found : (TSNode){0};
+}
+
+TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name)
+{
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (!al_node_is(s, "class_definition") || !al_node_text_eq(pf, al_node_field(s, "name"), cls))
+            continue;
+        TSNode def = al_py_def_in_block(pf, al_node_field(s, "body"), name);
+        TSNode dec = ts_node_parent(def);
+        if (ts_node_is_null(def) || !al_node_is(dec, "decorated_definition"))
+            return (TSNode){0};
+        for (uint32_t k = 0; k < ts_node_named_child_count(dec); k++) {
+            TSNode d = ts_node_named_child(dec, k);
+            TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
+            if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
+                return def;
+        }
+        return (TSNode){0};
+    }
+    return (TSNode){0};
+}

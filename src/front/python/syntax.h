@@ -106,4 +106,15 @@ int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
  * named expressions; nested definitions are skipped. */
 void al_py_bound_names(const al_pyfile *pf, TSNode n, al_strlist *out);
 
+/* The function `name` defined directly in block (a module or class body,
+ * decorated or not), or a null node. */
+TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name);
+/* The one definition of `name` in the branches of the module's top-level
+ * `if`, `try` and `with` statements (a platform switch), or a null node
+ * when there is none or more than one (which one runs is not known). */
+TSNode al_py_switched_def(const al_pyfile *pf, const char *name);
+/* Static or class method `name` of the module's top-level class `cls`,
+ * or a null node (also for a plain method: it needs an instance). */
+TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name);
+
 #endif
