@@ -31,6 +31,11 @@ for t in $targets; do
     cmake --build "$out" -j "$jobs" --target "fuzz_$t" >/dev/null
 done
 mkdir -p "$out/logs" "$out/crashes"
+# A crash counts for the run that found it: an earlier run's go (keep
+# those worth keeping in tests/fuzz/corpus/<target>/crash_*).
+for t in $targets; do
+    rm -f "$out/crashes/$t-"*
+done
 
 run_target() {
     t=$1
