@@ -412,7 +412,7 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     memset(&out->chain, 0, sizeof out->chain);
     al_chain_add(&out->chain, d.path, al_node_row(d.def), "`%s` %s its argument%s", name,
                  out->effect == AL_EFFECT_WRITES_ALL    ? "writes every element of"
-                 : out->effect == AL_EFFECT_WRITES_SOME ? "writes part of"
+                 : out->effect == AL_EFFECT_WRITES_SOME ? "writes, without a proof that it covers,"
                  : out->effect == AL_EFFECT_SKIPS       ? "may skip"
                  : out->effect == AL_EFFECT_WRITES_PART ? "leaves part of"
                  : out->effect == AL_EFFECT_ACCUMULATES ? "accumulates into"
@@ -420,6 +420,8 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
                                                         : "keeps or hands on",
                  out->effect == AL_EFFECT_WRITES_ALL && out->req.kind != AL_REQ_NONE
                      ? " when its size matches the call's other arguments"
+                 : out->effect == AL_EFFECT_WRITES_SOME && out->req.kind == AL_REQ_ROWS_OF
+                     ? " (the rows of another argument, by an op contract)"
                      : "");
     al_chain_append(&out->chain, &tail);
     al_chain_free(&tail);
