@@ -188,7 +188,7 @@ int al_explain_main(int argc, char **argv)
         fprintf(stderr, "alloclint: error: %s: %s\n", path, al_source_strerror(st));
         goto done;
     }
-    if (src.notebook) {
+    if (src.notebook || al_str_ends_with(path, ".ipynb")) {
         fprintf(stderr, "alloclint: error: %s: explain takes a Python or C++/CUDA file, not a "
                         "notebook\n",
                 path);

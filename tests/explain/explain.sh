@@ -34,6 +34,9 @@ done
 [ $rc -eq 2 ] && grep -q 'decode.py has 30 lines, not 999' err.txt || { echo "FAIL: line past the end: exit $rc"; cat err.txt; fail=1; }
 "$bin" explain decode.py >/dev/null 2>err.txt; rc=$?
 [ $rc -eq 2 ] && grep -q 'is not PATH:LINE' err.txt || { echo "FAIL: no line: exit $rc"; fail=1; }
-rm -f err.txt
+printf '{"cells": []}' >nb.ipynb
+"$bin" explain nb.ipynb:1 >/dev/null 2>err.txt; rc=$?
+[ $rc -eq 2 ] && grep -q 'not a notebook' err.txt || { echo "FAIL: a notebook: exit $rc"; cat err.txt; fail=1; }
+rm -f err.txt nb.ipynb
 [ $fail -eq 0 ] && echo "explain: ok"
 exit $fail
