@@ -76,12 +76,66 @@ static void op_tables_report_it(void **state)
     al_ops_free(&table);
 }
 
+/* Contracts with conditions: writes, rows and args read into the summary;
+ * a malformed one is an error naming the line; an output named by keyword
+ * is found at its position through args, and the other way round. */
+static void op_contracts_read(void **state)
+{
+    (void)state;
+    static const char good[] =
+        "[[op]]\nname = \"lib.decode\"\nargs = [\"q\", \"kv\", \"o\"]\nout = \"o\"\n"
+        "writes = \"rows\"\nrows = \"q.size(0)\"\nlibrary = true\n\n"
+        "[[op]]\nname = \"lib.merge\"\nargs = [\"v\", \"s\"]\nout = 0\nwrites = \"accumulates\"\n";
+    al_op_table table = {0};
+    al_ops_error err;
+    assert_true(al_ops_load_toml(&table, good, sizeof good - 1, "c.toml", &err));
+    assert_int_equal(table.n, 2);
+    const al_op_summary *d = al_ops_find_output(&table, "lib.decode", 2, NULL, 0);
+    assert_non_null(d); /* `o` by position */
+    assert_int_equal(d->writes, AL_OP_WRITES_ROWS);
+    assert_string_equal(d->rows_param, "q");
+    assert_int_equal(d->rows_dim, 0);
+    assert_false(d->full_write);
+    assert_null(al_ops_find_output(&table, "lib.decode", 0, NULL, 0)); /* q is no output */
+    const al_op_summary *m = al_ops_find_output(&table, "lib.merge", -1, "v", 1);
+    assert_non_null(m); /* position 0 by its keyword */
+    assert_int_equal(m->writes, AL_OP_ACCUMULATES);
+    al_ops_free(&table);
+
+    static const struct {
+        const char *text, *error;
+    } bad[] = {
+        {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"rows\"\n",
+         "c.toml:1: writes = \"rows\" needs `rows`"},
+        {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"all\"\nrows = \"q.shape[0]\"\n",
+         "c.toml:1: `rows` goes with writes = \"rows\""},
+        {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"rows\"\nrows = \"q.shape[x]\"\n",
+         "c.toml:5: key `rows` must name a parameter's dimension: \"q.shape[0]\""},
+        {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"most\"\n",
+         "c.toml:4: key `writes` must be \"all\", \"rows\", \"part\", \"accumulates\" or \"some\""},
+        {"[[op]]\nname = \"a\"\nout = 0\nfull = true\nwrites = \"all\"\n",
+         "c.toml:1: [[op]] needs `name`, `out` and one of `full` or `writes`"},
+        {"[[op]]\nname = \"a\"\nargs = [\"x\", \"o\"]\nout = \"o\"\nwrites = \"rows\"\nrows = \"q.shape[0]\"\n",
+         "c.toml:1: `rows` names `q`, which `args` does not list"},
+        {"[[op]]\nname = \"a\"\nargs = [\"x,y\"]\nout = 0\nfull = true\n",
+         "c.toml:3: key `args` must list the positional parameters' names"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        al_op_table t2 = {0};
+        assert_false(al_ops_load_toml(&t2, bad[i].text, strlen(bad[i].text), "c.toml", &err));
+        if (strcmp(err.message, bad[i].error))
+            fail_msg("case %zu: `%s`, want `%s`", i, err.message, bad[i].error);
+        al_ops_free(&t2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refuses_a_key_defined_twice),
         cmocka_unit_test(keeps_the_same_key_in_separate_scopes),
         cmocka_unit_test(op_tables_report_it),
+        cmocka_unit_test(op_contracts_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
