@@ -34,6 +34,8 @@ static void op_free(al_op_summary *op)
     free(op->rows_param);
 }
 
+static const char IDENT[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+
 /* `args = ["q", "kv", "out"]`: the names joined with commas. */
 static char *read_params(const al_toml *doc, TSNode array)
 {
@@ -44,9 +46,7 @@ static char *read_params(const al_toml *doc, TSNode array)
         if (al_toml_is(item, "comment"))
             continue;
         char *s = al_toml_is(item, "string") ? al_toml_string(doc, item) : NULL;
-        if (!s || !*s || strchr(s, ',') || strspn(s, "abcdefghijklmnopqrstuvwxyz"
-                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-                                                  strlen(s)) {
+        if (!s || !*s || strspn(s, IDENT) != strlen(s)) {
             free(s);
             al_strbuf_free(&sb);
             return NULL;
@@ -60,7 +60,7 @@ static char *read_params(const al_toml *doc, TSNode array)
 /* `rows = "q.shape[0]"` (or `q.size(0)`): the parameter and the dim. */
 static bool read_rows(const char *text, char **param, int *dim)
 {
-    size_t n = strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+    size_t n = strspn(text, IDENT);
     const char *rest = text + n;
     int d = -1, used = 0;
     if (n == 0 || (sscanf(rest, ".shape[%d]%n", &d, &used) != 1 &&
@@ -273,6 +273,20 @@ const al_op_summary *al_ops_find(const al_op_table *table, const char *name)
     return NULL;
 }
 
+/* The position of the parameter named name[0..n) in op's args, or -1. */
+static int param_position(const al_op_summary *op, const char *name, size_t n)
+{
+    int pos = 0;
+    for (const char *p = op->params; p && *p; pos++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && !memcmp(p, name, n))
+            return pos;
+        p = end ? end + 1 : p + len;
+    }
+    return -1;
+}
+
 const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
                                         const char *kw, size_t kwlen)
 {
@@ -290,28 +304,16 @@ const al_op_summary *al_ops_find_output(const al_op_table *table, const char *na
             continue;
         if (!kw && op->out_keyword && pos >= 0 && al_op_param_position(op, op->out_keyword) == pos)
             return op;
-        if (kw && op->out_position >= 0) {
-            char want[128];
-            snprintf(want, sizeof want, "%.*s", (int)(kwlen < 127 ? kwlen : 127), kw);
-            if (al_op_param_position(op, want) == op->out_position)
-                return op;
-        }
+        if (kw && op->out_position >= 0 && param_position(op, kw, kwlen) == op->out_position)
+            return op;
     }
     return NULL;
 }
 
+
 int al_op_param_position(const al_op_summary *op, const char *name)
 {
-    size_t n = strlen(name);
-    int pos = 0;
-    for (const char *p = op->params; p && *p; pos++) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && !memcmp(p, name, n))
-            return pos;
-        p = end ? end + 1 : p + len;
-    }
-    return -1;
+    return param_position(op, name, strlen(name));
 }
 
 void al_ops_free(al_op_table *table)

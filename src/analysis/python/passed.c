@@ -1,6 +1,7 @@
 #include "passed.h"
 
 #include "module.h"
+#include "uses.h"
 #include "values.h"
 #include "../../base/util.h"
 
@@ -67,43 +68,13 @@ static char *first_dim(const al_pyfile *pf, TSNode func, const al_alloc_site *s)
     return ts_node_is_null(first) ? NULL : al_value_text(pf, func, s->call, first);
 }
 
-/* `x.shape[0of2]` and `x.shape[0]` are one dimension. */
-static bool same_dim(const char *a, const char *b)
-{
-    while (*a && *b) {
-        if (a[0] == 'o' && a[1] == 'f' && b[0] == ']') {
-            a += 2 + strspn(a + 2, "0123456789");
-            continue;
-        }
-        if (b[0] == 'o' && b[1] == 'f' && a[0] == ']') {
-            b += 2 + strspn(b + 2, "0123456789");
-            continue;
-        }
-        if (*a++ != *b++)
-            return false;
-    }
-    return *a == *b;
-}
-
 /* Whether the factory has exactly the rows of argument arg's dimension dim. */
 static bool has_rows_of(const al_pyfile *pf, TSNode func, const al_alloc_site *s, TSNode arg,
                         int dim)
 {
-    if (ts_node_is_null(arg))
-        return false;
     char *mine = first_dim(pf, func, s);
-    char *rows[8];
-    size_t nr = dim == 0 ? al_value_same_rows(pf, func, s->call, arg, rows, 8) : 0;
-    if (dim != 0)
-        rows[nr++] = al_value_text(pf, func, s->call, arg);
-    bool same = false;
-    for (size_t i = 0; i < nr; i++) {
-        al_strbuf want = {0};
-        al_strbuf_printf(&want, "%s.shape[%d]", rows[i], dim);
-        same |= mine && same_dim(mine, want.data);
-        al_strbuf_free(&want);
-        free(rows[i]);
-    }
+    bool same = mine && al_value_rows_match(pf, func, s->call, arg, dim,
+                                            (const char *const *)&mine, 1);
     free(mine);
     return same;
 }
@@ -136,34 +107,13 @@ static void passed_to_op(al_buffers *out, const al_file_env *env, TSNode func, T
         if (op->writes == AL_OP_WRITES_ALL && !op->library) {
             add_site(out, s, AL_PROOF_FULL_WRITE, evidence.data, row, NULL, NULL);
             added = true;
-        } else if (op->writes == AL_OP_WRITES_ALL || op->writes == AL_OP_WRITES_SOME) {
-            al_strbuf why = {0};
-            al_strbuf_printf(&why, op->library ? "`%s` is a library outside the project: its "
-                                                 "summary says it writes the whole output, "
-                                                 "which alloclint cannot check"
-                                               : "`%s` writes this argument, but not "
-                                                 "necessarily every element of it",
-                             shown);
-            add_site(out, s, AL_PROOF_OUTPUT_ONLY, evidence.data, row, al_strbuf_detach(&why),
+        } else if (op->writes == AL_OP_WRITES_ALL || op->writes == AL_OP_WRITES_SOME ||
+                   (op->writes == AL_OP_WRITES_ROWS &&
+                    has_rows_of(pf, func, s, al_contract_argument(pf, call, op, op->rows_param),
+                                op->rows_dim))) {
+            add_site(out, s, AL_PROOF_OUTPUT_ONLY, evidence.data, row, al_contract_why(op, shown),
                      NULL);
             added = true;
-        } else if (op->writes == AL_OP_WRITES_ROWS) {
-            al_py_args a;
-            al_py_args_read(call, &a);
-            TSNode arg = al_py_kwarg(pf, &a, op->rows_param);
-            int p = al_op_param_position(op, op->rows_param);
-            if (ts_node_is_null(arg) && p >= 0 && p < a.npos)
-                arg = a.pos[p];
-            if (has_rows_of(pf, func, s, arg, op->rows_dim)) {
-                al_strbuf why = {0};
-                al_strbuf_printf(&why, "assumes `%s` writes every row of `%s` for the rows of "
-                                       "`%s` (%s)",
-                                 shown, op->out_keyword ? op->out_keyword : "its output",
-                                 op->rows_param, op->origin ? op->origin : "its op summary");
-                add_site(out, s, AL_PROOF_OUTPUT_ONLY, evidence.data, row,
-                         al_strbuf_detach(&why), NULL);
-                added = true;
-            }
         }
     } else if (env->index && al_callee_effect(env, call, pos, kw, &e)) {
         bool rows = e.req.kind == AL_REQ_ROWS_OF &&

@@ -339,42 +339,6 @@ static int export_dim(al_use_ctx *c, al_req_kind kind, int param, int dim)
     return 2;
 }
 
-/* A value text without the arity `M, N = x.shape` adds ("x.shape[0of2]"
- * is "x.shape[0]"); caller frees. */
-static char *without_arity(const char *v)
-{
-    al_strbuf sb = {0};
-    al_strbuf_puts(&sb, "");
-    for (const char *p = v; *p; p++) {
-        size_t d = p[0] == '[' ? strspn(p + 1, "0123456789") : 0;
-        if (d && p[1 + d] == 'o' && p[2 + d] == 'f') {
-            size_t a = strspn(p + 3 + d, "0123456789");
-            if (a && p[3 + d + a] == ']') {
-                al_strbuf_append(&sb, p, 1 + d);
-                p += 2 + d + a; /* to the digit before ']' */
-                continue;
-            }
-        }
-        al_strbuf_putc(&sb, *p);
-    }
-    return al_strbuf_detach(&sb);
-}
-
-/* Whether the buffer's first dimension is `want` (a value text). */
-static bool first_dim_is(const size_facts *sf, const char *name, const char *want)
-{
-    char *w = without_arity(want);
-    char own[512];
-    snprintf(own, sizeof own, "%s.shape[0]", sf->like ? sf->like : name);
-    char *o = without_arity(own);
-    char *d = sf->ndims >= 1 && sf->dims[0] ? without_arity(sf->dims[0]) : NULL;
-    bool same = !strcmp(o, w) || (d && !strcmp(d, w));
-    free(w);
-    free(o);
-    free(d);
-    return same;
-}
-
 static int export(al_use_ctx *c, al_req_kind kind, int param)
 {
     al_req r = {.kind = kind, .param = param};
@@ -424,18 +388,11 @@ static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
             met = export(mc, r->kind, q);
         break;
     case AL_REQ_ROWS_OF: {
-        /* The argument, or what it took its rows from. */
-        char *rows[8];
-        size_t nr = r->dim == 0 ? al_value_same_rows(pf, func, call, r->node, rows, 8) : 0;
-        char want[600];
-        snprintf(want, sizeof want, "%s.shape[%d]", v, r->dim);
-        met = first_dim_is(&sf, name, want);
-        for (size_t i = 0; i < nr; i++) {
-            snprintf(want, sizeof want, "%s.shape[0]", rows[i]);
-            met |= first_dim_is(&sf, name, want);
-            free(rows[i]);
-        }
-        if (met)
+        /* The buffer's first dimension: its own, and as it was made. */
+        char own[512];
+        snprintf(own, sizeof own, "%s.shape[0]", sf.like ? sf.like : name);
+        const char *mine[2] = {own, sf.ndims >= 1 ? sf.dims[0] : NULL};
+        if (al_value_rows_match(pf, func, call, r->node, r->dim, mine, 2))
             met = 1;
         else if (!c->buf->site && (q = param_named(c, v)) >= 0)
             met = export_dim(mc, AL_REQ_ROWS_OF, q, r->dim);
@@ -582,19 +539,39 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
     return u;
 }
 
-/* The argument a call passes for an op contract's parameter `param`: by
- * keyword, or at its position in the contract's `args`. */
-static TSNode contract_argument(const al_use_ctx *c, TSNode call, const al_op_summary *op,
-                                const char *param)
+TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summary *op,
+                            const char *param)
 {
     al_py_args a;
     al_py_args_read(call, &a);
-    TSNode kw = al_py_kwarg(c->env->pf, &a, param);
+    TSNode kw = al_py_kwarg(pf, &a, param);
     if (!ts_node_is_null(kw))
         return kw;
     int pos = al_op_param_position(op, param);
     return pos >= 0 && pos < a.npos ? a.pos[pos] : (TSNode){0};
 }
+
+char *al_contract_why(const al_op_summary *op, const char *name)
+{
+    const char *origin = op->origin ? op->origin : "its op summary";
+    al_strbuf sb = {0};
+    if (op->writes == AL_OP_WRITES_ROWS) {
+        char pos[32];
+        snprintf(pos, sizeof pos, "argument %d", op->out_position);
+        al_strbuf_printf(&sb, "assumes `%s` writes every row of `%s` for the rows of `%s` (%s)",
+                         name, op->out_keyword ? op->out_keyword : pos, op->rows_param, origin);
+    } else if (op->library && op->full_write) {
+        al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says it "
+                              "writes the whole output, which alloclint cannot check",
+                         name);
+    } else {
+        al_strbuf_printf(&sb, "`%s` writes this argument (%s), but not necessarily every "
+                              "element of it",
+                         name, origin);
+    }
+    return al_strbuf_detach(&sb);
+}
+
 
 static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_alias_kind kind,
                       int rid)
@@ -655,7 +632,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         if (out_op->writes == AL_OP_WRITES_ROWS) {
             /* Every row of the output for the rows of another argument:
              * all of the buffer exactly when it has that many rows. */
-            TSNode arg = contract_argument(c, call, out_op, out_op->rows_param);
+            TSNode arg = al_contract_argument(c->env->pf, call, out_op, out_op->rows_param);
             al_req r = {.kind = AL_REQ_ROWS_OF, .node = arg, .dim = out_op->rows_dim};
             bool whole = kind == AL_ALIAS_SAME || kind == AL_ALIAS_RESHAPED;
             if (!whole || requirement_met(c, call, &r) == 0) {
@@ -674,14 +651,8 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
             }
             e = make_write(c, wr, true, call, what);
             e.evidence_kind = "kernel";
-            if (e.kind == AL_USE_WRITE) {
-                al_strbuf sb = {0};
-                al_strbuf_printf(&sb, "assumes `%s` writes every row of `%s` for the rows of `%s` "
-                                      "(%s)",
-                                 name, out_name, out_op->rows_param,
-                                 out_op->origin ? out_op->origin : "its op summary");
-                e.why = al_strbuf_detach(&sb);
-            }
+            if (e.kind == AL_USE_WRITE)
+                e.why = al_contract_why(out_op, name);
             free(q);
             free(bare);
             return e;
@@ -690,18 +661,8 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         bool proved = out_op->full_write && !out_op->library;
         e = make_write(c, wr, !proved, call, what);
         e.evidence_kind = proved ? "op" : "kernel";
-        if (!proved && e.kind == AL_USE_WRITE) {
-            al_strbuf sb = {0};
-            if (out_op->library && out_op->full_write)
-                al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says "
-                                      "it writes the whole output, which alloclint cannot check",
-                                 name);
-            else
-                al_strbuf_printf(&sb, "`%s` writes this argument (%s), but not necessarily every "
-                                      "element of it",
-                                 name, out_op->origin ? out_op->origin : "its op summary");
-            e.why = al_strbuf_detach(&sb);
-        }
+        if (!proved && e.kind == AL_USE_WRITE)
+            e.why = al_contract_why(out_op, name);
     } else if (op) {
         e = make(AL_USE_READ, call);
     } else if (!indexed && kwp && is_out_keyword(kwp, kwlen)) {

@@ -382,3 +382,41 @@ size_t al_value_same_rows(const al_pyfile *pf, TSNode func, TSNode at, TSNode ex
     }
     return n;
 }
+
+bool al_value_text_same(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (a[0] == 'o' && a[1] == 'f' && b[0] == ']') {
+            a += 2 + strspn(a + 2, "0123456789");
+            continue;
+        }
+        if (b[0] == 'o' && b[1] == 'f' && a[0] == ']') {
+            b += 2 + strspn(b + 2, "0123456789");
+            continue;
+        }
+        if (*a++ != *b++)
+            return false;
+    }
+    return *a == *b;
+}
+
+bool al_value_rows_match(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr, int dim,
+                         const char *const *mine, size_t n_mine)
+{
+    if (ts_node_is_null(expr))
+        return false;
+    char *rows[8];
+    size_t nr = dim == 0 ? al_value_same_rows(pf, func, at, expr, rows, 8) : 0;
+    if (dim != 0)
+        rows[nr++] = al_value_text(pf, func, at, expr);
+    bool same = false;
+    for (size_t i = 0; i < nr; i++) {
+        al_strbuf want = {0};
+        al_strbuf_printf(&want, "%s.shape[%d]", rows[i], dim);
+        for (size_t k = 0; k < n_mine; k++)
+            same |= mine[k] && al_value_text_same(mine[k], want.data);
+        al_strbuf_free(&want);
+        free(rows[i]);
+    }
+    return same;
+}

@@ -33,6 +33,14 @@ TSNode al_value_reaching_binding(const al_pyfile *pf, TSNode func, TSNode stmt, 
  * At most max texts; the caller frees each. */
 size_t al_value_same_rows(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr, char **out,
                           size_t max);
+/* Whether two value texts name one value, the arity `M, N = x.shape`
+ * adds aside ("x.shape[0of2]" is "x.shape[0]"). */
+bool al_value_text_same(const char *a, const char *b);
+/* Whether one of mine[0..n_mine) (texts of a buffer's first dimension)
+ * is dimension dim of expr, read at `at` in func; for dimension 0, also of
+ * what expr took its rows from (al_value_same_rows). */
+bool al_value_rows_match(const al_pyfile *pf, TSNode func, TSNode at, TSNode expr, int dim,
+                         const char *const *mine, size_t n_mine);
 /* The innermost function_definition around n, or a null node. */
 TSNode al_enclosing_function(TSNode n);
 
