@@ -104,11 +104,11 @@ static void unanalysed_factories(const al_source *src, al_pymodule *m, const al_
 {
     if (depth > 400 || al_node_row(n) > line || ts_node_end_point(n).row + 1 < line)
         return;
-    if (al_node_is(n, "call") && al_node_row(n) == line) {
-        const char *f = al_torch_factory(pf, &m->imports, n, NULL);
-        bool filled = f && (!strncmp(f, "zeros", 5) || !strncmp(f, "ones", 4) ||
-                            !strncmp(f, "full", 4));
-        if (filled && !has_site) {
+    al_alloc_site s;
+    if (al_node_is(n, "call") && al_node_row(n) == line &&
+        al_alloc_call_match(pf, &m->imports, n, &s)) {
+        al_alloc_site_free(&s);
+        if (!has_site) {
             TSNode parent = ts_node_parent(n);
             const char *where = "used in a larger expression";
             if (al_node_is(parent, "assignment")) {
@@ -123,7 +123,10 @@ static void unanalysed_factories(const al_source *src, al_pymodule *m, const al_
                             : "unpacked into several names";
             } else if (al_node_is(parent, "argument_list") ||
                        al_node_is(parent, "keyword_argument")) {
-                where = "passed straight to a call";
+                where = "handed straight to a call, which alone decides, and nothing "
+                        "proved it writes every element (an unknown callee, a contract that "
+                        "leaves or adds to part of it, rows not shown to match, or for "
+                        "nn.Parameter no initializer before the first use)";
             } else if (al_node_is(parent, "return_statement")) {
                 where = "returned";
             }
@@ -136,7 +139,7 @@ static void unanalysed_factories(const al_source *src, al_pymodule *m, const al_
             it.code = "AL101";
             it.verdict = AL_EXPLAIN_BLOCKED;
             it.fix = "none";
-            al_strbuf_printf(&sb, "not an allocation alloclint follows: %s", where);
+            al_strbuf_printf(&sb, "no finding: %s", where);
             it.summary = al_strbuf_detach(&sb);
             char *text = line_text(src, line);
             step(&it, NULL, line, false, text);
@@ -157,19 +160,22 @@ static void python_allocations(const al_source *src, al_pymodule *m, const al_py
     for (size_t i = 0; i < bs->n; i++) {
         const al_buffer *b = &bs->items[i];
         const al_alloc_site *a = &b->site;
-        if (!on_line(al_node_row(a->stmt), ts_node_end_point(a->stmt).row + 1, line))
+        /* A factory handed straight to a call has no statement of its own. */
+        bool bound = !ts_node_is_null(a->stmt);
+        TSNode where = bound ? a->stmt : a->call;
+        if (!on_line(al_node_row(where), ts_node_end_point(where).row + 1, line))
             continue;
         al_explain_item it = {0};
         char *call = al_node_text_compact(pf, a->call);
         al_strbuf subject = {0};
-        al_strbuf_printf(&subject, "`%s = %.*s%s`", a->name, 60, call,
-                         strlen(call) > 60 ? "..." : "");
+        al_strbuf_printf(&subject, "`%s%s%.*s%s`", bound ? a->name : "", bound ? " = " : "", 60,
+                         call, strlen(call) > 60 ? "..." : "");
         free(call);
         it.subject = al_strbuf_detach(&subject);
         it.code = "AL101";
         al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "`%s` makes `%s`%s", a->method ? a->qualified + 1 : a->qualified,
-                         a->name,
+        al_strbuf_printf(&sb, "`%s` makes %s%s%s%s", a->method ? a->qualified + 1 : a->qualified,
+                         bound ? "`" : "a buffer ", a->name, bound ? "`" : "",
                          a->padded_shape ? "; its shape is padded or rounded, so a kernel's "
                                            "write is not taken to cover it"
                                          : "");
@@ -248,10 +254,7 @@ static void findings_on_line(const al_source *src, const al_lint_result *res, si
         it.code = f->code;
         it.verdict = AL_EXPLAIN_REPORTED;
         it.summary = al_xstrdup(f->message);
-        it.fix = !f->fix                                       ? "none"
-                 : f->fix->applicability == AL_FIX_SAFE   ? "safe"
-                 : f->fix->applicability == AL_FIX_UNSAFE ? "unsafe"
-                                                          : "display-only";
+        it.fix = f->fix ? al_applicability_name(f->fix->applicability) : "none";
         for (size_t k = 0; k < f->n_notes; k++)
             step(&it, f->notes[k].path, f->notes[k].row, false, f->notes[k].message);
         AL_PUSH(out->items, out->n, out->cap, it);

@@ -2,15 +2,16 @@
 # `alloclint explain PATH:LINE` on a small project: a proof through a
 # helper in another file (proved, safe), a library op with an out=
 # contract (likely, unsafe), a buffer handed to a method that keeps it
-# (blocked), CUDA-graph state on an attribute (not followed) and a line
-# with nothing to say; text and JSON against golden files
+# (blocked), CUDA-graph state on an attribute (not followed), a line
+# with nothing to say, a factory handed straight to torch.cumsum(out=)
+# (proved) and a parameter read before its initializer (no finding); text and JSON against golden files
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
 bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0
 cd "$here/project" || exit 2
-for case in 8:proved 14:likely 24:blocked 21:attribute 3:nothing; do
+for case in 8:proved 14:likely 24:blocked 21:attribute 3:nothing 34:passed 38:parameter; do
     line=${case%%:*}
     name=${case#*:}
     for fmt in text json; do
@@ -31,7 +32,7 @@ done
 "$bin" explain nowhere.py:3 >/dev/null 2>err.txt; rc=$?
 [ $rc -eq 2 ] && grep -q 'nowhere.py' err.txt || { echo "FAIL: missing file: exit $rc"; fail=1; }
 "$bin" explain decode.py:999 >/dev/null 2>err.txt; rc=$?
-[ $rc -eq 2 ] && grep -q 'decode.py has 30 lines, not 999' err.txt || { echo "FAIL: line past the end: exit $rc"; cat err.txt; fail=1; }
+[ $rc -eq 2 ] && grep -q 'decode.py has 41 lines, not 999' err.txt || { echo "FAIL: line past the end: exit $rc"; cat err.txt; fail=1; }
 "$bin" explain decode.py >/dev/null 2>err.txt; rc=$?
 [ $rc -eq 2 ] && grep -q 'is not PATH:LINE' err.txt || { echo "FAIL: no line: exit $rc"; fail=1; }
 printf '{"cells": []}' >nb.ipynb

@@ -28,3 +28,14 @@ class DecodeState:
 
     def publish(self, table: torch.Tensor) -> None:
         self.last_table = table
+
+
+def slot_offsets(counts: torch.Tensor) -> torch.Tensor:
+    return torch.cumsum(counts, 0, out=torch.zeros_like(counts))
+
+
+def summed_table(rows: int, dim: int) -> torch.Tensor:
+    table = torch.nn.Parameter(torch.zeros(rows, dim))
+    total = table.sum()
+    torch.nn.init.normal_(table)
+    return total
