@@ -268,6 +268,16 @@ static bool is_parameter_class(const al_file_env *env, TSNode call)
     return yes;
 }
 
+/* Whether n's bytes name a fill factory (zeros, ones, full and their
+ * forms): the cheap test before an argument, or a function, is read. */
+static bool names_fill(const al_pyfile *pf, TSNode n)
+{
+    const char *text = pf->src->bytes + ts_node_start_byte(n);
+    size_t len = ts_node_end_byte(n) - ts_node_start_byte(n);
+    return memmem(text, len, "zeros", 5) || memmem(text, len, "ones", 4) ||
+           memmem(text, len, "full", 4);
+}
+
 static void visit(al_buffers *out, const al_file_env *env, TSNode func, TSNode n, int depth)
 {
     if (depth > 300)
@@ -289,7 +299,8 @@ static void visit(al_buffers *out, const al_file_env *env, TSNode func, TSNode n
                 break; /* positions after a splat are not known */
             }
             al_alloc_site s;
-            if (al_alloc_call_match(env->pf, &env->mod->imports, value, &s)) {
+            if (al_node_is(value, "call") && names_fill(env->pf, al_node_field(value, "function")) &&
+                al_alloc_call_match(env->pf, &env->mod->imports, value, &s)) {
                 if (is_parameter_class(env, n))
                     parameter_data(out, env, n, &s);
                 else
@@ -307,10 +318,7 @@ static void visit(al_buffers *out, const al_file_env *env, TSNode func, TSNode n
 void al_passed_factories_analyse(al_buffers *out, const al_file_env *env, TSNode func)
 {
     /* Most functions name no fill factory: not walked. */
-    const char *text = env->pf->src->bytes + ts_node_start_byte(func);
-    size_t len = ts_node_end_byte(func) - ts_node_start_byte(func);
-    if (!memmem(text, len, "zeros", 5) && !memmem(text, len, "ones", 4) &&
-        !memmem(text, len, "full", 4))
+    if (!names_fill(env->pf, func))
         return;
     visit(out, env, func, al_node_field(func, "body"), 1);
 }
