@@ -32,10 +32,8 @@ static const al_source *parts_source(const al_pyparts *f)
     return &f->src;
 }
 
-static bool parts_view(al_pyparts *f, const char *name, const al_pyfile **pf,
-                       const al_pymodule **mod)
+static bool view_parts(const al_pyview *v, const al_pyfile **pf, const al_pymodule **mod)
 {
-    const al_pyview *v = name ? al_pyparts_function(f, name) : al_pyparts_any(f);
     if (!v)
         return false;
     *pf = &v->pf;
@@ -43,15 +41,16 @@ static bool parts_view(al_pyparts *f, const char *name, const al_pyfile **pf,
     return true;
 }
 
+static bool parts_view(al_pyparts *f, const char *name, const al_pyfile **pf,
+                       const al_pymodule **mod)
+{
+    return view_parts(name ? al_pyparts_function(f, name) : al_pyparts_any(f), pf, mod);
+}
+
 static bool parts_view_mentioning(al_pyparts *f, const char *text, bool definitions,
                                   const al_pyfile **pf, const al_pymodule **mod)
 {
-    const al_pyview *v = al_pyparts_mentioning(f, text, definitions);
-    if (!v)
-        return false;
-    *pf = &v->pf;
-    *mod = &v->mod;
-    return true;
+    return view_parts(al_pyparts_mentioning(f, text, definitions), pf, mod);
 }
 
 static void parts_stats(const al_pyparts *f, size_t *views, size_t *parsed)
