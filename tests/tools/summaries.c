@@ -41,6 +41,7 @@ static const char *requirement(al_req_kind k)
     case AL_REQ_SHAPE_IS_SHAPE: return "shape equals the shape of";
     case AL_REQ_ROWS: return "rows and columns given by";
     case AL_REQ_ROWS_OF: return "first dimension equals a dimension of";
+    case AL_REQ_NUMEL_IS_SUM: return "numel equals the sum of the lengths summed into";
     case AL_REQ_NONE: break;
     }
     return "";
@@ -64,6 +65,13 @@ static void kernel_requirement(const al_kernel *k, const al_kparam *p)
         printf("  requires: one program per row on axis %d, `%s` columns, rows `%s` apart\n",
                p->axis, k->names[p->n],
                p->stride >= 0 && (size_t)p->stride < k->n ? k->names[p->stride] : "?");
+        break;
+    case AL_TCOVER_SEGMENT:
+        printf("  requires: `%s` the exclusive prefix sum of %s%s%s, one program per segment on "
+               "axis %d, numel their sum\n",
+               k->names[p->seg_start], p->seg_len >= 0 ? "`" : "",
+               p->seg_len >= 0 ? k->names[p->seg_len] : "its own differences",
+               p->seg_len >= 0 ? "`" : "", p->axis);
         break;
     default:
         break;

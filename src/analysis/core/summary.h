@@ -42,12 +42,16 @@ typedef enum {
                             * elements, `node3` apart */
     AL_REQ_ROWS_OF,        /* the buffer's first dimension is dimension
                             * `dim` of the argument (an op contract's rows) */
+    AL_REQ_NUMEL_IS_SUM,   /* numel(buffer) == sum(`node`), the lengths whose
+                            * exclusive prefix sum `node2` is, over the
+                            * `node3` programs of a segment kernel */
 } al_req_kind;
 
 typedef struct {
     al_req_kind kind;
     int param;                 /* in a summary: the callee parameter */
     TSNode node, node2, node3; /* at a call site: the caller's expressions */
+    TSNode node4;              /* NUMEL_IS_SUM: the statement completing the prefix sum */
     int dim;                   /* ROWS_OF: the argument's dimension */
     bool grid_covers;          /* a CUDA kernel: the launch's blocks must cover the bound */
 } al_req;

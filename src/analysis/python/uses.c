@@ -1,6 +1,7 @@
 #include "uses.h"
 
 #include "module.h"
+#include "prefix.h"
 #include "values.h"
 #include "../../base/util.h"
 
@@ -350,6 +351,25 @@ static int export(al_use_ctx *c, al_req_kind kind, int param)
     return 2;
 }
 
+/* A one-dimensional buffer's size is the sum of the segment lengths a
+ * launch proved its starts the prefix sum of (prefix.h). */
+static bool size_is_sum(const al_use_ctx *c, TSNode call, const al_req *r, const size_facts *sf)
+{
+    const al_pyfile *pf = c->env->pf;
+    TSNode func = c->buf->func;
+    const al_alloc_site *site = c->buf->site;
+    if (!site)
+        return false;
+    TSNode size_node = site->size_multiple && site->args.npos == 1 ? site->args.pos[0] : site->size_expr;
+    if (ts_node_is_null(size_node) || (sf->ndims != 1 && (sf->ndims >= 0 || sf->like)))
+        return false;
+    char *own = sf->ndims == 1 ? al_xstrdup(sf->dims[0]) : al_value_text(pf, func, site->stmt, size_node);
+    bool met = al_prefix_size_is_sum(pf, func, call, site->stmt, size_node, own, r->node, r->node2,
+                                     r->node3, r->node4);
+    free(own);
+    return met;
+}
+
 /* Whether the buffer meets a callee's requirement at `call`: 1 yes, 0 not
  * proved, 2 yes if the function's caller proves it (exported). */
 static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
@@ -386,6 +406,9 @@ static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
             met = 1;
         else if (!c->buf->site && (q = param_named(c, v)) >= 0)
             met = export(mc, r->kind, q);
+        break;
+    case AL_REQ_NUMEL_IS_SUM:
+        met = size_is_sum(c, call, r, &sf) ? 1 : 0;
         break;
     case AL_REQ_ROWS_OF: {
         /* The buffer's first dimension: its own, and as it was made. */
@@ -433,6 +456,7 @@ static const char *requirement_text(al_req_kind k)
     case AL_REQ_SHAPE_IS_SHAPE: return "the buffer has its argument's shape";
     case AL_REQ_ROWS: return "its rows and columns are the buffer's own";
     case AL_REQ_ROWS_OF: return "the buffer has as many rows as the contract writes";
+    case AL_REQ_NUMEL_IS_SUM: return "the buffer holds the sum of the segments' lengths";
     case AL_REQ_NONE: break;
     }
     return "";
@@ -483,9 +507,18 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
             char *v = ts_node_is_null(e->req.node) ? al_xstrdup("?")
                                                    : al_node_text_compact(c->env->pf, e->req.node);
             al_strbuf sb = {0};
-            al_strbuf_printf(&sb, "%s writes every element only if %s (`%s`), which alloclint "
-                                  "could not prove",
-                             e->callee, requirement_text(e->req.kind), v);
+            if (e->req.kind == AL_REQ_NUMEL_IS_SUM && c->buf && c->buf->site &&
+                !ts_node_is_null(c->buf->site->size_expr)) {
+                char *size = al_node_text_compact(c->env->pf, c->buf->site->size_expr);
+                al_strbuf_printf(&sb, "%s writes every element only if the buffer holds the sum of "
+                                      "`%s`, which alloclint could not prove of its size `%s`",
+                                 e->callee, v, size);
+                free(size);
+            } else {
+                al_strbuf_printf(&sb, "%s writes every element only if %s (`%s`), which alloclint "
+                                      "could not prove",
+                                 e->callee, requirement_text(e->req.kind), v);
+            }
             u.why = al_strbuf_detach(&sb);
             free(v);
         }

@@ -239,6 +239,39 @@ static al_tf_lin opaque(al_tf_kernel *k, TSNode n)
     return l;
 }
 
+/* One element of a parameter per program, `tl.load(P + pid)` or
+ * `tl.load(P + pid + 1)` with nothing else passed, is the factor
+ * `LD(P@PIDa+c)`, so that a segment's start and length can be matched
+ * term by term; any other load is one opaque value. Both are data. */
+static al_tf_lin load_form(al_tf_kernel *k, const al_py_args *a, int depth)
+{
+    al_tf_lin loaded = al_tf_single(k, al_tf_factor(k, "%s", "LOADED"), true);
+    if (a->npos != 1 || a->nkw || a->splat)
+        return loaded;
+    al_tf_lin l = al_tf_form(k, a->pos[0], depth + 1);
+    int bt = -1;
+    int base = al_tf_base_param(k, &l, &bt);
+    if (base < 0 || l.data)
+        return loaded;
+    l = al_tf_without_term(l, bt);
+    long c = 0;
+    const char *pid = NULL;
+    for (int i = 0; i < l.n; i++) {
+        const al_tf_term *t = &l.t[i];
+        if (t->nf == 0)
+            c += t->coef;
+        else if (t->nf == 1 && t->coef == 1 && !pid && !strncmp(t->f[0], "PID", 3))
+            pid = t->f[0];
+        else
+            return loaded;
+    }
+    if (!pid || c < 0 || c > 1)
+        return loaded;
+    char buf[300];
+    snprintf(buf, sizeof buf, "LD(%s@%s+%ld)", k->params[base], pid, c);
+    return al_tf_single(k, al_intern(&k->strs, buf, strlen(buf)), true);
+}
+
 static al_tf_lin call_form(al_tf_kernel *k, TSNode n, int depth)
 {
     TSNode fn = al_node_field(n, "function");
@@ -260,7 +293,7 @@ static al_tf_lin call_form(al_tf_kernel *k, TSNode n, int depth)
         return l;
     }
     if (al_tf_is_tl(k, fn, "load"))
-        return al_tf_single(k, al_tf_factor(k, "%s", "LOADED"), true);
+        return load_form(k, &a, depth);
     /* Hints and casts keep the value: x.to(...), tl.multiple_of(x, ...). */
     if ((al_tf_is_tl(k, fn, "multiple_of") || al_tf_is_tl(k, fn, "max_contiguous")) && a.npos >= 1)
         return al_tf_form(k, a.pos[0], depth + 1);

@@ -218,6 +218,201 @@ static void provable_gap(al_tf_kernel *k, const al_tf_lin *off, TSNode mask, con
     }
 }
 
+/* A per-program load `LD(P@PIDa+c)` (form.c): its parameter, axis and
+ * offset; false for any other factor. */
+static bool loaded_at(const al_tf_kernel *k, const char *f, int *param, int *axis, long *plus)
+{
+    if (strncmp(f, "LD(", 3))
+        return false;
+    const char *at = strrchr(f, '@');
+    if (!at || strncmp(at, "@PID", 4))
+        return false;
+    *param = al_tf_param_index(k, f + 3, (size_t)(at - f - 3));
+    char *end = NULL;
+    *axis = (int)strtol(at + 4, &end, 10);
+    if (*param < 0 || !end || *end != '+')
+        return false;
+    *plus = strtol(end + 1, NULL, 10);
+    return true;
+}
+
+/* The constant of a form, and the form without it. */
+static long take_constant(al_tf_lin *l)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->t[i].nf == 0) {
+            long c = l->t[i].coef;
+            *l = al_tf_without_term(*l, i);
+            return c;
+        }
+    return 0;
+}
+
+/* Whether `for v in range(...)` steps over every block of the bound
+ * (form `len`) with offsets `v * BLOCK + arange`: range(cdiv(n, B)),
+ * range(0, cdiv(n, B)) or range((n + B - 1) // B), B spelled as the
+ * arange's block. */
+static bool blocks_of_bound(al_tf_kernel *k, TSNode loop, const char *block, const al_tf_lin *len)
+{
+    TSNode it = al_node_field(loop, "right");
+    if (!al_node_is(it, "call") || !al_node_text_eq(k->pf, al_node_field(it, "function"), "range"))
+        return false;
+    al_py_args a;
+    al_py_args_read(it, &a);
+    if (a.nkw || a.splat || a.npos < 1 || a.npos > 2 ||
+        (a.npos == 2 && !al_node_text_eq(k->pf, al_py_unparen(a.pos[0]), "0")))
+        return false;
+    TSNode n = al_py_unparen(a.pos[a.npos - 1]), x = {0}, b = {0};
+    if (al_node_is(n, "call") && al_py_last_name_is(k->pf, al_node_field(n, "function"), "cdiv")) {
+        al_py_args c;
+        al_py_args_read(n, &c);
+        if (c.npos != 2 || c.nkw)
+            return false;
+        x = c.pos[0];
+        b = c.pos[1];
+    } else if (al_node_is(n, "binary_operator") &&
+               al_node_text_eq(k->pf, al_node_field(n, "operator"), "//")) {
+        b = al_node_field(n, "right");
+        al_tf_lin top = al_tf_form(k, al_node_field(n, "left"), 0);
+        al_tf_lin want = *len;
+        al_tf_lin bl = al_tf_form(k, b, 0);
+        want = al_tf_sum(want, &bl, 1);
+        al_tf_lin one = {false, 1, {{1, 0, {NULL}}}};
+        want = al_tf_sum(want, &one, -1);
+        if (!al_tf_lin_eq(&top, &want))
+            return false;
+    } else {
+        return false;
+    }
+    if (!al_node_text_eq(k->pf, al_py_unparen(b), block))
+        return false;
+    if (!ts_node_is_null(x)) {
+        al_tf_lin xl = al_tf_form(k, x, 0);
+        if (!al_tf_lin_eq(&xl, len))
+            return false;
+    }
+    return true;
+}
+
+/* Segments: off = LD(S@PIDa+0) + offs with mask `offs < n`, n =
+ * LD(L@PIDa+0) or LD(S@PIDa+1) - LD(S@PIDa+0), offs stepping over every
+ * block of n. True when the store has that shape (p's cover and effect
+ * set: the cover, or a part left out by a constant in the start or the
+ * bound). */
+static bool segment_cover(al_tf_kernel *k, const al_tf_lin *off, TSNode mask, const char *ptext,
+                          al_kparam *p)
+{
+    int si = -1, start = -1, axis = -1;
+    for (int i = 0; i < off->n; i++) {
+        int param, ax;
+        long plus;
+        if (off->t[i].nf == 1 && off->t[i].coef == 1 &&
+            loaded_at(k, off->t[i].f[0], &param, &ax, &plus) && plus == 0) {
+            if (si >= 0)
+                return false;
+            si = i;
+            start = param;
+            axis = ax;
+        }
+    }
+    al_tf_lin lhs, rhs;
+    if (si < 0 || ts_node_is_null(mask) || !bound_of(k, mask, &lhs, &rhs))
+        return false;
+    al_tf_lin offs = al_tf_without_term(*off, si);
+    long skip = take_constant(&offs);
+    /* The mask may compare the offsets with or without the start. */
+    al_tf_lin start_only = al_tf_single(k, off->t[si].f[0], true);
+    if (al_tf_find_term(&lhs, off->t[si].f[0], NULL) >= 0) {
+        lhs = al_tf_sum(lhs, &start_only, -1);
+        rhs = al_tf_sum(rhs, &start_only, -1);
+    }
+    take_constant(&lhs);
+    long shortfall = -take_constant(&rhs);
+    if (!al_tf_lin_eq(&lhs, &offs))
+        return false;
+    /* The length: one per-program load of another parameter, or the
+     * difference of the starts. */
+    int len_param = -1;
+    if (rhs.n == 1 && rhs.t[0].nf == 1 && rhs.t[0].coef == 1) {
+        int param, ax;
+        long plus;
+        if (!loaded_at(k, rhs.t[0].f[0], &param, &ax, &plus) || ax != axis || plus != 0 || param == start)
+            return false;
+        len_param = param;
+    } else if (rhs.n == 2) {
+        for (int i = 0; i < 2; i++) {
+            int param, ax;
+            long plus;
+            if (rhs.t[i].nf != 1 || !loaded_at(k, rhs.t[i].f[0], &param, &ax, &plus) ||
+                param != start || ax != axis || rhs.t[i].coef != (plus == 1 ? 1 : -1))
+                return false;
+        }
+    } else {
+        return false;
+    }
+    /* offs = arange(B) + v (range(0, n, B)) or arange(B) + v * B. */
+    int ai = -1;
+    for (int i = 0; i < offs.n; i++)
+        if (offs.t[i].nf == 1 && offs.t[i].coef == 1 && !strncmp(offs.t[i].f[0], "AR(", 3) &&
+            !strchr(offs.t[i].f[0], '@'))
+            ai = i;
+    if (ai < 0 || offs.n != 2)
+        return false;
+    const char *ar = offs.t[ai].f[0];
+    char block[200];
+    snprintf(block, sizeof block, "%.*s", (int)(strlen(ar) - 4), ar + 3);
+    const al_tf_term *step = &offs.t[1 - ai];
+    const char *var = NULL;
+    bool scaled;
+    long bv = 0;
+    bool numeric = sscanf(block, "%ld", &bv) == 1;
+    const char *bp = al_tf_factor(k, "P:%s", block);
+    if (step->nf == 1 && step->coef == 1) {
+        var = step->f[0];
+        scaled = false;
+    } else if (step->nf == 2 && step->coef == 1 && (step->f[0] == bp || step->f[1] == bp)) {
+        var = step->f[0] == bp ? step->f[1] : step->f[0];
+        scaled = true;
+    } else if (step->nf == 1 && numeric && step->coef == bv) {
+        var = step->f[0];
+        scaled = true;
+    } else {
+        return false;
+    }
+    int li = al_tf_local_of(k, var, strlen(var));
+    if (li < 0 || ts_node_is_null(k->local_loops[li]) || k->local_counts[li] != 1)
+        return false;
+    al_tf_lin len = rhs;
+    if (scaled) {
+        if (!blocks_of_bound(k, k->local_loops[li], block, &len))
+            return false;
+    } else {
+        al_tf_lin bound;
+        int ax;
+        if (!block_loop(k, k->local_loops[li], block, &bound, &ax) || ax >= 0 ||
+            !al_tf_lin_eq(&bound, &len))
+            return false;
+    }
+    if (skip > 0 || shortfall > 0) {
+        p->effect = AL_EFFECT_WRITES_PART;
+        if (skip > 0)
+            set_why(p, "stores `%s` from %ld element%s past each segment's start: the first "
+                       "keep their values", ptext, skip, skip == 1 ? "" : "s");
+        else
+            set_why(p, "stores %ld element%s fewer than each segment's length: the last keep "
+                       "their values", shortfall, shortfall == 1 ? "" : "s");
+        return true;
+    }
+    if (skip < 0 || shortfall < 0)
+        return false;
+    p->cover = AL_TCOVER_SEGMENT;
+    p->axis = axis;
+    p->seg_start = start;
+    p->seg_len = len_param;
+    p->n = start;
+    return true;
+}
+
 /* The cover a single, unconditional store proves, or why it does not. */
 static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
 {
@@ -244,7 +439,13 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
     set_why(p, "stores `%s` under mask `%s`; could not prove the stores cover the buffer", ptext,
             mtext);
     al_tf_lin lhs, rhs;
-    if (off.data || (!ts_node_is_null(mask) && al_tf_has_load(k, mask, 0))) {
+    if (off.data && segment_cover(k, &off, mask, ptext, p)) {
+        if (p->effect == AL_EFFECT_WRITES_PART) {
+            free(ptext);
+            free(mtext);
+            return;
+        }
+    } else if (off.data || (!ts_node_is_null(mask) && al_tf_has_load(k, mask, 0))) {
         set_why(p, "stores `%s` under mask `%s`, at offsets or under a bound read from memory",
                 ptext, mtext);
     } else if (!ts_node_is_null(mask) && bound_of(k, mask, &lhs, &rhs) && al_tf_lone_param(k, &rhs) >= 0) {
@@ -336,9 +537,10 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
     if (p->cover != AL_TCOVER_NONE) {
         p->effect = AL_EFFECT_WRITES_ALL;
         set_why(p, "stores `%s` under mask `%s`: %s", ptext, mtext,
-                p->cover == AL_TCOVER_GRID ? "one block of the bound per program"
-                : p->cover == AL_TCOVER_LOOP ? "every block of the bound, in a loop"
-                                             : "one row per program, every column");
+                p->cover == AL_TCOVER_GRID      ? "one block of the bound per program"
+                : p->cover == AL_TCOVER_LOOP    ? "every block of the bound, in a loop"
+                : p->cover == AL_TCOVER_SEGMENT ? "one segment per program, every block of its length"
+                                                : "one row per program, every column");
     }
     free(ptext);
     free(mtext);
@@ -483,7 +685,7 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
     out->params = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *out->params);
     for (size_t i = 0; i < k.nparams; i++) {
         al_kparam *p = &out->params[i];
-        p->block = p->stride = p->block_cols = p->n = -1;
+        p->block = p->stride = p->block_cols = p->n = p->seg_start = p->seg_len = -1;
         uses_of *x = &u[i];
         TSNode at = ts_node_is_null(x->first) ? def : x->first;
         p->row = al_node_row(at);

@@ -11,6 +11,11 @@
  *                 cols = tl.arange(0, BLOCK_N) and BLOCK_N =
  *                 triton.next_power_of_2(n) at the launch (or a loop over
  *                 column blocks), one program per row.
+ *   segments     program i stores [S[i], S[i] + L[i]): tl.store(P + s + offs,
+ *                v, mask=offs < n) with s = tl.load(S + pid), n = tl.load(L +
+ *                pid) (or tl.load(S + pid + 1) - s), in a loop over the
+ *                blocks of n; the launch must show S to be the exclusive
+ *                prefix sum of L and the buffer to hold their sum.
  * Anything else that stores is a partial write with its reason; atomics
  * accumulate; a load of the parameter reads it; an exit or branch that
  * depends on loaded data may skip the store. */
@@ -24,6 +29,7 @@ typedef enum {
     AL_TCOVER_GRID,
     AL_TCOVER_LOOP,
     AL_TCOVER_ROWS,
+    AL_TCOVER_SEGMENT,
 } al_tcover;
 
 typedef struct {
@@ -37,6 +43,9 @@ typedef struct {
     char *block_text;
     int stride;      /* ROWS: the row stride parameter, or -1 */
     int block_cols;  /* ROWS: the column block parameter, or -1 when a loop covers */
+    int seg_start;   /* SEGMENT: the parameter of the segments' starts */
+    int seg_len;     /* SEGMENT: the parameter of their lengths, or -1 when they
+                      * are the starts' differences (`start[i + 1] - start[i]`) */
 } al_kparam;
 
 typedef struct {

@@ -1,5 +1,6 @@
 #include "kernel.h"
 
+#include "../python/prefix.h"
 #include "../python/values.h"
 #include "../../front/python/syntax.h"
 #include "../../base/util.h"
@@ -132,6 +133,118 @@ static bool is_cdiv(const al_pyfile *pf, TSNode func, TSNode call, TSNode e, con
     return ok;
 }
 
+/* Whether the value text t is u followed by `+c` (c a positive number),
+ * bare or in parentheses: lengths padded by c. */
+static bool padded_by(const char *t, const char *u)
+{
+    size_t ul = strlen(u);
+    if (t[0] == '(' && t[strlen(t) - 1] == ')') {
+        char *in = al_xstrndup(t + 1, strlen(t) - 2);
+        bool yes = padded_by(in, u);
+        free(in);
+        return yes;
+    }
+    if (strncmp(t, u, ul) || t[ul] != '+' || !t[ul + 1])
+        return false;
+    for (const char *c = t + ul + 1; *c; c++)
+        if (*c < '0' || *c > '9')
+            return false;
+    return atol(t + ul + 1) > 0;
+}
+
+/* Segments: the starts must be the exclusive prefix sum of the lengths
+ * (the kernel's, or their own differences), over as many programs as
+ * there are lengths; then the buffer must hold their sum (AL_REQ_NUMEL_IS_SUM).
+ * Sets *why when that is not shown, and WRITES_PART when the starts are
+ * proved to leave gaps (a prefix sum of padded lengths). */
+static void segments(const al_file_env *caller, TSNode call, const al_kernel *k, const char *kernel,
+                     const al_kparam *p, const al_py_args *a, TSNode grid, al_call_effect *out,
+                     char **why)
+{
+    const al_pyfile *pf = caller->pf;
+    TSNode func = al_enclosing_function(call);
+    TSNode s_arg = al_py_unparen(arg_for(pf, a, k, (size_t)p->seg_start));
+    TSNode l_arg = p->seg_len >= 0 ? arg_for(pf, a, k, (size_t)p->seg_len) : (TSNode){0};
+    al_strbuf sb = {0};
+    /* The starts, passed whole or as their first entries. */
+    TSNode base = s_arg;
+    if (al_node_is(base, "subscript")) {
+        TSNode sub[2];
+        TSNode parts[3];
+        if (al_node_field_children(base, "subscript", sub, 2) == 1 && al_node_is(sub[0], "slice") &&
+            al_py_slice_parts(sub[0], parts) && ts_node_is_null(parts[0]) && ts_node_is_null(parts[2]))
+            base = al_py_unparen(al_node_field(base, "value"));
+    }
+    al_prefix_sum ps;
+    char *no = NULL;
+    if (!al_prefix_sum_at(pf, func, call, base, &ps, &no)) {
+        al_strbuf_printf(&sb, "%s writes the segments that `%s` starts; %s", kernel,
+                         k->names[p->seg_start], no);
+        free(no);
+        *why = al_strbuf_detach(&sb);
+        return;
+    }
+    char *xt = al_value_text(pf, func, ps.sums, ps.sums);
+    if (p->seg_len >= 0) {
+        char *lt = ts_node_is_null(l_arg) ? al_xstrdup("?") : al_value_text(pf, func, call, l_arg);
+        if (padded_by(xt, lt)) {
+            out->effect = AL_EFFECT_WRITES_PART;
+            al_strbuf_printf(&sb, "%s writes `%s` elements per segment, but the segments start at "
+                                  "the prefix sum of `%s` (line %zu): the padding between them "
+                                  "keeps its values", kernel, lt, xt, ps.row);
+        } else if (strcmp(xt, lt)) {
+            al_strbuf_printf(&sb, "%s writes `%s` elements per segment, and alloclint could not "
+                                  "prove the segments start at the prefix sum of those (line %zu "
+                                  "sums `%s`)", kernel, lt, ps.row, xt);
+        }
+        free(lt);
+        if (sb.len) {
+            free(xt);
+            *why = al_strbuf_detach(&sb);
+            return;
+        }
+    }
+    /* One program per length: the grid is x's length, or n where the
+     * starts were made with n + 1 entries. */
+    bool lambda;
+    TSNode g = grid_element(pf, grid, p->axis, func, &lambda);
+    bool grid_ok = false;
+    if (!ts_node_is_null(g) && !lambda) {
+        char *gt = al_value_text(pf, func, call, g);
+        const char *forms[] = {"%s.shape[0]", "%s.numel()", "len(%s)", "%s.shape[0of1]"};
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0] && !grid_ok; i++) {
+            char want[512];
+            snprintf(want, sizeof want, forms[i], xt);
+            grid_ok = al_value_text_same(gt, want);
+        }
+        if (!grid_ok && !ts_node_is_null(ps.entries)) {
+            char *et = al_value_text(pf, func, ps.entries, ps.entries);
+            char want[512];
+            snprintf(want, sizeof want, "%s+1", gt);
+            grid_ok = !strcmp(et, want);
+            free(et);
+        }
+        free(gt);
+    }
+    if (!grid_ok) {
+        char *gt = ts_node_is_null(grid) ? al_xstrdup("?") : al_node_text_compact(pf, grid);
+        al_strbuf_printf(&sb, "%s runs on the grid `%s`, which alloclint could not prove launches "
+                              "one program per length of `%s` on axis %d", kernel, gt, xt, p->axis);
+        free(gt);
+        free(xt);
+        *why = al_strbuf_detach(&sb);
+        return;
+    }
+    free(xt);
+    out->req = (al_req){.kind = AL_REQ_NUMEL_IS_SUM, .param = -1, .node = ps.sums, .node2 = base,
+                        .node3 = g, .node4 = ps.done};
+    char *bt = al_node_text_compact(pf, base);
+    al_chain_add(&out->chain, caller->path, ps.row,
+                 "`%s` is the exclusive prefix sum of the lengths: each segment starts where the "
+                 "one before ends", bt);
+    free(bt);
+}
+
 void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k,
                       const char *kernel, const char *path, int pos, TSNode kw,
                       al_call_effect *out)
@@ -226,6 +339,14 @@ void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k
             out->req = (al_req){.kind = AL_REQ_ROWS, .param = -1, .node = g, .node2 = n_arg,
                                 .node3 = s_arg};
         }
+    } else if (p->cover == AL_TCOVER_SEGMENT) {
+        segments(caller, call, k, kernel, p, &a, grid, out, &why);
+        if (out->effect == AL_EFFECT_WRITES_PART) {
+            al_chain_add(&out->chain, caller->path, al_node_row(call), "%s", why);
+            free(out->why);
+            out->why = why;
+            return;
+        }
     }
     if (why) {
         out->effect = AL_EFFECT_WRITES_SOME;
@@ -236,7 +357,12 @@ void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k
     }
     char *gt = ts_node_is_null(grid) ? al_xstrdup("?") : al_node_text_compact(pf, grid);
     char *nt = al_node_text_compact(pf, n_arg);
-    if (p->cover == AL_TCOVER_ROWS)
+    if (p->cover == AL_TCOVER_SEGMENT)
+        al_chain_add(&out->chain, caller->path, al_node_row(call),
+                     "the grid `%s` launches one program per segment, starting at the exclusive "
+                     "prefix sum `%s` of the lengths",
+                     gt, nt);
+    else if (p->cover == AL_TCOVER_ROWS)
         al_chain_add(&out->chain, caller->path, al_node_row(call),
                      "the grid `%s` launches one program per row, each covering the `%s` columns",
                      gt, nt);

@@ -1,0 +1,444 @@
+#include "prefix.h"
+
+#include "values.h"
+
+#include "../../base/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *say(const char *fmt, ...)
+{
+    char buf[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return al_xstrdup(buf);
+}
+
+/* The statement holding n: the child of a block or module above it. */
+static TSNode statement_of(TSNode n)
+{
+    while (!ts_node_is_null(n)) {
+        TSNode p = ts_node_parent(n);
+        if (ts_node_is_null(p) || al_node_is(p, "block") || al_node_is(p, "module"))
+            return n;
+        n = p;
+    }
+    return n;
+}
+
+/* `torch.cumsum(x, dim=0)`, `torch.cumsum(x, 0)`, `x.cumsum(0)` or
+ * `x.cumsum(dim=0)`, a dtype keyword allowed: x, or a null node. */
+static TSNode cumsum_of(const al_pyfile *pf, TSNode e)
+{
+    e = al_py_unparen(e);
+    if (!al_node_is(e, "call"))
+        return (TSNode){0};
+    TSNode fn = al_node_field(e, "function");
+    if (!al_node_is(fn, "attribute") || !al_py_last_name_is(pf, fn, "cumsum"))
+        return (TSNode){0};
+    al_py_args a;
+    al_py_args_read(e, &a);
+    static const char *const kws[] = {"dim", "dtype", NULL};
+    if (a.splat || !al_py_kwargs_within(pf, &a, kws))
+        return (TSNode){0};
+    TSNode obj = al_node_field(fn, "object");
+    bool method = !al_node_text_eq(pf, obj, "torch");
+    TSNode x = method ? obj : (a.npos > 0 ? a.pos[0] : (TSNode){0});
+    int dim_pos = method ? 0 : 1;
+    TSNode dim = a.npos > dim_pos ? a.pos[dim_pos] : al_py_kwarg(pf, &a, "dim");
+    if (ts_node_is_null(x) || a.npos > dim_pos + 1 || ts_node_is_null(dim) ||
+        !al_py_is_zero_literal(pf, dim))
+        return (TSNode){0};
+    return x;
+}
+
+/* A one-dimensional zero tensor: torch.zeros(n, ...), torch.zeros((n,),
+ * ...) or y.new_zeros(n): n, or a null node. */
+static TSNode zeros_1d(const al_pyfile *pf, TSNode e)
+{
+    e = al_py_unparen(e);
+    if (!al_node_is(e, "call"))
+        return (TSNode){0};
+    TSNode fn = al_node_field(e, "function");
+    bool factory = al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "zeros") &&
+                   al_node_text_eq(pf, al_node_field(fn, "object"), "torch");
+    bool method = al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "new_zeros");
+    if (!factory && !method)
+        return (TSNode){0};
+    al_py_args a;
+    al_py_args_read(e, &a);
+    static const char *const kws[] = {"dtype", "device", "pin_memory", NULL};
+    if (a.splat || a.npos != 1 || !al_py_kwargs_within(pf, &a, kws))
+        return (TSNode){0};
+    TSNode n = al_py_unparen(a.pos[0]);
+    if (al_node_is(n, "tuple") || al_node_is(n, "list")) {
+        TSNode el[2];
+        if (al_py_elements(n, el, 2) != 1)
+            return (TSNode){0};
+        n = el[0];
+    }
+    return n;
+}
+
+/* Whether n lies within [from, to) of the source. */
+static bool within(TSNode n, uint32_t from, uint32_t to)
+{
+    return ts_node_start_byte(n) >= from && ts_node_end_byte(n) <= to;
+}
+
+/* A use of the tensor `id` that neither writes it nor makes an alias
+ * that could: `id`, `id[...]` (any depth) read by `.item()`, `.tolist()`,
+ * `.shape`, `.numel()`, `.size()`, `.sum()`, `int(...)` or `len(...)`. */
+static bool plain_read(const al_pyfile *pf, TSNode id)
+{
+    TSNode n = id;
+    TSNode p = ts_node_parent(n);
+    while (al_node_is(p, "subscript") && ts_node_eq(al_node_field(p, "value"), n)) {
+        n = p;
+        p = ts_node_parent(n);
+    }
+    if (al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "object"), n)) {
+        static const char *const reads[] = {"item", "tolist", "shape", "numel", "size", "sum", "dim",
+                                            "dtype", "device", NULL};
+        for (size_t i = 0; reads[i]; i++)
+            if (al_py_last_name_is(pf, p, reads[i]))
+                return true;
+        return false;
+    }
+    if (al_node_is(p, "argument_list")) {
+        TSNode call = ts_node_parent(p);
+        TSNode fn = al_node_field(call, "function");
+        return al_node_text_eq(pf, fn, "int") || al_node_text_eq(pf, fn, "len");
+    }
+    return false;
+}
+
+/* Every use of the name `id_text` in func within [from, to), but the
+ * nodes in skip (the proof's own statements and the call), is a plain
+ * read; else *why names the first other use. */
+static bool unchanged(const al_pyfile *pf, TSNode func, const char *id_text, uint32_t from,
+                      uint32_t to, const TSNode *skip, size_t nskip, char **why)
+{
+    TSTreeCursor c = ts_tree_cursor_new(func);
+    bool ok = true, more = true;
+    while (more && ok) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        bool descend = true;
+        for (size_t i = 0; i < nskip; i++)
+            if (!ts_node_is_null(skip[i]) && ts_node_eq(n, skip[i]))
+                descend = false;
+        if (descend && ts_node_end_byte(n) <= from)
+            descend = false;
+        if (descend && ts_node_start_byte(n) >= to)
+            descend = false;
+        if (descend && al_node_is(n, "identifier") && al_node_text_eq(pf, n, id_text) &&
+            within(n, from, to)) {
+            TSNode p = ts_node_parent(n);
+            bool attr_name = al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), n);
+            bool kw_name = al_node_is(p, "keyword_argument") && ts_node_eq(al_node_field(p, "name"), n);
+            if (!attr_name && !kw_name && !plain_read(pf, n)) {
+                ok = false;
+                *why = say("`%s` is used on line %zu before the launch, in a way that may change "
+                           "it or keep a view of it", id_text, al_node_row(n));
+            }
+        }
+        if (descend && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&c))
+            if (!ts_tree_cursor_goto_parent(&c)) {
+                more = false;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&c);
+    return ok;
+}
+
+/* The end of the region a use could reach the call from: the call
+ * itself, or the end of the outermost loop around it that does not hold
+ * `from` (a later iteration runs what follows the call first). */
+static uint32_t reach_end(TSNode call, uint32_t from)
+{
+    uint32_t end = ts_node_start_byte(call);
+    for (TSNode n = ts_node_parent(call); !ts_node_is_null(n); n = ts_node_parent(n)) {
+        if ((al_node_is(n, "for_statement") || al_node_is(n, "while_statement")) &&
+            ts_node_start_byte(n) > from && ts_node_end_byte(n) > end)
+            end = ts_node_end_byte(n);
+        if (al_node_is(n, "function_definition"))
+            break;
+    }
+    return end;
+}
+
+/* `name[1:] = <cumsum>` as a whole statement, in a block around the call
+ * and between from and the call: the cumsum, or a null node. */
+static TSNode tail_fill(const al_pyfile *pf, TSNode call, const char *name, uint32_t from,
+                        TSNode *stmt_out)
+{
+    TSNode cstmt = statement_of(call);
+    for (TSNode cur = cstmt; !ts_node_is_null(cur);) {
+        for (TSNode s = ts_node_prev_named_sibling(cur); !ts_node_is_null(s);
+             s = ts_node_prev_named_sibling(s)) {
+            if (ts_node_start_byte(s) < from)
+                return (TSNode){0};
+            if (!al_node_is(s, "expression_statement") || ts_node_named_child_count(s) != 1)
+                continue;
+            TSNode as = ts_node_named_child(s, 0);
+            if (!al_node_is(as, "assignment"))
+                continue;
+            TSNode left = al_node_field(as, "left");
+            TSNode sub[2];
+            if (!al_node_is(left, "subscript") ||
+                !al_node_text_eq(pf, al_node_field(left, "value"), name) ||
+                al_node_field_children(left, "subscript", sub, 2) != 1 || !al_node_is(sub[0], "slice"))
+                continue;
+            TSNode parts[3];
+            if (!al_py_slice_parts(sub[0], parts) || ts_node_is_null(parts[0]) ||
+                !al_node_text_eq(pf, parts[0], "1") || !ts_node_is_null(parts[1]) ||
+                !ts_node_is_null(parts[2]))
+                continue;
+            TSNode x = cumsum_of(pf, al_node_field(as, "right"));
+            if (!ts_node_is_null(x)) {
+                *stmt_out = s;
+                return x;
+            }
+        }
+        /* Up to the statement holding this block. */
+        TSNode block = ts_node_parent(cur);
+        if (ts_node_is_null(block) || !al_node_is(block, "block"))
+            break;
+        cur = statement_of(ts_node_parent(block));
+        if (al_node_is(cur, "function_definition"))
+            break;
+    }
+    return (TSNode){0};
+}
+
+/* Whether `name` is a parameter of func or bound in it. */
+static bool is_local(const al_pyfile *pf, TSNode func, const char *name)
+{
+    al_strlist names = {0};
+    al_py_param_names(pf, func, &names);
+    al_py_bound_names(pf, al_node_field(func, "body"), &names);
+    bool yes = false;
+    for (size_t i = 0; i < names.n && !yes; i++)
+        yes = !strcmp(names.items[i], name);
+    al_strlist_free(&names);
+    return yes;
+}
+
+/* The local variables named in e (attribute and keyword names aside),
+ * at most max; caller frees each. */
+static size_t locals_in(const al_pyfile *pf, TSNode func, TSNode e, char **out, size_t max, int depth)
+{
+    if (depth > 40)
+        return 0;
+    size_t n = 0;
+    if (al_node_is(e, "identifier")) {
+        TSNode p = ts_node_parent(e);
+        if ((al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), e)) ||
+            (al_node_is(p, "keyword_argument") && ts_node_eq(al_node_field(p, "name"), e)))
+            return 0;
+        char *t = al_node_text(pf, e);
+        if (max > 0 && is_local(pf, func, t)) {
+            out[n++] = t;
+            return n;
+        }
+        free(t);
+        return 0;
+    }
+    uint32_t m = ts_node_named_child_count(e);
+    for (uint32_t i = 0; i < m && n < max; i++)
+        n += locals_in(pf, func, ts_node_named_child(e, i), out + n, max - n, depth + 1);
+    return n;
+}
+
+/* Every local that e names keeps its value from `from` through the call. */
+static bool locals_unchanged(const al_pyfile *pf, TSNode func, TSNode e, uint32_t from, TSNode call,
+                             char **why)
+{
+    char *names[8];
+    size_t n = locals_in(pf, func, e, names, 8, 0);
+    bool ok = true;
+    TSNode skip[1] = {call};
+    for (size_t i = 0; i < n; i++) {
+        if (ok)
+            ok = unchanged(pf, func, names[i], from, reach_end(call, from), skip, 1, why);
+        free(names[i]);
+    }
+    return ok;
+}
+
+bool al_prefix_sum_at(const al_pyfile *pf, TSNode func, TSNode call, TSNode name,
+                      al_prefix_sum *out, char **why)
+{
+    memset(out, 0, sizeof *out);
+    *why = NULL;
+    name = al_py_unparen(name);
+    if (!al_node_is(name, "identifier") || ts_node_is_null(func)) {
+        char *t = al_node_text_compact(pf, name);
+        *why = say("`%s` is not a local tensor of the caller whose prefix sum alloclint could read", t);
+        free(t);
+        return false;
+    }
+    char *id = al_node_text(pf, name);
+    TSNode value = al_value_reaching_binding(pf, func, statement_of(call), name);
+    if (ts_node_is_null(value)) {
+        *why = say("alloclint could not find the one binding of `%s` that reaches the launch, to "
+                   "prove it the exclusive prefix sum of the lengths", id);
+        free(id);
+        return false;
+    }
+    TSNode bind_stmt = statement_of(value);
+    uint32_t from = ts_node_end_byte(bind_stmt);
+    TSNode fill_stmt = {0}, x = {0};
+    TSNode v = al_py_unparen(value);
+    TSNode n = zeros_1d(pf, v);
+    if (!ts_node_is_null(n)) {
+        x = tail_fill(pf, call, id, from, &fill_stmt);
+        out->entries = n;
+    } else if (al_node_is(v, "call") && al_py_last_name_is(pf, al_node_field(v, "function"), "cat") &&
+               al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), "torch")) {
+        al_py_args a;
+        al_py_args_read(v, &a);
+        static const char *const kws[] = {"dim", NULL};
+        TSNode dim = al_py_kwarg(pf, &a, "dim");
+        TSNode el[3];
+        if (a.npos == 1 && !a.splat && al_py_kwargs_within(pf, &a, kws) &&
+            (ts_node_is_null(dim) || al_py_is_zero_literal(pf, dim)) &&
+            (al_node_is(al_py_unparen(a.pos[0]), "list") || al_node_is(al_py_unparen(a.pos[0]), "tuple")) &&
+            al_py_elements(al_py_unparen(a.pos[0]), el, 3) == 2) {
+            TSNode one = zeros_1d(pf, el[0]);
+            if (!ts_node_is_null(one) && al_node_text_eq(pf, one, "1"))
+                x = cumsum_of(pf, el[1]);
+        }
+    }
+    if (ts_node_is_null(x)) {
+        *why = say("alloclint could not prove `%s` (line %zu) to be the exclusive prefix sum of the "
+                   "segments' lengths (`torch.zeros(n + 1)` then `%s[1:] = torch.cumsum(lengths, "
+                   "dim=0)`, or `torch.cat` of a zero and that cumsum)",
+                   id, al_node_row(value), id);
+        free(id);
+        return false;
+    }
+    out->sums = x;
+    TSNode done = ts_node_is_null(fill_stmt) ? bind_stmt : fill_stmt;
+    out->done = done;
+    out->row = al_node_row(done);
+    /* Neither p nor x may change between the prefix sum and the launch. */
+    uint32_t end = reach_end(call, from);
+    TSNode skip[2] = {call, fill_stmt};
+    bool ok = unchanged(pf, func, id, from, end, skip, 2, why);
+    if (ok)
+        ok = locals_unchanged(pf, func, x, ts_node_end_byte(done), call, why);
+    free(id);
+    return ok;
+}
+
+static bool size_sound(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode size,
+                       const char *p_name, TSNode sums, TSNode done, TSNode call, int depth)
+{
+    if (depth > 4)
+        return false;
+    char *names[8];
+    size_t n = locals_in(pf, func, size, names, 8, 0);
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        char *why = NULL;
+        if (!ok) {
+        } else if (!strcmp(names[i], p_name)) {
+            ok = ts_node_start_byte(stmt) >= ts_node_end_byte(done);
+        } else if (al_py_count_ident(pf, sums, names[i]) > 0) {
+            ok = unchanged(pf, func, names[i], ts_node_end_byte(stmt),
+                           reach_end(call, ts_node_end_byte(stmt)), &call, 1, &why);
+        } else {
+            TSNode id = {0};
+            /* Find the identifier node to ask for its binding. */
+            TSTreeCursor c = ts_tree_cursor_new(size);
+            bool more = true;
+            while (more && ts_node_is_null(id)) {
+                TSNode m = ts_tree_cursor_current_node(&c);
+                if (al_node_is(m, "identifier") && al_node_text_eq(pf, m, names[i]))
+                    id = m;
+                else if (ts_tree_cursor_goto_first_child(&c))
+                    continue;
+                while (ts_node_is_null(id) && !ts_tree_cursor_goto_next_sibling(&c))
+                    if (!ts_tree_cursor_goto_parent(&c)) {
+                        more = false;
+                        break;
+                    }
+            }
+            ts_tree_cursor_delete(&c);
+            TSNode v = ts_node_is_null(id) ? id : al_value_reaching_binding(pf, func, stmt, id);
+            if (!ts_node_is_null(v))
+                ok = size_sound(pf, func, statement_of(v), v, p_name, sums, done, call, depth + 1);
+        }
+        free(why);
+        free(names[i]);
+    }
+    return ok;
+}
+
+bool al_prefix_size_sound(const al_pyfile *pf, TSNode func, TSNode alloc_stmt, TSNode size,
+                          TSNode p, TSNode sums, TSNode done, TSNode call)
+{
+    char *pn = al_node_text(pf, p);
+    bool ok = size_sound(pf, func, alloc_stmt, size, pn, sums, done, call, 0);
+    free(pn);
+    return ok;
+}
+
+/* t without the wrappers that keep a count's value: `int(...)`,
+ * `...item()`; caller frees. */
+static char *count_core(const char *t)
+{
+    char *s = al_xstrdup(t);
+    for (;;) {
+        size_t n = strlen(s);
+        if (al_str_starts_with(s, "int(") && n > 5 && s[n - 1] == ')') {
+            memmove(s, s + 4, n - 4);
+            s[n - 5] = '\0';
+        } else if (al_str_ends_with(s, ".item()")) {
+            s[n - 7] = '\0';
+        } else {
+            return s;
+        }
+    }
+}
+
+bool al_prefix_size_is_sum(const al_pyfile *pf, TSNode func, TSNode call, TSNode alloc_stmt,
+                           TSNode size, const char *size_text, TSNode sums, TSNode starts,
+                           TSNode grid, TSNode done)
+{
+    if (!al_prefix_size_sound(pf, func, alloc_stmt, size, starts, sums, done, call))
+        return false;
+    char *core = count_core(size_text);
+    char *x = al_value_text(pf, func, sums, sums);
+    /* The starts by name and by value: a size read after `p[1:] = ...`
+     * keeps the name, one read at the call may have its value. */
+    char *ps[2] = {al_node_text(pf, starts), al_value_text(pf, func, call, starts)};
+    char *g = al_value_text(pf, func, call, grid);
+    char want[600];
+    snprintf(want, sizeof want, "%s.sum()", x);
+    bool met = !strcmp(core, want);
+    snprintf(want, sizeof want, "torch.sum(%s)", x);
+    met = met || !strcmp(core, want);
+    for (int i = 0; i < 2 && !met; i++) {
+        snprintf(want, sizeof want, "%s[-1]", ps[i]);
+        met = !strcmp(core, want);
+        snprintf(want, sizeof want, "%s[%s]", ps[i], g);
+        met = met || !strcmp(core, want);
+    }
+    free(ps[0]);
+    free(ps[1]);
+    free(core);
+    free(x);
+    free(g);
+    return met;
+}
