@@ -1,4 +1,5 @@
 #include "index.h"
+#include "index_internal.h"
 
 #include "impls.h"
 #include "languages.h"
@@ -17,55 +18,6 @@
 /* Imports followed through re-exports (`from .x import f` in an
  * __init__.py) before a name counts as unresolved. */
 #define MAX_REEXPORTS 6
-
-/* Where a C++ function with a body is defined: its name, its file. */
-typedef struct {
-    char *name;
-    size_t file; /* index into cxx_files */
-} cxx_definition;
-
-typedef struct {
-    char *root;
-    al_strlist py_roots; /* folders absolute imports start from */
-    bool defs_read;
-    cxx_definition *defs; /* sorted by name */
-    size_t n_defs, cap_defs;
-    bool walked;
-    al_strlist py_files, cxx_files;
-    bool py_ops_read, cxx_ops_read;
-    al_impls py_ops, cxx_ops;
-    al_op_table schemas;
-} project;
-
-/* A Python file the index read; parsed in parts, as asked. */
-typedef struct {
-    char *path;
-    bool ok;
-    struct al_pyparts *parts;
-} pyfile;
-
-typedef struct {
-    char *path;
-    bool ok;
-    al_source src;
-    al_cxx_unit unit;
-} cxxfile;
-
-struct al_index {
-    pthread_mutex_t lock;
-    bool whole_files; /* parse whole files only (the reference) */
-    al_index_read *reads; /* every file read, for the cache's project check */
-    size_t n_reads, cap_reads;
-    size_t scanned; /* files read for registration markers */
-    al_memo memo;
-    al_memo project_by_dir; /* a file's folder as named -> its project (not owned) */
-    project **projects;
-    size_t n_projects, cap_projects;
-    pyfile **py;
-    size_t n_py, cap_py;
-    cxxfile **cxx;
-    size_t n_cxx, cap_cxx;
-};
 
 al_index *al_index_new(void)
 {
@@ -96,6 +48,7 @@ void al_index_free(al_index *ix)
         free(p->defs);
         al_impls_free(&p->py_ops);
         al_impls_free(&p->cxx_ops);
+        al_memo_free(&p->method_files);
         al_ops_free(&p->schemas);
         free(p);
     }
@@ -145,7 +98,7 @@ bool al_index_take_touched(void)
 }
 
 /* Reads a file for the index, recording what was read. */
-static al_source_status index_load(al_index *ix, al_source *src, const char *path)
+al_source_status al_index_load(al_index *ix, al_source *src, const char *path)
 {
     al_source_status st = al_source_load(src, path);
     al_index_read r = {al_xstrdup(path), st == AL_SOURCE_OK ? src->hash : 0,
@@ -192,7 +145,7 @@ static void add_root(project *p, const char *dir)
 
 /* The project a file belongs to: the git work tree, else the folder of
  * the nearest pyproject.toml, else the file's folder. */
-static project *project_of(al_index *ix, const char *path)
+project *al_index_project_of(al_index *ix, const char *path)
 {
     char *dir = al_path_dirname(path);
     /* Asked for every call resolved: each folder's answer found once (a
@@ -272,7 +225,7 @@ static void collect_source(const char *path, void *arg)
 }
 
 /* One walk for both lists (each in the order the walk meets its files). */
-static void walk_project(project *p)
+void al_index_walk_project(project *p)
 {
     if (p->walked)
         return;
@@ -283,7 +236,7 @@ static void walk_project(project *p)
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
 
-static pyfile *load_py(al_index *ix, const char *path)
+pyfile *al_index_load_py(al_index *ix, const char *path)
 {
     char *real = al_path_real(path);
     if (!real)
@@ -297,7 +250,7 @@ static pyfile *load_py(al_index *ix, const char *path)
     f->path = real;
     AL_PUSH(ix->py, ix->n_py, ix->cap_py, f);
     al_source src;
-    if (index_load(ix, &src, real) != AL_SOURCE_OK) {
+    if (al_index_load(ix, &src, real) != AL_SOURCE_OK) {
         al_source_free(&src);
         return NULL;
     }
@@ -314,7 +267,7 @@ static cxxfile *load_cxx(al_index *ix, const char *path)
     cxxfile *f = al_xcalloc(1, sizeof *f);
     f->path = al_xstrdup(path);
     AL_PUSH(ix->cxx, ix->n_cxx, ix->cap_cxx, f);
-    if (!al_cxx_available() || index_load(ix, &f->src, path) != AL_SOURCE_OK) {
+    if (!al_cxx_available() || al_index_load(ix, &f->src, path) != AL_SOURCE_OK) {
         al_source_free(&f->src);
         return NULL;
     }
@@ -391,7 +344,7 @@ static char *module_file(al_index *ix, const char *from_path, const char *module
         free(dir);
         return f;
     }
-    project *p = project_of(ix, from_path);
+    project *p = al_index_project_of(ix, from_path);
     if (!p)
         return NULL;
     char *pkg = package_root(from_path);
@@ -429,7 +382,7 @@ static bool is_triton_decorated(const al_pyfile *pf, TSNode decorated)
     return false;
 }
 
-static void fill_def(al_def *out, const char *path, const al_pyfile *pf,
+void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
                      const struct al_pymodule *mod,
                      TSNode def)
 {
@@ -459,7 +412,7 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
 static bool class_method(al_index *ix, const char *path, const char *cls, const char *name,
                          al_def *out)
 {
-    pyfile *f = load_py(ix, path);
+    pyfile *f = al_index_load_py(ix, path);
     char needle[300];
     snprintf(needle, sizeof needle, "class %s", cls);
     const al_pyfile *pf;
@@ -469,7 +422,7 @@ static bool class_method(al_index *ix, const char *path, const char *cls, const 
     TSNode def = al_py_bound_class_method(pf, cls, name);
     if (ts_node_is_null(def))
         return false;
-    fill_def(out, f->path, pf, mod, def);
+    al_index_fill_def(out, f->path, pf, mod, def);
     return true;
 }
 
@@ -504,7 +457,7 @@ static bool resolve_target(al_index *ix, const char *from_path, const char *targ
         return ok;
     }
     free(module);
-    pyfile *f = load_py(ix, file);
+    pyfile *f = al_index_load_py(ix, file);
     free(file);
     return f && find_def(ix, f, dot + 1, depth + 1, out);
 }
@@ -519,7 +472,7 @@ static bool function_of(pyfile *f, const char *name, al_def *out)
     TSNode def = al_py_def_in_block(pf, pf->root, name);
     if (ts_node_is_null(def))
         return false;
-    fill_def(out, f->path, pf, mod, def);
+    al_index_fill_def(out, f->path, pf, mod, def);
     return true;
 }
 
@@ -536,7 +489,7 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
      * definitions are two programs, and which one runs is not known. */
     TSNode def = viewed ? al_py_switched_def(pf, name) : (TSNode){0};
     if (!ts_node_is_null(def)) {
-        fill_def(out, f->path, pf, mod, def);
+        al_index_fill_def(out, f->path, pf, mod, def);
         return true;
     }
     /* Re-exported: `from .impl import name` in the module. */
@@ -573,10 +526,10 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
         bool imported = first < im->n;
         pyfile *self = NULL;
         if (!ts_node_is_null(def)) {
-            fill_def(out, from->path, pf, from->mod, def);
+            al_index_fill_def(out, from->path, pf, from->mod, def);
             ok = true;
         } else if (pf->partial && !imported && from->path &&
-                   (self = load_py(ix, from->path)) != NULL && function_of(self, name, out)) {
+                   (self = al_index_load_py(ix, from->path)) != NULL && function_of(self, name, out)) {
             /* The file was parsed in part: its other functions are read
              * from the index's own parts of it. */
             ok = true;
@@ -598,7 +551,7 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
             if (ts_node_is_null(def))
                 al_pyfile_class_trimmed(pf, cls); /* the method may be left out */
             if (!ts_node_is_null(def)) {
-                fill_def(out, from->path, pf, from->mod, def);
+                al_index_fill_def(out, from->path, pf, from->mod, def);
                 ok = true;
             }
         } else if (from->path) {
@@ -623,12 +576,12 @@ static void read_python_ops(al_index *ix, project *p)
     if (p->py_ops_read)
         return;
     p->py_ops_read = true;
-    walk_project(p);
+    al_index_walk_project(p);
     static const char *const markers[] = {"direct_register_custom_op", "custom_op(", ".impl(",
                                           "@impl(", NULL};
     for (size_t i = 0; i < p->py_files.n; i++) {
         al_source src;
-        if (index_load(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {
+        if (al_index_load(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {
             al_source_free(&src);
             continue;
         }
@@ -652,16 +605,16 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
     al_strbuf key = {0};
     al_strbuf_printf(&key, "attribute-elsewhere\n%s\n%s", self ? self : from_path, attr);
     char *hit = al_memo_get(&ix->memo, key.data);
-    project *p = hit ? NULL : project_of(ix, from_path);
+    project *p = hit ? NULL : al_index_project_of(ix, from_path);
     if (!hit) {
         hit = al_xstrdup("");
         if (p)
-            walk_project(p);
+            al_index_walk_project(p);
         for (size_t i = 0; p && i < p->py_files.n && !*hit; i++) {
             const char *f = p->py_files.items[i];
             al_source src;
             size_t n = strlen(p->root); /* the files are found from the real root */
-            if ((!self || strcmp(f, self)) && index_load(ix, &src, f) == AL_SOURCE_OK) {
+            if ((!self || strcmp(f, self)) && al_index_load(ix, &src, f) == AL_SOURCE_OK) {
                 if (al_source_names_attribute(&src, attr)) {
                     free(hit);
                     hit = al_xstrdup(!strncmp(f, p->root, n) && f[n] == '/' ? f + n + 1 : f);
@@ -682,10 +635,10 @@ static void read_cxx_ops(al_index *ix, project *p)
     if (p->cxx_ops_read)
         return;
     p->cxx_ops_read = true;
-    walk_project(p);
+    al_index_walk_project(p);
     for (size_t i = 0; i < p->cxx_files.n; i++) {
         al_source src;
-        if (index_load(ix, &src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
+        if (al_index_load(ix, &src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
             memmem(src.bytes, src.len, "TORCH_LIBRARY", 13)) {
             al_schema_scan(src.bytes, src.len, src.path, &p->schemas);
             al_op_bindings b = {0};
@@ -705,11 +658,11 @@ bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_
 {
     bool ok = false;
     al_index_lock(ix);
-    project *p = from_path ? project_of(ix, from_path) : NULL;
+    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
     if (p) {
         read_python_ops(ix, p);
         const al_impl *b = al_impls_find(&p->py_ops, op);
-        pyfile *f = b ? load_py(ix, b->path) : NULL;
+        pyfile *f = b ? al_index_load_py(ix, b->path) : NULL;
         ok = f && find_def(ix, f, b->func, 0, out);
     }
     al_index_unlock(ix);
@@ -778,13 +731,13 @@ static void read_definitions(al_index *ix, project *p)
     if (p->defs_read)
         return;
     p->defs_read = true;
-    walk_project(p);
+    al_index_walk_project(p);
     static const char *const keywords[] = {"if", "for", "while", "switch", "catch", "sizeof",
                                            "return", "do", "else", "decltype", "alignas",
                                            "__launch_bounds__", "__attribute__", NULL};
     for (size_t f = 0; f < p->cxx_files.n; f++) {
         al_source src;
-        if (index_load(ix, &src, p->cxx_files.items[f]) != AL_SOURCE_OK) {
+        if (al_index_load(ix, &src, p->cxx_files.items[f]) != AL_SOURCE_OK) {
             al_source_free(&src);
             continue;
         }
@@ -884,7 +837,7 @@ bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx
 {
     bool ok = false;
     al_index_lock(ix);
-    project *p = from_path ? project_of(ix, from_path) : NULL;
+    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
     if (p) {
         read_cxx_ops(ix, p);
         const al_impl *b = al_impls_find(&p->cxx_ops, op);
@@ -899,7 +852,7 @@ bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name
 {
     bool ok = false;
     al_index_lock(ix);
-    project *p = from_path ? project_of(ix, from_path) : NULL;
+    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
     char *real = from_path ? al_path_real(from_path) : NULL;
     if (p)
         ok = find_cxx_function(ix, p, real, name, out);
@@ -911,7 +864,7 @@ bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name
 const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
 {
     al_index_lock(ix);
-    project *p = from_path ? project_of(ix, from_path) : NULL;
+    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
     if (p)
         read_cxx_ops(ix, p);
     al_index_unlock(ix);

@@ -88,6 +88,13 @@ bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name
  * class's attribute that code elsewhere could break. Read without
  * parsing; every file read counts among the index's reads. */
 const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, const char *attr);
+/* The instance methods `name` of the project's top-level classes, in the
+ * files whose bytes also hold every one of words (NULL-terminated; may be
+ * NULL): at most max, in the order the project's files are walked. For a
+ * call dispatched through an attribute, whose class is chosen at run
+ * time. */
+size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
+                        const char *const *words, al_def *out, size_t max);
 /* A memo of what the analysis computed once per run (summaries), by key:
  * get returns NULL when absent; put takes ownership of value, freed with
  * free_fn (may be NULL) when the index is freed. */

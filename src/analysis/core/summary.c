@@ -375,6 +375,123 @@ static bool op_effect(const al_file_env *env, TSNode call, const char *op, int p
     return false;
 }
 
+static int compare_def(const void *x, const void *y)
+{
+    const al_def *a = x, *b = y;
+    int c = strcmp(a->path, b->path);
+    return c ? c : (ts_node_start_byte(a->def) > ts_node_start_byte(b->def)) -
+                       (ts_node_start_byte(a->def) < ts_node_start_byte(b->def));
+}
+
+/* Whether a method accepts the call's arguments: as many positions after
+ * self, and every keyword (or **kwargs). */
+static bool accepts(const al_pyfile *pf, const al_py_args *a, const al_strlist *params)
+{
+    bool star = false, kwargs = false;
+    int positional = 0;
+    for (size_t i = 1; i < params->n; i++) {
+        if (!strcmp(params->items[i], "**"))
+            kwargs = true;
+        else if (params->items[i][0] == '*')
+            star = true;
+        else if (!star)
+            positional++;
+    }
+    if (a->splat || (a->npos > positional && !star))
+        return false;
+    for (int i = 0; i < a->nkw; i++) {
+        bool found = kwargs;
+        for (size_t j = 1; j < params->n && !found; j++)
+            found = al_node_text_eq(pf, al_node_field(a->kw[i], "name"), params->items[j]);
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* `self.<attr>.<method>(...)`: the object is chosen at run time, so the
+ * effect is the meet over the project's classes whose `<method>` accepts
+ * the call, and never more than an unsafe write (a class outside the
+ * project may run instead). */
+static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int pos, TSNode kw,
+                            al_call_effect *out)
+{
+    TSNode obj = al_node_field(fn, "object");
+    if (!al_node_is(obj, "attribute") || !al_node_text_eq(env->pf, al_node_field(obj, "object"), "self"))
+        return false;
+    char *method = al_node_text(env->pf, al_node_field(fn, "attribute"));
+    al_py_args a;
+    al_py_args_read(call, &a);
+    /* Files naming every keyword the call passes can define a match. */
+    const char *words[9] = {0};
+    char *owned[8] = {0};
+    for (int i = 0; i < a.nkw && i < 8; i++)
+        words[i] = owned[i] = al_node_text(env->pf, al_node_field(a.kw[i], "name"));
+    al_def defs[64];
+    size_t n = al_index_methods(env->index, env->path, method, words, defs, 64);
+    for (int i = 0; i < 8; i++)
+        free(owned[i]);
+    qsort(defs, n, sizeof defs[0], compare_def);
+    char *via = al_node_text_compact(env->pf, fn);
+    size_t matched = 0, writers = 0;
+    al_call_effect worst = {0};
+    const al_def *worst_def = NULL;
+    for (size_t i = 0; i < n && !worst_def; i++) {
+        if (al_py_is_abstract_def(defs[i].pf, defs[i].def))
+            continue;
+        al_strlist params = {0};
+        al_py_param_names(defs[i].pf, defs[i].def, &params);
+        int param = accepts(env->pf, &a, &params) ? param_for(env->pf, &params, pos, kw, true) : -1;
+        al_strlist_free(&params);
+        al_call_effect e;
+        if (param < 0 || !helper_effect(env, &defs[i], param, &e))
+            continue;
+        matched++;
+        if (e.effect == AL_EFFECT_WRITES_ALL || e.effect == AL_EFFECT_WRITES_SOME) {
+            writers++;
+            al_call_effect_free(&e);
+        } else {
+            worst = e;
+            worst_def = &defs[i];
+        }
+    }
+    bool ok = matched > 0;
+    if (worst_def) {
+        *out = worst;
+        char *name = def_name(worst_def);
+        al_chain tail = out->chain;
+        memset(&out->chain, 0, sizeof out->chain);
+        al_chain_add(&out->chain, worst_def->path, al_node_row(worst_def->def),
+                     "`%s` dispatches at run time; one of the project's `%s` methods it may reach "
+                     "%s its argument", via, name,
+                     out->effect == AL_EFFECT_SKIPS         ? "may skip"
+                     : out->effect == AL_EFFECT_WRITES_PART ? "leaves part of"
+                     : out->effect == AL_EFFECT_ACCUMULATES ? "accumulates into"
+                     : out->effect == AL_EFFECT_READS       ? "reads"
+                                                            : "keeps or hands on");
+        al_chain_append(&out->chain, &tail);
+        al_chain_free(&tail);
+        free(name);
+    } else if (ok) {
+        out->effect = AL_EFFECT_WRITES_SOME;
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "`%s` dispatches at run time: each of the %zu `%s` methods of the "
+                              "project it may reach writes it, but which runs, or whether a class "
+                              "from outside the project does, is not known", via, writers, method);
+        out->why = al_strbuf_detach(&sb);
+        al_chain_add(&out->chain, env->path, al_node_row(call), "%s", out->why);
+    }
+    if (ok) {
+        free(out->callee);
+        al_strbuf who = {0};
+        al_strbuf_printf(&who, "the dispatch `%s`", via);
+        out->callee = al_strbuf_detach(&who);
+    }
+    free(via);
+    free(method);
+    return ok;
+}
+
 static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
                           al_call_effect *out)
 {
@@ -393,7 +510,9 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     free(q);
     al_pysite site = {env->path, env->pf, env->mod};
     al_def d;
-    if (!al_index_resolve(env->index, &site, fn, call, &d) || d.kernel)
+    if (!al_index_resolve(env->index, &site, fn, call, &d))
+        return al_node_is(fn, "attribute") && dispatch_effect(env, call, fn, pos, kw, out);
+    if (d.kernel)
         return false;
     bool skip_self = d.method && al_node_is(fn, "attribute");
     al_strlist params = {0};

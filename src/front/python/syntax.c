@@ -558,3 +558,50 @@ TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char
     }
     return (TSNode){0};
 }
+
+size_t al_py_class_methods(const al_pyfile *pf, const char *name, TSNode *out, size_t max)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root) && n < max; i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (!al_node_is(s, "class_definition"))
+            continue;
+        TSNode def = al_py_def_in_block(pf, al_node_field(s, "body"), name);
+        if (ts_node_is_null(def))
+            continue;
+        TSNode dec = ts_node_parent(def);
+        bool plain = true;
+        for (uint32_t k = 0; al_node_is(dec, "decorated_definition") && k < ts_node_named_child_count(dec); k++) {
+            TSNode d = ts_node_named_child(dec, k);
+            TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
+            if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
+                plain = false;
+        }
+        if (plain)
+            out[n++] = def;
+    }
+    return n;
+}
+
+bool al_py_is_abstract_def(const al_pyfile *pf, TSNode def)
+{
+    TSNode dec = ts_node_parent(def);
+    for (uint32_t k = 0; al_node_is(dec, "decorated_definition") && k < ts_node_named_child_count(dec); k++) {
+        TSNode d = ts_node_named_child(dec, k);
+        if (al_node_is(d, "decorator") && al_py_last_name_is(pf, ts_node_named_child(d, 0), "abstractmethod"))
+            return true;
+    }
+    TSNode body = al_node_field(def, "body");
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (al_node_is(st, "comment") || al_node_is(st, "pass_statement") || al_node_is(st, "raise_statement"))
+            continue;
+        if (al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 &&
+            (al_node_is(ts_node_named_child(st, 0), "string") || al_node_is(ts_node_named_child(st, 0), "ellipsis")))
+            continue;
+        return false;
+    }
+    return true;
+}

@@ -116,5 +116,11 @@ TSNode al_py_switched_def(const al_pyfile *pf, const char *name);
 /* Static or class method `name` of the module's top-level class `cls`,
  * or a null node (also for a plain method: it needs an instance). */
 TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name);
+/* The plain (instance) methods `name` of the module's top-level classes,
+ * at most max, in order. */
+size_t al_py_class_methods(const al_pyfile *pf, const char *name, TSNode *out, size_t max);
+/* Whether a method is only a declaration: @abstractmethod, or a body of
+ * nothing but a docstring, `pass`, `...` and `raise` (NotImplementedError). */
+bool al_py_is_abstract_def(const al_pyfile *pf, TSNode def);
 
 #endif

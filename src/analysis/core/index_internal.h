@@ -1,0 +1,78 @@
+/* What the repo index's files share inside analysis/core/ (index.c and
+ * methods.c): a project, the files read, and the helpers that load them.
+ * Not for use outside the index. */
+#ifndef ALLOCLINT_INDEX_INTERNAL_H
+#define ALLOCLINT_INDEX_INTERNAL_H
+
+#include "index.h"
+#include "impls.h"
+#include "memo.h"
+#include "../../base/util.h"
+
+#include <pthread.h>
+
+/* Where a C++ function with a body is defined: its name, its file. */
+typedef struct {
+    char *name;
+    size_t file; /* index into cxx_files */
+} cxx_definition;
+
+typedef struct {
+    char *root;
+    al_strlist py_roots; /* folders absolute imports start from */
+    bool defs_read;
+    cxx_definition *defs; /* sorted by name */
+    size_t n_defs, cap_defs;
+    bool walked;
+    al_strlist py_files, cxx_files;
+    bool py_ops_read, cxx_ops_read;
+    al_impls py_ops, cxx_ops;
+    al_op_table schemas;
+    bool methods_read;
+    al_memo method_files; /* "name" -> file_list: the files holding `def name(` */
+} project;
+
+/* A Python file the index read; parsed in parts, as asked. */
+typedef struct {
+    char *path;
+    bool ok;
+    struct al_pyparts *parts;
+} pyfile;
+
+typedef struct {
+    char *path;
+    bool ok;
+    al_source src;
+    al_cxx_unit unit;
+} cxxfile;
+
+struct al_index {
+    pthread_mutex_t lock;
+    bool whole_files; /* parse whole files only (the reference) */
+    al_index_read *reads; /* every file read, for the cache's project check */
+    size_t n_reads, cap_reads;
+    size_t scanned; /* files read for registration markers */
+    al_memo memo;
+    al_memo project_by_dir; /* a file's folder as named -> its project (not owned) */
+    project **projects;
+    size_t n_projects, cap_projects;
+    pyfile **py;
+    size_t n_py, cap_py;
+    cxxfile **cxx;
+    size_t n_cxx, cap_cxx;
+};
+
+/* Reads a file's bytes, recording the read. */
+al_source_status al_index_load(al_index *ix, al_source *src, const char *path);
+/* The project around path (created on first use), or NULL. */
+project *al_index_project_of(al_index *ix, const char *path);
+/* Lists the project's source files, once. */
+void al_index_walk_project(project *p);
+/* A Python file of the index, read once and parsed in parts; NULL when it
+ * cannot be read. */
+pyfile *al_index_load_py(al_index *ix, const char *path);
+/* An al_def for a definition found in a parsed view. */
+void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
+                       const struct al_pymodule *mod, TSNode def);
+
+#endif

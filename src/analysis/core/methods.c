@@ -1,0 +1,125 @@
+/* Methods by name across a project (al_index_methods): one byte scan of
+ * every Python file for indented `def name(`, then, per name asked, the
+ * files that also name the call's keywords, parsed in the parts that
+ * define it. */
+#include "index.h"
+#include "index_internal.h"
+#include "languages.h"
+#include "../../front/python/syntax.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_METHOD_FILES 24
+
+/* The methods found for one name and words, kept for the run. */
+typedef struct {
+    size_t n;
+    al_def defs[];
+} found_methods;
+
+typedef struct {
+    size_t *files; /* indexes into py_files */
+    size_t n, cap;
+} file_list;
+
+static void file_list_free(void *v)
+{
+    file_list *l = v;
+    free(l->files);
+    free(l);
+}
+
+/* One pass over the project's Python files: which define `def name(`,
+ * for every name (a byte scan; nothing is parsed). */
+static void read_method_files(al_index *ix, project *p)
+{
+    if (p->methods_read)
+        return;
+    p->methods_read = true;
+    al_index_walk_project(p);
+    for (size_t i = 0; i < p->py_files.n; i++) {
+        al_source src;
+        if (al_index_load(ix, &src, p->py_files.items[i]) == AL_SOURCE_OK) {
+            const char *b = src.bytes, *end = src.bytes + src.len;
+            while ((b = memmem(b, (size_t)(end - b), "def ", 4)) != NULL) {
+                const char *q = b + 4;
+                while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+                    q++;
+                /* Methods only: an indented `def`, not a dunder. */
+                const char *ls = b;
+                while (ls > src.bytes && (ls[-1] == ' ' || ls[-1] == '\t'))
+                    ls--;
+                bool method = ls < b && (ls == src.bytes || ls[-1] == '\n') && b[4] != '_';
+                if (method && q < end && *q == '(' && q > b + 4) {
+                    char *name = al_xstrndup(b + 4, (size_t)(q - b - 4));
+                    file_list *l = al_memo_get(&p->method_files, name);
+                    if (!l) {
+                        l = al_xcalloc(1, sizeof *l);
+                        al_memo_put(&p->method_files, name, l, file_list_free);
+                    }
+                    if (!l->n || l->files[l->n - 1] != i)
+                        AL_PUSH(l->files, l->n, l->cap, i);
+                    free(name);
+                }
+                b = q;
+            }
+        }
+        al_source_free(&src);
+    }
+}
+
+size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
+                        const char *const *words, al_def *out, size_t max)
+{
+    al_index_lock(ix);
+    project *p = al_index_project_of(ix, from_path);
+    al_strbuf key = {0};
+    al_strbuf_printf(&key, "methods\n%s\n%s", p ? p->root : "", name);
+    for (size_t w = 0; words && words[w]; w++)
+        al_strbuf_printf(&key, "\n%s", words[w]);
+    found_methods *fm = al_memo_get(&ix->memo, key.data);
+    if (!fm) {
+        fm = al_xcalloc(1, sizeof *fm + max * sizeof(al_def));
+        char needle[200];
+        snprintf(needle, sizeof needle, "def %s(", name);
+        if (p)
+            read_method_files(ix, p);
+        file_list *l = p ? al_memo_get(&p->method_files, name) : NULL;
+        /* The files that also name every word; a name that many files
+         * define is no one interface's: its meet would not be a write
+         * anyway, and parsing them all costs. */
+        size_t *hits = al_xcalloc(l && l->n ? l->n : 1, sizeof *hits);
+        size_t nhits = 0;
+        for (size_t i = 0; l && i < l->n && nhits <= MAX_METHOD_FILES; i++) {
+            al_source src;
+            bool all = al_index_load(ix, &src, p->py_files.items[l->files[i]]) == AL_SOURCE_OK;
+            for (size_t w = 0; all && words && words[w]; w++)
+                all = memmem(src.bytes, src.len, words[w], strlen(words[w])) != NULL;
+            al_source_free(&src);
+            if (all)
+                hits[nhits++] = l->files[i];
+        }
+        for (size_t i = 0; nhits <= MAX_METHOD_FILES && i < nhits && fm->n < max; i++) {
+            pyfile *f = al_index_load_py(ix, p->py_files.items[hits[i]]);
+            const al_pyfile *pf;
+            const struct al_pymodule *mod;
+            if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
+                continue;
+            TSNode defs[16];
+            size_t k = al_py_class_methods(pf, name, defs, 16);
+            for (size_t j = 0; j < k && fm->n < max; j++)
+                al_index_fill_def(&fm->defs[fm->n++], f->path, pf, mod, defs[j]);
+        }
+        free(hits);
+        al_memo_put(&ix->memo, key.data, fm, free);
+    }
+    size_t n = fm->n < max ? fm->n : max;
+    memcpy(out, fm->defs, n * sizeof *out);
+    al_strbuf_free(&key);
+    al_index_unlock(ix);
+    return n;
+}
+
