@@ -298,6 +298,12 @@ def verdict(findings, row, span=3):
     return best
 
 
+def kernel_changed(git_dir, sha):
+    """Whether the commit also changes a C++/CUDA source file."""
+    files = git(git_dir, 'show', '--name-only', '--format=', sha).split('\n')
+    return any(f.endswith(('.cu', '.cuh', '.cpp', '.cc', '.c', '.h', '.hpp')) for f in files)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('git_dir')
@@ -340,6 +346,7 @@ def main():
         v = verdict(findings, row, 0 if s['how'].startswith('fill') else 3)
         dest, why = destination(alloclint, tree.path, path, row)
         results.append({**s, 'kind': kind, 'mechanism': mech, 'callee': callee, 'writer_in_repo': in_repo,
+                        'kernel_changed': kernel_changed(a.git_dir, s['sha']),
                         'found': v is not None, 'safe': v is not None and v[1] == 'safe',
                         'finding': v, 'destination': dest, 'explained': why})
     table = collections.OrderedDict()
@@ -370,6 +377,16 @@ def main():
         rs = [r for r in results if r['kind'] == kind and r['destination'] != 'other']
         print(f"{kind} to a library kernel, a registered op or a repo Triton kernel: {len(rs)} sites, "
               f"found {sum(r['found'] for r in rs)}, safe {sum(r['safe'] for r in rs)}")
+    # A removal made together with a change to C++/CUDA sources may rely
+    # on that change (a kernel that now writes what the zeros covered):
+    # at the parent the zeros may have been needed.
+    rs = [r for r in results if r['kind'] == 'removal' and r['destination'] != 'other']
+    same = [r for r in rs if r['kernel_changed']]
+    rest = [r for r in rs if not r['kernel_changed']]
+    print(f"removal to a library kernel, a registered op or a repo Triton kernel, in a commit that "
+          f"also changes C++/CUDA sources: {len(same)} sites, found {sum(r['found'] for r in same)}; "
+          f"the others: {len(rest)} sites, found {sum(r['found'] for r in rest)}, "
+          f"safe {sum(r['safe'] for r in rest)}")
     for kind in ('removal', 'addback'):
         rs = [r for r in results if r['kind'] == kind]
         inrepo = [r for r in rs if r['writer_in_repo']]

@@ -150,6 +150,43 @@ static void drop_in_place_updates(const al_pyfile *pf, TSNode loop, al_strlist *
     al_strlist_free(&drop);
 }
 
+/* Occurrences of x under n that read only what an in-place update keeps:
+ * `x.shape`, `x.dtype`, `x.device`, `x.size(...)`, `x.dim()`. */
+static int metadata_reads(const al_pyfile *pf, TSNode n, const char *x, int depth)
+{
+    if (depth > AL_MAX_FUNCTION_DEPTH)
+        return 0;
+    if (al_node_is(n, "attribute") && al_node_is(al_node_field(n, "object"), "identifier") &&
+        al_node_text_eq(pf, al_node_field(n, "object"), x)) {
+        static const char *const keep[] = {"shape", "dtype", "device", "size", "dim", NULL};
+        for (size_t i = 0; keep[i]; i++)
+            if (al_py_last_name_is(pf, n, keep[i]))
+                return 1;
+        return 0;
+    }
+    int c = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        c += metadata_reads(pf, ts_node_named_child(n, i), x, depth + 1);
+    return c;
+}
+
+/* `x.new_empty(x.shape)` with x only updated in place in the loop (`x +=
+ * y`): the receiver is a tensor (it has new_empty), and the sizes read
+ * only its shape, which the update keeps. Drops x from bound then. */
+static void drop_updated_receiver(const al_pyfile *pf, TSNode loop, TSNode call, al_strlist *bound)
+{
+    TSNode obj = al_node_field(al_node_field(call, "function"), "object");
+    if (!al_node_is(obj, "identifier"))
+        return;
+    char *x = al_node_text(pf, obj);
+    TSNode args = al_node_field(call, "arguments");
+    size_t n = al_strlist_count(bound, x);
+    if (n > 0 && n == (size_t)augmented(pf, loop, x, 0) &&
+        al_py_count_ident(pf, args, x) == metadata_reads(pf, args, x, 0))
+        al_strlist_remove(bound, x);
+    free(x);
+}
+
 static bool within(TSNode outer, TSNode n)
 {
     return !ts_node_is_null(outer) && ts_node_start_byte(n) >= ts_node_start_byte(outer) &&
@@ -268,6 +305,8 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
     size_t binds = al_strlist_count(&bound, name);
     if (al_str_ends_with(factory, "_like"))
         drop_in_place_updates(pf, loop, &bound);
+    else if (!strncmp(factory, "new_", 4))
+        drop_updated_receiver(pf, loop, call, &bound);
     /* A template swapped for the new buffer keeps its shape: not a change. */
     char *swapped = swapped_template(pf, loop, call, factory, name);
     if (swapped)

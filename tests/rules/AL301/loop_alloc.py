@@ -178,3 +178,33 @@ def swapped_and_rebound(chunks, merge):
         output = merged
         output = torch.cat([output, chunk])
     return output
+
+
+def accumulate_experts(hidden, expert_out, num_experts):
+    # A scratch made from the accumulator's shape; the accumulator is only
+    # updated in place, so its shape, dtype and device stay.
+    for e in range(num_experts):
+        scratch = expert_out.new_empty(expert_out.shape)  # expect: AL301 unsafe
+        torch.mul(hidden, float(e), out=scratch)
+        expert_out += scratch
+    return expert_out
+
+
+def accumulate_rows(hidden, acc, steps):
+    # The row count grows each step: `n += 1` rebinds an int, not a tensor.
+    n = 1
+    for _ in range(steps):
+        rows = acc.new_zeros(n, acc.shape[1])  # expect: none
+        rows += hidden[:n]
+        acc[:n] += rows
+        n += 1
+    return acc
+
+
+def accumulate_rebound(hidden, acc, steps):
+    # `acc = acc + part` makes a new tensor each step: its shape may differ.
+    for _ in range(steps):
+        part = acc.new_empty(acc.shape)  # expect: none
+        torch.mul(hidden, 2.0, out=part)
+        acc = acc + part
+    return acc
