@@ -38,6 +38,13 @@ const al_rule al_rules[] = {
      "`torch.cat` of elementwise results of one tensor, each copied again", true,
      "safe/unsafe", AL_LANG_PYTHON, al_rule_al204, {AL_TOK_CAT, AL_TOK_ELEMWISE}, CAT_CALLS,
      {AL_TOK_CAT, AL_TOK_ELEMWISE}, false},
+    /* Off by default: most of its findings have no fix (the element's
+     * shape is not proved), and small lists gain nothing worth the noise;
+     * the memory it saves is measured in rules/AL205.md. */
+    {"AL205", "list-then-stack",
+     "a list of per-iteration tensors stacked after the loop", false, "unsafe/display",
+     AL_LANG_PYTHON, al_rule_al205, {AL_TOK_CAT, AL_TOK_LOOP}, NULL, {AL_TOK_CAT, AL_TOK_LOOP},
+     false},
     /* Off by default: GPU evidence shows no gain under PyTorch's caching
      * allocator (rules/AL301.md) or from Triton's own hoisting (AL302). */
     {"AL301", "alloc-in-loop", "a loop-invariant allocation made every iteration", false,

@@ -92,6 +92,7 @@ void al_rule_al201(const al_rule_input *in, al_findings *out);
 void al_rule_al202(const al_rule_input *in, al_findings *out);
 void al_rule_al203(const al_rule_input *in, al_findings *out);
 void al_rule_al204(const al_rule_input *in, al_findings *out);
+void al_rule_al205(const al_rule_input *in, al_findings *out);
 /* The elementwise ops AL204 reads (NULL-terminated). */
 extern const char *const al_rule_al204_ops[];
 void al_rule_al301(const al_rule_input *in, al_findings *out);

@@ -1,0 +1,315 @@
+/* AL205 list-then-stack: a loop appends one tensor per iteration to a
+ * list that torch.stack (or torch.cat) copies after the loop. Until the
+ * copy the list holds every element alive, so the peak is twice the
+ * result; preallocating the result and writing each slice in place halves
+ * it (GPU evidence: kernels/results/peak_memory.md). */
+#include "rules.h"
+
+#include "../analysis/python/alloc.h"
+#include "../analysis/python/lifetime.h"
+#include "../base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The shape a per-iteration factory makes, proved loop-invariant: `t =
+ * torch.empty(a, b, dtype=..., device=...)` (zeros, ones, full, or a
+ * tuple of sizes), bound once in the loop, its value never rebound. */
+typedef struct {
+    TSNode stmt, call;
+    const char *factory;
+} element;
+
+typedef struct {
+    TSNode list_stmt, loop, append_stmt, stack_call;
+    char *list, *index, *count;
+    bool cat;
+    const char *no_fix; /* why there is no fix, or NULL */
+    element el;
+} liststack;
+
+/* `name = []` as a whole statement: the name node, else a null node. */
+static TSNode empty_list(TSNode stmt)
+{
+    TSNode asg = al_py_name_assignment(stmt);
+    if (ts_node_is_null(asg))
+        return asg;
+    TSNode r = al_py_unparen(al_node_field(asg, "right"));
+    if (!al_node_is(r, "list") || ts_node_named_child_count(r) != 0)
+        return (TSNode){0};
+    return al_node_field(asg, "left");
+}
+
+/* `lst.append(e)` as a whole statement: e, else a null node. */
+static TSNode append_of(const al_pyfile *pf, TSNode stmt, const char *list)
+{
+    TSNode call = al_py_statement_call(stmt);
+    if (ts_node_is_null(call))
+        return call;
+    TSNode fn = al_node_field(call, "function");
+    al_py_args a;
+    al_py_args_read(call, &a);
+    if (!al_node_is(fn, "attribute") || !al_py_last_name_is(pf, fn, "append") ||
+        !al_node_text_eq(pf, al_node_field(fn, "object"), list) || a.npos != 1 || a.nkw || a.splat)
+        return (TSNode){0};
+    return a.pos[0];
+}
+
+/* Whether n holds a way out of the loop's iteration: a return or yield
+ * anywhere, a break or continue not inside a nested loop. */
+static bool leaves_early(TSNode n, bool nested, int depth)
+{
+    if (depth > AL_MAX_FUNCTION_DEPTH)
+        return true;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+        al_node_is(n, "lambda"))
+        return false;
+    if (al_node_is(n, "return_statement") || al_node_is(n, "yield"))
+        return true;
+    if (!nested && (al_node_is(n, "break_statement") || al_node_is(n, "continue_statement")))
+        return true;
+    bool inner = nested || (depth > 0 && (al_node_is(n, "for_statement") ||
+                                          al_node_is(n, "while_statement")));
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
+        if (leaves_early(ts_node_named_child(n, i), inner, depth + 1))
+            return true;
+    return false;
+}
+
+/* `for i in range(n)` with i a plain name: i and n, else false. */
+static bool counted_loop(const al_pyfile *pf, TSNode loop, char **index, char **count)
+{
+    if (!al_node_is(loop, "for_statement"))
+        return false;
+    TSNode left = al_node_field(loop, "left"), right = al_node_field(loop, "right");
+    if (!al_node_is(left, "identifier") || !al_node_is(right, "call") ||
+        !al_node_text_eq(pf, al_node_field(right, "function"), "range"))
+        return false;
+    al_py_args a;
+    al_py_args_read(right, &a);
+    if (a.npos != 1 || a.nkw || a.splat)
+        return false;
+    *index = al_node_text(pf, left);
+    *count = al_node_text(pf, a.pos[0]);
+    return true;
+}
+
+/* The element appended, when it is a constant-filled factory made once per
+ * iteration with loop-invariant sizes, dtype and device, bound once in the
+ * loop, used otherwise only to be written: its statement and call. */
+static bool invariant_element(const al_pymodule *m, TSNode loop, TSNode e, element *out)
+{
+    const al_pyfile *pf = m->pf;
+    if (!al_node_is(e, "identifier"))
+        return false;
+    char *name = al_node_text(pf, e);
+    al_strlist bound = {0};
+    al_py_bound_names(pf, loop, &bound);
+    bool ok = al_strlist_count(&bound, name) == 1;
+    TSNode body = al_node_field(loop, "body");
+    for (uint32_t i = 0; ok && i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        TSNode target;
+        const char *factory;
+        TSNode call = al_factory_statement(pf, &m->imports, st, &target, &factory);
+        if (ts_node_is_null(call) || !al_node_text_eq(pf, target, name))
+            continue;
+        al_py_args a;
+        al_py_args_read(call, &a);
+        int rank;
+        char *sizes = al_py_size_tuple(pf, &a, &rank);
+        free(sizes);
+        if ((strcmp(factory, "empty") && strcmp(factory, "zeros") && strcmp(factory, "ones")) ||
+            rank < 1 || !al_loop_invariant(pf, al_node_field(call, "arguments"), &bound))
+            break;
+        out->stmt = st;
+        out->call = call;
+        out->factory = factory;
+    }
+    /* Made before it is appended; the slice must not be written after the
+     * loop where the list's copy would not see it. */
+    if (ok && !ts_node_is_null(out->call) &&
+        ts_node_start_byte(out->stmt) > ts_node_start_byte(e))
+        ok = false;
+    for (TSNode s = ts_node_next_named_sibling(loop); ok && !ts_node_is_null(s);
+         s = ts_node_next_named_sibling(s))
+        ok = al_py_count_ident(pf, s, name) == 0;
+    al_strlist_free(&bound);
+    free(name);
+    return ok && !ts_node_is_null(out->call);
+}
+
+/* Whether the loop binds its index anywhere but in its header. */
+static bool index_rebound(const al_pyfile *pf, TSNode loop, const char *index)
+{
+    al_strlist bound = {0};
+    al_py_bound_names(pf, loop, &bound);
+    bool again = al_strlist_count(&bound, index) != 1;
+    al_strlist_free(&bound);
+    return again;
+}
+
+static void report(const al_pymodule *m, const liststack *f, al_findings *out)
+{
+    const al_pyfile *pf = m->pf;
+    al_strbuf msg = {0};
+    al_strbuf_printf(&msg, "`%s` collects one tensor per iteration of the loop on line %zu, "
+                           "then `torch.%s` copies them: until the copy the list keeps every "
+                           "element alive, twice the result's memory at the peak; preallocate "
+                           "the result and write each slice",
+                     f->list, al_node_row(f->loop), f->cat ? "cat" : "stack");
+    al_fix *fix = NULL;
+    if (f->no_fix) {
+        al_strbuf_printf(&msg, " (no fix: %s)", f->no_fix);
+    } else {
+        /* lst = [] -> lst = torch.F((n, *sizes), ...); t = torch.F(...) ->
+         * t = lst[i]; lst.append(t) goes; torch.stack(lst) -> lst. */
+        al_py_args a;
+        al_py_args_read(f->el.call, &a);
+        char *fn = al_node_text(pf, al_node_field(f->el.call, "function"));
+        al_strbuf sizes = {0};
+        int rank = 0;
+        char *tuple = al_py_size_tuple(pf, &a, &rank); /* "(a, b)", "(n,)" */
+        al_strbuf_printf(&sizes, "(%s, %.*s)", f->count, (int)strlen(tuple) - 2, tuple + 1);
+        free(tuple);
+        al_strbuf rest = {0};
+        al_strbuf_puts(&rest, "");
+        char *kw = al_py_kwargs_text(pf, &a, NULL);
+        al_strbuf_puts(&rest, kw);
+        free(kw);
+        char *elem = al_node_text(pf, al_node_field(ts_node_named_child(f->el.stmt, 0), "left"));
+        fix = al_fix_new(AL_FIX_UNSAFE, "Preallocate the result and write each element into its slice");
+        al_strbuf e1 = {0}, e2 = {0};
+        al_strbuf_printf(&e1, "%s = %s(%s%s)", f->list, fn, sizes.data, rest.data);
+        al_strbuf_printf(&e2, "%s = %s[%s]", elem, f->list, f->index);
+        al_fix_add_edit(fix, ts_node_start_byte(f->list_stmt), ts_node_end_byte(f->list_stmt), e1.data);
+        al_fix_add_edit(fix, ts_node_start_byte(f->el.stmt), ts_node_end_byte(f->el.stmt), e2.data);
+        size_t ls, le;
+        if (al_py_statement_lines(pf, f->append_stmt, &ls, &le))
+            al_fix_add_edit(fix, ls, le, "");
+        al_fix_add_edit(fix, ts_node_start_byte(f->stack_call), ts_node_end_byte(f->stack_call), f->list);
+        al_strbuf_free(&e1);
+        al_strbuf_free(&e2);
+        al_strbuf_free(&sizes);
+        al_strbuf_free(&rest);
+        free(fn);
+        free(elem);
+    }
+    al_findings_add(out, "AL205", "list-then-stack", ts_node_start_byte(f->stack_call),
+                    ts_node_end_byte(f->stack_call), al_strbuf_detach(&msg), fix);
+}
+
+/* The statement after the loop (same block) holding the only other use of
+ * the list: `torch.stack(lst)` or `torch.cat(lst)` on dimension 0. */
+static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, bool *cat, int *uses)
+{
+    const al_pyfile *pf = m->pf;
+    *uses = 0;
+    TSNode found = {0};
+    for (TSNode s = ts_node_next_named_sibling(loop); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
+        *uses += al_py_count_ident(pf, s, list);
+    TSNode s = ts_node_next_named_sibling(loop);
+    while (!ts_node_is_null(s) && al_node_is(s, "comment"))
+        s = ts_node_next_named_sibling(s);
+    if (ts_node_is_null(s) || al_py_count_ident(pf, s, list) == 0)
+        return found;
+    TSTreeCursor c = ts_tree_cursor_new(s);
+    bool more = true;
+    while (more && ts_node_is_null(found)) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        if (al_node_is(n, "call")) {
+            TSNode fn = al_node_field(n, "function");
+            bool is_cat = al_pymodule_calls_torch_cat(m, n);
+            bool is_stack = !is_cat && al_pymodule_resolves_to(m, fn, "torch.stack");
+            al_py_args a;
+            al_py_args_read(n, &a);
+            TSNode dim = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "dim");
+            if ((is_cat || is_stack) && a.npos >= 1 && al_node_is(a.pos[0], "identifier") &&
+                al_node_text_eq(pf, a.pos[0], list) && !a.splat &&
+                (ts_node_is_null(dim) || al_py_is_zero_literal(pf, dim)) && a.npos <= 2) {
+                static const char *const kws[] = {"dim", NULL};
+                if (al_py_kwargs_within(pf, &a, kws)) {
+                    found = n;
+                    *cat = is_cat;
+                }
+            }
+        }
+        if (ts_tree_cursor_goto_first_child(&c))
+            continue;
+        while (!ts_tree_cursor_goto_next_sibling(&c))
+            if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), s)) {
+                more = false;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&c);
+    return found;
+}
+
+static void list_then_stack(TSNode func, TSNode stmt, void *arg)
+{
+    (void)func;
+    al_rule_visit *w = arg;
+    const al_pymodule *m = w->in->py;
+    const al_pyfile *pf = m->pf;
+    TSNode target = empty_list(stmt);
+    if (ts_node_is_null(target))
+        return;
+    TSNode loop = ts_node_next_named_sibling(stmt);
+    while (!ts_node_is_null(loop) && al_node_is(loop, "comment"))
+        loop = ts_node_next_named_sibling(loop);
+    if (ts_node_is_null(loop) || (!al_node_is(loop, "for_statement") && !al_node_is(loop, "while_statement")))
+        return;
+    liststack f;
+    memset(&f, 0, sizeof f);
+    f.list = al_node_text(pf, target);
+    f.list_stmt = stmt;
+    f.loop = loop;
+    /* One append, at the top of the loop's body, the list's only use there. */
+    TSNode body = al_node_field(loop, "body");
+    TSNode e = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        TSNode x = append_of(pf, st, f.list);
+        if (!ts_node_is_null(x)) {
+            e = x;
+            f.append_stmt = st;
+        }
+    }
+    int uses_after = 0;
+    if (!ts_node_is_null(e) && al_py_count_ident(pf, loop, f.list) == 1)
+        f.stack_call = stack_after(m, loop, f.list, &f.cat, &uses_after);
+    if (ts_node_is_null(f.stack_call)) {
+        free(f.list);
+        return;
+    }
+    if (f.cat)
+        f.no_fix = "`torch.cat` joins the elements along a dimension they already have; their "
+                   "sizes there are not proved equal";
+    else if (!counted_loop(pf, loop, &f.index, &f.count))
+        f.no_fix = "the loop is not `for i in range(n)`, so the number of elements is not known "
+                   "before it";
+    else if (index_rebound(pf, loop, f.index))
+        f.no_fix = "the loop's index is bound again in the loop";
+    else if (leaves_early(body, false, 0))
+        f.no_fix = "the loop may end an iteration early (break, continue, return)";
+    else if (uses_after != 1)
+        f.no_fix = "the list is used again after the copy";
+    else if (!invariant_element(m, loop, e, &f.el))
+        f.no_fix = "the element's shape and dtype are not proved the same on every iteration "
+                   "(only a factory with loop-invariant sizes, dtype and device is)";
+    char *indent = f.no_fix ? NULL : al_py_indent_of(pf, loop);
+    if (!f.no_fix && !indent)
+        f.no_fix = "the loop does not start its line";
+    free(indent);
+    report(m, &f, w->out);
+    free(f.list);
+    free(f.index);
+    free(f.count);
+}
+
+void al_rule_al205(const al_rule_input *in, al_findings *out)
+{
+    al_rule_visit w = {in, out};
+    al_pymodule_walk_where(in->py, in->region_needs, &(al_py_walker){NULL, list_then_stack, &w});
+}

@@ -1,0 +1,112 @@
+# Loops that gather one tensor per iteration and stack them afterwards.
+import torch
+
+
+def prepare_expert_weights(experts, num_experts):
+    # Weight preparation: each expert's weight is converted and transposed;
+    # the list keeps all of them until the stack copies them.
+    weights = []
+    for e in range(num_experts):
+        w = experts[e].weight.float().t()
+        weights.append(w)
+    return torch.stack(weights)  # expect: AL205 nofix
+
+
+def project_per_head(x, w, num_heads, head_dim):
+    # Each head's projection is written into a fresh buffer of one shape.
+    outs = []
+    for h in range(num_heads):
+        buf = torch.empty(x.shape[0], head_dim, dtype=x.dtype, device=x.device)
+        torch.matmul(x, w[h], out=buf)
+        outs.append(buf)
+    return torch.stack(outs)  # expect: AL205 unsafe
+
+
+def zero_padded_rows(rows, num_rows, width):
+    # zeros, then a prefix written: the preallocated zeros keep the rest.
+    padded = []
+    for r in range(num_rows):
+        row = torch.zeros((width,), dtype=torch.float32)
+        n = min(width, rows[r].numel())
+        row[:n] = rows[r][:n]
+        padded.append(row)
+    out = torch.stack(padded, dim=0)  # expect: AL205 unsafe
+    return out
+
+
+def concat_chunks(chunks):
+    # cat joins along a dimension the chunks already have.
+    parts = []
+    for c in chunks:
+        parts.append(c * 2)
+    return torch.cat(parts)  # expect: AL205 nofix
+
+
+def until_padding(tokens, n):
+    # The loop may stop early: the number of rows is not known before it.
+    rows = []
+    for i in range(n):
+        if tokens[i] < 0:
+            break
+        rows.append(torch.ones(4) * tokens[i])
+    return torch.stack(rows)  # expect: AL205 nofix
+
+
+def kept_list(xs, n):
+    # The list is handed on as well as stacked.
+    ys = []
+    for i in range(n):
+        ys.append(torch.zeros(3))
+    stacked = torch.stack(ys)  # expect: AL205 nofix
+    return stacked, ys
+
+
+def conditional_append(xs, n):
+    # Only some iterations append: not one element per iteration.
+    ys = []
+    for i in range(n):
+        if xs[i].sum() > 0:
+            ys.append(xs[i])
+    return torch.stack(ys)  # expect: none
+
+
+def two_appends(xs, n):
+    # Two elements per iteration.
+    ys = []
+    for i in range(n):
+        ys.append(xs[i])
+        ys.append(-xs[i])
+    return torch.stack(ys)  # expect: none
+
+
+def stacked_later(xs, n):
+    # Something else runs between the loop and the stack.
+    ys = []
+    for i in range(n):
+        ys.append(xs[i] + 1)
+    print(len(ys))
+    return torch.stack(ys)  # expect: none
+
+
+def rebound_element(x, w, n):
+    # The element is rebound after the factory: the slice would not hold it.
+    outs = []
+    for i in range(n):
+        buf = torch.empty(4, 4)
+        torch.mm(x, w, out=buf)
+        buf = buf.relu()
+        outs.append(buf)
+    return torch.stack(outs)  # expect: AL205 nofix
+
+
+def element_kept_after(x, w, n):
+    # The last element is changed after the loop; the stacked copy must not
+    # see that, a slice of a preallocated result would.
+    outs = []
+    for i in range(n):
+        buf = torch.empty(4, 4)
+        torch.mm(x, w[i], out=buf)
+        outs.append(buf)
+    y = torch.stack(outs)  # expect: AL205 nofix
+    buf.zero_()
+    return y
