@@ -246,6 +246,21 @@ static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, b
     return found;
 }
 
+/* A cheap test first: the statement after the loop spells `stack(` or
+ * `cat(` and the list's name. */
+static bool next_names_stack(const al_pyfile *pf, TSNode loop, const char *list)
+{
+    TSNode s = ts_node_next_named_sibling(loop);
+    while (!ts_node_is_null(s) && al_node_is(s, "comment"))
+        s = ts_node_next_named_sibling(s);
+    if (ts_node_is_null(s))
+        return false;
+    size_t len;
+    const char *p = al_node_ptr(pf, s, &len);
+    return (memmem(p, len, "stack(", 6) || memmem(p, len, "cat(", 4)) &&
+           memmem(p, len, list, strlen(list));
+}
+
 static void list_then_stack(TSNode func, TSNode stmt, void *arg)
 {
     (void)func;
@@ -277,7 +292,8 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         }
     }
     int uses_after = 0;
-    if (!ts_node_is_null(e) && al_py_count_ident(pf, loop, f.list) == 1)
+    if (!ts_node_is_null(e) && next_names_stack(pf, loop, f.list) &&
+        al_py_count_ident(pf, loop, f.list) == 1)
         f.stack_call = stack_after(m, loop, f.list, &f.cat, &uses_after);
     if (ts_node_is_null(f.stack_call)) {
         free(f.list);
