@@ -199,6 +199,37 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
                     ts_node_end_byte(f->stack_call), al_strbuf_detach(&msg), fix);
 }
 
+typedef struct {
+    const al_pymodule *m;
+    const char *list;
+    TSNode found;
+    bool cat;
+} stack_scan;
+
+/* `torch.stack(lst)` or `torch.cat(lst)`, on dimension 0, nothing else
+ * passed. */
+static al_visit stack_call(TSNode n, void *arg)
+{
+    stack_scan *sc = arg;
+    const al_pyfile *pf = sc->m->pf;
+    if (!al_node_is(n, "call"))
+        return AL_VISIT_INTO;
+    bool is_cat = al_pymodule_calls_torch_cat(sc->m, n);
+    if (!is_cat && !al_pymodule_resolves_to(sc->m, al_node_field(n, "function"), "torch.stack"))
+        return AL_VISIT_INTO;
+    al_py_args a;
+    al_py_args_read(n, &a);
+    static const char *const kws[] = {"dim", NULL};
+    TSNode dim = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "dim");
+    if (a.npos < 1 || a.npos > 2 || a.splat || !al_node_is(a.pos[0], "identifier") ||
+        !al_node_text_eq(pf, a.pos[0], sc->list) || !al_py_kwargs_within(pf, &a, kws) ||
+        (!ts_node_is_null(dim) && !al_py_is_zero_literal(pf, dim)))
+        return AL_VISIT_INTO;
+    sc->found = n;
+    sc->cat = is_cat;
+    return AL_VISIT_STOP;
+}
+
 /* The statement after the loop (same block) holding the only other use of
  * the list: `torch.stack(lst)` or `torch.cat(lst)` on dimension 0. */
 static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, bool *cat, int *uses)
@@ -213,36 +244,10 @@ static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, b
         s = ts_node_next_named_sibling(s);
     if (ts_node_is_null(s) || al_py_count_ident(pf, s, list) == 0)
         return found;
-    TSTreeCursor c = ts_tree_cursor_new(s);
-    bool more = true;
-    while (more && ts_node_is_null(found)) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        if (al_node_is(n, "call")) {
-            TSNode fn = al_node_field(n, "function");
-            bool is_cat = al_pymodule_calls_torch_cat(m, n);
-            bool is_stack = !is_cat && al_pymodule_resolves_to(m, fn, "torch.stack");
-            al_py_args a;
-            al_py_args_read(n, &a);
-            TSNode dim = a.npos > 1 ? a.pos[1] : al_py_kwarg(pf, &a, "dim");
-            if ((is_cat || is_stack) && a.npos >= 1 && al_node_is(a.pos[0], "identifier") &&
-                al_node_text_eq(pf, a.pos[0], list) && !a.splat &&
-                (ts_node_is_null(dim) || al_py_is_zero_literal(pf, dim)) && a.npos <= 2) {
-                static const char *const kws[] = {"dim", NULL};
-                if (al_py_kwargs_within(pf, &a, kws)) {
-                    found = n;
-                    *cat = is_cat;
-                }
-            }
-        }
-        if (ts_tree_cursor_goto_first_child(&c))
-            continue;
-        while (!ts_tree_cursor_goto_next_sibling(&c))
-            if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), s)) {
-                more = false;
-                break;
-            }
-    }
-    ts_tree_cursor_delete(&c);
+    stack_scan sc = {.m = m, .list = list};
+    al_node_preorder(s, stack_call, &sc);
+    found = sc.found;
+    *cat = sc.cat;
     return found;
 }
 

@@ -122,42 +122,48 @@ static bool plain_read(const al_pyfile *pf, TSNode id)
 /* Every use of the name `id_text` in func within [from, to), but the
  * nodes in skip (the proof's own statements and the call), is a plain
  * read; else *why names the first other use. */
+typedef struct {
+    const al_pyfile *pf;
+    const char *id;
+    uint32_t from, to;
+    const TSNode *skip;
+    size_t nskip;
+    char *why; /* the first use that is not a plain read */
+} use_scan;
+
+static al_visit scan_use(TSNode n, void *arg)
+{
+    use_scan *u = arg;
+    for (size_t i = 0; i < u->nskip; i++)
+        if (!ts_node_is_null(u->skip[i]) && ts_node_eq(n, u->skip[i]))
+            return AL_VISIT_OVER;
+    if (ts_node_end_byte(n) <= u->from || ts_node_start_byte(n) >= u->to)
+        return AL_VISIT_OVER;
+    if (!al_node_is(n, "identifier") || !al_node_text_eq(u->pf, n, u->id) || !within(n, u->from, u->to))
+        return AL_VISIT_INTO;
+    TSNode p = ts_node_parent(n);
+    bool attr_name = al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), n);
+    bool kw_name = al_node_is(p, "keyword_argument") && ts_node_eq(al_node_field(p, "name"), n);
+    if (attr_name || kw_name || plain_read(u->pf, n))
+        return AL_VISIT_INTO;
+    u->why = say("`%s` is used on line %zu before the launch, in a way that may change it or keep "
+                 "a view of it", u->id, al_node_row(n));
+    return AL_VISIT_STOP;
+}
+
+/* Every use of the name `id_text` in func within [from, to), but the
+ * nodes in skip (the proof's own statements and the call), is a plain
+ * read; else *why names the first other use. */
 static bool unchanged(const al_pyfile *pf, TSNode func, const char *id_text, uint32_t from,
                       uint32_t to, const TSNode *skip, size_t nskip, char **why)
 {
-    TSTreeCursor c = ts_tree_cursor_new(func);
-    bool ok = true, more = true;
-    while (more && ok) {
-        TSNode n = ts_tree_cursor_current_node(&c);
-        bool descend = true;
-        for (size_t i = 0; i < nskip; i++)
-            if (!ts_node_is_null(skip[i]) && ts_node_eq(n, skip[i]))
-                descend = false;
-        if (descend && ts_node_end_byte(n) <= from)
-            descend = false;
-        if (descend && ts_node_start_byte(n) >= to)
-            descend = false;
-        if (descend && al_node_is(n, "identifier") && al_node_text_eq(pf, n, id_text) &&
-            within(n, from, to)) {
-            TSNode p = ts_node_parent(n);
-            bool attr_name = al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), n);
-            bool kw_name = al_node_is(p, "keyword_argument") && ts_node_eq(al_node_field(p, "name"), n);
-            if (!attr_name && !kw_name && !plain_read(pf, n)) {
-                ok = false;
-                *why = say("`%s` is used on line %zu before the launch, in a way that may change "
-                           "it or keep a view of it", id_text, al_node_row(n));
-            }
-        }
-        if (descend && ts_tree_cursor_goto_first_child(&c))
-            continue;
-        while (!ts_tree_cursor_goto_next_sibling(&c))
-            if (!ts_tree_cursor_goto_parent(&c)) {
-                more = false;
-                break;
-            }
-    }
-    ts_tree_cursor_delete(&c);
-    return ok;
+    use_scan u = {pf, id_text, from, to, skip, nskip, NULL};
+    al_node_preorder(func, scan_use, &u);
+    if (!u.why)
+        return true;
+    free(*why);
+    *why = u.why;
+    return false;
 }
 
 /* The end of the region a use could reach the call from: the call
@@ -341,6 +347,21 @@ bool al_prefix_sum_at(const al_pyfile *pf, TSNode func, TSNode call, TSNode name
     return ok;
 }
 
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    TSNode found;
+} find_ident;
+
+static al_visit find_first(TSNode n, void *arg)
+{
+    find_ident *f = arg;
+    if (!al_node_is(n, "identifier") || !al_node_text_eq(f->pf, n, f->name))
+        return AL_VISIT_INTO;
+    f->found = n;
+    return AL_VISIT_STOP;
+}
+
 static bool size_sound(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode size,
                        const char *p_name, TSNode sums, TSNode done, TSNode call, int depth)
 {
@@ -358,23 +379,9 @@ static bool size_sound(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode siz
             ok = unchanged(pf, func, names[i], ts_node_end_byte(stmt),
                            reach_end(call, ts_node_end_byte(stmt)), &call, 1, &why);
         } else {
-            TSNode id = {0};
-            /* Find the identifier node to ask for its binding. */
-            TSTreeCursor c = ts_tree_cursor_new(size);
-            bool more = true;
-            while (more && ts_node_is_null(id)) {
-                TSNode m = ts_tree_cursor_current_node(&c);
-                if (al_node_is(m, "identifier") && al_node_text_eq(pf, m, names[i]))
-                    id = m;
-                else if (ts_tree_cursor_goto_first_child(&c))
-                    continue;
-                while (ts_node_is_null(id) && !ts_tree_cursor_goto_next_sibling(&c))
-                    if (!ts_tree_cursor_goto_parent(&c)) {
-                        more = false;
-                        break;
-                    }
-            }
-            ts_tree_cursor_delete(&c);
+            find_ident f = {.pf = pf, .name = names[i]};
+            al_node_preorder(size, find_first, &f);
+            TSNode id = f.found;
             TSNode v = ts_node_is_null(id) ? id : al_value_reaching_binding(pf, func, stmt, id);
             if (!ts_node_is_null(v))
                 ok = size_sound(pf, func, statement_of(v), v, p_name, sums, done, call, depth + 1);

@@ -21,6 +21,23 @@ static TSNode arg_for(const al_pyfile *pf, const al_py_args *a, const al_kernel 
     return v;
 }
 
+typedef struct {
+    const al_pyfile *pf;
+    char *name;
+    TSNode value; /* the last `name = value` */
+    int count;
+} assigned;
+
+static al_visit assignment_to(TSNode n, void *arg)
+{
+    assigned *a = arg;
+    if (al_node_is(n, "assignment") && al_node_text_eq(a->pf, al_node_field(n, "left"), a->name)) {
+        a->count++;
+        a->value = al_node_field(n, "right");
+    }
+    return AL_VISIT_INTO;
+}
+
 /* The element on `axis` of a grid: a tuple or list, a lambda returning
  * one, or a local name bound once to either. */
 static TSNode grid_element(const al_pyfile *pf, TSNode grid, int axis, TSNode func, bool *lambda)
@@ -29,30 +46,12 @@ static TSNode grid_element(const al_pyfile *pf, TSNode grid, int axis, TSNode fu
     grid = al_py_unparen(grid);
     for (int hop = 0; hop < 4 && al_node_is(grid, "identifier") && !ts_node_is_null(func); hop++) {
         /* grid = (...) or grid = lambda meta: (...) earlier in the function */
-        TSNode found = {0};
-        int count = 0;
-        char *name = al_node_text(pf, grid);
-        TSTreeCursor c = ts_tree_cursor_new(al_node_field(func, "body"));
-        bool more = true;
-        while (more) {
-            TSNode n = ts_tree_cursor_current_node(&c);
-            if (al_node_is(n, "assignment") && al_node_text_eq(pf, al_node_field(n, "left"), name)) {
-                count++;
-                found = al_node_field(n, "right");
-            }
-            if (ts_tree_cursor_goto_first_child(&c))
-                continue;
-            while (!ts_tree_cursor_goto_next_sibling(&c))
-                if (!ts_tree_cursor_goto_parent(&c)) {
-                    more = false;
-                    break;
-                }
-        }
-        ts_tree_cursor_delete(&c);
-        free(name);
-        if (count != 1)
+        assigned a = {.pf = pf, .name = al_node_text(pf, grid)};
+        al_node_preorder(al_node_field(func, "body"), assignment_to, &a);
+        free(a.name);
+        if (a.count != 1)
             return (TSNode){0};
-        grid = al_py_unparen(found);
+        grid = al_py_unparen(a.value);
     }
     if (al_node_is(grid, "lambda")) {
         *lambda = true;

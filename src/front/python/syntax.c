@@ -605,3 +605,21 @@ bool al_py_is_abstract_def(const al_pyfile *pf, TSNode def)
     }
     return true;
 }
+
+void al_node_preorder(TSNode root, al_visit (*visit)(TSNode n, void *arg), void *arg)
+{
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    for (;;) {
+        al_visit next = visit(ts_tree_cursor_current_node(&c), arg);
+        if (next == AL_VISIT_STOP)
+            break;
+        if (next == AL_VISIT_INTO && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        bool more = true;
+        while (more && !ts_tree_cursor_goto_next_sibling(&c))
+            more = ts_tree_cursor_goto_parent(&c);
+        if (!more)
+            break;
+    }
+    ts_tree_cursor_delete(&c);
+}

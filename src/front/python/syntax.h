@@ -80,6 +80,16 @@ TSNode al_py_name_assignment(TSNode stmt);
 /* The call that is the whole statement, or a null node. */
 TSNode al_py_statement_call(TSNode stmt);
 
+/* What a preorder visitor asks next. */
+typedef enum {
+    AL_VISIT_INTO, /* the node's children next */
+    AL_VISIT_OVER, /* not its children: its next sibling */
+    AL_VISIT_STOP, /* end the walk */
+} al_visit;
+
+/* Visits root and every node under it in source order. */
+void al_node_preorder(TSNode root, al_visit (*visit)(TSNode n, void *arg), void *arg);
+
 /* Calls on_block (may be NULL) for every block and on_statement (may be
  * NULL) for every expression statement of a function's body, in source
  * order, without entering nested function or class definitions (each is
