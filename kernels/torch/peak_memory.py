@@ -32,6 +32,17 @@ def peak(fn):
     return out, torch.cuda.max_memory_allocated(), base
 
 
+def pair(rewrite, case, result_bytes, original, rewritten):
+    """Both forms' peaks, the first's result moved to the host before the
+    second runs (so it is not counted), and whether they agree."""
+    a, pa, base = peak(original)
+    a = a.cpu()
+    b, pb, _ = peak(rewritten)
+    return {"rewrite": rewrite, "case": case, "inputs_MiB": base / 2**20,
+            "result_MiB": result_bytes / 2**20, "original_peak_MiB": pa / 2**20,
+            "rewritten_peak_MiB": pb / 2**20, "same_bits": same_bits(a, b.cpu())}
+
+
 def experts_list(weights):
     mats = []
     for e in range(len(weights)):
@@ -77,49 +88,30 @@ def main(argv):
     check = "--check" in argv
     out_path = argv[argv.index("--json") + 1] if "--json" in argv else None
     rows = []
-    ok = True
     torch.manual_seed(0)
     with torch.inference_mode():
         # 64 experts of a 2048 x 1408 bf16 projection (a DeepSeek-style
         # MoE layer's down projection), made fp32 and transposed.
         n_exp, r, c = (8, 64, 32) if check else (64, 2048, 1408)
         weights = [torch.randn(r, c, device="cuda", dtype=torch.bfloat16) for _ in range(n_exp)]
-        a, pa, base = peak(lambda: experts_list(weights))
-        a = a.cpu()  # off the device, so the next form's peak does not count it
-        b, pb, _ = peak(lambda: experts_prealloc(weights))
-        same = same_bits(a, b.cpu())
-        ok &= same
-        res = n_exp * r * c * 4
-        rows.append({"rewrite": "AL205", "case": f"{n_exp} experts {r}x{c} bf16 -> fp32, stacked",
-                     "inputs_MiB": base / 2**20, "result_MiB": res / 2**20,
-                     "original_peak_MiB": pa / 2**20, "rewritten_peak_MiB": pb / 2**20,
-                     "same_bits": same})
-        del a, b, weights
+        rows.append(pair("AL205", f"{n_exp} experts {r}x{c} bf16 -> fp32, stacked", n_exp * r * c * 4,
+                         lambda: experts_list(weights), lambda: experts_prealloc(weights)))
+        del weights
         # A residual chain of L layers over tokens x hidden bf16.
         tokens, hidden, layers = (64, 128, 4) if check else (8192, 4096, 8)
         x0 = torch.randn(tokens, hidden, device="cuda", dtype=torch.bfloat16)
         ws = [torch.randn(hidden, hidden, device="cuda", dtype=torch.bfloat16) / hidden**0.5
               for _ in range(layers)]
-        a, pa, base = peak(lambda: residual_out_of_place(x0.clone(), ws))
-        a = a.cpu()
-        b, pb, _ = peak(lambda: residual_in_place(x0.clone(), ws))
-        same = same_bits(a, b.cpu())
-        ok &= same
-        rows.append({"rewrite": "AL401", "case": f"residual chain, {layers} layers, {tokens}x{hidden} bf16",
-                     "inputs_MiB": base / 2**20, "result_MiB": tokens * hidden * 2 / 2**20,
-                     "original_peak_MiB": pa / 2**20, "rewritten_peak_MiB": pb / 2**20,
-                     "same_bits": same})
+        rows.append(pair("AL401", f"residual chain, {layers} layers, {tokens}x{hidden} bf16",
+                         tokens * hidden * 2, lambda: residual_out_of_place(x0.clone(), ws),
+                         lambda: residual_in_place(x0.clone(), ws)))
         # Elementwise steps alone (`h = h * normalizer`, `x = x + bias`):
         # no larger temporary of a matmul hides the copy.
-        a, pa, base = peak(lambda: scale_out_of_place(x0.clone(), [0.5, 1.5, 0.75, 1.25]))
-        a = a.cpu()
-        b, pb, _ = peak(lambda: scale_in_place(x0.clone(), [0.5, 1.5, 0.75, 1.25]))
-        same = same_bits(a, b.cpu())
-        ok &= same
-        rows.append({"rewrite": "AL401", "case": f"scale and shift, 4 steps, {tokens}x{hidden} bf16",
-                     "inputs_MiB": base / 2**20, "result_MiB": tokens * hidden * 2 / 2**20,
-                     "original_peak_MiB": pa / 2**20, "rewritten_peak_MiB": pb / 2**20,
-                     "same_bits": same})
+        scales = [0.5, 1.5, 0.75, 1.25]
+        rows.append(pair("AL401", f"scale and shift, 4 steps, {tokens}x{hidden} bf16",
+                         tokens * hidden * 2, lambda: scale_out_of_place(x0.clone(), scales),
+                         lambda: scale_in_place(x0.clone(), scales)))
+    ok = all(rw["same_bits"] for rw in rows)
     dev = torch.cuda.get_device_name()
     print(f"peak device memory on {dev} (torch {torch.__version__})")
     print("| rewrite | case | inputs MiB | result MiB | original peak MiB | rewritten peak MiB | "
