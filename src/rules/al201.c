@@ -8,6 +8,7 @@
 
 #include "../analysis/python/dtype.h"
 #include "../analysis/python/pad.h"
+#include "../analysis/python/prefix.h"
 #include "../analysis/python/values.h"
 #include "../base/util.h"
 
@@ -277,45 +278,21 @@ static void report(const catzero *f, al_findings *out)
                     fix);
 }
 
-/* `torch.cumsum(a, d, dtype=D)` or `a.cumsum(d, dtype=D)`, with a a name
- * or an attribute and d 0 or -1 (0-D or 1-D: the same). */
+/* A cumsum (prefix.h) of a name or an attribute, d 0 or -1 (0-D or
+ * 1-D: the same). */
 static bool read_cumsum_call(const al_pymodule *m, TSNode o, catzero *f)
 {
     const al_pyfile *pf = m->pf;
-    o = al_py_unparen(o);
-    if (!al_node_is(o, "call"))
-        return false;
-    TSNode fn = al_node_field(o, "function");
-    bool function = al_pymodule_resolves_to(m, fn, "torch.cumsum");
-    bool method = false;
-    if (!function && al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "cumsum")) {
-        /* a tensor's method, not a module's function */
-        char *owner = al_pymodule_resolve(m, al_node_field(fn, "object"));
-        method = owner == NULL;
-        free(owner);
-    }
-    if (!function && !method)
-        return false;
-    al_py_args ca;
-    al_py_args_read(o, &ca);
-    int shift = method ? 1 : 0;
-    TSNode cdim = ca.npos > 1 - shift ? ca.pos[1 - shift] : al_py_kwarg(pf, &ca, "dim");
-    TSNode cdt = al_py_kwarg(pf, &ca, "dtype");
-    TSNode in = method ? al_py_unparen(al_node_field(fn, "object"))
-                       : (ca.npos > 0 ? al_py_unparen(ca.pos[0]) : al_py_kwarg(pf, &ca, "input"));
-    if (ts_node_is_null(cdim) ||
-        !(al_node_text_eq(pf, cdim, "0") || al_node_text_eq(pf, cdim, "-1")) ||
-        ts_node_is_null(in) || !(al_node_is(in, "identifier") || al_node_is(in, "attribute")) ||
-        ca.npos > 2 - shift || ca.splat)
-        return false;
-    if (!al_py_kwargs_within(pf, &ca, (const char *const[]){"dim", "dtype", "input", NULL}))
+    al_cumsum c;
+    if (!al_cumsum_read(m, o, &c) ||
+        !(al_node_is(c.input, "identifier") || al_node_is(c.input, "attribute")))
         return false;
     f->cumsum = true;
-    f->cumsum_input = al_node_text(pf, in);
-    f->cumsum_dim = al_node_text(pf, cdim);
-    if (!ts_node_is_null(cdt))
-        f->cumsum_dtype = al_node_text_compact(pf, cdt);
-    f->cumsum_dt = al_dtype_read(m, cdt, AL_DTYPE_TORCH);
+    f->cumsum_input = al_node_text(pf, c.input);
+    f->cumsum_dim = al_node_text(pf, c.dim);
+    if (!ts_node_is_null(c.dtype))
+        f->cumsum_dtype = al_node_text_compact(pf, c.dtype);
+    f->cumsum_dt = al_dtype_read(m, c.dtype, AL_DTYPE_TORCH);
     return true;
 }
 

@@ -1,9 +1,11 @@
 #include "prefix.h"
 
+#include "pad.h"
 #include "values.h"
 
 #include "../../base/util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,58 +34,36 @@ static TSNode statement_of(TSNode n)
     return n;
 }
 
-/* `torch.cumsum(x, dim=0)`, `torch.cumsum(x, 0)`, `x.cumsum(0)` or
- * `x.cumsum(dim=0)`, a dtype keyword allowed: x, or a null node. */
-static TSNode cumsum_of(const al_pyfile *pf, TSNode e)
+bool al_cumsum_read(const al_pymodule *m, TSNode call, al_cumsum *out)
 {
-    e = al_py_unparen(e);
-    if (!al_node_is(e, "call"))
-        return (TSNode){0};
-    TSNode fn = al_node_field(e, "function");
-    if (!al_node_is(fn, "attribute") || !al_py_last_name_is(pf, fn, "cumsum"))
-        return (TSNode){0};
-    al_py_args a;
-    al_py_args_read(e, &a);
-    static const char *const kws[] = {"dim", "dtype", NULL};
-    if (a.splat || !al_py_kwargs_within(pf, &a, kws))
-        return (TSNode){0};
-    TSNode obj = al_node_field(fn, "object");
-    bool method = !al_node_text_eq(pf, obj, "torch");
-    TSNode x = method ? obj : (a.npos > 0 ? a.pos[0] : (TSNode){0});
-    int dim_pos = method ? 0 : 1;
-    TSNode dim = a.npos > dim_pos ? a.pos[dim_pos] : al_py_kwarg(pf, &a, "dim");
-    if (ts_node_is_null(x) || a.npos > dim_pos + 1 || ts_node_is_null(dim) ||
-        !al_py_is_zero_literal(pf, dim))
-        return (TSNode){0};
-    return x;
-}
-
-/* A one-dimensional zero tensor: torch.zeros(n, ...), torch.zeros((n,),
- * ...) or y.new_zeros(n): n, or a null node. */
-static TSNode zeros_1d(const al_pyfile *pf, TSNode e)
-{
-    e = al_py_unparen(e);
-    if (!al_node_is(e, "call"))
-        return (TSNode){0};
-    TSNode fn = al_node_field(e, "function");
-    bool factory = al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "zeros") &&
-                   al_node_text_eq(pf, al_node_field(fn, "object"), "torch");
-    bool method = al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "new_zeros");
-    if (!factory && !method)
-        return (TSNode){0};
-    al_py_args a;
-    al_py_args_read(e, &a);
-    static const char *const kws[] = {"dtype", "device", "pin_memory", NULL};
-    if (a.splat || a.npos != 1 || !al_py_kwargs_within(pf, &a, kws))
-        return (TSNode){0};
-    TSNode n = al_py_unparen(a.pos[0]);
-    if (al_node_is(n, "tuple") || al_node_is(n, "list")) {
-        TSNode el[2];
-        if (al_py_elements(n, el, 2) != 1)
-            return (TSNode){0};
-        n = el[0];
+    const al_pyfile *pf = m->pf;
+    memset(out, 0, sizeof *out);
+    call = al_py_unparen(call);
+    if (!al_node_is(call, "call"))
+        return false;
+    TSNode fn = al_node_field(call, "function");
+    bool function = al_pymodule_resolves_to(m, fn, "torch.cumsum");
+    bool method = false;
+    if (!function && al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "cumsum")) {
+        /* a tensor's method, not a module's function */
+        char *owner = al_pymodule_resolve(m, al_node_field(fn, "object"));
+        method = owner == NULL;
+        free(owner);
     }
-    return n;
+    if (!function && !method)
+        return false;
+    al_py_args a;
+    al_py_args_read(call, &a);
+    int shift = method ? 1 : 0;
+    out->dim = a.npos > 1 - shift ? a.pos[1 - shift] : al_py_kwarg(pf, &a, "dim");
+    out->dtype = al_py_kwarg(pf, &a, "dtype");
+    out->input = method ? al_py_unparen(al_node_field(fn, "object"))
+                        : (a.npos > 0 ? al_py_unparen(a.pos[0]) : al_py_kwarg(pf, &a, "input"));
+    static const char *const kws[] = {"dim", "dtype", "input", NULL};
+    return !ts_node_is_null(out->dim) &&
+           (al_node_text_eq(pf, out->dim, "0") || al_node_text_eq(pf, out->dim, "-1")) &&
+           !ts_node_is_null(out->input) && a.npos <= 2 - shift && !a.splat &&
+           al_py_kwargs_within(pf, &a, kws);
 }
 
 /* Whether n lies within [from, to) of the source. */
@@ -184,15 +164,16 @@ static uint32_t reach_end(TSNode call, uint32_t from)
 
 /* `name[1:] = <cumsum>` as a whole statement, in a block around the call
  * and between from and the call: the cumsum, or a null node. */
-static TSNode tail_fill(const al_pyfile *pf, TSNode call, const char *name, uint32_t from,
-                        TSNode *stmt_out)
+static bool tail_fill(const al_pymodule *m, TSNode call, const char *name, uint32_t from,
+                      TSNode *stmt_out, al_cumsum *sum)
 {
+    const al_pyfile *pf = m->pf;
     TSNode cstmt = statement_of(call);
     for (TSNode cur = cstmt; !ts_node_is_null(cur);) {
         for (TSNode s = ts_node_prev_named_sibling(cur); !ts_node_is_null(s);
              s = ts_node_prev_named_sibling(s)) {
             if (ts_node_start_byte(s) < from)
-                return (TSNode){0};
+                return false;
             if (!al_node_is(s, "expression_statement") || ts_node_named_child_count(s) != 1)
                 continue;
             TSNode as = ts_node_named_child(s, 0);
@@ -209,10 +190,9 @@ static TSNode tail_fill(const al_pyfile *pf, TSNode call, const char *name, uint
                 !al_node_text_eq(pf, parts[0], "1") || !ts_node_is_null(parts[1]) ||
                 !ts_node_is_null(parts[2]))
                 continue;
-            TSNode x = cumsum_of(pf, al_node_field(as, "right"));
-            if (!ts_node_is_null(x)) {
+            if (al_cumsum_read(m, al_node_field(as, "right"), sum)) {
                 *stmt_out = s;
-                return x;
+                return true;
             }
         }
         /* Up to the statement holding this block. */
@@ -223,7 +203,7 @@ static TSNode tail_fill(const al_pyfile *pf, TSNode call, const char *name, uint
         if (al_node_is(cur, "function_definition"))
             break;
     }
-    return (TSNode){0};
+    return false;
 }
 
 /* Whether `name` is a parameter of func or bound in it. */
@@ -281,9 +261,32 @@ static bool locals_unchanged(const al_pyfile *pf, TSNode func, TSNode e, uint32_
     return ok;
 }
 
-bool al_prefix_sum_at(const al_pyfile *pf, TSNode func, TSNode call, TSNode name,
+/* Whether the text of n, read in func, is x's length plus one. */
+static bool one_more_than(const al_pyfile *pf, TSNode func, TSNode n, TSNode x)
+{
+    char *nt = al_value_text(pf, func, n, n), *xt = al_value_text(pf, func, x, x);
+    /* `lens + 1` and the like have lens's shape. */
+    size_t xl = strlen(xt), digits = 0;
+    while (digits < xl && isdigit((unsigned char)xt[xl - 1 - digits]))
+        digits++;
+    size_t core = digits && digits < xl && strchr("+-*", xt[xl - 1 - digits]) ? xl - 1 - digits : xl;
+    static const char *const forms[] = {"%.*s.shape[0]+1", "%.*s.numel()+1", "len(%.*s)+1",
+                                        "%.*s.shape[0of1]+1"};
+    bool yes = false;
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0] && !yes; i++) {
+        char want[600];
+        snprintf(want, sizeof want, forms[i], (int)core, xt);
+        yes = al_value_text_same(nt, want);
+    }
+    free(nt);
+    free(xt);
+    return yes;
+}
+
+bool al_prefix_sum_at(const al_pymodule *m, TSNode func, TSNode call, TSNode name,
                       al_prefix_sum *out, char **why)
 {
+    const al_pyfile *pf = m->pf;
     memset(out, 0, sizeof *out);
     *why = NULL;
     name = al_py_unparen(name);
@@ -303,33 +306,42 @@ bool al_prefix_sum_at(const al_pyfile *pf, TSNode func, TSNode call, TSNode name
     }
     TSNode bind_stmt = statement_of(value);
     uint32_t from = ts_node_end_byte(bind_stmt);
-    TSNode fill_stmt = {0}, x = {0};
+    TSNode fill_stmt = {0}, x = {0}, rest;
+    al_zero_block zb;
+    al_cumsum sum;
     TSNode v = al_py_unparen(value);
-    TSNode n = zeros_1d(pf, v);
-    if (!ts_node_is_null(n)) {
-        x = tail_fill(pf, call, id, from, &fill_stmt);
-        out->entries = n;
-    } else if (al_node_is(v, "call") && al_py_last_name_is(pf, al_node_field(v, "function"), "cat") &&
-               al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), "torch")) {
-        al_py_args a;
-        al_py_args_read(v, &a);
-        static const char *const kws[] = {"dim", NULL};
-        TSNode dim = al_py_kwarg(pf, &a, "dim");
-        TSNode el[3];
-        if (a.npos == 1 && !a.splat && al_py_kwargs_within(pf, &a, kws) &&
-            (ts_node_is_null(dim) || al_py_is_zero_literal(pf, dim)) &&
-            (al_node_is(al_py_unparen(a.pos[0]), "list") || al_node_is(al_py_unparen(a.pos[0]), "tuple")) &&
-            al_py_elements(al_py_unparen(a.pos[0]), el, 3) == 2) {
-            TSNode one = zeros_1d(pf, el[0]);
-            if (!ts_node_is_null(one) && al_node_text_eq(pf, one, "1"))
-                x = cumsum_of(pf, el[1]);
+    bool one = false;
+    if (al_pymodule_calls_torch_cat(m, v)) {
+        /* cat([zeros(1), cumsum(x)]): a cat with a 1-D block makes the
+         * cumsum, and so x, one-dimensional. */
+        if (al_zero_head_value(m, v, &rest, NULL) && al_cumsum_read(m, rest, &sum))
+            x = sum.input;
+    } else if (al_zero_block_read(m, v, (TSNode){0}, &zb) && zb.rank == 1 && !zb.literal &&
+               !ts_node_is_null(out->entries = al_zero_block_extent(&zb, 0, &one)) &&
+               tail_fill(m, call, id, from, &fill_stmt, &sum)) {
+        /* p[1:] = cumsum(x, dim=0) takes a (1, n) x too, its leading 1
+         * dropped, and then is no prefix sum: dim=0 needs p's n + 1
+         * entries spelled from x's length, where torch's shape check
+         * leaves only a 1-D x. dim=-1 sums along the one axis the
+         * assignment keeps. */
+        if (al_node_text_eq(pf, sum.dim, "-1") || one_more_than(pf, func, out->entries, sum.input))
+            x = sum.input;
+        else {
+            char *st = al_node_text_compact(pf, sum.dim);
+            *why = say("`%s[1:] = cumsum(..., dim=%s)` is a prefix sum only of a one-dimensional "
+                       "tensor, and `%s`'s entries (line %zu) are not spelled from the lengths' "
+                       "count to show it", id, st, id, al_node_row(value));
+            free(st);
+            free(id);
+            return false;
         }
     }
     if (ts_node_is_null(x)) {
         *why = say("alloclint could not prove `%s` (line %zu) to be the exclusive prefix sum of the "
                    "segments' lengths (`torch.zeros(n + 1)` then `%s[1:] = torch.cumsum(lengths, "
-                   "dim=0)`, or `torch.cat` of a zero and that cumsum)",
+                   "dim=0)`, or `torch.cat` of a one-element zero and that cumsum)",
                    id, al_node_row(value), id);
+        out->entries = (TSNode){0};
         free(id);
         return false;
     }

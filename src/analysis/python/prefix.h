@@ -6,9 +6,12 @@
  *
  * Proved for two spellings, each making p one-dimensional with one entry
  * more than x (torch checks the shapes when it runs them):
- *   p = torch.zeros(n + 1, ...)             then   p[1:] = torch.cumsum(x, dim=0)
+ *   p = torch.zeros(n + 1, ...)             then   p[1:] = torch.cumsum(x, dim=-1)
  *   p = torch.cat([torch.zeros(1, ...), torch.cumsum(x, dim=0)])
- * (`x.cumsum(0)`, `x.new_zeros(...)` too), and only when nothing between
+ * (`x.cumsum(0)`, any zero block pad.h reads), with `dim=0` in the first
+ * only when n + 1 is spelled from x's length (`p[1:] = ...` also takes a
+ * (1, k) value, and the cumsum of that along dim 0 is no prefix sum), and
+ * only when nothing between
  * the prefix sum and the call can change p or x: every other use of
  * either there is a read that makes no alias (`p[-1].item()`, `x.sum()`,
  * `.shape`). Not proved: `F.pad(torch.cumsum(x, 0), (1, 0))`, which pads
@@ -17,9 +20,18 @@
 #ifndef ALLOCLINT_PREFIX_H
 #define ALLOCLINT_PREFIX_H
 
+#include "module.h"
 #include "../../front/python/syntax.h"
 
 #include <stdbool.h>
+
+/* `torch.cumsum(x, d, dtype=D)` or `x.cumsum(d, dtype=D)` (`input=` too),
+ * d 0 or -1, nothing else passed: x, d and D (a null node when absent). */
+typedef struct {
+    TSNode input, dim, dtype;
+} al_cumsum;
+
+bool al_cumsum_read(const al_pymodule *m, TSNode call, al_cumsum *out);
 
 typedef struct {
     TSNode sums;    /* x, as written in the cumsum call */
@@ -31,7 +43,7 @@ typedef struct {
 /* Whether `name` (an identifier passed at `call`, in func) holds the
  * exclusive prefix sum of some x at that call; on false, *why says what
  * could not be shown (caller frees). */
-bool al_prefix_sum_at(const al_pyfile *pf, TSNode func, TSNode call, TSNode name,
+bool al_prefix_sum_at(const al_pymodule *m, TSNode func, TSNode call, TSNode name,
                       al_prefix_sum *out, char **why);
 
 /* Whether a buffer's size `size`, read at alloc_stmt, sees the starts p

@@ -176,7 +176,7 @@ static void segments(const al_file_env *caller, TSNode call, const al_kernel *k,
     }
     al_prefix_sum ps;
     char *no = NULL;
-    if (!al_prefix_sum_at(pf, func, call, base, &ps, &no)) {
+    if (!al_prefix_sum_at(caller->mod, func, call, base, &ps, &no)) {
         al_strbuf_printf(&sb, "%s writes the segments that `%s` starts; %s", kernel,
                          k->names[p->seg_start], no);
         free(no);

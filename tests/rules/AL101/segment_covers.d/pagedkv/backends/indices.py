@@ -140,3 +140,28 @@ def build_kv_indices_first_reqs(slot_table, req_ids, seq_lens, num_reqs):
         slot_table, req_ids, seq_lens, kv_indptr, kv_indices, slot_table.stride(0), BLOCK=512
     )
     return kv_indices
+
+
+def build_kv_indices_counted(slot_table, req_ids, seq_lens, num_reqs):
+    # The starts' size comes from the caller's count: a (1, num_reqs)
+    # seq_lens would pass `kv_indptr[1:] = ...` with its leading 1 dropped,
+    # and its cumsum along dim 0 is no prefix sum. Not proved.
+    kv_indptr = torch.zeros(num_reqs + 1, dtype=torch.int32, device=seq_lens.device)
+    kv_indptr[1:] = torch.cumsum(seq_lens, dim=0)
+    kv_indices = torch.zeros(int(kv_indptr[-1].item()), dtype=torch.int32, device=seq_lens.device)  # expect: AL101 unsafe
+    gather_slots_kernel[(num_reqs,)](
+        slot_table, req_ids, seq_lens, kv_indptr, kv_indices, slot_table.stride(0), BLOCK=512
+    )
+    return kv_indices
+
+
+def build_kv_indices_counted_last_dim(slot_table, req_ids, seq_lens, num_reqs):
+    # The same summed along the last dimension: whatever seq_lens's shape,
+    # what the assignment accepts is the prefix sum of its elements.
+    kv_indptr = torch.zeros(num_reqs + 1, dtype=torch.int32, device=seq_lens.device)
+    kv_indptr[1:] = torch.cumsum(seq_lens, dim=-1)
+    kv_indices = torch.zeros(int(kv_indptr[-1].item()), dtype=torch.int32, device=seq_lens.device)  # expect: AL101 safe
+    gather_slots_kernel[(num_reqs,)](
+        slot_table, req_ids, seq_lens, kv_indptr, kv_indices, slot_table.stride(0), BLOCK=512
+    )
+    return kv_indices
