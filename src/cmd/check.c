@@ -934,3 +934,11 @@ done:
     run_free(&r);
     return rc;
 }
+
+int al_usage_error(const char *hint, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "alloclint: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s\n", hint);
+    return AL_EXIT_ERROR;
+}

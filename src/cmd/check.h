@@ -12,6 +12,11 @@
 
 enum { AL_EXIT_CLEAN = 0, AL_EXIT_FINDINGS = 1, AL_EXIT_ERROR = 2 };
 
+/* Prints "alloclint: error: " fmt (with arg), then `hint` on a line of
+ * its own, to stderr; returns AL_EXIT_ERROR. For a command line that
+ * cannot be run. */
+int al_usage_error(const char *hint, const char *fmt, const char *arg);
+
 /* Strings borrowed from argv. */
 typedef struct {
     const char **items;

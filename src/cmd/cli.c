@@ -88,10 +88,7 @@ static const char USAGE[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "alloclint: error: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun `alloclint --help` for usage.\n");
-    return AL_EXIT_ERROR;
+    return al_usage_error("Run `alloclint --help` for usage.", fmt, arg);
 }
 
 /* `alloclint rule CODE` prints the rule's page; `rule --all` lists the

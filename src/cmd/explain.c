@@ -42,10 +42,7 @@ static const char HELP[] =
 
 static int usage(const char *msg, const char *arg)
 {
-    fprintf(stderr, "alloclint: error: ");
-    fprintf(stderr, msg, arg);
-    fprintf(stderr, "\n(see `alloclint explain --help`)\n");
-    return AL_EXIT_ERROR;
+    return al_usage_error("(see `alloclint explain --help`)", msg, arg);
 }
 
 /* PATH:LINE, the path itself possibly holding colons. */

@@ -55,27 +55,6 @@ static TSNode append_of(const al_pyfile *pf, TSNode stmt, const char *list)
     return a.pos[0];
 }
 
-/* Whether n holds a way out of the loop's iteration: a return or yield
- * anywhere, a break or continue not inside a nested loop. */
-static bool leaves_early(TSNode n, bool nested, int depth)
-{
-    if (depth > AL_MAX_FUNCTION_DEPTH)
-        return true;
-    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
-        al_node_is(n, "lambda"))
-        return false;
-    if (al_node_is(n, "return_statement") || al_node_is(n, "yield"))
-        return true;
-    if (!nested && (al_node_is(n, "break_statement") || al_node_is(n, "continue_statement")))
-        return true;
-    bool inner = nested || (depth > 0 && (al_node_is(n, "for_statement") ||
-                                          al_node_is(n, "while_statement")));
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); i++)
-        if (leaves_early(ts_node_named_child(n, i), inner, depth + 1))
-            return true;
-    return false;
-}
-
 /* `for i in range(n)` with i a plain name: i and n, else false. */
 static bool counted_loop(const al_pyfile *pf, TSNode loop, char **index, char **count)
 {
@@ -312,7 +291,7 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
                    "before it";
     else if (index_rebound(pf, loop, f.index))
         f.no_fix = "the loop's index is bound again in the loop";
-    else if (leaves_early(body, false, 0))
+    else if (al_py_has_jump(body))
         f.no_fix = "the loop may end an iteration early (break, continue, return)";
     else if (uses_after != 1)
         f.no_fix = "the list is used again after the copy";

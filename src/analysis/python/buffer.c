@@ -407,24 +407,6 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
 /* ------------------------------------------------------------------ */
 /* Loops that cover a dimension: for i in range(n): buf[i] = ...        */
 
-static bool has_jump(TSNode n, int depth)
-{
-    if (depth > 100)
-        return true;
-    const char *t = ts_node_type(n);
-    if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement") ||
-        !strcmp(t, "return_statement") || !strcmp(t, "yield"))
-        return true;
-    if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
-        !strcmp(t, "lambda"))
-        return false;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        if (has_jump(ts_node_named_child(n, i), depth + 1))
-            return true;
-    return false;
-}
-
 /* Whether a binding target (a name, or a tuple of them) binds `name`. */
 static bool target_binds(const al_pyfile *pf, TSNode target, const char *name, size_t len)
 {
@@ -525,7 +507,7 @@ static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
         ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[1]);
     }
     TSNode body = al_node_field(loop, "body");
-    if (has_jump(body, 0) || assigns_name(pf, body, ls.var, ls.var_len, 0))
+    if (al_py_has_jump(body) || assigns_name(pf, body, ls.var, ls.var_len, 0))
         return -1;
     uint32_t n = ts_node_named_child_count(body);
     for (uint32_t i = 0; i < n; i++) {

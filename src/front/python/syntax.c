@@ -623,3 +623,26 @@ void al_node_preorder(TSNode root, al_visit (*visit)(TSNode n, void *arg), void 
     }
     ts_tree_cursor_delete(&c);
 }
+
+static bool has_jump(TSNode n, int depth)
+{
+    if (depth > 100)
+        return true;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "break_statement") || !strcmp(t, "continue_statement") ||
+        !strcmp(t, "return_statement") || !strcmp(t, "yield"))
+        return true;
+    if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+        !strcmp(t, "lambda"))
+        return false;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (has_jump(ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
+bool al_py_has_jump(TSNode body)
+{
+    return has_jump(body, 0);
+}

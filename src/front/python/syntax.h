@@ -80,6 +80,11 @@ TSNode al_py_name_assignment(TSNode stmt);
 /* The call that is the whole statement, or a null node. */
 TSNode al_py_statement_call(TSNode stmt);
 
+/* Whether a loop body may end an iteration early: a break, continue,
+ * return or yield anywhere in it (nested loops' own included, to stay
+ * on the safe side), nested definitions aside. */
+bool al_py_has_jump(TSNode body);
+
 /* What a preorder visitor asks next. */
 typedef enum {
     AL_VISIT_INTO, /* the node's children next */
