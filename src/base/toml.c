@@ -175,3 +175,23 @@ size_t al_toml_row(TSNode n)
 {
     return ts_node_start_point(n).row + 1;
 }
+
+bool al_toml_strings(const al_toml *doc, TSNode value, al_strlist *out, TSNode *bad)
+{
+    *bad = value;
+    if (!al_toml_is(value, "array"))
+        return false;
+    uint32_t k = ts_node_named_child_count(value);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(value, i);
+        if (al_toml_is(c, "comment"))
+            continue;
+        char *s = al_toml_is(c, "string") ? al_toml_string(doc, c) : NULL;
+        if (!s) {
+            *bad = c;
+            return false;
+        }
+        al_strlist_add(out, s);
+    }
+    return true;
+}

@@ -3,6 +3,8 @@
 #ifndef ALLOCLINT_TOML_H
 #define ALLOCLINT_TOML_H
 
+#include "util.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <tree_sitter/api.h>
@@ -29,5 +31,9 @@ char *al_toml_key(const al_toml *doc, TSNode key);
 /* A one-line string's value, quotes and escapes resolved; NULL otherwise. */
 char *al_toml_string(const al_toml *doc, TSNode n);
 size_t al_toml_row(TSNode n); /* 1-based */
+/* The strings of an array (`["a", "b"]`) added to out; false when value
+ * is not an array or holds something else, with *bad that node (out then
+ * holds what came before it). */
+bool al_toml_strings(const al_toml *doc, TSNode value, al_strlist *out, TSNode *bad);
 
 #endif

@@ -23,18 +23,9 @@ static bool fail(al_config_error *err, const char *path, TSNode at, const char *
 static bool read_strings(const al_toml *doc, TSNode value, al_strlist *out, const char *path,
                          const char *key, al_config_error *err)
 {
-    if (!al_toml_is(value, "array"))
-        return fail(err, path, value, key, "expected an array of strings");
-    uint32_t k = ts_node_named_child_count(value);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(value, i);
-        if (al_toml_is(c, "comment"))
-            continue;
-        char *s = al_toml_is(c, "string") ? al_toml_string(doc, c) : NULL;
-        if (!s)
-            return fail(err, path, c, key, "expected an array of strings");
-        al_strlist_add(out, s);
-    }
+    TSNode bad;
+    if (!al_toml_strings(doc, value, out, &bad))
+        return fail(err, path, bad, key, "expected an array of strings");
     return true;
 }
 

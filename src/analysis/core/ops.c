@@ -39,22 +39,21 @@ static const char IDENT[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY
 /* `args = ["q", "kv", "out"]`: the names joined with commas. */
 static char *read_params(const al_toml *doc, TSNode array)
 {
+    al_strlist names = {0};
+    TSNode bad;
     al_strbuf sb = {0};
-    uint32_t k = ts_node_named_child_count(array);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode item = ts_node_named_child(array, i);
-        if (al_toml_is(item, "comment"))
-            continue;
-        char *s = al_toml_is(item, "string") ? al_toml_string(doc, item) : NULL;
-        if (!s || !*s || strspn(s, IDENT) != strlen(s)) {
-            free(s);
-            al_strbuf_free(&sb);
-            return NULL;
-        }
-        al_strbuf_printf(&sb, "%s%s", sb.len ? "," : "", s);
-        free(s);
+    bool ok = al_toml_strings(doc, array, &names, &bad);
+    for (size_t i = 0; ok && i < names.n; i++) {
+        const char *s = names.items[i];
+        ok = *s && strspn(s, IDENT) == strlen(s);
+        al_strbuf_printf(&sb, "%s%s", i ? "," : "", s);
     }
-    return sb.data ? al_strbuf_detach(&sb) : NULL;
+    al_strlist_free(&names);
+    if (!ok || !sb.data) {
+        al_strbuf_free(&sb);
+        return NULL;
+    }
+    return al_strbuf_detach(&sb);
 }
 
 /* `rows = "q.shape[0]"` (or `q.size(0)`): the parameter and the dim. */
