@@ -420,3 +420,11 @@ bool al_value_rows_match(const al_pyfile *pf, TSNode func, TSNode at, TSNode exp
     }
     return same;
 }
+
+bool al_value_is_first_dim_of(const char *t, const char *x, size_t xlen)
+{
+    char want[2][600];
+    snprintf(want[0], sizeof want[0], "%.*s.shape[0]", (int)xlen, x);
+    snprintf(want[1], sizeof want[1], "len(%.*s)", (int)xlen, x);
+    return al_value_text_same(t, want[0]) || al_value_text_same(t, want[1]);
+}

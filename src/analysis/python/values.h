@@ -36,6 +36,9 @@ size_t al_value_same_rows(const al_pyfile *pf, TSNode func, TSNode at, TSNode ex
 /* Whether two value texts name one value, the arity `M, N = x.shape`
  * adds aside ("x.shape[0of2]" is "x.shape[0]"). */
 bool al_value_text_same(const char *a, const char *b);
+/* Whether the value text t is the first dimension of the tensor whose
+ * value text is x[0..xlen): `x.shape[0]` or `len(x)`, arity aside. */
+bool al_value_is_first_dim_of(const char *t, const char *x, size_t xlen);
 /* Whether one of mine[0..n_mine) (texts of a buffer's first dimension)
  * is dimension dim of expr, read at `at` in func; for dimension 0, also of
  * what expr took its rows from (al_value_same_rows). */

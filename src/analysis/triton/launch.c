@@ -210,12 +210,9 @@ static void segments(const al_file_env *caller, TSNode call, const al_kernel *k,
     bool grid_ok = false;
     if (!ts_node_is_null(g) && !lambda) {
         char *gt = al_value_text(pf, func, call, g);
-        const char *forms[] = {"%s.shape[0]", "%s.numel()", "len(%s)", "%s.shape[0of1]"};
-        for (size_t i = 0; i < sizeof forms / sizeof forms[0] && !grid_ok; i++) {
-            char want[512];
-            snprintf(want, sizeof want, forms[i], xt);
-            grid_ok = al_value_text_same(gt, want);
-        }
+        char numel[600];
+        snprintf(numel, sizeof numel, "%s.numel()", xt);
+        grid_ok = al_value_is_first_dim_of(gt, xt, strlen(xt)) || !strcmp(gt, numel);
         if (!grid_ok && !ts_node_is_null(ps.entries)) {
             char *et = al_value_text(pf, func, ps.entries, ps.entries);
             char want[512];

@@ -165,3 +165,15 @@ def build_kv_indices_counted_last_dim(slot_table, req_ids, seq_lens, num_reqs):
         slot_table, req_ids, seq_lens, kv_indptr, kv_indices, slot_table.stride(0), BLOCK=512
     )
     return kv_indices
+
+
+def build_kv_indices_by_numel(slot_table, req_ids, seq_lens):
+    # numel() + 1 entries: a (1, n) seq_lens has n elements too, so the
+    # assignment would take its dim-0 cumsum, which is seq_lens itself.
+    kv_indptr = torch.zeros(seq_lens.numel() + 1, dtype=torch.int32, device=seq_lens.device)
+    kv_indptr[1:] = torch.cumsum(seq_lens, dim=0)
+    kv_indices = torch.zeros(int(kv_indptr[-1].item()), dtype=torch.int32, device=seq_lens.device)  # expect: AL101 unsafe
+    gather_slots_kernel[(seq_lens.numel(),)](
+        slot_table, req_ids, seq_lens, kv_indptr, kv_indices, slot_table.stride(0), BLOCK=512
+    )
+    return kv_indices
