@@ -123,3 +123,15 @@ void al_effect_set(al_call_effect *out, al_effect e, const char *path, size_t ro
     if (e == AL_EFFECT_WRITES_ALL)
         al_chain_mark_store(&out->chain);
 }
+
+size_t al_cxx_fn_params_for(const al_cxx_fn *f, int param, al_cxx_param *ps, size_t max,
+                            al_call_effect *out)
+{
+    size_t np = al_cxx_fn_params(f, ps, max);
+    out->effect = AL_EFFECT_UNUSED;
+    if (param >= 0 && (size_t)param < np)
+        return np;
+    al_effect_set(out, AL_EFFECT_UNKNOWN, f->path, al_cxx_row(f->u, f->u->tokens[f->name].start),
+                  "has no parameter %d", param);
+    return 0;
+}

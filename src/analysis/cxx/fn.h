@@ -30,6 +30,10 @@ typedef struct {
 bool al_cxx_fn_find(const al_cxx_unit *u, const char *path, size_t fi, al_cxx_fn *f);
 /* Its parameters, at most max. */
 size_t al_cxx_fn_params(const al_cxx_fn *f, al_cxx_param *out, size_t max);
+/* The parameters (at most max) when f has a parameter number `param`;
+ * else 0, with out set UNKNOWN ("has no parameter N"). out starts UNUSED. */
+size_t al_cxx_fn_params_for(const al_cxx_fn *f, int param, al_cxx_param *ps, size_t max,
+                            al_call_effect *out);
 /* Whether token i is a use of the parameter whose name is token `name`
  * (that name, not a member of something else). */
 bool al_cxx_fn_is_use(const al_cxx_fn *f, size_t i, size_t name);

@@ -274,13 +274,9 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
 {
     const al_cxx_unit *u = f->u;
     al_cxx_param ps[64];
-    size_t np = al_cxx_fn_params(f, ps, 64);
-    out->effect = AL_EFFECT_UNUSED;
-    if (param < 0 || (size_t)param >= np) {
-        al_effect_set(out, AL_EFFECT_UNKNOWN, f->path, al_cxx_row(u, u->tokens[f->name].start),
-            "has no parameter %d", param);
+    size_t np = al_cxx_fn_params_for(f, param, ps, 64, out);
+    if (np == 0)
         return;
-    }
     const al_cxx_param *p = &ps[param];
     size_t prow = al_cxx_row(u, u->tokens[p->name].start);
     if (!p->pointer) {

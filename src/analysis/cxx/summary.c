@@ -429,13 +429,9 @@ static void host_param_effect(al_index *ix, const al_cxx_fn *f, int param, int d
 {
     const al_cxx_unit *u = f->u;
     al_cxx_param ps[64];
-    size_t np = al_cxx_fn_params(f, ps, 64);
-    out->effect = AL_EFFECT_UNUSED;
-    if (param < 0 || (size_t)param >= np) {
-        al_effect_set(out, AL_EFFECT_UNKNOWN, f->path, al_cxx_row(u, u->tokens[f->name].start),
-            "has no parameter %d", param);
+    size_t np = al_cxx_fn_params_for(f, param, ps, 64, out);
+    if (np == 0)
         return;
-    }
     /* A `__global__` function is a kernel: its parameters are pointers. */
     bool global = false;
     for (size_t k = f->first; k < f->name; k++)
