@@ -76,15 +76,14 @@ static bool counted_loop(const al_pyfile *pf, TSNode loop, char **index, char **
 /* The element appended, when it is a constant-filled factory made once per
  * iteration with loop-invariant sizes, dtype and device, bound once in the
  * loop, used otherwise only to be written: its statement and call. */
-static bool invariant_element(const al_pymodule *m, TSNode loop, TSNode e, element *out)
+static bool invariant_element(const al_pymodule *m, TSNode loop, const al_strlist *bound, TSNode e,
+                              element *out)
 {
     const al_pyfile *pf = m->pf;
     if (!al_node_is(e, "identifier"))
         return false;
     char *name = al_node_text(pf, e);
-    al_strlist bound = {0};
-    al_py_bound_names(pf, loop, &bound);
-    bool ok = al_strlist_count(&bound, name) == 1;
+    bool ok = al_strlist_count(bound, name) == 1;
     TSNode body = al_node_field(loop, "body");
     for (uint32_t i = 0; ok && i < ts_node_named_child_count(body); i++) {
         TSNode st = ts_node_named_child(body, i);
@@ -99,7 +98,7 @@ static bool invariant_element(const al_pymodule *m, TSNode loop, TSNode e, eleme
         char *sizes = al_py_size_tuple(pf, &a, &rank);
         free(sizes);
         if ((strcmp(factory, "empty") && strcmp(factory, "zeros") && strcmp(factory, "ones")) ||
-            rank < 1 || !al_loop_invariant(pf, al_node_field(call, "arguments"), &bound))
+            rank < 1 || !al_loop_invariant(pf, al_node_field(call, "arguments"), bound))
             break;
         out->stmt = st;
         out->call = call;
@@ -113,19 +112,8 @@ static bool invariant_element(const al_pymodule *m, TSNode loop, TSNode e, eleme
     for (TSNode s = ts_node_next_named_sibling(loop); ok && !ts_node_is_null(s);
          s = ts_node_next_named_sibling(s))
         ok = al_py_count_ident(pf, s, name) == 0;
-    al_strlist_free(&bound);
     free(name);
     return ok && !ts_node_is_null(out->call);
-}
-
-/* Whether the loop binds its index anywhere but in its header. */
-static bool index_rebound(const al_pyfile *pf, TSNode loop, const char *index)
-{
-    al_strlist bound = {0};
-    al_py_bound_names(pf, loop, &bound);
-    bool again = al_strlist_count(&bound, index) != 1;
-    al_strlist_free(&bound);
-    return again;
 }
 
 static void report(const al_pymodule *m, const liststack *f, al_findings *out)
@@ -151,15 +139,11 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
         char *tuple = al_py_size_tuple(pf, &a, &rank); /* "(a, b)", "(n,)" */
         al_strbuf_printf(&sizes, "(%s, %.*s)", f->count, (int)strlen(tuple) - 2, tuple + 1);
         free(tuple);
-        al_strbuf rest = {0};
-        al_strbuf_puts(&rest, "");
-        char *kw = al_py_kwargs_text(pf, &a, NULL);
-        al_strbuf_puts(&rest, kw);
-        free(kw);
+        char *kw = al_py_kwargs_text(pf, &a, NULL); /* ", dtype=..., device=..." */
         char *elem = al_node_text(pf, al_node_field(ts_node_named_child(f->el.stmt, 0), "left"));
         fix = al_fix_new(AL_FIX_UNSAFE, "Preallocate the result and write each element into its slice");
         al_strbuf e1 = {0}, e2 = {0};
-        al_strbuf_printf(&e1, "%s = %s(%s%s)", f->list, fn, sizes.data, rest.data);
+        al_strbuf_printf(&e1, "%s = %s(%s%s)", f->list, fn, sizes.data, kw);
         al_strbuf_printf(&e2, "%s = %s[%s]", elem, f->list, f->index);
         al_fix_add_edit(fix, ts_node_start_byte(f->list_stmt), ts_node_end_byte(f->list_stmt), e1.data);
         al_fix_add_edit(fix, ts_node_start_byte(f->el.stmt), ts_node_end_byte(f->el.stmt), e2.data);
@@ -170,7 +154,7 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
         al_strbuf_free(&e1);
         al_strbuf_free(&e2);
         al_strbuf_free(&sizes);
-        al_strbuf_free(&rest);
+        free(kw);
         free(fn);
         free(elem);
     }
@@ -283,19 +267,21 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         free(f.list);
         return;
     }
+    al_strlist bound = {0};
+    al_py_bound_names(pf, loop, &bound);
     if (f.cat)
         f.no_fix = "`torch.cat` joins the elements along a dimension they already have; their "
                    "sizes there are not proved equal";
     else if (!counted_loop(pf, loop, &f.index, &f.count))
         f.no_fix = "the loop is not `for i in range(n)`, so the number of elements is not known "
                    "before it";
-    else if (index_rebound(pf, loop, f.index))
+    else if (al_strlist_count(&bound, f.index) != 1)
         f.no_fix = "the loop's index is bound again in the loop";
     else if (al_py_has_jump(body))
         f.no_fix = "the loop may end an iteration early (break, continue, return)";
     else if (uses_after != 1)
         f.no_fix = "the list is used again after the copy";
-    else if (!invariant_element(m, loop, e, &f.el))
+    else if (!invariant_element(m, loop, &bound, e, &f.el))
         f.no_fix = "the element's shape and dtype are not proved the same on every iteration "
                    "(only a factory with loop-invariant sizes, dtype and device is)";
     char *indent = f.no_fix ? NULL : al_py_indent_of(pf, loop);
@@ -303,6 +289,7 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         f.no_fix = "the loop does not start its line";
     free(indent);
     report(m, &f, w->out);
+    al_strlist_free(&bound);
     free(f.list);
     free(f.index);
     free(f.count);
