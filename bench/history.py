@@ -349,6 +349,33 @@ def main():
                         'kernel_changed': kernel_changed(a.git_dir, s['sha']),
                         'found': v is not None, 'safe': v is not None and v[1] == 'safe',
                         'finding': v, 'destination': dest, 'explained': why})
+    # A removal made together with a kernel change may rely on the new
+    # kernel: at the parent the zeros were needed. Checked again in the
+    # commit's own tree with the file as it was before the commit, which
+    # is what a user sees who changes the kernel first and runs alloclint.
+    in_commit = {}
+    for r in sorted((r for r in results if r['kind'] == 'removal' and r['kernel_changed']),
+                    key=lambda r: order.get(r['sha'], -1)):
+        key = (r['sha'], r['file'])
+        if key not in in_commit:
+            tree.goto(r['sha'])
+            full = os.path.join(tree.path, r['file'])
+            before = git(a.git_dir, 'show', f"{r['parent']}:{r['file']}", text=False)
+            after = None
+            if os.path.exists(full):
+                with open(full, 'rb') as fh:
+                    after = fh.read()
+            with open(full, 'wb') as fh:
+                fh.write(before)
+            in_commit[key] = run_alloclint(alloclint, tree.path, r['file'])
+            if after is None:
+                os.remove(full)
+            else:
+                with open(full, 'wb') as fh:
+                    fh.write(after)
+        v = verdict(in_commit[key], r['old'], 0 if r['how'].startswith('fill') else 3)
+        r['found_in_commit'] = v is not None
+        r['safe_in_commit'] = v is not None and v[1] == 'safe'
     table = collections.OrderedDict()
     for r in results:
         key = (r['kind'], r['mechanism'] + (' (writer in repo)' if r['writer_in_repo'] else ''))

@@ -137,6 +137,26 @@ void al_path_walk(const char *dir, bool (*want)(const char *name),
     walk(dir, 0, want, fn, arg);
 }
 
+void al_path_subdirs(const char *dir, void (*fn)(const char *path, void *arg), void *arg)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        const char *name = ent->d_name;
+        if (!strcmp(name, ".") || !strcmp(name, "..") ||
+            (ent->d_type != DT_DIR && ent->d_type != DT_UNKNOWN))
+            continue;
+        char *path = al_path_join(dir, name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && !al_path_skip_dir(dir, name))
+            fn(path, arg);
+        free(path);
+    }
+    closedir(d);
+}
+
 void al_path_relative_to(char *path, const char *dir)
 {
     size_t dl = dir ? strlen(dir) : 0;

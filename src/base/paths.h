@@ -31,5 +31,8 @@ char *al_path_find_up(const char *dir, const char *marker);
  * folders, at most 64 levels deep. */
 void al_path_walk(const char *dir, bool (*want)(const char *name),
                   void (*fn)(const char *path, void *arg), void *arg);
+/* Calls fn for every folder right inside dir (no links, no
+ * al_path_skip_dir folders), in no particular order. */
+void al_path_subdirs(const char *dir, void (*fn)(const char *path, void *arg), void *arg);
 
 #endif

@@ -54,6 +54,15 @@ static void judge(al_explain_item *it, al_proof proof, const char *evidence, siz
                          evidence ? evidence : "an op", evidence_row,
                          why ? why : "that every element is written");
         break;
+    case AL_PROOF_UNREAD:
+        it->verdict = why ? AL_EXPLAIN_LIKELY : AL_EXPLAIN_PROVED;
+        it->fix = why ? "unsafe" : "safe";
+        al_strbuf_printf(&sb, "no element is read: %s on line %zu never reads the values it "
+                              "is given, and nothing uses the buffer after",
+                         evidence ? evidence : "a callee", evidence_row);
+        if (why)
+            al_strbuf_printf(&sb, "; not proved: %s", why);
+        break;
     case AL_PROOF_BLOCKED:
         it->verdict = AL_EXPLAIN_BLOCKED;
         it->fix = "none";
@@ -192,9 +201,9 @@ static void python_allocations(const al_source *src, al_pymodule *m, const al_py
             al_strbuf_free(&bl);
         } else if (b->evidence) {
             al_strbuf ev = {0};
-            al_strbuf_printf(&ev, "%s by %s", b->proof == AL_PROOF_FULL_WRITE
-                                                  ? "written whole"
-                                                  : "passed as an output",
+            al_strbuf_printf(&ev, "%s by %s", b->proof == AL_PROOF_FULL_WRITE ? "written whole"
+                                              : b->proof == AL_PROOF_UNREAD   ? "never read"
+                                                                              : "passed as an output",
                              b->evidence);
             step(&it, NULL, b->evidence_row, b->proof == AL_PROOF_FULL_WRITE &&
                                                   !al_chain_store(&b->chain),

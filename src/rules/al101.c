@@ -49,7 +49,8 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
     for (size_t i = 0; i < buffers->n; i++) {
         const al_buffer *b = &buffers->items[i];
         const al_alloc_site *a = &b->site;
-        if (b->proof != AL_PROOF_FULL_WRITE && b->proof != AL_PROOF_OUTPUT_ONLY)
+        if (b->proof != AL_PROOF_FULL_WRITE && b->proof != AL_PROOF_OUTPUT_ONLY &&
+            b->proof != AL_PROOF_UNREAD)
             continue;
         const char *to = empty_name(a->factory);
         const char *callee = a->method ? a->qualified + 1 : a->qualified;
@@ -62,6 +63,19 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
                                    "but alloclint cannot prove that it writes every element",
                              b->evidence ? b->evidence : "an op", b->evidence_row);
             if (b->why)
+                al_strbuf_printf(&why, " (%s)", b->why);
+        } else if (b->proof == AL_PROOF_UNREAD) {
+            if (b->assumed)
+                tier = AL_FIX_UNSAFE;
+            al_strbuf_printf(&why, "is never read: %s, to which it is handed on line %zu, "
+                                   "never reads the values it is given",
+                             b->evidence ? b->evidence : "a callee", b->evidence_row);
+            if (al_chain_store(&b->chain)) {
+                al_strbuf_puts(&why, ", overwriting them first or not at all");
+                al_rule_store_clause(&b->chain, in->src->path, &why);
+            }
+            al_strbuf_puts(&why, ", and nothing uses it after");
+            if (b->assumed && b->why)
                 al_strbuf_printf(&why, " (%s)", b->why);
         } else {
             al_strbuf_printf(&why, "is fully overwritten by %s on line %zu",

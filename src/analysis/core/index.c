@@ -41,6 +41,7 @@ void al_index_free(al_index *ix)
         project *p = ix->projects[i];
         free(p->root);
         al_strlist_free(&p->py_roots);
+        al_strlist_free(&p->distributions);
         al_strlist_free(&p->py_files);
         al_strlist_free(&p->cxx_files);
         for (size_t k = 0; k < p->n_defs; k++)
@@ -49,6 +50,7 @@ void al_index_free(al_index *ix)
         al_impls_free(&p->py_ops);
         al_impls_free(&p->cxx_ops);
         al_memo_free(&p->method_files);
+        al_memo_free(&p->macro_words);
         al_ops_free(&p->schemas);
         free(p);
     }
@@ -143,6 +145,19 @@ static void add_root(project *p, const char *dir)
         free(real);
 }
 
+static void add_distribution(const char *dir, void *arg)
+{
+    project *p = arg;
+    char *pyproject = al_path_join(dir, "pyproject.toml"), *setup = al_path_join(dir, "setup.py");
+    if (al_path_is_file(pyproject) || al_path_is_file(setup)) {
+        char *real = al_path_real(dir);
+        if (real)
+            al_strlist_add(&p->distributions, real);
+    }
+    free(pyproject);
+    free(setup);
+}
+
 /* The project a file belongs to: the git work tree, else the folder of
  * the nearest pyproject.toml, else the file's folder. */
 project *al_index_project_of(al_index *ix, const char *path)
@@ -179,6 +194,16 @@ project *al_index_project_of(al_index *ix, const char *path)
     add_root(p, src);
     free(python);
     free(src);
+    al_path_subdirs(root, add_distribution, p);
+    for (size_t i = 0; i < p->distributions.n; i++) {
+        const char *d = p->distributions.items[i];
+        char *dp = al_path_join(d, "python"), *ds = al_path_join(d, "src");
+        add_root(p, d);
+        add_root(p, dp);
+        add_root(p, ds);
+        free(dp);
+        free(ds);
+    }
     AL_PUSH(ix->projects, ix->n_projects, ix->cap_projects, p);
     al_memo_put(&ix->project_by_dir, dir, p, NULL);
     free(dir);
@@ -259,7 +284,7 @@ pyfile *al_index_load_py(al_index *ix, const char *path)
     return f;
 }
 
-static cxxfile *load_cxx(al_index *ix, const char *path)
+cxxfile *al_index_load_cxx(al_index *ix, const char *path)
 {
     for (size_t i = 0; i < ix->n_cxx; i++)
         if (!strcmp(ix->cxx[i]->path, path))
@@ -403,7 +428,6 @@ void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
                 out->method = false;
         }
 }
-
 
 static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out);
 
@@ -630,28 +654,31 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
     return *hit ? hit : NULL;
 }
 
-static void read_cxx_ops(al_index *ix, project *p)
+/* The sub-distribution folder holding real path `real`, or NULL. */
+static const char *distribution_of(const project *p, const char *real)
 {
-    if (p->cxx_ops_read)
-        return;
-    p->cxx_ops_read = true;
-    al_index_walk_project(p);
-    for (size_t i = 0; i < p->cxx_files.n; i++) {
-        al_source src;
-        if (al_index_load(ix, &src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
-            memmem(src.bytes, src.len, "TORCH_LIBRARY", 13)) {
-            al_schema_scan(src.bytes, src.len, src.path, &p->schemas);
-            al_op_bindings b = {0};
-            al_schema_bindings(src.bytes, src.len, &b);
-            for (size_t k = 0; k < b.n; k++) {
-                al_impl ob = {al_op_key(b.items[k].op), al_xstrdup(src.path),
-                                 al_xstrdup(b.items[k].function)};
-                AL_PUSH(p->cxx_ops.items, p->cxx_ops.n, p->cxx_ops.cap, ob);
-            }
-            al_op_bindings_free(&b);
-        }
-        al_source_free(&src);
+    for (size_t i = 0; real && i < p->distributions.n; i++) {
+        const char *d = p->distributions.items[i];
+        size_t n = strlen(d);
+        if (!strncmp(real, d, n) && real[n] == '/')
+            return d;
     }
+    return NULL;
+}
+
+const char *al_index_apart(al_index *ix, const char *from_path, const char *to_path)
+{
+    al_index_lock(ix);
+    project *p = al_index_project_of(ix, from_path);
+    char *from = al_path_real(from_path), *to = al_path_real(to_path);
+    const char *d = p && to ? distribution_of(p, to) : NULL;
+    if (d && from && distribution_of(p, from) == d)
+        d = NULL;
+    free(from);
+    free(to);
+    al_index_unlock(ix);
+    size_t n = p ? strlen(p->root) : 0;
+    return d && !strncmp(d, p->root, n) && d[n] == '/' ? d + n + 1 : d;
 }
 
 bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_def *out)
@@ -667,208 +694,6 @@ bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_
     }
     al_index_unlock(ix);
     return ok;
-}
-
-/* A function of the unit named `name` whose extent holds a body. */
-static bool function_in(const al_cxx_unit *u, const char *name, size_t *out)
-{
-    for (size_t i = 0; i < u->n_functions; i++) {
-        const al_cxx_function *fn = &u->functions[i];
-        if (strcmp(fn->name, name) != 0)
-            continue;
-        for (size_t t = fn->first; t < fn->last; t++)
-            if (al_cxx_is(u, t, "{")) {
-                *out = i;
-                return true;
-            }
-    }
-    return false;
-}
-
-/* Skips blanks, comments and C++ qualifiers after a parameter list. */
-static const char *after_signature(const char *p, const char *end)
-{
-    static const char *const words[] = {"const", "noexcept", "override", "final", "mutable", NULL};
-    for (;;) {
-        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-            p++;
-        if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
-            while (p < end && *p != '\n')
-                p++;
-            continue;
-        }
-        if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
-            const char *c = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
-            p = c ? c + 2 : end;
-            continue;
-        }
-        bool word = false;
-        for (int i = 0; words[i]; i++) {
-            size_t wl = strlen(words[i]);
-            if ((size_t)(end - p) > wl && !strncmp(p, words[i], wl) && !isalnum((unsigned char)p[wl]) &&
-                p[wl] != '_') {
-                p += wl;
-                word = true;
-            }
-        }
-        if (!word)
-            return p;
-    }
-}
-
-static int compare_defs(const void *x, const void *y)
-{
-    const cxx_definition *a = x, *b = y;
-    int c = strcmp(a->name, b->name);
-    return c ? c : (a->file < b->file ? -1 : a->file > b->file);
-}
-
-/* One textual pass over every C++ file: `name(...) {` defines name. It
- * over-collects (a constructor call followed by a block); the parse of
- * the file decides. */
-static void read_definitions(al_index *ix, project *p)
-{
-    if (p->defs_read)
-        return;
-    p->defs_read = true;
-    al_index_walk_project(p);
-    static const char *const keywords[] = {"if", "for", "while", "switch", "catch", "sizeof",
-                                           "return", "do", "else", "decltype", "alignas",
-                                           "__launch_bounds__", "__attribute__", NULL};
-    for (size_t f = 0; f < p->cxx_files.n; f++) {
-        al_source src;
-        if (al_index_load(ix, &src, p->cxx_files.items[f]) != AL_SOURCE_OK) {
-            al_source_free(&src);
-            continue;
-        }
-        const char *b = src.bytes, *end = src.bytes + src.len;
-        for (const char *q = b; q < end; q++) {
-            if (*q != '(' || q == b)
-                continue;
-            const char *e = q;
-            while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
-                e--;
-            const char *s0 = e;
-            while (s0 > b && (isalnum((unsigned char)s0[-1]) || s0[-1] == '_'))
-                s0--;
-            if (s0 == e || isdigit((unsigned char)*s0) || al_str_in_list(keywords, s0, (size_t)(e - s0)))
-                continue;
-            int depth = 0;
-            const char *c = q;
-            for (; c < end; c++) {
-                if (*c == '(')
-                    depth++;
-                else if (*c == ')' && --depth == 0)
-                    break;
-            }
-            if (c >= end)
-                break;
-            const char *after = after_signature(c + 1, end);
-            if (after < end && *after == '{') {
-                cxx_definition d = {al_xstrndup(s0, (size_t)(e - s0)), f};
-                AL_PUSH(p->defs, p->n_defs, p->cap_defs, d);
-            }
-        }
-        al_source_free(&src);
-    }
-    if (p->n_defs > 1)
-        qsort(p->defs, p->n_defs, sizeof *p->defs, compare_defs);
-}
-
-/* How many leading path components a and b share. */
-static size_t shared_dirs(const char *a, const char *b)
-{
-    size_t n = 0;
-    for (size_t i = 0; a[i] && a[i] == b[i]; i++)
-        if (a[i] == '/')
-            n++;
-    return n;
-}
-
-/* The definition of C++ function `name` in the project: in the file
- * `prefer` if it has one, else the one nearest to it in the tree (the
- * most folders in common), sources before headers. Two different files
- * equally near: ambiguous, none is chosen (a CPU and a CUDA version of an
- * op, or per-architecture copies, must not be mixed up). */
-static bool find_cxx_function(al_index *ix, project *p, const char *prefer, const char *name,
-                              al_cxx_def *out)
-{
-    read_definitions(ix, p);
-    size_t lo = 0, hi = p->n_defs;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (strcmp(p->defs[mid].name, name) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    long best_rank = -1;
-    bool tie = false;
-    al_cxx_def best = {0};
-    for (size_t i = lo; i < p->n_defs && !strcmp(p->defs[i].name, name); i++) {
-        const char *path = p->cxx_files.items[p->defs[i].file];
-        bool header = al_str_ends_with(path, ".h") || al_str_ends_with(path, ".hpp") ||
-                      al_str_ends_with(path, ".cuh");
-        long rank = prefer && !strcmp(path, prefer)
-                        ? 1000000
-                        : (long)(prefer ? shared_dirs(path, prefer) : 0) * 2 + (header ? 0 : 1);
-        if (rank < best_rank)
-            continue;
-        cxxfile *f = load_cxx(ix, path);
-        size_t fi;
-        if (!f || !function_in(&f->unit, name, &fi))
-            continue;
-        if (rank == best_rank && strcmp(best.path, f->path)) {
-            tie = true;
-            continue;
-        }
-        if (rank > best_rank)
-            tie = false;
-        best_rank = rank;
-        best = (al_cxx_def){f->path, &f->unit, fi};
-    }
-    if (best_rank < 0 || tie)
-        return false;
-    *out = best;
-    return true;
-}
-
-bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx_def *out)
-{
-    bool ok = false;
-    al_index_lock(ix);
-    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
-    if (p) {
-        read_cxx_ops(ix, p);
-        const al_impl *b = al_impls_find(&p->cxx_ops, op);
-        ok = b && find_cxx_function(ix, p, b->path, b->func, out);
-    }
-    al_index_unlock(ix);
-    return ok;
-}
-
-bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name,
-                           al_cxx_def *out)
-{
-    bool ok = false;
-    al_index_lock(ix);
-    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
-    char *real = from_path ? al_path_real(from_path) : NULL;
-    if (p)
-        ok = find_cxx_function(ix, p, real, name, out);
-    free(real);
-    al_index_unlock(ix);
-    return ok;
-}
-
-const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
-{
-    al_index_lock(ix);
-    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
-    if (p)
-        read_cxx_ops(ix, p);
-    al_index_unlock(ix);
-    return p ? &p->schemas : NULL;
 }
 
 void al_index_stats(al_index *ix, char *buf, size_t len)

@@ -74,6 +74,15 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
  * a trailing ".default" is ignored): direct_register_custom_op(op_name=,
  * op_func=) or @torch.library.custom_op("ns::op"). */
 bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_def *out);
+/* When to_path lies in a package of the project that is built and
+ * installed apart from from_path's (a folder right inside the root with
+ * its own pyproject.toml or setup.py, such as SGLang's sgl-kernel/): that
+ * folder, relative to the root. What its source proves may not hold for
+ * the version installed. NULL otherwise. */
+const char *al_index_apart(al_index *ix, const char *from_path, const char *to_path);
+/* Whether `name` appears in a #define of the project's C++ files (a macro
+ * may then use a variable of that name unseen); true without a project. */
+bool al_index_macro_names(al_index *ix, const char *from_path, const char *name);
 /* The C++ function registered for a custom op with TORCH_LIBRARY(_IMPL,
  * _FRAGMENT, _EXPAND) `m.impl("op", &fn)`, found and parsed in the
  * project. */

@@ -1,6 +1,6 @@
-/* What the repo index's files share inside analysis/core/ (index.c and
- * methods.c): a project, the files read, and the helpers that load them.
- * Not for use outside the index. */
+/* What the repo index's files share inside analysis/core/ (index.c,
+ * index_cxx.c and methods.c): a project, the files read, and the helpers
+ * that load them. Not for use outside the index. */
 #ifndef ALLOCLINT_INDEX_INTERNAL_H
 #define ALLOCLINT_INDEX_INTERNAL_H
 
@@ -20,6 +20,10 @@ typedef struct {
 typedef struct {
     char *root;
     al_strlist py_roots; /* folders absolute imports start from */
+    /* Folders right inside the root with their own pyproject.toml or
+     * setup.py (SGLang's sgl-kernel/): packages built and installed
+     * apart from the root's, whose roots come after the root's own. */
+    al_strlist distributions;
     bool defs_read;
     cxx_definition *defs; /* sorted by name */
     size_t n_defs, cap_defs;
@@ -28,6 +32,8 @@ typedef struct {
     bool py_ops_read, cxx_ops_read;
     al_impls py_ops, cxx_ops;
     al_op_table schemas;
+    bool macros_read;
+    al_memo macro_words; /* every identifier in a #define of its C++ files */
     bool methods_read;
     al_memo method_files; /* "name" -> file_list: the files holding `def name(` */
 } project;
@@ -71,6 +77,9 @@ void al_index_walk_project(project *p);
 /* A Python file of the index, read once and parsed in parts; NULL when it
  * cannot be read. */
 pyfile *al_index_load_py(al_index *ix, const char *path);
+/* A C++ file of the index, read and tokenised once; NULL when it cannot
+ * be read or parsed. */
+cxxfile *al_index_load_cxx(al_index *ix, const char *path);
 /* An al_def for a definition found in a parsed view. */
 void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
                        const struct al_pymodule *mod, TSNode def);

@@ -95,6 +95,7 @@ const char *al_effect_name(al_effect e)
     case AL_EFFECT_ESCAPES: return "escapes";
     case AL_EFFECT_UNKNOWN: return "unknown";
     case AL_EFFECT_RETURNS_ALIAS: return "returns-alias";
+    case AL_EFFECT_UNREAD: return "unread";
     }
     return "?";
 }
@@ -255,6 +256,27 @@ static void assignments_to(const al_pyfile *pf, TSNode n, const char *want, int 
         assignments_to(pf, ts_node_named_child(n, i), want, count, value, at, depth + 1);
 }
 
+/* A callee in a package of the project built and installed apart from
+ * the caller's (SGLang's sgl-kernel/ for python/sglang/): its source in
+ * this tree proves what the version installed does only if they match,
+ * which alloclint cannot see. A full write or an unread argument then
+ * holds on that assumption. */
+static void mark_apart(const al_file_env *env, const char *callee_path, al_call_effect *out)
+{
+    if (out->effect != AL_EFFECT_WRITES_ALL && out->effect != AL_EFFECT_UNREAD)
+        return;
+    const char *apart = al_index_apart(env->index, env->path, callee_path);
+    if (!apart)
+        return;
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "assumes the installed `%s/` package is the one in this tree, which "
+                          "builds and installs it apart from this code",
+                     apart);
+    free(out->why);
+    out->why = al_strbuf_detach(&sb);
+    out->assumed = true;
+}
+
 /* What a launch's kernel expression stands for when it names no kernel
  * itself: a local assigned once (`kernel = _fwd_kernel`), or `self.k`
  * assigned once in its class (`self.k = _fwd_kernel` in __init__). A
@@ -304,6 +326,7 @@ static bool launch_effect(const al_file_env *env, TSNode call, TSNode kernel, in
     al_strbuf who = {0};
     al_strbuf_printf(&who, "the Triton kernel `%s`", name);
     al_language_table.triton.launch(env, call, k, who.data, d.path, pos, kw, out);
+    mark_apart(env, d.path, out);
     if (through) {
         char *via = al_node_text_compact(env->pf, kernel);
         al_chain tail = out->chain;
@@ -343,6 +366,7 @@ static bool op_effect(const al_file_env *env, TSNode call, const char *op, int p
         if (param < 0 || !helper_effect(env, &d, param, out))
             return false;
         bind_requirement(env, call, &d, false, out);
+        mark_apart(env, d.path, out);
         char *name = def_name(&d);
         al_strbuf who = {0};
         al_strbuf_printf(&who, "the custom op `%s` (implemented by `%s`)", op, name);
@@ -359,6 +383,7 @@ static bool op_effect(const al_file_env *env, TSNode call, const char *op, int p
     al_cxx_def cd;
     if (pos >= 0 && al_index_cxx_op(env->index, env->path, op, &cd)) {
         al_language_table.cxx.param_effect(env->index, &cd, pos, env->depth + 1, out);
+        mark_apart(env, cd.path, out);
         if (out->chain.n) {
             al_strbuf impl = {0};
             al_strbuf_printf(&impl, "`%s` implements `%s`", cd.unit->functions[cd.function].name, op);
@@ -522,6 +547,7 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     if (param < 0 || !helper_effect(env, &d, param, out))
         return false;
     bind_requirement(env, call, &d, skip_self, out);
+    mark_apart(env, d.path, out);
     char *name = def_name(&d);
     al_strbuf who = {0};
     al_strbuf_printf(&who, "`%s`", name);
@@ -536,6 +562,7 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
                  : out->effect == AL_EFFECT_WRITES_PART ? "leaves part of"
                  : out->effect == AL_EFFECT_ACCUMULATES ? "accumulates into"
                  : out->effect == AL_EFFECT_READS       ? "reads"
+                 : out->effect == AL_EFFECT_UNREAD      ? "never reads the values of"
                                                         : "keeps or hands on",
                  out->effect == AL_EFFECT_WRITES_ALL && out->req.kind != AL_REQ_NONE
                      ? " when its size matches the call's other arguments"

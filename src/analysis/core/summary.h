@@ -29,6 +29,8 @@ typedef enum {
     AL_EFFECT_ESCAPES,     /* kept, or handed where it cannot be followed */
     AL_EFFECT_UNKNOWN,
     AL_EFFECT_RETURNS_ALIAS, /* returned untouched, itself or a view (`returns_whole`) */
+    AL_EFFECT_UNREAD,        /* on every path left untouched, or overwritten whole before
+                              * any other use: its values are never read, and may stay */
 } al_effect;
 
 /* What WRITES_ALL needs from the caller: the numel of the buffer equals a
@@ -84,6 +86,8 @@ typedef enum {
     AL_PROOF_FULL_WRITE,  /* fully written before any read, on every path */
     AL_PROOF_OUTPUT_ONLY, /* only passed as an output before any read */
     AL_PROOF_BLOCKED,     /* some path needs the initial value */
+    AL_PROOF_UNREAD,      /* never read: handed only to callees that never read its
+                           * values (`evidence`), and not used after */
 } al_proof;
 
 /* What the callee does to one argument. */
@@ -94,6 +98,8 @@ typedef struct {
     char *why;      /* WRITES_SOME and the rest: the reason, for messages */
     al_chain chain; /* the call, then the callee's own steps */
     bool returns_whole; /* RETURNS_ALIAS: a view of every element, not a slice */
+    bool assumed;       /* WRITES_ALL, UNREAD: holds only under an assumption (`why`),
+                         * so a fix from it is at most unsafe */
 } al_call_effect;
 
 void al_call_effect_free(al_call_effect *e);

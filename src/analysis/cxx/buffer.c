@@ -51,6 +51,7 @@ static use_kind from_effect(al_call_effect *e, use_info *info)
     case AL_EFFECT_WRITES_SOME: k = U_OUTPUT; break;
     case AL_EFFECT_SKIPS: k = U_SKIP; break;
     case AL_EFFECT_WRITES_PART: k = U_SKIP; break;
+    case AL_EFFECT_UNREAD: k = U_SKIP; break; /* may stay: a C++ buffer is not proved by it */
     case AL_EFFECT_ACCUMULATES: k = U_RMW; break;
     case AL_EFFECT_READS: k = U_READ; break;
     case AL_EFFECT_UNUSED: k = U_META; break;

@@ -91,14 +91,15 @@ bool al_cxx_fn_is_use(const al_cxx_fn *f, size_t i, size_t name)
 int al_effect_severity(al_effect e)
 {
     switch (e) {
-    case AL_EFFECT_ACCUMULATES: return 7;
-    case AL_EFFECT_READS: return 6;
-    case AL_EFFECT_SKIPS: return 5;
-    case AL_EFFECT_WRITES_PART: return 5;
-    case AL_EFFECT_ESCAPES: return 4;
-    case AL_EFFECT_UNKNOWN: return 3;
-    case AL_EFFECT_RETURNS_ALIAS: return 4;
-    case AL_EFFECT_WRITES_SOME: return 2;
+    case AL_EFFECT_ACCUMULATES: return 8;
+    case AL_EFFECT_READS: return 7;
+    case AL_EFFECT_SKIPS: return 6;
+    case AL_EFFECT_WRITES_PART: return 6;
+    case AL_EFFECT_ESCAPES: return 5;
+    case AL_EFFECT_UNKNOWN: return 4;
+    case AL_EFFECT_RETURNS_ALIAS: return 5;
+    case AL_EFFECT_WRITES_SOME: return 3;
+    case AL_EFFECT_UNREAD: return 2;
     case AL_EFFECT_WRITES_ALL: return 1;
     case AL_EFFECT_UNUSED: return 0;
     }

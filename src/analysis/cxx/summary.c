@@ -357,33 +357,36 @@ static bool metadata_call(const char *name)
     return true;
 }
 
-/* `fn(..., t, ...)` with fn a function of the project: its summary. */
-static void argument_use(al_index *ix, const al_cxx_fn *f, size_t i, int depth, al_call_effect *out)
+/* The `(` of the innermost call around token i, or 0. */
+static size_t call_around(const al_cxx_fn *f, size_t i)
 {
     const al_cxx_unit *u = f->u;
-    size_t row = al_cxx_row(u, u->tokens[i].start);
-    /* The innermost call around token i. */
     int d = 0;
-    size_t open = 0;
     for (size_t k = i; k > f->body; k--) {
         if (is(u, k, ")"))
             d++;
         else if (is(u, k, "(")) {
-            if (d == 0) {
-                open = k;
-                break;
-            }
+            if (d == 0)
+                return k;
             d--;
         } else if (is(u, k, ";") || is(u, k, "{")) {
             break;
         }
     }
+    return 0;
+}
+
+/* `fn(..., t, ...)` with fn a function of the project: its summary. */
+static void argument_use(al_index *ix, const al_cxx_fn *f, size_t i, int depth, al_call_effect *out)
+{
+    const al_cxx_unit *u = f->u;
+    size_t row = al_cxx_row(u, u->tokens[i].start);
+    size_t open = call_around(f, i);
     if (!open || u->tokens[open - 1].kind != AL_CXX_IDENT) {
         al_effect_set(out, AL_EFFECT_READS, f->path, row, "uses it in an expression");
         return;
     }
-    int arg = 0;
-    d = 0;
+    int arg = 0, d = 0;
     for (size_t t = open + 1; t < i; t++) {
         if (is(u, t, "(") || is(u, t, "<") || is(u, t, "[") || is(u, t, "{"))
             d++;
@@ -424,6 +427,78 @@ static void argument_use(al_index *ix, const al_cxx_fn *f, size_t i, int depth, 
     al_call_effect_free(&ce);
 }
 
+/* Whether the use at token i looks at the tensor's metadata only:
+ * `t.sizes()`, `t.numel()`, `CHECK_INPUT(t)`, `TORCH_CHECK(t.is_cuda())`. */
+static bool metadata_use(const al_cxx_fn *f, size_t i)
+{
+    const al_cxx_unit *u = f->u;
+    if (is(u, i + 1, ".") && i + 3 < f->end && al_cxx_word_in(u, i + 2, META))
+        return true;
+    size_t open = call_around(f, i);
+    if (!open || u->tokens[open - 1].kind != AL_CXX_IDENT || is(u, i + 1, "."))
+        return false;
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(u->tokens[open - 1].end - u->tokens[open - 1].start),
+             u->src->bytes + u->tokens[open - 1].start);
+    return metadata_call(name);
+}
+
+/* Whether the parameter's first use that is not metadata is a whole fill
+ * (`t.zero_();`, `fill_`, `copy_`) standing as a statement of its own in
+ * a braced block, with every other use after it in that block. Each run
+ * of the block then overwrites the tensor before anything else touches
+ * it, and a path that skips the block never touches it: the values it
+ * was given are never read. A `case` label of the block or a `goto` in
+ * the function could enter the block past the fill: refused. *fill is
+ * the fill's name token (`t`). */
+static bool filled_first_in_block(const al_cxx_fn *f, size_t name, size_t *fill)
+{
+    const al_cxx_unit *u = f->u;
+    size_t first = 0;
+    for (size_t i = f->body + 1; i < f->end; i++) {
+        if (is(u, i, "goto"))
+            return false;
+        if (!first && al_cxx_fn_is_use(f, i, name) && !metadata_use(f, i))
+            first = i;
+    }
+    if (!first || !is(u, first + 1, ".") || !al_cxx_word_in(u, first + 2, FULL) ||
+        !is(u, first + 3, "("))
+        return false;
+    size_t a, b;
+    statement_of(f, first, &a, &b);
+    if (a != first || al_cxx_match(u, first + 3) + 1 != b || !is(u, b, ";"))
+        return false;
+    /* The innermost `{` around the fill. */
+    size_t open = 0;
+    int depth = 0;
+    for (size_t k = first; k > f->body; k--) {
+        if (is(u, k, "}"))
+            depth++;
+        else if (is(u, k, "{") && depth-- == 0) {
+            open = k;
+            break;
+        }
+    }
+    if (!open)
+        return false;
+    size_t close = al_cxx_match(u, open);
+    depth = 0;
+    for (size_t k = open + 1; k < close; k++) {
+        if (is(u, k, "{"))
+            depth++;
+        else if (is(u, k, "}"))
+            depth--;
+        else if (depth == 0 && (is(u, k, "case") || is(u, k, "default")))
+            return false;
+    }
+    for (size_t i = f->body + 1; i < f->end; i++)
+        if (i != first && al_cxx_fn_is_use(f, i, name) && !metadata_use(f, i) &&
+            (i < first || i > close))
+            return false;
+    *fill = first;
+    return true;
+}
+
 static void host_param_effect(al_index *ix, const al_cxx_fn *f, int param, int depth,
                               al_call_effect *out)
 {
@@ -441,6 +516,23 @@ static void host_param_effect(al_index *ix, const al_cxx_fn *f, int param, int d
         return;
     }
     size_t name = ps[param].name;
+    /* The values it was given are never read: all uses follow a whole
+     * fill, or there are none. A macro of the project that names it may
+     * use it unseen. */
+    char pname[128];
+    snprintf(pname, sizeof pname, "%.*s", (int)(u->tokens[name].end - u->tokens[name].start),
+             u->src->bytes + u->tokens[name].start);
+    bool hidden = al_index_macro_names(ix, f->path, pname);
+    size_t fill;
+    if (!hidden && filled_first_in_block(f, name, &fill) && nested(f, fill)) {
+        al_effect_set(out, AL_EFFECT_UNREAD, f->path, al_cxx_row(u, u->tokens[fill].start),
+                      "overwrites it with `%.*s` before any other use, in a block that may not "
+                      "run: never reads the values it was given",
+                      (int)(u->tokens[fill + 2].end - u->tokens[fill + 2].start),
+                      u->src->bytes + u->tokens[fill + 2].start);
+        al_chain_mark_store(&out->chain);
+        return;
+    }
     bool first = true;
     for (size_t i = f->body + 1; i < f->end; i++) {
         if (!al_cxx_fn_is_use(f, i, name))
@@ -478,6 +570,9 @@ static void host_param_effect(al_index *ix, const al_cxx_fn *f, int param, int d
         }
         first = false;
     }
+    if (out->effect == AL_EFFECT_UNUSED && !out->why && !hidden)
+        al_effect_set(out, AL_EFFECT_UNREAD, f->path, al_cxx_row(u, u->tokens[name].start),
+                      "never uses it");
 }
 
 static void param_effect(al_index *ix, const al_cxx_def *def, int param, int depth,

@@ -84,6 +84,13 @@ typedef struct {
     size_t evidence_row;
     char *why;
     al_chain chain;
+    /* The first callee that was handed it unwritten and never reads its
+     * values (it may leave them): what proves a fill wasted when nothing
+     * reads it afterwards. */
+    char *unread_by;
+    size_t unread_row;
+    char *unread_assumes; /* what that callee's summary assumes, or NULL */
+    al_chain unread_chain;
     al_buffer_desc desc;
     unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
 } actx;
@@ -340,6 +347,12 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             block_by(a, AL_BLOCK_ESCAPE, e);
         else if (e->kind == AL_USE_NEEDED)
             block_by(a, AL_BLOCK_CALLEE, e);
+        else if (e->kind == AL_USE_UNREAD && !a->unread_by) {
+            a->unread_by = al_xstrdup(e->evidence);
+            a->unread_row = e->row;
+            a->unread_assumes = e->unsafe && e->why ? al_xstrdup(e->why) : NULL;
+            al_chain_append(&a->unread_chain, &e->chain);
+        }
         else if (e->kind == AL_USE_RETURN && (!e->through_must || !a->returns_at))
             block(a, AL_BLOCK_ESCAPE, e->row);
         else if (e->kind == AL_USE_RETURN) {
@@ -617,6 +630,9 @@ static void free_actx(actx *a)
     free(a->block_why);
     al_chain_free(&a->block_chain);
     al_chain_free(&a->chain);
+    free(a->unread_by);
+    free(a->unread_assumes);
+    al_chain_free(&a->unread_chain);
 }
 
 static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
@@ -659,6 +675,18 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
         b.proof = AL_PROOF_OUTPUT_ONLY;
     } else if (a.completed_safe) {
         b.proof = AL_PROOF_FULL_WRITE;
+    } else if (a.unread_by && !a.touched) {
+        b.proof = AL_PROOF_UNREAD;
+        b.assumed = a.unread_assumes != NULL;
+        free(a.why);
+        a.why = a.unread_assumes;
+        a.unread_assumes = NULL;
+        a.evidence = a.unread_by;
+        a.evidence_row = a.unread_row;
+        al_chain_free(&a.chain);
+        a.chain = a.unread_chain;
+        a.unread_by = NULL;
+        memset(&a.unread_chain, 0, sizeof a.unread_chain);
     } else {
         b.proof = AL_PROOF_NONE;
     }
@@ -883,6 +911,13 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
             al_chain_add(&out->chain, env->path, a.evidence_row, "writes it with %s", a.evidence);
             al_chain_mark_store(&out->chain);
         }
+    } else if (a.unread_by && !a.touched) {
+        out->effect = AL_EFFECT_UNREAD;
+        out->assumed = a.unread_assumes != NULL;
+        out->why = al_xstrdup(a.unread_assumes ? a.unread_assumes
+                                               : "hands it to a callee that never reads its values");
+        al_chain_add(&out->chain, env->path, a.unread_row, "hands it to %s", a.unread_by);
+        al_chain_append(&out->chain, &a.unread_chain);
     } else if (a.touched && !a.origin_written) {
         out->effect = AL_EFFECT_WRITES_PART;
         why = "never writes its first element";

@@ -34,7 +34,8 @@ typedef struct {
     char *evidence; /* what proved the write, e.g. "`copy_`" */
     size_t evidence_row;
     char *why;      /* OUTPUT_ONLY: what could not be proved; BLOCKED: what the
-                     * blocking callee does, when one said */
+                     * blocking callee does, when one said; UNREAD: what it assumes */
+    bool assumed;   /* UNREAD: rests on an assumption (why): a fix is at most unsafe */
     al_chain chain; /* the callees and stores behind the write (BLOCKED:
                      * behind the block) */
     /* Statements that fill the buffer with zeros where every path still

@@ -114,8 +114,19 @@ static al_use method_use(const al_use_ctx *c, TSNode attr_node, TSNode call, al_
 {
     size_t len;
     const char *m = al_node_ptr(c->env->pf, al_node_field(attr_node, "attribute"), &len);
-    if (al_str_in_list(META_METHODS, m, len))
+    if (al_str_in_list(META_METHODS, m, len)) {
+        /* A data pointer or the storage compared is metadata; handed on,
+         * it lets anyone read or write the elements. */
+        bool pointer = (len == 8 && !memcmp(m, "data_ptr", 8)) ||
+                       (len == 15 && !memcmp(m, "untyped_storage", 15));
+        TSNode parent = ts_node_parent(call);
+        /* `x.untyped_storage().data_ptr()`: the chain's outer call. */
+        while (al_node_is(parent, "attribute") && al_node_is(ts_node_parent(parent), "call"))
+            parent = ts_node_parent(ts_node_parent(parent));
+        if (pointer && !al_node_is(parent, "comparison_operator"))
+            return make(AL_USE_ESCAPE, call);
         return make(AL_USE_META, call);
+    }
     if (al_str_in_list(al_full_write_methods, m, len)) {
         char what[64];
         snprintf(what, sizeof what, "`%.*s`", (int)(len < 40 ? len : 40), m);
@@ -502,7 +513,9 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
     case AL_EFFECT_WRITES_ALL: {
         bool whole = kind == AL_ALIAS_SAME || kind == AL_ALIAS_RESHAPED;
         int met = whole || e->req.kind == AL_REQ_NONE ? requirement_met(c, call, &e->req) : 0;
-        u = make_write(c, wr, met == 0, call, e->callee);
+        u = make_write(c, wr, met == 0 || e->assumed, call, e->callee);
+        if (met != 0 && e->assumed && e->why)
+            u.why = al_xstrdup(e->why);
         if (met == 0) {
             char *v = ts_node_is_null(e->req.node) ? al_xstrdup("?")
                                                    : al_node_text_compact(c->env->pf, e->req.node);
@@ -559,6 +572,13 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
         break;
     case AL_EFFECT_UNUSED:
         u = make(AL_USE_META, call);
+        break;
+    case AL_EFFECT_UNREAD:
+        u = make(AL_USE_UNREAD, call);
+        u.evidence = al_xstrdup(e->callee);
+        u.unsafe = e->assumed;
+        if (e->assumed && e->why)
+            u.why = al_xstrdup(e->why);
         break;
     case AL_EFFECT_RETURNS_ALIAS:
         u = returned_alias(c, call, kind, wr, e->returns_whole, e->callee);

@@ -36,6 +36,7 @@ typedef enum {
     AL_USE_CREATE,  /* a new alias bound to `target` */
     AL_USE_NEEDED,  /* a callee may leave elements unwritten that are read later */
     AL_USE_RETURN,  /* parameter mode: `return` of the buffer or a view (akind, aregion) */
+    AL_USE_UNREAD,  /* handed to a callee that never reads its values and may leave them */
 } al_use_kind;
 
 typedef struct {

@@ -138,3 +138,19 @@ def passed_to_helper(n, src, helper):
     helper(buf)
     buf.copy_(src)
     return buf
+
+
+def pointer_handed_to_library(n, src, comm):
+    # A warm-up collective reads the buffer through its data pointer.
+    buf = torch.zeros(n, device=src.device)  # expect: none
+    comm.all_reduce_raw(buf.data_ptr(), buf.numel())
+    buf.copy_(src)
+    return buf
+
+
+def pointer_compared(n, src, other):
+    # Comparing data pointers reads no element.
+    buf = torch.zeros(n, device=src.device)  # expect: AL101 safe
+    same = buf.data_ptr() == other.untyped_storage().data_ptr()
+    buf.copy_(src)
+    return buf, same

@@ -1,0 +1,3 @@
+from moekern.ops import align_block
+
+__all__ = ["align_block"]
