@@ -6,7 +6,9 @@ repository's history (a bare mirror): the commits in which engineers
             `F.pad(x, (1, 0))`, `torch.tensor([0])`) with a write into
             `buf[1:]` or an `out=` buffer                     (AL201, AL203)
   inplace   turned `x = x + y`, `x = x.clamp(...)`, `x = torch.add(x, ..)`,
-            `x = x.masked_fill(...)` into the in-place method       (AL401)
+            `x = x.masked_fill(...)` into the in-place method or `x += y`
+            (AL401; not inside a Triton kernel, where nothing is
+            allocated)
   np-pad    the NumPy twin of pad in host code: `np.pad(np.cumsum(..), (1, 0))`
             or `np.concatenate([[0], np.cumsum(..)])` into `out=buf[1:]`
                                                                       (AL201)
@@ -49,7 +51,38 @@ BUFFER_NAME = re.compile(r'(\w+)\s*\[\s*(?:1\s*:|:\s*1\s*\]\s*\.zero_)')
 # `x = <pad>` or `x[...].copy_(<pad>` / `x.copy_(<pad>`: the buffer padded into.
 PAD_TARGET = re.compile(r'^\s*([\w.]+)\s*(?:\[[^\]]*\])?\s*(?:=|\.copy_\()')
 INPLACE_OLD = re.compile(r'^\s*([A-Za-z_]\w*)\s*=\s*(?:\1\s*[-+*/]\s*\S|\S.*?\s[-+*]\s*\1\s*$|\1\.(add|sub|mul|div|clamp|clamp_min|clamp_max|masked_fill|masked_scatter)\(|torch\.(add|sub|mul|div|clamp)\(\s*\1\s*,)')
-INPLACE_NEW = r'^\s*{name}\.(add_|sub_|mul_|div_|clamp_|clamp_min_|clamp_max_|masked_fill_|masked_scatter_)\('
+INPLACE_NEW = (r'^\s*{name}\s*(?:\.(add_|sub_|mul_|div_|clamp_|clamp_min_|clamp_max_|masked_fill_|'
+               r'masked_scatter_)\(|[-+*/]=\s*\S)')
+# A decorator that makes the function below a Triton kernel: its values
+# are registers, not tensors, and `x = x * y` there allocates nothing.
+TRITON_DECORATOR = re.compile(r'^\s*@(triton\.jit|tl\.jit|triton\.autotune|triton\.heuristics|jit)\b')
+
+
+def in_triton_kernel(lines, row):
+    """Whether line `row` (1-based) lies in a function decorated as a
+    Triton kernel: the nearest `def` above it with less indentation."""
+    text = lines[row - 1]
+    indent = len(text) - len(text.lstrip())
+    for i in range(row - 2, -1, -1):
+        t = lines[i]
+        if not t.strip() or t.lstrip().startswith((')', ']', '}', '#')):
+            continue  # blank, a comment, or the close of a signature or call
+        ind = len(t) - len(t.lstrip())
+        if ind < indent and t.lstrip().startswith('def '):
+            # its decorators, which may span lines
+            j = i - 1
+            while j >= 0:
+                u = lines[j]
+                uind = len(u) - len(u.lstrip())
+                if TRITON_DECORATOR.match(u):
+                    return True
+                if u.strip() and uind <= ind and not u.lstrip().startswith(('@', ')', ']', '}')):
+                    return False
+                j -= 1
+            return False
+        if ind < indent:
+            indent = ind
+    return False
 LOOP_HEAD = re.compile(r'^\s*for\s+(\w+)\s+in\s+range\(')
 LOOP_FILL = r'\[\s*{var}\s*\]\s*\.(zero_|fill_)\('
 SLICE_FILL = re.compile(r'\[[^\]]*:[^\]]*\]\s*\.(zero_|fill_)\(')
@@ -166,6 +199,10 @@ def main():
         tree.goto(rev)
         if not os.path.exists(os.path.join(tree.path, s['file'])):
             continue
+        if s['pattern'] == 'inplace':
+            with open(os.path.join(tree.path, s['file']), encoding='utf-8', errors='replace') as fh:
+                if in_triton_kernel(fh.read().split('\n'), s['row']):
+                    continue
         if (rev, s['file']) not in cache:
             cache[(rev, s['file'])] = run_alloclint(alloclint, tree.path, s['file'], 'ALL')
         codes = RULES[s['pattern']]

@@ -6,6 +6,7 @@
 
 #include "../analysis/python/alloc.h"
 #include "../analysis/python/dtype.h"
+#include "../analysis/python/fresh.h"
 #include "../analysis/python/lifetime.h"
 #include "../base/util.h"
 
@@ -28,20 +29,21 @@ typedef struct {
     bool needs_float;   /* true division: x must be floating */
 } inplace;
 
-static void report(TSNode asg, const char *name, const inplace *ip, const char *why,
-                   al_findings *out)
+static void report(TSNode asg, const char *name, const inplace *ip, bool fresh, const char *via,
+                   const char *why, al_findings *out)
 {
     size_t start = ts_node_start_byte(asg), end = ts_node_end_byte(asg);
     al_strbuf repl = {0};
     al_strbuf_printf(&repl, "%s.%s(%s)", name, ip->method, ip->args);
     al_strbuf msg = {0};
-    al_strbuf_printf(&msg, "`%s` is a fresh local tensor rebound to a new one: `%s` would "
+    al_strbuf_printf(&msg, "`%s` is %s rebound to a new one: `%s` would "
                            "reuse its memory, one allocation fewer (no speed gain measured)",
-                     name, repl.data);
+                     name, fresh ? "a fresh local tensor" : "a tensor", repl.data);
     if (why)
         al_strbuf_printf(&msg, " (unsafe: %s)", why);
     else
-        al_strbuf_puts(&msg, "; proved: no autograd, no alias, same shape and dtype");
+        al_strbuf_printf(&msg, "; proved: no autograd, no alias%s%s%s, same shape and dtype",
+                         via ? " (" : "", via ? via : "", via ? ")" : "");
     al_strbuf fm = {0};
     al_strbuf_printf(&fm, "Replace with `%s`", repl.data);
     al_fix *fix = al_fix_new(why ? AL_FIX_UNSAFE : AL_FIX_SAFE, fm.data);
@@ -191,9 +193,25 @@ static bool inplace_form(const al_pymodule *m, TSNode rhs, const char *name, inp
     return true;
 }
 
-/* Fresh: every binding of the name in the function makes a new tensor;
- * unaliased: no view, alias, store or unknown call sees it. */
-static bool fresh_and_unaliased(const al_pymodule *m, TSNode func, TSNode asg, const char *name)
+/* Whether the use at n may run before the statement asg: it comes
+ * first in the text, or a loop around asg holds it too. */
+static bool may_precede(TSNode func, TSNode asg, TSNode n)
+{
+    if (ts_node_end_byte(n) <= ts_node_start_byte(asg))
+        return true;
+    for (TSNode loop = al_enclosing_loop(func, asg); !ts_node_is_null(loop);
+         loop = al_enclosing_loop(func, ts_node_parent(loop)))
+        if (ts_node_start_byte(n) >= ts_node_start_byte(loop) &&
+            ts_node_end_byte(n) <= ts_node_end_byte(loop))
+            return true;
+    return false;
+}
+
+/* Unaliased: no view, alias, store or unknown call that may run before
+ * the rewritten statement sees the name; no capture, global or loop
+ * target anywhere. What runs after the update sees the updated tensor
+ * either way. */
+static bool unaliased(const al_pymodule *m, TSNode func, TSNode asg, const char *name)
 {
     const al_pyfile *pf = m->pf;
     bool ok = true;
@@ -221,22 +239,21 @@ static bool fresh_and_unaliased(const al_pymodule *m, TSNode func, TSNode asg, c
                 ok = false;
         } else if (!strcmp(t, "assignment")) {
             TSNode left = al_node_field(n, "left");
-            if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, name)) {
-                if (!ts_node_eq(n, asg) && !al_fresh_value(pf, &m->imports, al_node_field(n, "right")))
-                    ok = false;
-            } else if (al_py_count_ident(pf, left, name) && !al_node_is(left, "subscript")) {
+            if (!al_node_is(left, "identifier") && al_py_count_ident(pf, left, name) &&
+                !al_node_is(left, "subscript"))
                 ok = false; /* a, x = ... */
-            }
         } else if (!strcmp(t, "identifier") && al_node_text_eq(pf, n, name) &&
                    !(ts_node_start_byte(n) >= ts_node_start_byte(asg) &&
-                     ts_node_end_byte(n) <= ts_node_end_byte(asg))) {
+                     ts_node_end_byte(n) <= ts_node_end_byte(asg)) &&
+                   may_precede(func, asg, n)) {
             /* (the rewritten statement's own uses were checked by its form) */
             TSNode par = ts_node_parent(n);
             bool meta = al_node_is(par, "attribute") &&
                         ts_node_eq(al_node_field(par, "attribute"), n);
             bool kwname = al_node_is(par, "keyword_argument") &&
                           ts_node_eq(al_node_field(par, "name"), n);
-            if (!meta && !kwname && al_use_escapes(pf, &m->imports, n) &&
+            bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
+            if (!meta && !kwname && !bound && al_use_escapes(pf, &m->imports, n) &&
                 !al_node_is(par, "return_statement"))
                 ok = false;
         }
@@ -251,9 +268,104 @@ static bool fresh_and_unaliased(const al_pymodule *m, TSNode func, TSNode asg, c
     return ok;
 }
 
+/* `x = x <op> ...`, `x = x.<method>(...)`, `x = x[...]`: a new tensor, or
+ * x's own (a view, a no-op conversion); either way no one else's. */
+static bool updates_itself(const al_pyfile *pf, TSNode v, const char *name)
+{
+    v = al_py_unparen(v);
+    if (al_node_is(v, "binary_operator"))
+        return al_node_text_eq(pf, al_py_unparen(al_node_field(v, "left")), name) ||
+               al_node_text_eq(pf, al_py_unparen(al_node_field(v, "right")), name);
+    if (al_node_is(v, "subscript"))
+        return al_node_text_eq(pf, al_node_field(v, "value"), name);
+    if (al_node_is(v, "call") && al_node_is(al_node_field(v, "function"), "attribute"))
+        return al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), name);
+    return false;
+}
+
+/* An in-place update of x as a statement: `x += y`, `x.mul_(s)`. */
+static bool inplace_statement(const al_pyfile *pf, TSNode st, const char *name)
+{
+    if (!al_node_is(st, "expression_statement"))
+        return false;
+    TSNode e = ts_node_named_child(st, 0);
+    if (al_node_is(e, "augmented_assignment"))
+        return al_node_text_eq(pf, al_node_field(e, "left"), name);
+    if (!al_node_is(e, "call") || !al_node_is(al_node_field(e, "function"), "attribute"))
+        return false;
+    TSNode fn = al_node_field(e, "function");
+    size_t len;
+    const char *m = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
+    return al_node_text_eq(pf, al_node_field(fn, "object"), name) && len > 1 &&
+           m[len - 1] == '_' && m[len - 2] != '_';
+}
+
+/* The row of an in-place update of x on every path from the function's
+ * start to stmt: a statement of a block around stmt, before it; or 0. */
+static size_t updated_in_place_before(const al_pyfile *pf, TSNode func, TSNode stmt,
+                                      const char *name)
+{
+    for (TSNode at = stmt; !ts_node_is_null(at) && !ts_node_eq(at, func); at = ts_node_parent(at)) {
+        TSNode block = ts_node_parent(at);
+        if (!al_node_is(block, "block"))
+            continue;
+        for (TSNode s = ts_node_prev_named_sibling(at); !ts_node_is_null(s);
+             s = ts_node_prev_named_sibling(s))
+            if (inplace_statement(pf, s, name))
+                return al_node_row(s);
+        if (ts_node_eq(ts_node_parent(block), func))
+            break;
+        /* a branch or loop body: the paths around it need not run it */
+        if (!al_node_is(ts_node_parent(block), "with_statement"))
+            break;
+    }
+    return 0;
+}
+
+/* Who else may hold x's tensor: every binding of x in the function but
+ * its own updates, and x as a parameter. */
+static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode asg,
+                        const char *name, bool param)
+{
+    const al_pyfile *pf = m->pf;
+    al_own own = {AL_OWN_FRESH, NULL};
+    if (param) {
+        size_t row = updated_in_place_before(pf, func, stmt, name);
+        al_strbuf sb = {0};
+        if (row)
+            al_strbuf_printf(&sb, "`%s` is a parameter, already updated in place on line %zu: "
+                                  "assumes no caller reads it after this call",
+                             name, row);
+        own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, row ? al_strbuf_detach(&sb) : NULL};
+        if (!row)
+            return own;
+    }
+    TSTreeCursor cur = ts_tree_cursor_new(al_node_field(func, "body"));
+    bool more = ts_tree_cursor_goto_first_child(&cur);
+    while (more && own.kind != AL_OWN_NO) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        bool nested = al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+                      al_node_is(n, "lambda");
+        if (al_node_is(n, "assignment") && !ts_node_eq(n, asg) &&
+            al_node_is(al_node_field(n, "left"), "identifier") &&
+            al_node_text_eq(pf, al_node_field(n, "left"), name) &&
+            !updates_itself(pf, al_node_field(n, "right"), name))
+            own = al_own_meet(own, al_value_own(m, func, al_node_field(n, "right")));
+        if (!nested && ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+            if (!ts_tree_cursor_goto_parent(&cur)) {
+                more = false;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&cur);
+    return own;
+}
+
 /* The value of the last binding of name before stmt in the function, in
  * source order (in a branch or not: every binding is fresh, which
- * fresh_and_unaliased checks, so whichever ran left a fresh tensor), or a
+ * ownership checks, so whichever ran left a tensor no one else holds), or a
  * null node. */
 static TSNode bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name)
 {
@@ -293,12 +405,15 @@ static al_dtype known_dtype(const al_pymodule *m, TSNode value)
 
 /* Why the rewrite is not proved safe, or NULL. */
 static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const inplace *ip,
-                      al_dtype dtype, const char *name)
+                      al_dtype dtype, const char *name, const char *assumed)
 {
     al_strbuf why = {0};
+    if (assumed)
+        al_strbuf_puts(&why, assumed);
     if (!in->inference && !al_pymodule_grad_off(in->py, func, stmt))
-        al_strbuf_puts(&why, "autograd may need the old value: no `torch.inference_mode()` or "
-                             "`no_grad()` around it, no `inference = true`");
+        al_strbuf_printf(&why, "%sautograd may need the old value: no `torch.inference_mode()` or "
+                               "`no_grad()` around it, no `inference = true`",
+                         why.len ? "; " : "");
     bool floating = dtype.kind == AL_DTYPE_FLOAT;
     al_strbuf shape = {0};
     switch (ip->kind) {
@@ -354,32 +469,52 @@ static bool is_parameter(const al_pyfile *pf, TSNode func, const char *name)
     return false;
 }
 
+/* A Triton kernel's values are blocks in registers: nothing to reuse. */
+static bool is_kernel(const al_pymodule *m, TSNode func)
+{
+    for (size_t i = 0; i < m->n_kernels; i++)
+        if (ts_node_eq(m->kernels[i], func))
+            return true;
+    return false;
+}
+
 static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
 {
     al_rule_visit *w = arg;
     const al_pymodule *m = w->in->py;
     const al_pyfile *pf = m->pf;
+    if (is_kernel(m, func))
+        return;
     TSNode asg = al_py_name_assignment(stmt);
     if (ts_node_is_null(asg) || !ts_node_is_null(al_node_field(asg, "type")))
         return;
     char *name = al_node_text(pf, al_node_field(asg, "left"));
     inplace ip;
     memset(&ip, 0, sizeof ip);
-    /* Not a parameter; bound before, in this function, by a fresh value. */
-    TSNode before;
+    /* Bound before, in this function, by values no one else holds (or a
+     * parameter this code already updates in place); no alias of it made
+     * before the update. */
+    bool param = is_parameter(pf, func, name);
+    TSNode before = {0};
     if (inplace_form(m, al_node_field(asg, "right"), name, &ip) &&
-        !is_parameter(pf, func, name) && fresh_and_unaliased(m, func, asg, name) &&
-        !ts_node_is_null(before = bound_before(pf, func, stmt, name))) {
-        /* The dtype of that binding is x's only if no other binding
-         * (an `if` branch) can reach the rewrite. */
-        al_strlist bound = {0};
-        al_py_bound_names(pf, al_node_field(func, "body"), &bound);
-        al_dtype dtype = al_strlist_count(&bound, name) == 2 ? known_dtype(m, before)
-                                                             : (al_dtype){AL_DTYPE_UNKNOWN, 0};
-        al_strlist_free(&bound);
-        char *why = unproved(w->in, func, stmt, &ip, dtype, name);
-        report(asg, name, &ip, why, w->out);
-        free(why);
+        (param || !ts_node_is_null(before = bound_before(pf, func, stmt, name))) &&
+        unaliased(m, func, asg, name)) {
+        al_own own = ownership(m, func, stmt, asg, name, param);
+        if (own.kind != AL_OWN_NO) {
+            /* The dtype of that binding is x's only if no other binding
+             * (an `if` branch) can reach the rewrite. */
+            al_strlist bound = {0};
+            al_py_bound_names(pf, al_node_field(func, "body"), &bound);
+            al_dtype dtype = !param && al_strlist_count(&bound, name) == 2
+                                 ? known_dtype(m, before)
+                                 : (al_dtype){AL_DTYPE_UNKNOWN, 0};
+            al_strlist_free(&bound);
+            bool fresh = own.kind == AL_OWN_FRESH;
+            char *why = unproved(w->in, func, stmt, &ip, dtype, name, fresh ? NULL : own.why);
+            report(asg, name, &ip, fresh, fresh ? own.why : NULL, why, w->out);
+            free(why);
+        }
+        al_own_free(&own);
     }
     free(ip.args);
     free(name);

@@ -1,0 +1,442 @@
+#include "fresh.h"
+
+#include "lifetime.h"
+#include "../core/index.h"
+#include "../../base/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 3
+
+/* torch.nn modules whose forward makes its output, and those that may
+ * hand back their input (Dropout in eval, Identity, Flatten's view). */
+static const char *const NEW_MODULES[] = {
+    "Linear", "Bilinear", "Embedding", "EmbeddingBag", "LayerNorm", "RMSNorm", "GroupNorm",
+    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+    "GELU", "SiLU", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", NULL};
+static const char *const SAME_MODULES[] = {
+    "Identity", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Flatten",
+    "Unflatten", NULL};
+/* torch.nn.functional ops that return a new tensor (none in place by
+ * default). */
+static const char *const NEW_FUNCTIONAL[] = {
+    "linear", "embedding", "layer_norm", "rms_norm", "group_norm", "softmax", "log_softmax",
+    "silu", "gelu", "relu", "sigmoid", "tanh", "normalize", "pad", "conv1d", "conv2d",
+    "conv3d", "scaled_dot_product_attention", "interpolate", NULL};
+static const char *const VIEW_METHODS[] = {
+    "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand", "expand_as", "permute",
+    "transpose", "t", "view_as", "reshape_as", "unflatten", "movedim", "narrow", "select",
+    "detach", "as_strided", NULL};
+static const char *const CONVERT_METHODS[] = {
+    "to", "float", "half", "bfloat16", "double", "int", "long", "bool", "contiguous",
+    "type_as", "type", "cuda", "cpu", NULL};
+
+bool al_own_alias_method(const char *name, size_t len, bool *converts)
+{
+    *converts = al_str_in_list(CONVERT_METHODS, name, len);
+    return *converts || al_str_in_list(VIEW_METHODS, name, len);
+}
+
+void al_own_free(al_own *o)
+{
+    free(o->why);
+    o->why = NULL;
+}
+
+al_own al_own_meet(al_own a, al_own b)
+{
+    if (b.kind < a.kind || (b.kind == a.kind && !a.why)) {
+        al_own t = a;
+        a = b;
+        b = t;
+    }
+    al_own_free(&b);
+    return a;
+}
+
+static al_own make(al_own_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static al_own make(al_own_kind kind, const char *fmt, ...)
+{
+    al_own o = {kind, NULL};
+    if (fmt) {
+        char buf[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+        o.why = al_xstrdup(buf);
+    }
+    return o;
+}
+
+static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth);
+
+/* The text of n for a message, shortened. */
+static char *shown(const al_pyfile *pf, TSNode n)
+{
+    char *t = al_node_text_compact(pf, n);
+    if (strlen(t) > 60)
+        strcpy(t + 57, "...");
+    return t;
+}
+
+typedef struct {
+    const al_pymodule *m;
+    TSNode func;
+    const char *name;
+    int depth;
+    al_own own;
+    bool any;
+} bindings;
+
+static bool binds_name(const al_pyfile *pf, TSNode target, const char *name)
+{
+    return al_py_count_ident(pf, target, name) > 0;
+}
+
+static al_visit visit_binding(TSNode n, void *arg)
+{
+    bindings *b = arg;
+    const al_pyfile *pf = b->m->pf;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+        al_node_is(n, "lambda"))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "assignment")) {
+        TSNode left = al_node_field(n, "left");
+        if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name)) {
+            b->any = true;
+            b->own = al_own_meet(b->own, value_own(b->m, b->func, al_node_field(n, "right"),
+                                                    b->depth + 1));
+        } else if (!al_node_is(left, "subscript") && !al_node_is(left, "attribute") &&
+                   binds_name(pf, left, b->name)) {
+            b->any = true;
+            b->own = al_own_meet(b->own, make(AL_OWN_NO, "`%s` is unpacked from a value", b->name));
+        }
+    } else if ((al_node_is(n, "for_statement") &&
+                binds_name(pf, al_node_field(n, "left"), b->name)) ||
+               (al_node_is(n, "named_expression") &&
+                binds_name(pf, al_node_field(n, "name"), b->name))) {
+        b->any = true;
+        b->own = al_own_meet(b->own, make(AL_OWN_NO, "`%s` is bound by a loop or `:=`", b->name));
+    }
+    return AL_VISIT_INTO;
+}
+
+/* A local name of func: what its every binding gives. */
+static al_own name_own(const al_pymodule *m, TSNode func, const char *name, int depth)
+{
+    al_strlist params = {0};
+    al_py_param_names(m->pf, func, &params);
+    bool param = al_strlist_has(&params, name, strlen(name));
+    al_strlist_free(&params);
+    if (param)
+        return make(AL_OWN_NO, "returns its argument `%s`", name);
+    bindings b = {m, func, name, depth, {AL_OWN_FRESH, NULL}, false};
+    al_node_preorder(al_node_field(func, "body"), visit_binding, &b);
+    if (!b.any) {
+        al_own_free(&b.own);
+        return make(AL_OWN_NO, "`%s` is not bound in the function", name);
+    }
+    return b.own;
+}
+
+typedef struct {
+    const al_pymodule *m;
+    const char *name;
+    TSNode use; /* the first use that lets it live on, or null */
+} kept;
+
+static al_visit visit_kept(TSNode n, void *arg)
+{
+    kept *k = arg;
+    if (!ts_node_is_null(k->use) || al_node_is(n, "return_statement"))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "identifier") && al_node_text_eq(k->m->pf, n, k->name)) {
+        TSNode par = ts_node_parent(n);
+        bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
+        if (!bound && al_use_escapes(k->m->pf, &k->m->imports, n))
+            k->use = n;
+    }
+    return AL_VISIT_INTO;
+}
+
+/* A local returned by its function: new when every binding is, and no
+ * use but the return lets it live on (stored, aliased, handed to a call
+ * that may keep it). */
+static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *name, int depth)
+{
+    al_own o = name_own(m, func, name, depth);
+    if (o.kind != AL_OWN_FRESH)
+        return o;
+    kept k = {m, name, {{0}, NULL, NULL}};
+    al_node_preorder(al_node_field(func, "body"), visit_kept, &k);
+    if (ts_node_is_null(k.use))
+        return o;
+    TSNode st = k.use;
+    while (!ts_node_is_null(ts_node_parent(st)) && !al_node_is(st, "expression_statement") &&
+           !al_node_is(st, "assignment"))
+        st = ts_node_parent(st);
+    char *t = shown(m->pf, st);
+    al_own a = make(AL_OWN_ASSUMED, "assumes nothing keeps `%s` (line %zu: `%s`)", name,
+                    al_node_row(k.use), t);
+    free(t);
+    return a;
+}
+
+typedef struct {
+    const al_pymodule *m;
+    TSNode func;
+    int depth;
+    al_own own;
+    bool any;
+} returns;
+
+static al_visit visit_return(TSNode n, void *arg)
+{
+    returns *r = arg;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+        al_node_is(n, "lambda"))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "yield")) {
+        r->own = al_own_meet(r->own, make(AL_OWN_NO, "it is a generator"));
+        return AL_VISIT_OVER;
+    }
+    if (!al_node_is(n, "return_statement"))
+        return AL_VISIT_INTO;
+    r->any = true;
+    TSNode v = ts_node_named_child_count(n) ? ts_node_named_child(n, 0) : (TSNode){0};
+    if (ts_node_is_null(v)) {
+        r->own = al_own_meet(r->own, make(AL_OWN_NO, "it returns None on some path"));
+        return AL_VISIT_OVER;
+    }
+    v = al_py_unparen(v);
+    al_own o;
+    if (al_node_is(v, "identifier")) {
+        char *name = al_node_text(r->m->pf, v);
+        o = returned_name_own(r->m, r->func, name, r->depth);
+        free(name);
+    } else {
+        o = value_own(r->m, r->func, v, r->depth);
+    }
+    r->own = al_own_meet(r->own, o);
+    return AL_VISIT_OVER;
+}
+
+static void own_free_boxed(void *p)
+{
+    al_own_free(p);
+    free(p);
+}
+
+/* What a project function returns: the meet over its returns. */
+static al_own returns_own(const al_def *d, int depth)
+{
+    al_index *ix = d->mod->index;
+    char key[600];
+    snprintf(key, sizeof key, "own\n%s\n%u", d->path, ts_node_start_byte(d->def));
+    al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
+    if (memo)
+        return (al_own){memo->kind, memo->why ? al_xstrdup(memo->why) : NULL};
+    returns r = {d->mod, d->def, depth, {AL_OWN_FRESH, NULL}, false};
+    al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
+    if (!r.any) {
+        al_own_free(&r.own);
+        r.own = make(AL_OWN_NO, "it returns nothing");
+    }
+    if (ix) {
+        al_own *box = al_xmalloc(sizeof *box);
+        *box = (al_own){r.own.kind, r.own.why ? al_xstrdup(r.own.why) : NULL};
+        al_index_memo_put(ix, key, box, own_free_boxed);
+    }
+    return r.own;
+}
+
+/* `self.<attr>(...)`: the modules assigned to `self.<attr>` in the class
+ * around func. */
+typedef struct {
+    const al_pymodule *m;
+    const char *attr;
+    al_own own;
+    bool any;
+} modules;
+
+static al_visit visit_module(TSNode n, void *arg)
+{
+    modules *s = arg;
+    const al_pyfile *pf = s->m->pf;
+    if (!al_node_is(n, "assignment"))
+        return AL_VISIT_INTO;
+    TSNode left = al_node_field(n, "left");
+    if (!al_node_is(left, "attribute") ||
+        !al_node_text_eq(pf, al_node_field(left, "object"), "self") ||
+        !al_node_text_eq(pf, al_node_field(left, "attribute"), s->attr))
+        return AL_VISIT_INTO;
+    s->any = true;
+    TSNode v = al_py_unparen(al_node_field(n, "right"));
+    char *q = al_node_is(v, "call") ? al_pymodule_resolve(s->m, al_node_field(v, "function")) : NULL;
+    const char *last = q ? strrchr(q, '.') : NULL;
+    last = last ? last + 1 : q;
+    bool nn = q && (!strncmp(q, "torch.nn.", 9) || !strncmp(q, "nn.", 3));
+    al_own o;
+    if (nn && al_str_in_list(NEW_MODULES, last, strlen(last)))
+        o = make(AL_OWN_FRESH, "`self.%s` is `%s`, which returns a new tensor", s->attr, q);
+    else if (nn && al_str_in_list(SAME_MODULES, last, strlen(last)))
+        o = make(AL_OWN_NO, "`self.%s` is `%s`, which may return its input", s->attr, q);
+    else {
+        char *t = al_node_is(v, "call") ? shown(pf, al_node_field(v, "function")) : shown(pf, v);
+        o = make(AL_OWN_ASSUMED,
+                 "assumes `self.%s(...)` returns a new tensor: it is `%s`, whose forward "
+                 "alloclint does not follow",
+                 s->attr, t);
+        free(t);
+    }
+    free(q);
+    s->own = al_own_meet(s->own, o);
+    return AL_VISIT_OVER;
+}
+
+static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, const char *attr)
+{
+    TSNode cls = ts_node_parent(func);
+    while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
+        cls = ts_node_parent(cls);
+    modules s = {m, attr, {AL_OWN_FRESH, NULL}, false};
+    if (!ts_node_is_null(cls))
+        al_node_preorder(al_node_field(cls, "body"), visit_module, &s);
+    if (!s.any) {
+        al_own_free(&s.own);
+        char *t = shown(m->pf, call);
+        al_own o = make(AL_OWN_ASSUMED, "assumes `%s` returns a new tensor: alloclint does not "
+                                        "see what `self.%s` is",
+                        t, attr);
+        free(t);
+        return o;
+    }
+    return s.own;
+}
+
+static bool is_param(const al_pymodule *m, TSNode func, TSNode id)
+{
+    al_strlist params = {0};
+    al_py_param_names(m->pf, func, &params);
+    size_t len;
+    const char *p = al_node_ptr(m->pf, id, &len);
+    bool yes = al_strlist_has(&params, p, len);
+    al_strlist_free(&params);
+    return yes;
+}
+
+static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode fn = al_node_field(call, "function");
+    if (al_node_is(fn, "attribute")) {
+        size_t len;
+        const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
+        TSNode recv = al_py_unparen(al_node_field(fn, "object"));
+        bool converts;
+        if (al_own_alias_method(meth, len, &converts) && !al_node_is(recv, "identifier") &&
+            !al_node_is(recv, "attribute"))
+            return value_own(m, func, recv, depth); /* a new receiver's view stays new */
+        if (al_own_alias_method(meth, len, &converts)) {
+            char *r = shown(pf, recv);
+            al_own o = converts ? make(AL_OWN_ASSUMED,
+                                       "assumes `.%.*s(...)` makes a copy: it returns `%s` itself "
+                                       "when it already has that dtype and device",
+                                       (int)len, meth, r)
+                                : make(AL_OWN_NO, "it is a view of `%s`", r);
+            free(r);
+            return o;
+        }
+        TSNode obj = al_node_field(fn, "object");
+        if (al_node_is(obj, "attribute") && al_node_text_eq(pf, al_node_field(obj, "object"), "self") &&
+            !strncmp(meth, "forward", len) && len == 7) {
+            char *a = al_node_text(pf, al_node_field(obj, "attribute"));
+            al_own o = module_call_own(m, func, call, a);
+            free(a);
+            return o;
+        }
+    }
+    /* A project function: its returns. */
+    al_def d;
+    al_pysite site = {m->path, pf, m};
+    if (m->index && depth < MAX_DEPTH && al_index_resolve(m->index, &site, fn, call, &d) &&
+        !d.kernel) {
+        al_own o = returns_own(&d, depth + 1);
+        if (o.kind == AL_OWN_FRESH && depth == 0) {
+            char *t = shown(pf, fn);
+            free(o.why);
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "`%s` returns a new tensor on every path", t);
+            o.why = al_strbuf_detach(&sb);
+            free(t);
+        }
+        if (o.kind == AL_OWN_NO) {
+            char *t = shown(pf, fn);
+            char *why = o.why;
+            o.why = NULL;
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "`%s` may not return a new tensor: %s", t, why ? why : "?");
+            o.why = al_strbuf_detach(&sb);
+            free(why);
+            free(t);
+        }
+        return o;
+    }
+    /* `self.<attr>(...)`: a module. */
+    if (al_node_is(fn, "attribute") && al_node_text_eq(pf, al_node_field(fn, "object"), "self")) {
+        char *a = al_node_text(pf, al_node_field(fn, "attribute"));
+        al_own o = module_call_own(m, func, call, a);
+        free(a);
+        return o;
+    }
+    /* A callable handed in: anything, its argument included. */
+    if (al_node_is(fn, "identifier") && is_param(m, func, fn)) {
+        char *t = shown(pf, fn);
+        al_own o = make(AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", t);
+        free(t);
+        return o;
+    }
+    char *q = al_pymodule_resolve(m, fn);
+    if (q && !strncmp(q, "torch.nn.functional.", 20) &&
+        al_str_in_list(NEW_FUNCTIONAL, q + 20, strlen(q + 20))) {
+        free(q);
+        return make(AL_OWN_FRESH, NULL);
+    }
+    free(q);
+    char *t = shown(pf, fn);
+    al_own o = make(AL_OWN_ASSUMED, "assumes `%s(...)` returns a new tensor that nothing else "
+                                    "holds: alloclint does not follow it",
+                    t);
+    free(t);
+    return o;
+}
+
+static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
+{
+    const al_pyfile *pf = m->pf;
+    v = al_py_unparen(v);
+    if (depth > MAX_DEPTH + 2)
+        return make(AL_OWN_ASSUMED, "assumes the value is a new tensor (too deep to follow)");
+    if (al_node_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3)
+        return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), depth + 1),
+                           value_own(m, func, ts_node_named_child(v, 2), depth + 1));
+    if (al_fresh_value(pf, &m->imports, v))
+        return make(AL_OWN_FRESH, NULL);
+    if (al_node_is(v, "call"))
+        return call_own(m, func, v, depth);
+    char *t = shown(pf, v);
+    al_own o = al_node_is(v, "identifier") && is_param(m, func, v)
+                   ? make(AL_OWN_NO, "`%s` is a parameter", t)
+                   : make(AL_OWN_NO, "`%s` is not a new tensor", t);
+    free(t);
+    return o;
+}
+
+al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value)
+{
+    return value_own(m, func, value, 0);
+}

@@ -1,0 +1,37 @@
+/* Whether a value bound to a name is a tensor that nothing else holds, so
+ * that an in-place update of it changes no one else's data (AL401): a
+ * factory or an allocating op; a call of a project function every return
+ * of which is such a value (a returns-fresh summary, through the repo
+ * index); a torch.nn module that makes its output (`nn.Linear`,
+ * `nn.Embedding`, ...). A parameter, an attribute, another name, a view,
+ * or a module or function that may return its input is not. A call that
+ * cannot be followed is assumed, and the assumption is said. */
+#ifndef ALLOCLINT_FRESH_H
+#define ALLOCLINT_FRESH_H
+
+#include "module.h"
+
+typedef enum {
+    AL_OWN_NO,      /* may be someone else's tensor (why) */
+    AL_OWN_ASSUMED, /* a call alloclint cannot follow: assumed new (why) */
+    AL_OWN_FRESH,   /* proved new */
+} al_own_kind;
+
+typedef struct {
+    al_own_kind kind;
+    char *why; /* NO: the reason; ASSUMED: the assumption; FRESH: the callee that
+                * proved it, or NULL */
+} al_own;
+
+/* What `value`, evaluated in function func of module m, gives. */
+al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value);
+/* The meet of two facts: the weaker one, with its reason (takes both). */
+al_own al_own_meet(al_own a, al_own b);
+void al_own_free(al_own *o);
+
+/* Methods that return their receiver or a view of it: `.view()`,
+ * `.reshape()` always share its memory; `.to()`, `.float()`,
+ * `.contiguous()` return the receiver itself when nothing changes. */
+bool al_own_alias_method(const char *name, size_t len, bool *converts);
+
+#endif

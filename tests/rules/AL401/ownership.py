@@ -1,0 +1,142 @@
+# AL401: who else may hold the tensor a name is bound to. Helpers and
+# modules of this file are followed (their returns); what cannot be
+# followed is assumed and said; what may be someone else's is left alone.
+import torch
+from torch import nn
+
+try:
+    from engine_ops import fused_gemm  # not in the project: not followed
+except ImportError:
+    fused_gemm = torch.matmul
+
+
+def project(x, w):
+    # Every return is a new tensor.
+    y = torch.matmul(x, w)
+    return y
+
+
+def maybe_cast(x):
+    # Returns its argument when it is float32 already.
+    if x.dtype == torch.float32:
+        return x
+    return x.float()
+
+
+def cached_project(x, w, items):
+    # The result is also kept in the list.
+    y = torch.matmul(x, w)
+    items.append(y)
+    return y
+
+
+@torch.inference_mode()
+def relu_projection(x, w):
+    h = project(x, w)
+    h = h.clamp(min=0)  # expect: AL401 safe
+    return h
+
+
+@torch.inference_mode()
+def relu_maybe_cast(x):
+    h = maybe_cast(x)
+    h = h.clamp(min=0)  # expect: none
+    return h
+
+
+@torch.inference_mode()
+def relu_cached(x, w, items):
+    h = cached_project(x, w, items)
+    h = h.clamp(min=0)  # expect: AL401 unsafe
+    return h
+
+
+@torch.inference_mode()
+def relu_converted(x):
+    # `.to()` hands back x itself when it is float32 already.
+    h = x.to(torch.float32)
+    h = h.clamp(min=0)  # expect: AL401 unsafe
+    return h
+
+
+@torch.inference_mode()
+def relu_then_keep(x, w, outputs):
+    # Stored after the update: the store sees the updated tensor anyway.
+    h = project(x, w)
+    h = h.clamp(min=0)  # expect: AL401 safe
+    outputs.append(h)
+    return h
+
+
+@torch.inference_mode()
+def relu_in_loop(x, w, steps, tensors):
+    # The list keeps the previous iteration's tensor, which the next
+    # iteration's update would change.
+    h = project(x, w)
+    for _ in range(steps):
+        tensors.append(h)
+        h = h.clamp(min=0)  # expect: none
+    return h
+
+
+def rebound_parameter(x, bias):
+    # The caller's tensor.
+    x = x + bias  # expect: none
+    return x
+
+
+def scaled_in_place_already(y, scale, shared):
+    # y is updated in place first: this code already treats it as its own.
+    y *= scale
+    y = y + shared  # expect: AL401 unsafe
+    return y
+
+
+def scaled_in_a_branch(y, scale, shared, flag):
+    # Updated in place on one path only.
+    if flag:
+        y *= scale
+    y = y + shared  # expect: none
+    return y
+
+
+def through_unknown_op(x, w, bias):
+    out = fused_gemm(x, w)
+    out = out + bias  # expect: AL401 unsafe
+    return out
+
+
+class Block(nn.Module):
+    def __init__(self, hidden, mlp):
+        super().__init__()
+        self.proj = nn.Linear(hidden, hidden)
+        self.drop = nn.Dropout(0.1)
+        self.same = nn.Identity()
+        self.mlp = mlp
+
+    @torch.inference_mode()
+    def forward_linear(self, x):
+        h = self.proj(x)
+        h = h.clamp(min=0)  # expect: AL401 safe
+        return h
+
+    @torch.inference_mode()
+    def forward_dropout(self, x):
+        # Dropout is the identity in eval: h may be x.
+        h = self.drop(x)
+        h = h.clamp(min=0)  # expect: none
+        return h
+
+    @torch.inference_mode()
+    def forward_identity(self, x):
+        h = self.same(x)
+        h = h.clamp(min=0)  # expect: none
+        return h
+
+    @torch.inference_mode()
+    def forward_mlp(self, x):
+        # A module handed in: its forward is not known.
+        h = self.mlp(x)
+        h = h.clamp(min=0)  # expect: AL401 unsafe
+        return h
+
