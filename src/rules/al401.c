@@ -193,81 +193,6 @@ static bool inplace_form(const al_pymodule *m, TSNode rhs, const char *name, inp
     return true;
 }
 
-/* Whether the use at n may run before the statement asg: it comes
- * first in the text, or a loop around asg holds it too. */
-static bool may_precede(TSNode func, TSNode asg, TSNode n)
-{
-    if (ts_node_end_byte(n) <= ts_node_start_byte(asg))
-        return true;
-    for (TSNode loop = al_enclosing_loop(func, asg); !ts_node_is_null(loop);
-         loop = al_enclosing_loop(func, ts_node_parent(loop)))
-        if (ts_node_start_byte(n) >= ts_node_start_byte(loop) &&
-            ts_node_end_byte(n) <= ts_node_end_byte(loop))
-            return true;
-    return false;
-}
-
-/* Unaliased: no view, alias, store or unknown call that may run before
- * the rewritten statement sees the name; no capture, global or loop
- * target anywhere. What runs after the update sees the updated tensor
- * either way. */
-static bool unaliased(const al_pymodule *m, TSNode func, TSNode asg, const char *name)
-{
-    const al_pyfile *pf = m->pf;
-    bool ok = true;
-    TSTreeCursor cur = ts_tree_cursor_new(func);
-    bool more = ts_tree_cursor_goto_first_child(&cur);
-    while (more && ok) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        bool descend = true;
-        const char *t = ts_node_type(n);
-        if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
-            !strcmp(t, "lambda")) {
-            if (al_py_count_ident(pf, n, name))
-                ok = false; /* captured */
-            descend = false;
-        } else if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
-            if (al_py_count_ident(pf, n, name))
-                ok = false;
-        } else if (!strcmp(t, "for_statement")) {
-            TSNode left = al_node_field(n, "left");
-            if (!ts_node_is_null(left) && al_py_count_ident(pf, left, name))
-                ok = false;
-        } else if (!strcmp(t, "with_item")) {
-            if (al_py_count_ident(pf, n, name) &&
-                strstr(ts_node_type(al_node_field(n, "value")), "as_pattern"))
-                ok = false;
-        } else if (!strcmp(t, "assignment")) {
-            TSNode left = al_node_field(n, "left");
-            if (!al_node_is(left, "identifier") && al_py_count_ident(pf, left, name) &&
-                !al_node_is(left, "subscript"))
-                ok = false; /* a, x = ... */
-        } else if (!strcmp(t, "identifier") && al_node_text_eq(pf, n, name) &&
-                   !(ts_node_start_byte(n) >= ts_node_start_byte(asg) &&
-                     ts_node_end_byte(n) <= ts_node_end_byte(asg)) &&
-                   may_precede(func, asg, n)) {
-            /* (the rewritten statement's own uses were checked by its form) */
-            TSNode par = ts_node_parent(n);
-            bool meta = al_node_is(par, "attribute") &&
-                        ts_node_eq(al_node_field(par, "attribute"), n);
-            bool kwname = al_node_is(par, "keyword_argument") &&
-                          ts_node_eq(al_node_field(par, "name"), n);
-            bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
-            if (!meta && !kwname && !bound && al_use_escapes(pf, &m->imports, n) &&
-                !al_node_is(par, "return_statement"))
-                ok = false;
-        }
-        if (descend && ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-            if (!ts_tree_cursor_goto_parent(&cur) ||
-                ts_node_eq(ts_tree_cursor_current_node(&cur), func))
-                break;
-    }
-    ts_tree_cursor_delete(&cur);
-    return ok;
-}
-
 /* `x = x <op> ...`, `x = x.<method>(...)`, `x = x[...]`: a new tensor, or
  * x's own (a view, a no-op conversion); either way no one else's. */
 static bool updates_itself(const al_pyfile *pf, TSNode v, const char *name)
@@ -281,6 +206,133 @@ static bool updates_itself(const al_pyfile *pf, TSNode v, const char *name)
     if (al_node_is(v, "call") && al_node_is(al_node_field(v, "function"), "attribute"))
         return al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), name);
     return false;
+}
+
+/* Whether the use at n may run before the statement asg and after the
+ * binding `dom` that reaches asg on every path (null: from the function's
+ * start): between the two in the text, or in a loop around asg that does
+ * not also hold dom. */
+static bool may_precede(TSNode func, TSNode asg, TSNode dom, TSNode n)
+{
+    bool after_dom = ts_node_is_null(dom) || ts_node_start_byte(n) >= ts_node_end_byte(dom);
+    if (ts_node_end_byte(n) <= ts_node_start_byte(asg))
+        return after_dom;
+    for (TSNode loop = al_enclosing_loop(func, asg); !ts_node_is_null(loop);
+         loop = al_enclosing_loop(func, ts_node_parent(loop))) {
+        bool dom_inside = !ts_node_is_null(dom) &&
+                          ts_node_start_byte(dom) >= ts_node_start_byte(loop) &&
+                          ts_node_end_byte(dom) <= ts_node_end_byte(loop);
+        if (ts_node_start_byte(n) >= ts_node_start_byte(loop) &&
+            ts_node_end_byte(n) <= ts_node_end_byte(loop) && (!dom_inside || after_dom))
+            return true;
+    }
+    return false;
+}
+
+/* A use that hands x to a call (`f(x)`, `f(out=x)`) rather than storing
+ * or aliasing it: the callee may keep it, which is an assumption to name,
+ * not a proof that someone does. */
+static bool handed_to_call(const al_pyfile *pf, TSNode id, TSNode *call)
+{
+    TSNode p = ts_node_parent(id);
+    while (al_node_is(p, "parenthesized_expression"))
+        p = ts_node_parent(p);
+    if (al_node_is(p, "keyword_argument"))
+        p = ts_node_parent(p);
+    if (!al_node_is(p, "argument_list") || !al_node_is(ts_node_parent(p), "call"))
+        return false;
+    *call = ts_node_parent(p);
+    TSNode fn = al_node_field(*call, "function");
+    /* A container's append or insert keeps it for sure. */
+    static const char *const keeps[] = {"append", "extend", "insert", "add", "put", "setdefault",
+                                        "register_buffer", "setattr", NULL};
+    size_t len;
+    const char *m = al_py_last_name(pf, fn, &len);
+    return !(m && al_str_in_list(keeps, m, len));
+}
+
+/* Who may see x when it is updated: no view, alias or store of it that
+ * may run before the rewritten statement (and after the binding that
+ * reaches it), no capture, global or loop target anywhere; a call handed
+ * x before is assumed to keep nothing. What runs after the update sees
+ * the updated tensor either way. */
+static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode dom,
+                        const char *name)
+{
+    const al_pyfile *pf = m->pf;
+    al_own own = {AL_OWN_FRESH, NULL};
+    TSTreeCursor cur = ts_tree_cursor_new(func);
+    bool more = ts_tree_cursor_goto_first_child(&cur);
+    while (more && own.kind != AL_OWN_NO) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        bool descend = true;
+        const char *t = ts_node_type(n);
+        bool no = false;
+        if (!strcmp(t, "function_definition") || !strcmp(t, "class_definition") ||
+            !strcmp(t, "lambda")) {
+            no = al_py_count_ident(pf, n, name) > 0; /* captured */
+            descend = false;
+        } else if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+            no = al_py_count_ident(pf, n, name) > 0;
+        } else if (!strcmp(t, "for_statement")) {
+            TSNode left = al_node_field(n, "left");
+            no = !ts_node_is_null(left) && al_py_count_ident(pf, left, name);
+        } else if (!strcmp(t, "with_item")) {
+            no = al_py_count_ident(pf, n, name) &&
+                 strstr(ts_node_type(al_node_field(n, "value")), "as_pattern");
+        } else if (!strcmp(t, "assignment")) {
+            TSNode left = al_node_field(n, "left");
+            no = !al_node_is(left, "identifier") && al_py_count_ident(pf, left, name) &&
+                 !al_node_is(left, "subscript"); /* a, x = ... */
+        } else if (!strcmp(t, "identifier") && al_node_text_eq(pf, n, name) &&
+                   !(ts_node_start_byte(n) >= ts_node_start_byte(asg) &&
+                     ts_node_end_byte(n) <= ts_node_end_byte(asg)) &&
+                   may_precede(func, asg, dom, n)) {
+            /* (the rewritten statement's own uses were checked by its form) */
+            TSNode par = ts_node_parent(n);
+            bool meta = al_node_is(par, "attribute") &&
+                        ts_node_eq(al_node_field(par, "attribute"), n);
+            bool kwname = al_node_is(par, "keyword_argument") &&
+                          ts_node_eq(al_node_field(par, "name"), n);
+            bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
+            /* `x = x.reshape(...)`: the view takes the name the tensor had. */
+            TSNode st = n;
+            while (!ts_node_is_null(st) && !al_node_is(st, "assignment") &&
+                   !al_node_is(st, "expression_statement"))
+                st = ts_node_parent(st);
+            if (al_node_is(st, "assignment") &&
+                al_node_text_eq(pf, al_node_field(st, "left"), name) &&
+                updates_itself(pf, al_node_field(st, "right"), name))
+                bound = true;
+            TSNode call;
+            if (!meta && !kwname && !bound && al_use_escapes(pf, &m->imports, n) &&
+                !al_node_is(par, "return_statement")) {
+                if (handed_to_call(pf, n, &call)) {
+                    if (own.kind == AL_OWN_FRESH) {
+                        char *c = al_node_text_compact(pf, al_node_field(call, "function"));
+                        al_strbuf sb = {0};
+                        al_strbuf_printf(&sb, "assumes `%s(...)` on line %zu keeps no reference "
+                                              "to `%s`",
+                                         c, al_node_row(call), name);
+                        free(c);
+                        own = al_own_meet(own, (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb)});
+                    }
+                } else {
+                    no = true;
+                }
+            }
+        }
+        if (no)
+            own = al_own_meet(own, (al_own){AL_OWN_NO, NULL});
+        if (descend && ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+            if (!ts_tree_cursor_goto_parent(&cur) ||
+                ts_node_eq(ts_tree_cursor_current_node(&cur), func))
+                break;
+    }
+    ts_tree_cursor_delete(&cur);
+    return own;
 }
 
 /* An in-place update of x as a statement: `x += y`, `x.mul_(s)`. */
@@ -322,14 +374,104 @@ static size_t updated_in_place_before(const al_pyfile *pf, TSNode func, TSNode s
     return 0;
 }
 
-/* Who else may hold x's tensor: every binding of x in the function but
- * its own updates, and x as a parameter. */
+typedef struct {
+    TSNode *items;
+    size_t n, cap;
+} node_list;
+
+static void push_binding(node_list *l, TSNode a)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (ts_node_eq(l->items[i], a))
+            return;
+    AL_PUSH(l->items, l->n, l->cap, a);
+}
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    node_list *out;
+} binding_walk;
+
+static al_visit visit_binding(TSNode n, void *arg)
+{
+    binding_walk *w = arg;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+        al_node_is(n, "lambda"))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "assignment") && al_node_is(al_node_field(n, "left"), "identifier") &&
+        al_node_text_eq(w->pf, al_node_field(n, "left"), w->name))
+        push_binding(w->out, n);
+    return AL_VISIT_INTO;
+}
+
+/* The assignment `name = v` a statement is, or a null node. */
+static TSNode binding_statement(const al_pyfile *pf, TSNode st, const char *name)
+{
+    TSNode a = al_py_name_assignment(st);
+    return !ts_node_is_null(a) && al_node_text_eq(pf, al_node_field(a, "left"), name) ? a
+                                                                                       : (TSNode){0};
+}
+
+/* The bindings of x that may reach stmt, and *dom, the one that reaches
+ * it on every path (a statement of a block around stmt, before it; its
+ * own updates `x = x + y` pass the binding before them on), or a null
+ * node when the function's start (a parameter) may reach it. */
+static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name,
+                     node_list *out, TSNode *dom)
+{
+    *dom = (TSNode){0};
+    binding_walk w = {pf, name, out};
+    TSNode at = stmt;
+    while (ts_node_is_null(*dom)) {
+        TSNode block = ts_node_parent(at);
+        if (ts_node_is_null(block))
+            break;
+        if (al_node_is(block, "block")) {
+            for (TSNode s = ts_node_prev_named_sibling(at); !ts_node_is_null(s) && ts_node_is_null(*dom);
+                 s = ts_node_prev_named_sibling(s)) {
+                TSNode a = binding_statement(pf, s, name);
+                if (!ts_node_is_null(a) && updates_itself(pf, al_node_field(a, "right"), name))
+                    continue;
+                if (!ts_node_is_null(a)) {
+                    push_binding(out, a);
+                    *dom = a;
+                } else {
+                    al_node_preorder(s, visit_binding, &w);
+                }
+            }
+            if (ts_node_eq(ts_node_parent(block), func))
+                break;
+        }
+        at = block;
+        while (!ts_node_is_null(at) && !ts_node_eq(at, func) &&
+               !al_node_is(ts_node_parent(at), "block"))
+            at = ts_node_parent(at);
+        if (ts_node_is_null(at) || ts_node_eq(at, func))
+            break;
+    }
+    /* A loop around stmt runs its later bindings before the next pass. */
+    for (TSNode loop = al_enclosing_loop(func, stmt); !ts_node_is_null(loop);
+         loop = al_enclosing_loop(func, ts_node_parent(loop))) {
+        bool dom_inside = !ts_node_is_null(*dom) &&
+                          ts_node_start_byte(*dom) >= ts_node_start_byte(loop) &&
+                          ts_node_end_byte(*dom) <= ts_node_end_byte(loop);
+        if (!dom_inside)
+            al_node_preorder(loop, visit_binding, &w);
+    }
+}
+
+/* Who else may hold x's tensor at stmt: the bindings of x that reach it
+ * (but its own updates), and x as a parameter when the function's start
+ * reaches it. */
 static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode asg,
-                        const char *name, bool param)
+                        const char *name, bool param, TSNode *dom)
 {
     const al_pyfile *pf = m->pf;
+    node_list bs = {0};
+    reaching(pf, func, stmt, name, &bs, dom);
     al_own own = {AL_OWN_FRESH, NULL};
-    if (param) {
+    if (ts_node_is_null(*dom) && param) {
         size_t row = updated_in_place_before(pf, func, stmt, name);
         al_strbuf sb = {0};
         if (row)
@@ -337,29 +479,15 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
                                   "assumes no caller reads it after this call",
                              name, row);
         own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, row ? al_strbuf_detach(&sb) : NULL};
-        if (!row)
-            return own;
+    } else if (ts_node_is_null(*dom) && bs.n == 0) {
+        own = (al_own){AL_OWN_NO, NULL};
     }
-    TSTreeCursor cur = ts_tree_cursor_new(al_node_field(func, "body"));
-    bool more = ts_tree_cursor_goto_first_child(&cur);
-    while (more && own.kind != AL_OWN_NO) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        bool nested = al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
-                      al_node_is(n, "lambda");
-        if (al_node_is(n, "assignment") && !ts_node_eq(n, asg) &&
-            al_node_is(al_node_field(n, "left"), "identifier") &&
-            al_node_text_eq(pf, al_node_field(n, "left"), name) &&
-            !updates_itself(pf, al_node_field(n, "right"), name))
-            own = al_own_meet(own, al_value_own(m, func, al_node_field(n, "right")));
-        if (!nested && ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-            if (!ts_tree_cursor_goto_parent(&cur)) {
-                more = false;
-                break;
-            }
+    for (size_t i = 0; i < bs.n && own.kind != AL_OWN_NO; i++) {
+        TSNode v = al_node_field(bs.items[i], "right");
+        if (!ts_node_eq(bs.items[i], asg) && !updates_itself(pf, v, name))
+            own = al_own_meet(own, al_value_own(m, func, v));
     }
-    ts_tree_cursor_delete(&cur);
+    free(bs.items);
     return own;
 }
 
@@ -495,11 +623,12 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
      * parameter this code already updates in place); no alias of it made
      * before the update. */
     bool param = is_parameter(pf, func, name);
-    TSNode before = {0};
+    TSNode before = {0}, dom = {0};
     if (inplace_form(m, al_node_field(asg, "right"), name, &ip) &&
-        (param || !ts_node_is_null(before = bound_before(pf, func, stmt, name))) &&
-        unaliased(m, func, asg, name)) {
-        al_own own = ownership(m, func, stmt, asg, name, param);
+        (param || !ts_node_is_null(before = bound_before(pf, func, stmt, name)))) {
+        al_own own = ownership(m, func, stmt, asg, name, param, &dom);
+        if (own.kind != AL_OWN_NO)
+            own = al_own_meet(own, unaliased(m, func, asg, dom, name));
         if (own.kind != AL_OWN_NO) {
             /* The dtype of that binding is x's only if no other binding
              * (an `if` branch) can reach the rewrite. */

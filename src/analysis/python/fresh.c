@@ -428,6 +428,27 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
         return make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
         return call_own(m, func, v, depth);
+    /* `a * b` is a new value; a tensor when an operand is one: a call that
+     * gives one (not `len(x) * 2`). */
+    if (al_node_is(v, "binary_operator") && depth <= MAX_DEPTH) {
+        static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
+                                               "round", "math.ceil", "math.floor", "divmod", NULL};
+        for (int side = 0; side < 2; side++) {
+            TSNode o = al_py_unparen(side ? al_node_field(v, "right") : al_node_field(v, "left"));
+            if (!al_node_is(o, "call"))
+                continue;
+            char *fn = al_node_text_compact(pf, al_node_field(o, "function"));
+            bool builtin = al_str_in_list(builtins, fn, strlen(fn)) || !strncmp(fn, "math.", 5);
+            free(fn);
+            if (builtin)
+                continue;
+            al_own so = call_own(m, func, o, depth + 1);
+            bool tensor = so.kind != AL_OWN_NO;
+            al_own_free(&so);
+            if (tensor)
+                return make(AL_OWN_FRESH, NULL);
+        }
+    }
     char *t = shown(pf, v);
     al_own o = al_node_is(v, "identifier") && is_param(m, func, v)
                    ? make(AL_OWN_NO, "`%s` is a parameter", t)
