@@ -134,7 +134,9 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
     size_t (*spans)[2] = al_xcalloc(scan.n + scan.n_members + 1, sizeof *spans);
     size_t kept;
     size_t n = al_py_scan_spans(&scan, keep, keep_member, spans, &kept);
-    if (kept == src->len) {
+    /* Keeping most of the file saves little, and a finding in it would
+     * parse the file again whole: parse it whole at once. */
+    if (kept * 2 >= src->len) {
         free(spans);
     } else {
         plan->spans = spans;
