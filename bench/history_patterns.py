@@ -17,6 +17,10 @@ repository's history (a bare mirror): the commits in which engineers
   cat-parts replaced `torch.cat([torch.cos(x), torch.sin(x)], d)` (parts
             that are ops of one name) with ops writing slices of one
             output through `out=`                                    (AL204)
+  list-stack replaced a list appended in a loop and stacked after it with
+            a preallocated result                                   (AL205)
+  hoist     moved an allocation (`torch.empty/zeros/ones/full(_like)`)
+            out of the loop it was made in                          (AL301)
 
 and the reverse of each (an in-place method or a `[1:]` write turned back
 into the out-of-place form): there alloclint runs on the commit's own
@@ -42,7 +46,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from history import Tree, first_parent_order, git, run_alloclint  # noqa: E402
 
 RULES = {'pad': ('AL201', 'AL203'), 'np-pad': ('AL201',), 'inplace': ('AL401',), 'fill-loop': ('AL303',),
-         'cat-parts': ('AL204',)}
+         'cat-parts': ('AL204',), 'list-stack': ('AL205',), 'hoist': ('AL301',)}
+APPEND = re.compile(r'^\s*(\w+)\.append\(')
+STACK_OF = r'torch\.(stack|cat|concat)\(\s*{name}\b'
+PREALLOC = re.compile(r'torch\.(empty|zeros)\(')
+ALLOC = re.compile(r'^(\s+)(\w+)\s*=\s*torch\.(empty|zeros|ones|full|empty_like|zeros_like|ones_like)\(')
 
 PAD_OLD = re.compile(r'(torch\.(cat|concat)\s*\(|\bF\.pad\s*\(|functional\.pad\s*\()')
 NP_PAD_OLD = re.compile(r'\b(np|numpy)\.(pad|concatenate)\s*\(.*cumsum')
@@ -56,6 +64,25 @@ INPLACE_NEW = (r'^\s*{name}\s*(?:\.(add_|sub_|mul_|div_|clamp_|clamp_min_|clamp_
 # A decorator that makes the function below a Triton kernel: its values
 # are registers, not tensors, and `x = x * y` there allocates nothing.
 TRITON_DECORATOR = re.compile(r'^\s*@(triton\.jit|tl\.jit|triton\.autotune|triton\.heuristics|jit)\b')
+
+
+def in_loop(lines, row):
+    """Whether line `row` (1-based) lies in the body of a `for` or
+    `while` loop of its function."""
+    text = lines[row - 1]
+    indent = len(text) - len(text.lstrip())
+    for i in range(row - 2, -1, -1):
+        t = lines[i]
+        if not t.strip() or t.lstrip().startswith((')', ']', '}', '#')):
+            continue
+        ind = len(t) - len(t.lstrip())
+        if ind < indent:
+            if t.lstrip().startswith(('for ', 'while ', 'async for ')):
+                return True
+            if t.lstrip().startswith(('def ', 'class ', 'async def ')):
+                return False
+            indent = ind
+    return False
 
 
 def in_triton_kernel(lines, row):
@@ -95,7 +122,8 @@ OUT_WRITE = r'\b\w+\(\s*{name}\s*,[^\n]*\bout\s*='
 def hunks(git_dir):
     """(sha, parent, file, [(old_no, text)], [(new_no, text)]) per hunk."""
     out = git(git_dir, 'log', '--format=@@C %H %P', '-p', '-U0', '--no-renames', '--first-parent',
-              '-G', r'(cumsum|\.pad\(|_\(|range\(|out=)', '--', '*.py')
+              '-G', r'(cumsum|\.pad\(|_\(|range\(|out=|\.append\(|torch\.(empty|zeros|ones|full))',
+              '--', '*.py')
     sha = parent = path = None
     old_no = new_no = 0
     cur = None
@@ -170,6 +198,28 @@ def sites(git_dir):
                     found.append(dict(pattern='cat-parts', kind=kind, sha=sha, parent=parent, file=path,
                                       row=no, text=t.strip()))
                     break
+        # list-stack: a list appended in a loop and stacked out, a
+        # preallocated result in (AL205); one site per hunk
+        for no, t in old:
+            m = APPEND.match(t)
+            if m and re.search(STACK_OF.format(name=re.escape(m.group(1))), old_text) and \
+                    not re.search(r'\b%s\.append\(' % re.escape(m.group(1)), new_text) and \
+                    PREALLOC.search(new_text):
+                found.append(dict(pattern='list-stack', kind='removal', sha=sha, parent=parent, file=path,
+                                  row=old[0][0], row_end=old[-1][0], text=t.strip()))
+                break
+        # hoist: an allocation out at one indentation, the same in at a
+        # shallower one (AL301; kept only when the old line was in a loop)
+        for no, t in old:
+            m = ALLOC.match(t)
+            if not m:
+                continue
+            for no2, t2 in new:
+                m2 = re.match(r'^(\s*)%s\s*=\s*torch\.%s\(' % (re.escape(m.group(2)), m.group(3)), t2)
+                if m2 and len(m2.group(1)) < len(m.group(1)):
+                    found.append(dict(pattern='hoist', kind='removal', sha=sha, parent=parent, file=path,
+                                      row=no, text=t.strip()))
+                    break
         # fill-loop: the loop out, a slice fill in
         for i, (no, t) in enumerate(old):
             m = LOOP_HEAD.match(t)
@@ -199,15 +249,18 @@ def main():
         tree.goto(rev)
         if not os.path.exists(os.path.join(tree.path, s['file'])):
             continue
-        if s['pattern'] == 'inplace':
+        if s['pattern'] in ('inplace', 'hoist'):
             with open(os.path.join(tree.path, s['file']), encoding='utf-8', errors='replace') as fh:
-                if in_triton_kernel(fh.read().split('\n'), s['row']):
-                    continue
+                lines = fh.read().split('\n')
+            if s['pattern'] == 'inplace' and in_triton_kernel(lines, s['row']):
+                continue
+            if s['pattern'] == 'hoist' and not in_loop(lines, s['row']):
+                continue
         if (rev, s['file']) not in cache:
             cache[(rev, s['file'])] = run_alloclint(alloclint, tree.path, s['file'], 'ALL')
         codes = RULES[s['pattern']]
         hits = [f for f in cache[(rev, s['file'])]
-                if f['code'] in codes and s['row'] - 3 <= f['location']['row'] <= s['row'] + 1]
+                if f['code'] in codes and s['row'] - 3 <= f['location']['row'] <= s.get('row_end', s['row']) + 1]
         safe = [f for f in hits if (f.get('fix') or {}).get('applicability') == 'safe']
         unsafe = [f for f in hits if (f.get('fix') or {}).get('applicability') == 'unsafe']
         results.append({**s, 'found': bool(hits), 'safe': bool(safe), 'unsafe': bool(unsafe) and not safe,

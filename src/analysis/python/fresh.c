@@ -26,6 +26,12 @@ static const char *const NEW_FUNCTIONAL[] = {
     "linear", "embedding", "layer_norm", "rms_norm", "group_norm", "softmax", "log_softmax",
     "silu", "gelu", "relu", "sigmoid", "tanh", "normalize", "pad", "conv1d", "conv2d",
     "conv3d", "scaled_dot_product_attention", "interpolate", NULL};
+/* torch functions beyond al_fresh_value's that return new tensors (a
+ * tuple of them for topk, sort, max/min along a dimension). */
+static const char *const NEW_TORCH[] = {
+    "topk", "sort", "argsort", "argmax", "argmin", "unique", "nonzero", "max", "min", "cummax",
+    "cummin", "kthvalue", "median", "var_mean", "std_mean", "bucketize", "searchsorted",
+    "repeat_interleave", "flip", "roll", "tril", "triu", NULL};
 static const char *const VIEW_METHODS[] = {
     "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand", "expand_as", "permute",
     "transpose", "t", "view_as", "reshape_as", "unflatten", "movedim", "narrow", "select",
@@ -401,8 +407,9 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         return o;
     }
     char *q = al_pymodule_resolve(m, fn);
-    if (q && !strncmp(q, "torch.nn.functional.", 20) &&
-        al_str_in_list(NEW_FUNCTIONAL, q + 20, strlen(q + 20))) {
+    if ((q && !strncmp(q, "torch.nn.functional.", 20) &&
+         al_str_in_list(NEW_FUNCTIONAL, q + 20, strlen(q + 20))) ||
+        (q && !strncmp(q, "torch.", 6) && al_str_in_list(NEW_TORCH, q + 6, strlen(q + 6)))) {
         free(q);
         return make(AL_OWN_FRESH, NULL);
     }
@@ -428,6 +435,10 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
         return make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
         return call_own(m, func, v, depth);
+    /* `x.topk(k)[1]`, `f(...)[0]`: an element or a view of what the call
+     * returns, held by no one else when that is. */
+    if (al_node_is(v, "subscript") && al_node_is(al_py_unparen(al_node_field(v, "value")), "call"))
+        return call_own(m, func, al_py_unparen(al_node_field(v, "value")), depth);
     /* `a * b` is a new value; a tensor when an operand is one: a call that
      * gives one (not `len(x) * 2`). */
     if (al_node_is(v, "binary_operator") && depth <= MAX_DEPTH) {
