@@ -193,6 +193,22 @@ static al_visit stack_call(TSNode n, void *arg)
     return AL_VISIT_STOP;
 }
 
+/* The next statement of the block after s that names the list (comments
+ * and statements that do not name it are passed over), or a null node;
+ * *gap says whether any statement was passed over. */
+static TSNode next_naming(const al_pyfile *pf, TSNode s, const char *list, bool *gap)
+{
+    *gap = false;
+    for (s = ts_node_next_named_sibling(s); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
+        if (al_node_is(s, "comment"))
+            continue;
+        if (al_py_count_ident(pf, s, list))
+            return s;
+        *gap = true;
+    }
+    return s;
+}
+
 /* The statement after the loop (same block) holding the only other use of
  * the list: `torch.stack(lst)` or `torch.cat(lst)` on dimension 0. */
 static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, bool *cat, int *uses)
@@ -202,10 +218,9 @@ static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, b
     TSNode found = {0};
     for (TSNode s = ts_node_next_named_sibling(loop); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
         *uses += al_py_count_ident(pf, s, list);
-    TSNode s = ts_node_next_named_sibling(loop);
-    while (!ts_node_is_null(s) && al_node_is(s, "comment"))
-        s = ts_node_next_named_sibling(s);
-    if (ts_node_is_null(s) || al_py_count_ident(pf, s, list) == 0)
+    bool gap;
+    TSNode s = next_naming(pf, loop, list, &gap);
+    if (ts_node_is_null(s))
         return found;
     stack_scan sc = {.m = m, .list = list};
     al_node_preorder(s, stack_call, &sc);
@@ -218,9 +233,8 @@ static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, b
  * `cat(` and the list's name. */
 static bool next_names_stack(const al_pyfile *pf, TSNode loop, const char *list)
 {
-    TSNode s = ts_node_next_named_sibling(loop);
-    while (!ts_node_is_null(s) && al_node_is(s, "comment"))
-        s = ts_node_next_named_sibling(s);
+    bool gap;
+    TSNode s = next_naming(pf, loop, list, &gap);
     if (ts_node_is_null(s))
         return false;
     size_t len;
@@ -238,9 +252,12 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
     TSNode target = empty_list(stmt);
     if (ts_node_is_null(target))
         return;
-    TSNode loop = ts_node_next_named_sibling(stmt);
-    while (!ts_node_is_null(loop) && al_node_is(loop, "comment"))
-        loop = ts_node_next_named_sibling(loop);
+    /* The loop: the next statement naming the list (other lists and
+     * settings may be made between). */
+    char *name = al_node_text(pf, target);
+    bool gap_before;
+    TSNode loop = next_naming(pf, stmt, name, &gap_before);
+    free(name);
     if (ts_node_is_null(loop) || (!al_node_is(loop, "for_statement") && !al_node_is(loop, "while_statement")))
         return;
     liststack f;
@@ -284,6 +301,10 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
     else if (!invariant_element(m, loop, &bound, e, &f.el))
         f.no_fix = "the element's shape and dtype are not proved the same on every iteration "
                    "(only a factory with loop-invariant sizes, dtype and device is)";
+    /* The result is made where the list was: what the loop's element
+     * needs may be bound between the two. */
+    if (!f.no_fix && gap_before)
+        f.no_fix = "statements between the list and the loop may bind what the element needs";
     char *indent = f.no_fix ? NULL : al_py_indent_of(pf, loop);
     if (!f.no_fix && !indent)
         f.no_fix = "the loop does not start its line";

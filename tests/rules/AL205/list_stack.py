@@ -110,3 +110,29 @@ def element_kept_after(x, w, n):
     y = torch.stack(outs)  # expect: AL205 nofix
     buf.zero_()
     return y
+
+
+def shuffled_expert_weights(w13, w2, num_experts, tile):
+    # Several lists made together, settings between, stacked well after the
+    # loop: each is still collected and copied whole.
+    w13_shuffled = []
+    w2_shuffled = []
+    block = tile * 2
+    for i in range(num_experts):
+        w13_shuffled.append(w13[i].flip(0).contiguous())
+        w2_shuffled.append(w2[i][:block].contiguous())
+    scale = float(block)
+    w13_out = torch.stack(w13_shuffled)  # expect: AL205 nofix
+    w2_out = torch.stack(w2_shuffled) * scale  # expect: AL205 nofix
+    return w13_out, w2_out
+
+
+def factory_stacked_later(x, w, n, d):
+    # Unrelated statements after the loop do not stop the rewrite.
+    parts = []
+    for i in range(n):
+        buf = torch.empty(x.shape[0], d, dtype=x.dtype, device=x.device)
+        torch.matmul(x, w[i], out=buf)
+        parts.append(buf)
+    width = d * n
+    return torch.stack(parts), width  # expect: AL205 unsafe
