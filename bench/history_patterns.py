@@ -206,7 +206,7 @@ def sites(git_dir):
                     not re.search(r'\b%s\.append\(' % re.escape(m.group(1)), new_text) and \
                     PREALLOC.search(new_text):
                 found.append(dict(pattern='list-stack', kind='removal', sha=sha, parent=parent, file=path,
-                                  row=old[0][0], row_end=old[-1][0], text=t.strip()))
+                                  row=no, text=t.strip()))
                 break
         # hoist: an allocation out at one indentation, the same in at a
         # shallower one (AL301; kept only when the old line was in a loop)
@@ -259,8 +259,14 @@ def main():
         if (rev, s['file']) not in cache:
             cache[(rev, s['file'])] = run_alloclint(alloclint, tree.path, s['file'], 'ALL')
         codes = RULES[s['pattern']]
-        hits = [f for f in cache[(rev, s['file'])]
-                if f['code'] in codes and s['row'] - 3 <= f['location']['row'] <= s.get('row_end', s['row']) + 1]
+        if s['pattern'] == 'list-stack':
+            # reported at the stack, which may lie outside the hunk: by the list's name
+            name = APPEND.match(s['text']).group(1) if APPEND.match(s['text']) else s['text']
+            hits = [f for f in cache[(rev, s['file'])]
+                    if f['code'] in codes and f'`{name}`' in f['message']]
+        else:
+            hits = [f for f in cache[(rev, s['file'])]
+                    if f['code'] in codes and s['row'] - 3 <= f['location']['row'] <= s['row'] + 1]
         safe = [f for f in hits if (f.get('fix') or {}).get('applicability') == 'safe']
         unsafe = [f for f in hits if (f.get('fix') or {}).get('applicability') == 'unsafe']
         results.append({**s, 'found': bool(hits), 'safe': bool(safe), 'unsafe': bool(unsafe) and not safe,
