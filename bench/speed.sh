@@ -10,7 +10,9 @@
 #   together (e.g. checkouts of vLLM and SGLang).
 #
 # Rows: cold (--no-cache, all threads), warm (the cache of the run before,
-# nothing changed), cold on one thread, and ast-grep. --select ALL.
+# nothing changed), cold on one thread, and ast-grep. --select ALL. A
+# second table: the Python parses of one more cold run, the MB they were
+# handed, their CPU seconds, and the CPU seconds of the rest of the check.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -57,3 +59,14 @@ for n in cold warm onethread astgrep; do
         label = n == "cold" ? "alloclint cold (--no-cache)" : n == "warm" ? "alloclint warm (cache, nothing changed)" : n == "onethread" ? "alloclint cold, -j1" : "ast-grep, one pattern"
         printf "| %s | %.2f | %.0f | %.0f | %.2fx | %.2fx |\n", label, t, (t > 0 ? b / 1e6 / t : 0), m / 1024, (ts > 0 ? t / ts : 0), (ms > 0 ? m / ms : 0) }'
 done
+
+# Where a cold run's CPU time goes (one more run, ALLOCLINT_TIMING): the
+# Python parses (bytes handed to tree-sitter: the kept regions of partial
+# parses, and whole files), and the rest of the check (scan, index,
+# analysis, rules, I/O).
+ALLOCLINT_TIMING=1 $check --no-cache "$@" 2>"$cache/timing.txt" >/dev/null || true
+echo
+echo "| cold run, all rules | Python parses | MB parsed | parse s (CPU) | other check s (CPU) |"
+echo "|---|---:|---:|---:|---:|"
+awk '/timing: parse/ {p = $4; mb = $7; s = $9} /timing: analysis/ {a = $4}
+     END {printf "| alloclint | %s | %s | %s | %s |\n", p, mb, s, a}' "$cache/timing.txt"

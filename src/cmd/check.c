@@ -9,6 +9,7 @@
 #include "../run/config.h"
 #include "../front/cxx/compdb.h"
 #include "../front/cxx/cxx.h"
+#include "../front/python/pyast.h"
 #include "../engine/diff.h"
 #include "../run/jobs.h"
 #include "../engine/lint.h"
@@ -111,6 +112,13 @@ static double now_seconds(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
@@ -913,8 +921,20 @@ int al_check_run(const al_check_options *o)
     bool color = !o->output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     r.report = al_report_new(&(al_report_options){o->format, true, r.unsafe_fixes, o->statistics,
                                                   color, r.rule_info, al_rules_count});
+    double cpu0 = cpu_seconds();
     check_files(&r);
     phase_done("check", &r.clock);
+    if (getenv("ALLOCLINT_TIMING")) {
+        /* Where the check's CPU time went: the parser, and the rest. */
+        unsigned long long files, bytes;
+        double parse;
+        al_pyfile_parse_stats(&files, &bytes, &parse);
+        double cpu = cpu_seconds() - cpu0;
+        fprintf(stderr, "alloclint: timing: parse      %llu Python parses, %.1f MB, %.3f s CPU\n",
+                files, (double)bytes / 1e6, parse);
+        fprintf(stderr, "alloclint: timing: analysis   %.3f s CPU (the check's CPU time but parsing)\n",
+                cpu > parse ? cpu - parse : 0.0);
+    }
     if (getenv("ALLOCLINT_INDEX_STATS")) {
         char stats[512];
         al_index_stats(r.index, stats, sizeof stats);

@@ -28,6 +28,9 @@ typedef struct {
 /* Returns false when tree-sitter could not produce a tree at all (it
  * gives up on pathological nesting only after its own limits). */
 bool al_pyfile_parse(al_pyfile *pf, const al_source *src);
+/* The run's Python parses so far, all threads: how many, the bytes handed
+ * to the parser (the kept regions of a partial parse), thread CPU time. */
+void al_pyfile_parse_stats(unsigned long long *files, unsigned long long *bytes, double *seconds);
 /* Parses only the byte spans [spans[i][0], spans[i][1]) of src, in order,
  * each whole lines: the tree keeps the file's own offsets and rows, and
  * what lies between spans is not in it (pf->partial). */
