@@ -434,7 +434,7 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
 /* `Cls.method` of module file `path`: a static or class method of a
  * top-level class (`rocm_aiter_ops.mla_decode_fwd(...)`). */
 static bool class_method(al_index *ix, const char *path, const char *cls, const char *name,
-                         al_def *out)
+                         bool instance, al_def *out)
 {
     pyfile *f = al_index_load_py(ix, path);
     char needle[300];
@@ -443,7 +443,7 @@ static bool class_method(al_index *ix, const char *path, const char *cls, const 
     const struct al_pymodule *mod;
     if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
         return false;
-    TSNode def = al_py_bound_class_method(pf, cls, name);
+    TSNode def = instance ? al_py_class_method(pf, cls, name) : al_py_bound_class_method(pf, cls, name);
     if (ts_node_is_null(def))
         return false;
     al_index_fill_def(out, f->path, pf, mod, def);
@@ -454,7 +454,7 @@ static bool class_method(al_index *ix, const char *path, const char *cls, const 
  * from_path: the definition of `name` in module "pkg.mod", or the static
  * method `name` of class "mod" of module "pkg". */
 static bool resolve_target(al_index *ix, const char *from_path, const char *target, int depth,
-                           al_def *out)
+                           bool instance, al_def *out)
 {
     const char *dot = strrchr(target, '.');
     if (!dot || depth > MAX_REEXPORTS)
@@ -474,7 +474,7 @@ static bool resolve_target(al_index *ix, const char *from_path, const char *targ
         if (cls && cls > module && cls[-1] != '.') {
             *cls = '\0';
             char *file2 = module_file(ix, from_path, module);
-            ok = file2 && class_method(ix, file2, cls + 1, dot + 1, out);
+            ok = file2 && class_method(ix, file2, cls + 1, dot + 1, instance, out);
             free(file2);
         }
         free(module);
@@ -520,7 +520,7 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
     const al_imports *im = viewed ? al_language_table.python.imports(mod) : NULL;
     for (size_t i = 0; im && i < im->n; i++)
         if (!strcmp(im->items[i].local, name))
-            return resolve_target(ix, f->path, im->items[i].target, depth, out);
+            return resolve_target(ix, f->path, im->items[i].target, depth, false, out);
     return false;
 }
 
@@ -560,7 +560,7 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
         } else {
             for (size_t i = first; i < im->n && !ok; i++)
                 if (!strcmp(im->items[i].local, name))
-                    ok = from->path && resolve_target(ix, from->path, im->items[i].target, 0, out);
+                    ok = from->path && resolve_target(ix, from->path, im->items[i].target, 0, false, out);
         }
         free(name);
     } else if (al_node_is(callee, "attribute")) {
@@ -581,10 +581,34 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
         } else if (from->path) {
             char *q = al_imports_resolve(al_language_table.python.imports(from->mod), pf, callee);
             if (q)
-                ok = resolve_target(ix, from->path, q, 0, out);
+                ok = resolve_target(ix, from->path, q, 0, false, out);
             free(q);
         }
     }
+    al_index_unlock(ix);
+    return ok;
+}
+
+bool al_index_class_method(al_index *ix, const al_pysite *from, TSNode cls, const char *method,
+                           al_def *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!from->path)
+        return false;
+    al_index_lock(ix);
+    bool ok = false;
+    char *q = al_imports_resolve(al_language_table.python.imports(from->mod), from->pf, cls);
+    if (q) {
+        al_strbuf t = {0};
+        al_strbuf_printf(&t, "%s.%s", q, method);
+        ok = resolve_target(ix, from->path, t.data, 0, true, out);
+        al_strbuf_free(&t);
+    } else if (al_node_is(cls, "identifier")) {
+        char *name = al_node_text(from->pf, cls);
+        ok = class_method(ix, from->path, name, method, true, out);
+        free(name);
+    }
+    free(q);
     al_index_unlock(ix);
     return ok;
 }

@@ -70,6 +70,11 @@ const al_index_read *al_index_reads(const al_index *ix, size_t *n);
  * class through `self.`, or an imported function. `site` is the call. */
 bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode site,
                       al_def *out);
+/* The method `method` defined in the body of the class that the
+ * expression cls (at `from`) names: a class of the same file or an
+ * imported one. Inherited methods are not looked for. */
+bool al_index_class_method(al_index *ix, const al_pysite *from, TSNode cls, const char *method,
+                           al_def *out);
 /* The Python implementation registered for a custom op ("torch.ops.ns.op";
  * a trailing ".default" is ignored): direct_register_custom_op(op_name=,
  * op_func=) or @torch.library.custom_op("ns::op"). */

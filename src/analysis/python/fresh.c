@@ -112,14 +112,27 @@ static al_visit visit_binding(TSNode n, void *arg)
         return AL_VISIT_OVER;
     if (al_node_is(n, "assignment")) {
         TSNode left = al_node_field(n, "left");
-        if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name)) {
+        TSNode right = al_py_unparen(al_node_field(n, "right"));
+        /* `x = x * k`: a new value made from x's, owned as x's was */
+        bool own_update =
+            al_node_is(right, "binary_operator") &&
+            (al_node_text_eq(pf, al_py_unparen(al_node_field(right, "left")), b->name) ||
+             al_node_text_eq(pf, al_py_unparen(al_node_field(right, "right")), b->name));
+        if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name) && own_update) {
+            b->any = true;
+        } else if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name)) {
             b->any = true;
             b->own = al_own_meet(b->own, value_own(b->m, b->func, al_node_field(n, "right"),
                                                     b->depth + 1));
         } else if (!al_node_is(left, "subscript") && !al_node_is(left, "attribute") &&
                    binds_name(pf, left, b->name)) {
+            /* `x, _ = proj(x)`: an element of what the call returns */
+            TSNode right = al_py_unparen(al_node_field(n, "right"));
             b->any = true;
-            b->own = al_own_meet(b->own, make(AL_OWN_NO, "`%s` is unpacked from a value", b->name));
+            b->own = al_own_meet(b->own, al_node_is(right, "call")
+                                             ? value_own(b->m, b->func, right, b->depth + 1)
+                                             : make(AL_OWN_NO, "`%s` is unpacked from a value",
+                                                    b->name));
         }
     } else if ((al_node_is(n, "for_statement") &&
                 binds_name(pf, al_node_field(n, "left"), b->name)) ||
@@ -138,10 +151,18 @@ static al_own name_own(const al_pymodule *m, TSNode func, const char *name, int 
     al_py_param_names(m->pf, func, &params);
     bool param = al_strlist_has(&params, name, strlen(name));
     al_strlist_free(&params);
-    if (param)
-        return make(AL_OWN_NO, "returns its argument `%s`", name);
     bindings b = {m, func, name, depth, {AL_OWN_FRESH, NULL}, false};
     al_node_preorder(al_node_field(func, "body"), visit_binding, &b);
+    if (param && !b.any) {
+        al_own_free(&b.own);
+        return make(AL_OWN_NO, "returns its argument `%s`", name);
+    }
+    /* A parameter rebound in the body may still be the argument on a
+     * path that skips the rebinding. */
+    if (param)
+        return al_own_meet(b.own, make(AL_OWN_ASSUMED, "assumes `%s` is rebound before it is "
+                                                       "returned, not the argument itself",
+                                       name));
     if (!b.any) {
         al_own_free(&b.own);
         return make(AL_OWN_NO, "`%s` is not bound in the function", name);
@@ -265,9 +286,39 @@ static al_own returns_own(const al_def *d, int depth)
 typedef struct {
     const al_pymodule *m;
     const char *attr;
+    int depth;
     al_own own;
     bool any;
 } modules;
+
+static al_own returns_own(const al_def *d, int depth);
+
+/* `self.<attr> = C(...)` with C a class of the project: what its forward
+ * returns (its own `forward`; an inherited one is not looked for). */
+static bool class_forward_own(modules *s, TSNode cls, al_own *out)
+{
+    const al_pymodule *m = s->m;
+    al_def d;
+    al_pysite site = {m->path, m->pf, m};
+    if (!m->index || s->depth >= MAX_DEPTH ||
+        !al_index_class_method(m->index, &site, cls, "forward", &d))
+        return false;
+    al_own o = returns_own(&d, s->depth + 1);
+    char *t = shown(m->pf, cls);
+    al_strbuf sb = {0};
+    if (o.kind == AL_OWN_FRESH)
+        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward returns a new tensor on every path",
+                         s->attr, t);
+    else
+        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward %s%s", s->attr, t,
+                         o.kind == AL_OWN_NO ? "may not return a new tensor: " : "",
+                         o.why ? o.why : "is not followed");
+    free(t);
+    free(o.why);
+    o.why = al_strbuf_detach(&sb);
+    *out = o;
+    return true;
+}
 
 static al_visit visit_module(TSNode n, void *arg)
 {
@@ -291,7 +342,9 @@ static al_visit visit_module(TSNode n, void *arg)
         o = make(AL_OWN_FRESH, "`self.%s` is `%s`, which returns a new tensor", s->attr, q);
     else if (nn && al_str_in_list(SAME_MODULES, last, strlen(last)))
         o = make(AL_OWN_NO, "`self.%s` is `%s`, which may return its input", s->attr, q);
-    else {
+    else if (al_node_is(v, "call") && class_forward_own(s, al_node_field(v, "function"), &o)) {
+        /* a class of the project: its forward's returns */
+    } else {
         char *t = al_node_is(v, "call") ? shown(pf, al_node_field(v, "function")) : shown(pf, v);
         o = make(AL_OWN_ASSUMED,
                  "assumes `self.%s(...)` returns a new tensor: it is `%s`, whose forward "
@@ -304,12 +357,13 @@ static al_visit visit_module(TSNode n, void *arg)
     return AL_VISIT_OVER;
 }
 
-static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, const char *attr)
+static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
+                              int depth)
 {
     TSNode cls = ts_node_parent(func);
     while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
         cls = ts_node_parent(cls);
-    modules s = {m, attr, {AL_OWN_FRESH, NULL}, false};
+    modules s = {m, attr, depth, {AL_OWN_FRESH, NULL}, false};
     if (!ts_node_is_null(cls))
         al_node_preorder(al_node_field(cls, "body"), visit_module, &s);
     if (!s.any) {
@@ -361,7 +415,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         if (al_node_is(obj, "attribute") && al_node_text_eq(pf, al_node_field(obj, "object"), "self") &&
             !strncmp(meth, "forward", len) && len == 7) {
             char *a = al_node_text(pf, al_node_field(obj, "attribute"));
-            al_own o = module_call_own(m, func, call, a);
+            al_own o = module_call_own(m, func, call, a, depth);
             free(a);
             return o;
         }
@@ -395,7 +449,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
     /* `self.<attr>(...)`: a module. */
     if (al_node_is(fn, "attribute") && al_node_text_eq(pf, al_node_field(fn, "object"), "self")) {
         char *a = al_node_text(pf, al_node_field(fn, "attribute"));
-        al_own o = module_call_own(m, func, call, a);
+        al_own o = module_call_own(m, func, call, a, depth);
         free(a);
         return o;
     }
@@ -440,10 +494,10 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
     if (al_node_is(v, "subscript") && al_node_is(al_py_unparen(al_node_field(v, "value")), "call"))
         return call_own(m, func, al_py_unparen(al_node_field(v, "value")), depth);
     /* `a * b` is a new value; a tensor when an operand is one: a call that
-     * gives one (not `len(x) * 2`). */
+     * gives one (not `len(x) * 2`; `owner * base` may be two ints). */
     if (al_node_is(v, "binary_operator") && depth <= MAX_DEPTH) {
         static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
-                                               "round", "math.ceil", "math.floor", "divmod", NULL};
+                                               "round", "divmod", NULL};
         for (int side = 0; side < 2; side++) {
             TSNode o = al_py_unparen(side ? al_node_field(v, "right") : al_node_field(v, "left"));
             if (!al_node_is(o, "call"))
@@ -459,6 +513,15 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
             if (tensor)
                 return make(AL_OWN_FRESH, NULL);
         }
+    }
+    /* `return out, bias`: which element the caller takes is not followed. */
+    if (al_node_is(v, "tuple") || al_node_is(v, "expression_list")) {
+        char *t = shown(pf, v);
+        al_own o = make(AL_OWN_ASSUMED, "it returns a tuple (`%s`): assumes the element taken is a "
+                                        "new tensor",
+                        t);
+        free(t);
+        return o;
     }
     char *t = shown(pf, v);
     al_own o = al_node_is(v, "identifier") && is_param(m, func, v)

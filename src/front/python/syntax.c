@@ -536,25 +536,38 @@ TSNode al_py_switched_def(const al_pyfile *pf, const char *name)
     return count == 1 ? found : (TSNode){0};
 }
 
-TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name)
+/* The top-level class `cls` of the file, or a null node. */
+static TSNode top_class(const al_pyfile *pf, const char *cls)
 {
     for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
         TSNode s = ts_node_named_child(pf->root, i);
         if (al_node_is(s, "decorated_definition"))
             s = al_node_field(s, "definition");
-        if (!al_node_is(s, "class_definition") || !al_node_text_eq(pf, al_node_field(s, "name"), cls))
-            continue;
-        TSNode def = al_py_def_in_block(pf, al_node_field(s, "body"), name);
-        TSNode dec = ts_node_parent(def);
-        if (ts_node_is_null(def) || !al_node_is(dec, "decorated_definition"))
-            return (TSNode){0};
-        for (uint32_t k = 0; k < ts_node_named_child_count(dec); k++) {
-            TSNode d = ts_node_named_child(dec, k);
-            TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
-            if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
-                return def;
-        }
+        if (al_node_is(s, "class_definition") && al_node_text_eq(pf, al_node_field(s, "name"), cls))
+            return s;
+    }
+    return (TSNode){0};
+}
+
+TSNode al_py_class_method(const al_pyfile *pf, const char *cls, const char *name)
+{
+    TSNode s = top_class(pf, cls);
+    return ts_node_is_null(s) ? s : al_py_def_in_block(pf, al_node_field(s, "body"), name);
+}
+
+TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name)
+{
+    TSNode def = al_py_class_method(pf, cls, name);
+    if (ts_node_is_null(def))
+        return def;
+    TSNode dec = ts_node_parent(def);
+    if (!al_node_is(dec, "decorated_definition"))
         return (TSNode){0};
+    for (uint32_t k = 0; k < ts_node_named_child_count(dec); k++) {
+        TSNode d = ts_node_named_child(dec, k);
+        TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
+        if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
+            return def;
     }
     return (TSNode){0};
 }

@@ -123,6 +123,61 @@ def through_unknown_op(x, w, bias):
     return out
 
 
+class Gate(nn.Module):
+    # Its forward makes a new tensor on every path.
+    def __init__(self, hidden):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(hidden))
+
+    def forward(self, x):
+        return torch.sigmoid(x) * self.weight
+
+
+class MaybeSkip(nn.Module):
+    # Hands back its input when disabled.
+    def __init__(self, enabled):
+        super().__init__()
+        self.enabled = enabled
+
+    def forward(self, x):
+        if not self.enabled:
+            return x
+        return torch.tanh(x)
+
+
+class Rebinds(nn.Module):
+    # Rebinds its argument before returning it: which is returned depends
+    # on a path alloclint does not follow.
+    def __init__(self, hidden):
+        super().__init__()
+        self.inner = nn.Linear(hidden, hidden)
+
+    def forward(self, x):
+        x = self.inner(x)
+        return x
+
+
+class WithBias(nn.Module):
+    # Returns a pair: which element its callers take is not followed.
+    def __init__(self, hidden):
+        super().__init__()
+        self.bias = nn.Parameter(torch.zeros(hidden))
+
+    def forward(self, x):
+        return torch.tanh(x), self.bias
+
+
+class TakesFirst(nn.Module):
+    def __init__(self, hidden):
+        super().__init__()
+        self.inner = WithBias(hidden)
+
+    def forward(self, x):
+        y, _ = self.inner(x)
+        y = y * 2.0
+        return y
+
+
 class Block(nn.Module):
     def __init__(self, hidden, mlp):
         super().__init__()
@@ -130,6 +185,28 @@ class Block(nn.Module):
         self.drop = nn.Dropout(0.1)
         self.same = nn.Identity()
         self.mlp = mlp
+        self.gate = Gate(hidden)
+        self.skip = MaybeSkip(False)
+        self.rebinds = Rebinds(hidden)
+        self.first = TakesFirst(hidden)
+
+    @torch.inference_mode()
+    def forward_gate(self, x):
+        h = self.gate(x)
+        h = h.clamp(min=0)  # expect: AL401 safe
+        return h
+
+    @torch.inference_mode()
+    def forward_skip(self, x):
+        h = self.skip(x)
+        h = h.clamp(min=0)  # expect: none
+        return h
+
+    @torch.inference_mode()
+    def forward_rebinds(self, x):
+        h = self.rebinds(x)
+        h = h.clamp(min=0)  # expect: AL401 unsafe
+        return h
 
     @torch.inference_mode()
     def forward_linear(self, x):
@@ -157,3 +234,8 @@ class Block(nn.Module):
         h = h.clamp(min=0)  # expect: AL401 unsafe
         return h
 
+    @torch.inference_mode()
+    def forward_first(self, x):
+        h = self.first(x)
+        h = h.clamp(min=0)  # expect: AL401 unsafe
+        return h
