@@ -465,7 +465,7 @@ static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *
  * (but its own updates), and x as a parameter when the function's start
  * reaches it. */
 static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode asg,
-                        const char *name, bool param, TSNode *dom)
+                        const char *name, bool param, bool follow, TSNode *dom)
 {
     const al_pyfile *pf = m->pf;
     node_list bs = {0};
@@ -485,7 +485,7 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
     for (size_t i = 0; i < bs.n && own.kind != AL_OWN_NO; i++) {
         TSNode v = al_node_field(bs.items[i], "right");
         if (!ts_node_eq(bs.items[i], asg) && !updates_itself(pf, v, name))
-            own = al_own_meet(own, al_value_own(m, func, v));
+            own = al_own_meet(own, al_value_own(m, func, v, follow));
     }
     free(bs.items);
     return own;
@@ -626,23 +626,28 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
     TSNode before = {0}, dom = {0};
     if (inplace_form(m, al_node_field(asg, "right"), name, &ip) &&
         (param || !ts_node_is_null(before = bound_before(pf, func, stmt, name)))) {
-        al_own own = ownership(m, func, stmt, asg, name, param, &dom);
+        /* The dtype of the binding is x's only if no other binding (an
+         * `if` branch) can reach the rewrite. */
+        al_strlist bound = {0};
+        al_py_bound_names(pf, al_node_field(func, "body"), &bound);
+        al_dtype dtype = !param && al_strlist_count(&bound, name) == 2
+                             ? known_dtype(m, before)
+                             : (al_dtype){AL_DTYPE_UNKNOWN, 0};
+        al_strlist_free(&bound);
+        /* Callees are followed only where that could make the fix safe:
+         * with autograd off and the operands proved. */
+        char *other = unproved(w->in, func, stmt, &ip, dtype, name, NULL);
+        al_own own = ownership(m, func, stmt, asg, name, param, other == NULL, &dom);
         if (own.kind != AL_OWN_NO)
             own = al_own_meet(own, unaliased(m, func, asg, dom, name));
         if (own.kind != AL_OWN_NO) {
-            /* The dtype of that binding is x's only if no other binding
-             * (an `if` branch) can reach the rewrite. */
-            al_strlist bound = {0};
-            al_py_bound_names(pf, al_node_field(func, "body"), &bound);
-            al_dtype dtype = !param && al_strlist_count(&bound, name) == 2
-                                 ? known_dtype(m, before)
-                                 : (al_dtype){AL_DTYPE_UNKNOWN, 0};
-            al_strlist_free(&bound);
             bool fresh = own.kind == AL_OWN_FRESH;
-            char *why = unproved(w->in, func, stmt, &ip, dtype, name, fresh ? NULL : own.why);
+            char *why = fresh ? other : unproved(w->in, func, stmt, &ip, dtype, name, own.why);
             report(asg, name, &ip, fresh, fresh ? own.why : NULL, why, w->out);
-            free(why);
+            if (!fresh)
+                free(why);
         }
+        free(other);
         al_own_free(&own);
     }
     free(ip.args);

@@ -531,7 +531,8 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
     return o;
 }
 
-al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value)
+al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow)
 {
-    return value_own(m, func, value, 0);
+    /* Not following: start where the depth limit stops the index. */
+    return value_own(m, func, value, follow ? 0 : MAX_DEPTH);
 }

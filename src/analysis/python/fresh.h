@@ -23,8 +23,11 @@ typedef struct {
                 * proved it, or NULL */
 } al_own;
 
-/* What `value`, evaluated in function func of module m, gives. */
-al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value);
+/* What `value`, evaluated in function func of module m, gives. With
+ * follow false, no callee is read through the repo index (a call is
+ * assumed): for a caller whose fix is unsafe on other grounds anyway, as
+ * following costs time and memory. */
+al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow);
 /* The meet of two facts: the weaker one, with its reason (takes both). */
 al_own al_own_meet(al_own a, al_own b);
 void al_own_free(al_own *o);
