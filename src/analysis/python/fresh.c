@@ -89,6 +89,17 @@ static char *shown(const al_pyfile *pf, TSNode n)
     return t;
 }
 
+/* A fact whose reason names one expression: fmt has one %s, for n's
+ * text. */
+static al_own make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt, TSNode n)
+{
+    char *t = shown(pf, n);
+    char buf[512];
+    snprintf(buf, sizeof buf, fmt, t);
+    free(t);
+    return (al_own){kind, al_xstrdup(buf)};
+}
+
 typedef struct {
     const al_pymodule *m;
     TSNode func;
@@ -455,10 +466,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
     }
     /* A callable handed in: anything, its argument included. */
     if (al_node_is(fn, "identifier") && is_param(m, func, fn)) {
-        char *t = shown(pf, fn);
-        al_own o = make(AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", t);
-        free(t);
-        return o;
+        return make_about(pf, AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", fn);
     }
     char *q = al_pymodule_resolve(m, fn);
     if ((q && !strncmp(q, "torch.nn.functional.", 20) &&
@@ -468,12 +476,10 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         return make(AL_OWN_FRESH, NULL);
     }
     free(q);
-    char *t = shown(pf, fn);
-    al_own o = make(AL_OWN_ASSUMED, "assumes `%s(...)` returns a new tensor that nothing else "
-                                    "holds: alloclint does not follow it",
-                    t);
-    free(t);
-    return o;
+    return make_about(pf, AL_OWN_ASSUMED,
+                      "assumes `%s(...)` returns a new tensor that nothing else holds: alloclint "
+                      "does not follow it",
+                      fn);
 }
 
 static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
@@ -515,20 +521,13 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
         }
     }
     /* `return out, bias`: which element the caller takes is not followed. */
-    if (al_node_is(v, "tuple") || al_node_is(v, "expression_list")) {
-        char *t = shown(pf, v);
-        al_own o = make(AL_OWN_ASSUMED, "it returns a tuple (`%s`): assumes the element taken is a "
-                                        "new tensor",
-                        t);
-        free(t);
-        return o;
-    }
-    char *t = shown(pf, v);
-    al_own o = al_node_is(v, "identifier") && is_param(m, func, v)
-                   ? make(AL_OWN_NO, "`%s` is a parameter", t)
-                   : make(AL_OWN_NO, "`%s` is not a new tensor", t);
-    free(t);
-    return o;
+    if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
+        return make_about(pf, AL_OWN_ASSUMED,
+                          "it returns a tuple (`%s`): assumes the element taken is a new tensor", v);
+    return make_about(pf, AL_OWN_NO,
+                      al_node_is(v, "identifier") && is_param(m, func, v) ? "`%s` is a parameter"
+                                                                           : "`%s` is not a new tensor",
+                      v);
 }
 
 al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow)
