@@ -61,6 +61,29 @@ PAD_TARGET = re.compile(r'^\s*([\w.]+)\s*(?:\[[^\]]*\])?\s*(?:=|\.copy_\()')
 INPLACE_OLD = re.compile(r'^\s*([A-Za-z_]\w*)\s*=\s*(?:\1\s*[-+*/]\s*\S|\S.*?\s[-+*]\s*\1\s*$|\1\.(add|sub|mul|div|clamp|clamp_min|clamp_max|masked_fill|masked_scatter)\(|torch\.(add|sub|mul|div|clamp)\(\s*\1\s*,)')
 INPLACE_NEW = (r'^\s*{name}\s*(?:\.(add_|sub_|mul_|div_|clamp_|clamp_min_|clamp_max_|masked_fill_|'
                r'masked_scatter_)\(|[-+*/]=\s*\S)')
+OP_METHOD = {'+': 'add', '-': 'sub', '*': 'mul', '/': 'div'}
+
+
+def inplace_form_of(line, name):
+    """The in-place forms of the update on `line` (`x = x * y`): the same
+    operation, `x *= ...` or `x.mul_(...)`, not another in-place update
+    of x that happens to be near it."""
+    rhs = line.split('=', 1)[1].strip()
+    m = re.match(r'(?:torch\.)?(?:%s\.)?(\w+)\(' % re.escape(name), rhs)
+    if m and m.group(1) in ('add', 'sub', 'mul', 'div', 'clamp', 'clamp_min', 'clamp_max',
+                            'masked_fill', 'masked_scatter'):
+        meth = m.group(1)
+        op = {v: k for k, v in OP_METHOD.items()}.get(meth)
+    else:
+        ops = re.findall(r'\s([-+*/])\s', ' ' + rhs + ' ')
+        op = ops[0] if ops else None
+        meth = OP_METHOD.get(op)
+    forms = [r'\.%s_\(' % meth] if meth else []
+    if op:
+        forms.append(r'\s*%s=\s*\S' % re.escape(op))
+    return r'^\s*%s(?:%s)' % (re.escape(name), '|'.join(forms) or r'\.NEVER')
+
+
 # A decorator that makes the function below a Triton kernel: its values
 # are registers, not tensors, and `x = x * y` there allocates nothing.
 TRITON_DECORATOR = re.compile(r'^\s*@(triton\.jit|tl\.jit|triton\.autotune|triton\.heuristics|jit)\b')
@@ -184,7 +207,7 @@ def sites(git_dir):
                 if not m:
                     continue
                 name = m.group(1)
-                pat = re.compile(INPLACE_NEW.format(name=re.escape(name)))
+                pat = re.compile(inplace_form_of(t, name))
                 if any(pat.match(t2) for _, t2 in dst):
                     found.append(dict(pattern='inplace', kind=kind, sha=sha, parent=parent, file=path,
                                       row=no, text=t.strip()))

@@ -214,17 +214,19 @@ static bool updates_itself(const al_pyfile *pf, TSNode v, const char *name)
  * not also hold dom. */
 static bool may_precede(TSNode func, TSNode asg, TSNode dom, TSNode n)
 {
-    bool after_dom = ts_node_is_null(dom) || ts_node_start_byte(n) >= ts_node_end_byte(dom);
     if (ts_node_end_byte(n) <= ts_node_start_byte(asg))
-        return after_dom;
+        return ts_node_is_null(dom) || ts_node_start_byte(n) >= ts_node_end_byte(dom);
+    /* After asg in the text: before the next pass's asg, through a loop
+     * around both, unless that loop rebinds the name (dom) first. */
     for (TSNode loop = al_enclosing_loop(func, asg); !ts_node_is_null(loop);
          loop = al_enclosing_loop(func, ts_node_parent(loop))) {
-        bool dom_inside = !ts_node_is_null(dom) &&
-                          ts_node_start_byte(dom) >= ts_node_start_byte(loop) &&
-                          ts_node_end_byte(dom) <= ts_node_end_byte(loop);
-        if (ts_node_start_byte(n) >= ts_node_start_byte(loop) &&
-            ts_node_end_byte(n) <= ts_node_end_byte(loop) && (!dom_inside || after_dom))
-            return true;
+        bool holds_n = ts_node_start_byte(n) >= ts_node_start_byte(loop) &&
+                       ts_node_end_byte(n) <= ts_node_end_byte(loop);
+        bool holds_dom = !ts_node_is_null(dom) &&
+                         ts_node_start_byte(dom) >= ts_node_start_byte(loop) &&
+                         ts_node_end_byte(dom) <= ts_node_end_byte(loop);
+        if (holds_n)
+            return !holds_dom;
     }
     return false;
 }

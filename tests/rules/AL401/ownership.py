@@ -96,6 +96,17 @@ def top_indices(scores, k, lo):
     return idx
 
 
+@torch.inference_mode()
+def relu_each(xs, w, outputs):
+    # Each pass binds h anew before its update: what the list kept from
+    # the pass before is another tensor.
+    for x in xs:
+        h = project(x, w)
+        h = h.clamp(min=0)  # expect: AL401 safe
+        outputs.append(h)
+    return outputs
+
+
 def rebound_parameter(x, bias):
     # The caller's tensor.
     x = x + bias  # expect: none
