@@ -320,7 +320,33 @@ void al_ops_free(al_op_table *table)
     for (size_t i = 0; i < table->n; i++)
         op_free(&table->items[i]);
     free(table->items);
+    for (size_t i = 0; i < table->n_returns_new; i++)
+        free(table->returns_new[i]);
+    free(table->returns_new);
+    for (size_t i = 0; i < table->n_returns_alias; i++)
+        free(table->returns_alias[i]);
+    free(table->returns_alias);
     memset(table, 0, sizeof *table);
+}
+
+static bool key_listed(char *const *keys, size_t n, const char *op)
+{
+    char *key = al_op_key(op);
+    bool yes = false;
+    for (size_t i = 0; i < n && !yes; i++)
+        yes = !strcmp(keys[i], key);
+    free(key);
+    return yes;
+}
+
+bool al_ops_returns_new(const al_op_table *table, const char *op)
+{
+    return key_listed(table->returns_new, table->n_returns_new, op);
+}
+
+bool al_ops_returns_alias(const al_op_table *table, const char *op)
+{
+    return key_listed(table->returns_alias, table->n_returns_alias, op);
 }
 
 void al_ops_append(al_op_table *table, const al_op_table *from)
@@ -334,6 +360,12 @@ void al_ops_append(al_op_table *table, const al_op_table *from)
         op.rows_param = copy_or_null(op.rows_param);
         AL_PUSH(table->items, table->n, table->cap, op);
     }
+    for (size_t i = 0; i < from->n_returns_new; i++)
+        AL_PUSH(table->returns_new, table->n_returns_new, table->cap_returns_new,
+                al_xstrdup(from->returns_new[i]));
+    for (size_t i = 0; i < from->n_returns_alias; i++)
+        AL_PUSH(table->returns_alias, table->n_returns_alias, table->cap_returns_alias,
+                al_xstrdup(from->returns_alias[i]));
 }
 
 /* "torch.ops.ns.op(.default)" -> "ns.op"; "ns::op" -> "ns.op". */

@@ -36,6 +36,13 @@ typedef struct {
 typedef struct {
     al_op_summary *items;
     size_t n, cap;
+    /* Ops whose result is a new tensor (a schema's `-> Tensor` with no
+     * alias annotation), by al_op_key. */
+    char **returns_new;
+    size_t n_returns_new, cap_returns_new;
+    /* Ops whose result aliases an argument (`-> Tensor(a)`), by al_op_key. */
+    char **returns_alias;
+    size_t n_returns_alias, cap_returns_alias;
 } al_op_table;
 
 typedef struct {
@@ -65,6 +72,11 @@ const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
 const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
                                         const char *kw, size_t kwlen);
 void al_ops_free(al_op_table *table);
+/* Whether the table says the op (any spelling al_op_key reads) returns a
+ * new tensor. */
+bool al_ops_returns_new(const al_op_table *table, const char *op);
+/* Whether the table says the op's result aliases one of its arguments. */
+bool al_ops_returns_alias(const al_op_table *table, const char *op);
 /* The position of parameter `name` in op's `args`, or -1. */
 int al_op_param_position(const al_op_summary *op, const char *name);
 /* Appends copies of every entry of from to table. */

@@ -74,6 +74,28 @@ static char *def_string(const char **pp, const char *end)
     return al_strbuf_detach(&s);
 }
 
+/* After the argument list: `-> Tensor`, `-> Tensor[]` or `-> (Tensor,
+ * Tensor)` with no alias annotation is a new tensor; `-> Tensor(a)` is
+ * (a view of) an argument. */
+static void returns_new(const char *after, const char *name, al_op_table *out)
+{
+    const char *arrow = strstr(after, "->");
+    if (!arrow)
+        return;
+    const char *r = arrow + 2;
+    while (isspace((unsigned char)*r))
+        r++;
+    if (!strstr(r, "Tensor"))
+        return;
+    for (const char *t = strstr(r, "Tensor"); t; t = strstr(t + 6, "Tensor"))
+        if (t[6] == '(') { /* Tensor(a): an alias of an argument */
+            AL_PUSH(out->returns_alias, out->n_returns_alias, out->cap_returns_alias,
+                    al_op_key(name));
+            return;
+        }
+    AL_PUSH(out->returns_new, out->n_returns_new, out->cap_returns_new, al_op_key(name));
+}
+
 /* "name.overload(Tensor! out, Tensor x, *, int k) -> ()" */
 static void parse_schema(const char *schema, const char *ns, const char *origin, al_op_table *out)
 {
@@ -115,8 +137,10 @@ static void parse_schema(const char *schema, const char *ns, const char *origin,
                 index++;
             }
             free(a);
-            if (*p == ')')
+            if (*p == ')') {
+                returns_new(p + 1, name.data, out);
                 break;
+            }
             arg = p + 1;
         }
     }

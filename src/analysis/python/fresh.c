@@ -269,16 +269,21 @@ static void own_free_boxed(void *p)
     free(p);
 }
 
-/* What a project function returns: the meet over its returns. */
-static al_own returns_own(const al_def *d, int depth)
+/* What a project function returns: the meet over its returns. Its module
+ * (a view the index parsed) follows calls through the caller's index. */
+static al_own returns_own(const al_def *d, int depth, struct al_index *ix)
 {
-    al_index *ix = d->mod->index;
+    al_pymodule scoped = *d->mod;
+    if (!scoped.index) {
+        scoped.index = ix;
+        scoped.path = d->path;
+    }
     char key[600];
     snprintf(key, sizeof key, "own\n%s\n%u", d->path, ts_node_start_byte(d->def));
     al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
     if (memo)
         return (al_own){memo->kind, memo->why ? al_xstrdup(memo->why) : NULL};
-    returns r = {d->mod, d->def, depth, {AL_OWN_FRESH, NULL}, false};
+    returns r = {&scoped, d->def, depth, {AL_OWN_FRESH, NULL}, false};
     al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
     if (!r.any) {
         al_own_free(&r.own);
@@ -302,7 +307,7 @@ typedef struct {
     bool any;
 } modules;
 
-static al_own returns_own(const al_def *d, int depth);
+static al_own returns_own(const al_def *d, int depth, struct al_index *ix);
 
 /* `self.<attr> = C(...)` with C a class of the project: what its forward
  * returns (its own `forward`; an inherited one is not looked for). */
@@ -314,16 +319,15 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
     if (!m->index || s->depth >= MAX_DEPTH ||
         !al_index_class_method(m->index, &site, cls, "forward", &d))
         return false;
-    al_own o = returns_own(&d, s->depth + 1);
+    al_own o = returns_own(&d, s->depth + 1, m->index);
     char *t = shown(m->pf, cls);
     al_strbuf sb = {0};
     if (o.kind == AL_OWN_FRESH)
         al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward returns a new tensor on every path",
                          s->attr, t);
     else
-        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward %s%s", s->attr, t,
-                         o.kind == AL_OWN_NO ? "may not return a new tensor: " : "",
-                         o.why ? o.why : "is not followed");
+        al_strbuf_printf(&sb, "`self.%s` is `%s`; in its forward, %s", s->attr, t,
+                         o.why ? o.why : "the returns are not followed");
     free(t);
     free(o.why);
     o.why = al_strbuf_detach(&sb);
@@ -436,7 +440,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
     al_pysite site = {m->path, pf, m};
     if (m->index && depth < MAX_DEPTH && al_index_resolve(m->index, &site, fn, call, &d) &&
         !d.kernel) {
-        al_own o = returns_own(&d, depth + 1);
+        al_own o = returns_own(&d, depth + 1, m->index);
         if (o.kind == AL_OWN_FRESH && depth == 0) {
             char *t = shown(pf, fn);
             free(o.why);
@@ -469,6 +473,24 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         return make_about(pf, AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", fn);
     }
     char *q = al_pymodule_resolve(m, fn);
+    /* A registered op whose schema returns a tensor with no alias
+     * annotation: a new one. */
+    const al_op_table *schemas =
+        q && !strncmp(q, "torch.ops.", 10) && m->index ? al_index_schemas(m->index, m->path) : NULL;
+    if (schemas && al_ops_returns_new(schemas, q)) {
+        al_own o = make(AL_OWN_FRESH, "`%s` returns a new tensor (its schema's result has no "
+                                      "alias annotation)",
+                        q);
+        free(q);
+        return o;
+    }
+    if (schemas && al_ops_returns_alias(schemas, q)) {
+        al_own o = make(AL_OWN_NO, "`%s` returns one of its arguments (its schema's result is "
+                                   "annotated as an alias)",
+                        q);
+        free(q);
+        return o;
+    }
     if ((q && !strncmp(q, "torch.nn.functional.", 20) &&
          al_str_in_list(NEW_FUNCTIONAL, q + 20, strlen(q + 20))) ||
         (q && !strncmp(q, "torch.", 6) && al_str_in_list(NEW_TORCH, q + 6, strlen(q + 6)))) {
