@@ -361,7 +361,8 @@ static void read_schemas(run *r)
         }
         for (size_t k = 0; k < mine.n; k++)
             AL_PUSH(schemas.items, schemas.n, schemas.cap, mine.items[k]);
-        free(mine.items);
+        mine.n = 0; /* moved; what ops return is read by the index, not here */
+        al_ops_free(&mine);
     }
     if (schemas.n) {
         al_config_cache_add_ops(r->configs, &schemas);

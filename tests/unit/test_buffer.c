@@ -168,6 +168,30 @@ static void while_true_exits_only_by_break(void **state)
     assert_int_equal(v.proof, AL_PROOF_FULL_WRITE);
 }
 
+/* A schema's result: `-> Tensor` is a new tensor, `-> Tensor(a)` one of
+ * the arguments, `-> ()` neither. */
+static void schema_declares_results(void **state)
+{
+    (void)state;
+    static const char bindings[] =
+        "TORCH_LIBRARY(_eng_C, m) {\n"
+        "  m.def(\"gemm(Tensor a, Tensor b) -> Tensor\");\n"
+        "  m.def(\"split(Tensor a) -> (Tensor, Tensor)\");\n"
+        "  m.def(\"rows(Tensor(a) x, int n) -> Tensor(a)\");\n"
+        "  m.def(\"fill(Tensor! out, float v) -> ()\");\n"
+        "}\n";
+    al_op_table t = {0};
+    assert_int_equal(al_schema_scan(bindings, sizeof bindings - 1, "b.cpp", &t), 4);
+    assert_true(al_ops_returns_new(&t, "torch.ops._eng_C.gemm"));
+    assert_true(al_ops_returns_new(&t, "torch.ops._eng_C.gemm.default"));
+    assert_true(al_ops_returns_new(&t, "torch.ops._eng_C.split"));
+    assert_false(al_ops_returns_new(&t, "torch.ops._eng_C.rows"));
+    assert_true(al_ops_returns_alias(&t, "torch.ops._eng_C.rows"));
+    assert_false(al_ops_returns_new(&t, "torch.ops._eng_C.fill"));
+    assert_false(al_ops_returns_alias(&t, "torch.ops._eng_C.fill"));
+    al_ops_free(&t);
+}
+
 /* An extension's schema makes its ops known: `Tensor!` arguments are
  * outputs (written, not proved in full); the others are read. */
 static void schema_declares_outputs(void **state)
@@ -244,6 +268,7 @@ int main(void)
         cmocka_unit_test(negative_index_completes_a_prefix),
         cmocka_unit_test(trailing_dims_via_ellipsis),
         cmocka_unit_test(loop_rebinding_is_a_fresh_buffer),
+        cmocka_unit_test(schema_declares_results),
         cmocka_unit_test(schema_declares_outputs),
         cmocka_unit_test(while_true_exits_only_by_break),
         cmocka_unit_test(deep_nesting_is_skipped_not_crashed),
