@@ -477,17 +477,13 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
      * annotation: a new one. */
     const al_op_table *schemas =
         q && !strncmp(q, "torch.ops.", 10) && m->index ? al_index_schemas(m->index, m->path) : NULL;
-    if (schemas && al_ops_returns_new(schemas, q)) {
-        al_own o = make(AL_OWN_FRESH, "`%s` returns a new tensor (its schema's result has no "
-                                      "alias annotation)",
-                        q);
-        free(q);
-        return o;
-    }
-    if (schemas && al_ops_returns_alias(schemas, q)) {
-        al_own o = make(AL_OWN_NO, "`%s` returns one of its arguments (its schema's result is "
-                                   "annotated as an alias)",
-                        q);
+    bool is_new = schemas && al_ops_returns_new(schemas, q);
+    if (is_new || (schemas && al_ops_returns_alias(schemas, q))) {
+        al_own o = make(is_new ? AL_OWN_FRESH : AL_OWN_NO, "`%s` %s", q,
+                        is_new ? "returns a new tensor (its schema's result has no alias "
+                                 "annotation)"
+                               : "returns one of its arguments (its schema's result is "
+                                 "annotated as an alias)");
         free(q);
         return o;
     }
