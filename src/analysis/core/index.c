@@ -694,14 +694,19 @@ const char *al_index_apart(al_index *ix, const char *from_path, const char *to_p
 {
     al_index_lock(ix);
     project *p = al_index_project_of(ix, from_path);
+    /* Asked at every proved call: most projects have no such package. */
+    if (!p || !p->distributions.n) {
+        al_index_unlock(ix);
+        return NULL;
+    }
     char *from = al_path_real(from_path), *to = al_path_real(to_path);
-    const char *d = p && to ? distribution_of(p, to) : NULL;
+    const char *d = to ? distribution_of(p, to) : NULL;
     if (d && from && distribution_of(p, from) == d)
         d = NULL;
     free(from);
     free(to);
     al_index_unlock(ix);
-    size_t n = p ? strlen(p->root) : 0;
+    size_t n = strlen(p->root);
     return d && !strncmp(d, p->root, n) && d[n] == '/' ? d + n + 1 : d;
 }
 

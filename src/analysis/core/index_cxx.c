@@ -36,56 +36,48 @@ static void read_cxx_ops(al_index *ix, project *p)
     }
 }
 
-/* The identifiers of every #define of the project's C++ files (with its
- * continuation lines), once per project: a macro that names a local
- * uses it where the code calling the macro does not show it. */
-static void read_macro_words(al_index *ix, project *p)
+/* The identifiers of a file's #define lines (with their continuation
+ * lines): a macro that names a local uses it where the code calling the
+ * macro does not show it. */
+static void add_macro_words(project *p, const char *bytes, size_t len)
 {
-    if (p->macros_read)
-        return;
-    p->macros_read = true;
-    al_index_walk_project(p);
     static char present;
-    for (size_t i = 0; i < p->cxx_files.n; i++) {
-        al_source src;
-        if (al_index_load(ix, &src, p->cxx_files.items[i]) == AL_SOURCE_OK) {
-            const char *b = src.bytes, *end = src.bytes + src.len;
-            while ((b = memmem(b, (size_t)(end - b), "define", 6)) != NULL) {
-                const char *h = b;
-                while (h > src.bytes && (h[-1] == ' ' || h[-1] == '\t'))
-                    h--;
-                bool directive = h > src.bytes && h[-1] == '#';
-                const char *q = b + 6;
-                while (directive && q < end && *q != '\n') {
-                    if (*q == '\\' && q + 1 < end && q[1] == '\n') {
-                        q += 2;
-                        continue;
-                    }
-                    if (isalpha((unsigned char)*q) || *q == '_') {
-                        const char *w = q;
-                        while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
-                            q++;
-                        char *word = al_xstrndup(w, (size_t)(q - w));
-                        if (!al_memo_get(&p->macro_words, word))
-                            al_memo_put(&p->macro_words, word, &present, NULL);
-                        free(word);
-                        continue;
-                    }
-                    q++;
-                }
-                b = q;
+    const char *b = bytes, *end = bytes + len;
+    while ((b = memmem(b, (size_t)(end - b), "define", 6)) != NULL) {
+        const char *h = b;
+        while (h > bytes && (h[-1] == ' ' || h[-1] == '\t'))
+            h--;
+        bool directive = h > bytes && h[-1] == '#';
+        const char *q = b + 6;
+        while (directive && q < end && *q != '\n') {
+            if (*q == '\\' && q + 1 < end && q[1] == '\n') {
+                q += 2;
+                continue;
             }
+            if (isalpha((unsigned char)*q) || *q == '_') {
+                const char *w = q;
+                while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+                    q++;
+                char *word = al_xstrndup(w, (size_t)(q - w));
+                if (!al_memo_get(&p->macro_words, word))
+                    al_memo_put(&p->macro_words, word, &present, NULL);
+                free(word);
+                continue;
+            }
+            q++;
         }
-        al_source_free(&src);
+        b = q;
     }
 }
+
+static void read_definitions(al_index *ix, project *p);
 
 bool al_index_macro_names(al_index *ix, const char *from_path, const char *name)
 {
     al_index_lock(ix);
     project *p = al_index_project_of(ix, from_path);
     if (p)
-        read_macro_words(ix, p);
+        read_definitions(ix, p);
     bool named = !p || al_memo_get(&p->macro_words, name) != NULL;
     al_index_unlock(ix);
     return named;
@@ -167,9 +159,9 @@ static int compare_defs(const void *x, const void *y)
     return c ? c : (a->file < b->file ? -1 : a->file > b->file);
 }
 
-/* One textual pass over every C++ file: `name(...) {` defines name. It
- * over-collects (a constructor call followed by a block); the parse of
- * the file decides. */
+/* One textual pass over every C++ file: `name(...) {` defines name (it
+ * over-collects: a constructor call followed by a block; the parse of the
+ * file decides), and the words of its macros. */
 static void read_definitions(al_index *ix, project *p)
 {
     if (p->defs_read)
@@ -185,6 +177,7 @@ static void read_definitions(al_index *ix, project *p)
             al_source_free(&src);
             continue;
         }
+        add_macro_words(p, src.bytes, src.len);
         const char *b = src.bytes, *end = src.bytes + src.len;
         for (const char *q = b; q < end; q++) {
             if (*q != '(' || q == b)

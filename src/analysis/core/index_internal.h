@@ -32,8 +32,8 @@ typedef struct {
     bool py_ops_read, cxx_ops_read;
     al_impls py_ops, cxx_ops;
     al_op_table schemas;
-    bool macros_read;
-    al_memo macro_words; /* every identifier in a #define of its C++ files */
+    al_memo macro_words; /* every identifier in a #define of its C++ files (read
+                          * with the definitions) */
     bool methods_read;
     al_memo method_files; /* "name" -> file_list: the files holding `def name(` */
 } project;

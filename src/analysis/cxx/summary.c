@@ -499,6 +499,17 @@ static bool filled_first_in_block(const al_cxx_fn *f, size_t name, size_t *fill)
     return true;
 }
 
+/* Whether a macro of the project names the parameter at token `name`: it
+ * may then use it where the body does not show it. */
+static bool named_by_macro(al_index *ix, const al_cxx_fn *f, size_t name)
+{
+    const al_cxx_unit *u = f->u;
+    char word[128];
+    snprintf(word, sizeof word, "%.*s", (int)(u->tokens[name].end - u->tokens[name].start),
+             u->src->bytes + u->tokens[name].start);
+    return al_index_macro_names(ix, f->path, word);
+}
+
 static void host_param_effect(al_index *ix, const al_cxx_fn *f, int param, int depth,
                               al_call_effect *out)
 {
@@ -517,14 +528,9 @@ static void host_param_effect(al_index *ix, const al_cxx_fn *f, int param, int d
     }
     size_t name = ps[param].name;
     /* The values it was given are never read: all uses follow a whole
-     * fill, or there are none. A macro of the project that names it may
-     * use it unseen. */
-    char pname[128];
-    snprintf(pname, sizeof pname, "%.*s", (int)(u->tokens[name].end - u->tokens[name].start),
-             u->src->bytes + u->tokens[name].start);
-    bool hidden = al_index_macro_names(ix, f->path, pname);
+     * fill, or there are none. */
     size_t fill;
-    if (!hidden && filled_first_in_block(f, name, &fill) && nested(f, fill)) {
+    if (filled_first_in_block(f, name, &fill) && nested(f, fill) && !named_by_macro(ix, f, name)) {
         al_effect_set(out, AL_EFFECT_UNREAD, f->path, al_cxx_row(u, u->tokens[fill].start),
                       "overwrites it with `%.*s` before any other use, in a block that may not "
                       "run: never reads the values it was given",
@@ -570,7 +576,7 @@ static void host_param_effect(al_index *ix, const al_cxx_fn *f, int param, int d
         }
         first = false;
     }
-    if (out->effect == AL_EFFECT_UNUSED && !out->why && !hidden)
+    if (out->effect == AL_EFFECT_UNUSED && !out->why && !named_by_macro(ix, f, name))
         al_effect_set(out, AL_EFFECT_UNREAD, f->path, al_cxx_row(u, u->tokens[name].start),
                       "never uses it");
 }
