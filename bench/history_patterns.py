@@ -59,8 +59,6 @@ BUFFER_NAME = re.compile(r'(\w+)\s*\[\s*(?:1\s*:|:\s*1\s*\]\s*\.zero_)')
 # `x = <pad>` or `x[...].copy_(<pad>` / `x.copy_(<pad>`: the buffer padded into.
 PAD_TARGET = re.compile(r'^\s*([\w.]+)\s*(?:\[[^\]]*\])?\s*(?:=|\.copy_\()')
 INPLACE_OLD = re.compile(r'^\s*([A-Za-z_]\w*)\s*=\s*(?:\1\s*[-+*/]\s*\S|\S.*?\s[-+*]\s*\1\s*$|\1\.(add|sub|mul|div|clamp|clamp_min|clamp_max|masked_fill|masked_scatter)\(|torch\.(add|sub|mul|div|clamp)\(\s*\1\s*,)')
-INPLACE_NEW = (r'^\s*{name}\s*(?:\.(add_|sub_|mul_|div_|clamp_|clamp_min_|clamp_max_|masked_fill_|'
-               r'masked_scatter_)\(|[-+*/]=\s*\S)')
 OP_METHOD = {'+': 'add', '-': 'sub', '*': 'mul', '/': 'div'}
 
 

@@ -193,20 +193,6 @@ static bool inplace_form(const al_pymodule *m, TSNode rhs, const char *name, inp
     return true;
 }
 
-/* `x = x <op> ...`, `x = x.<method>(...)`, `x = x[...]`: a new tensor, or
- * x's own (a view, a no-op conversion); either way no one else's. */
-static bool updates_itself(const al_pyfile *pf, TSNode v, const char *name)
-{
-    v = al_py_unparen(v);
-    if (al_node_is(v, "binary_operator"))
-        return al_node_text_eq(pf, al_py_unparen(al_node_field(v, "left")), name) ||
-               al_node_text_eq(pf, al_py_unparen(al_node_field(v, "right")), name);
-    if (al_node_is(v, "subscript"))
-        return al_node_text_eq(pf, al_node_field(v, "value"), name);
-    if (al_node_is(v, "call") && al_node_is(al_node_field(v, "function"), "attribute"))
-        return al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), name);
-    return false;
-}
 
 /* Whether the use at n may run before the statement asg and after the
  * binding `dom` that reaches asg on every path (null: from the function's
@@ -304,7 +290,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                 st = ts_node_parent(st);
             if (al_node_is(st, "assignment") &&
                 al_node_text_eq(pf, al_node_field(st, "left"), name) &&
-                updates_itself(pf, al_node_field(st, "right"), name))
+                al_own_updates_itself(pf, al_node_field(st, "right"), name))
                 bound = true;
             TSNode call;
             if (!meta && !kwname && !bound && al_use_escapes(pf, &m->imports, n) &&
@@ -433,7 +419,7 @@ static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *
             for (TSNode s = ts_node_prev_named_sibling(at); !ts_node_is_null(s) && ts_node_is_null(*dom);
                  s = ts_node_prev_named_sibling(s)) {
                 TSNode a = binding_statement(pf, s, name);
-                if (!ts_node_is_null(a) && updates_itself(pf, al_node_field(a, "right"), name))
+                if (!ts_node_is_null(a) && al_own_updates_itself(pf, al_node_field(a, "right"), name))
                     continue;
                 if (!ts_node_is_null(a)) {
                     push_binding(out, a);
@@ -486,7 +472,7 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
     }
     for (size_t i = 0; i < bs.n && own.kind != AL_OWN_NO; i++) {
         TSNode v = al_node_field(bs.items[i], "right");
-        if (!ts_node_eq(bs.items[i], asg) && !updates_itself(pf, v, name))
+        if (!ts_node_eq(bs.items[i], asg) && !al_own_updates_itself(pf, v, name))
             own = al_own_meet(own, al_value_own(m, func, v, follow));
     }
     free(bs.items);
@@ -535,11 +521,9 @@ static al_dtype known_dtype(const al_pymodule *m, TSNode value)
 
 /* Why the rewrite is not proved safe, or NULL. */
 static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const inplace *ip,
-                      al_dtype dtype, const char *name, const char *assumed)
+                      al_dtype dtype, const char *name)
 {
     al_strbuf why = {0};
-    if (assumed)
-        al_strbuf_puts(&why, assumed);
     if (!in->inference && !al_pymodule_grad_off(in->py, func, stmt))
         al_strbuf_printf(&why, "%sautograd may need the old value: no `torch.inference_mode()` or "
                                "`no_grad()` around it, no `inference = true`",
@@ -584,21 +568,6 @@ static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const i
     return why.len ? al_strbuf_detach(&why) : NULL;
 }
 
-/* A parameter is caller-owned. */
-static bool is_parameter(const al_pyfile *pf, TSNode func, const char *name)
-{
-    TSNode params = al_node_field(func, "parameters");
-    uint32_t k = ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode id = ts_node_named_child(params, i);
-        while (!ts_node_is_null(id) && !al_node_is(id, "identifier"))
-            id = ts_node_named_child_count(id) ? ts_node_named_child(id, 0) : (TSNode){0};
-        if (!ts_node_is_null(id) && al_node_text_eq(pf, id, name))
-            return true;
-    }
-    return false;
-}
-
 /* A Triton kernel's values are blocks in registers: nothing to reuse. */
 static bool is_kernel(const al_pymodule *m, TSNode func)
 {
@@ -624,7 +593,7 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
     /* Bound before, in this function, by values no one else holds (or a
      * parameter this code already updates in place); no alias of it made
      * before the update. */
-    bool param = is_parameter(pf, func, name);
+    bool param = al_py_is_param(pf, func, name);
     TSNode before = {0}, dom = {0};
     if (inplace_form(m, al_node_field(asg, "right"), name, &ip) &&
         (param || !ts_node_is_null(before = bound_before(pf, func, stmt, name)))) {
@@ -638,16 +607,21 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
         al_strlist_free(&bound);
         /* Callees are followed only where that could make the fix safe:
          * with autograd off and the operands proved. */
-        char *other = unproved(w->in, func, stmt, &ip, dtype, name, NULL);
+        char *other = unproved(w->in, func, stmt, &ip, dtype, name);
         al_own own = ownership(m, func, stmt, asg, name, param, other == NULL, &dom);
         if (own.kind != AL_OWN_NO)
             own = al_own_meet(own, unaliased(m, func, asg, dom, name));
         if (own.kind != AL_OWN_NO) {
             bool fresh = own.kind == AL_OWN_FRESH;
-            char *why = fresh ? other : unproved(w->in, func, stmt, &ip, dtype, name, own.why);
-            report(asg, name, &ip, fresh, fresh ? own.why : NULL, why, w->out);
+            /* What is assumed about who holds x comes first. */
+            al_strbuf why = {0};
             if (!fresh)
-                free(why);
+                al_strbuf_puts(&why, own.why);
+            if (other)
+                al_strbuf_printf(&why, "%s%s", why.len ? "; " : "", other);
+            report(asg, name, &ip, fresh, fresh ? own.why : NULL, why.len ? why.data : NULL,
+                   w->out);
+            al_strbuf_free(&why);
         }
         free(other);
         al_own_free(&own);

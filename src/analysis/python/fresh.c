@@ -26,11 +26,16 @@ static const char *const NEW_FUNCTIONAL[] = {
     "linear", "embedding", "layer_norm", "rms_norm", "group_norm", "softmax", "log_softmax",
     "silu", "gelu", "relu", "sigmoid", "tanh", "normalize", "pad", "conv1d", "conv2d",
     "conv3d", "scaled_dot_product_attention", "interpolate", NULL};
-/* torch functions beyond al_fresh_value's that return new tensors (a
- * tuple of them for topk, sort, max/min along a dimension). */
+/* torch functions that make a new tensor (a tuple of them for topk,
+ * sort, max/min along a dimension). */
 static const char *const NEW_TORCH[] = {
-    "topk", "sort", "argsort", "argmax", "argmin", "unique", "nonzero", "max", "min", "cummax",
-    "cummin", "kthvalue", "median", "var_mean", "std_mean", "bucketize", "searchsorted",
+    "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+    "arange", "rand", "randn", "randint", "tensor", "cat", "stack", "matmul", "mm", "bmm",
+    "add", "sub", "mul", "div", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
+    "where", "clamp", "sum", "mean", "cumsum", "abs", "neg", "sigmoid", "tanh", "einsum",
+    "gather", "index_select", "masked_fill", "pow", "maximum", "minimum", "topk", "sort",
+    "argsort", "argmax", "argmin", "unique", "nonzero", "max", "min", "cummax", "cummin",
+    "kthvalue", "median", "var_mean", "std_mean", "bucketize", "searchsorted",
     "repeat_interleave", "flip", "roll", "tril", "triu", NULL};
 static const char *const VIEW_METHODS[] = {
     "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand", "expand_as", "permute",
@@ -40,7 +45,54 @@ static const char *const CONVERT_METHODS[] = {
     "to", "float", "half", "bfloat16", "double", "int", "long", "bool", "contiguous",
     "type_as", "type", "cuda", "cpu", NULL};
 
-bool al_own_alias_method(const char *name, size_t len, bool *converts)
+static bool has_torch_call(const al_pyfile *pf, const al_imports *im, TSNode n, int depth)
+{
+    if (depth > 100)
+        return false;
+    if (al_node_is(n, "call")) {
+        char *q = al_imports_resolve(im, pf, al_node_field(n, "function"));
+        bool yes = q && !strncmp(q, "torch.", 6);
+        free(q);
+        if (yes)
+            return true;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (has_torch_call(pf, im, ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
+/* A value made here: a torch op that allocates, `.clone()`, or an operator
+ * expression with a torch call in it (`owner * base` may be two ints). */
+static bool made_here(const al_pyfile *pf, const al_imports *im, TSNode v)
+{
+    v = al_py_unparen(v);
+    if (al_node_is(v, "binary_operator"))
+        return has_torch_call(pf, im, v, 0);
+    if (!al_node_is(v, "call"))
+        return false;
+    TSNode fn = al_node_field(v, "function");
+    char *q = al_imports_resolve(im, pf, fn);
+    bool yes = q && !strncmp(q, "torch.", 6) && al_str_in_list(NEW_TORCH, q + 6, strlen(q + 6));
+    free(q);
+    return yes || (al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "clone"));
+}
+
+bool al_own_updates_itself(const al_pyfile *pf, TSNode v, const char *name)
+{
+    v = al_py_unparen(v);
+    if (al_node_is(v, "binary_operator"))
+        return al_node_text_eq(pf, al_py_unparen(al_node_field(v, "left")), name) ||
+               al_node_text_eq(pf, al_py_unparen(al_node_field(v, "right")), name);
+    if (al_node_is(v, "subscript"))
+        return al_node_text_eq(pf, al_node_field(v, "value"), name);
+    if (al_node_is(v, "call") && al_node_is(al_node_field(v, "function"), "attribute"))
+        return al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), name);
+    return false;
+}
+
+static bool alias_method(const char *name, size_t len, bool *converts)
 {
     *converts = al_str_in_list(CONVERT_METHODS, name, len);
     return *converts || al_str_in_list(VIEW_METHODS, name, len);
@@ -100,6 +152,14 @@ static al_own make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt,
     return (al_own){kind, al_xstrdup(buf)};
 }
 
+static bool param_named(const al_pymodule *m, TSNode func, TSNode id)
+{
+    char *name = al_node_text(m->pf, id);
+    bool yes = al_py_is_param(m->pf, func, name);
+    free(name);
+    return yes;
+}
+
 typedef struct {
     const al_pymodule *m;
     TSNode func;
@@ -123,12 +183,8 @@ static al_visit visit_binding(TSNode n, void *arg)
         return AL_VISIT_OVER;
     if (al_node_is(n, "assignment")) {
         TSNode left = al_node_field(n, "left");
-        TSNode right = al_py_unparen(al_node_field(n, "right"));
-        /* `x = x * k`: a new value made from x's, owned as x's was */
-        bool own_update =
-            al_node_is(right, "binary_operator") &&
-            (al_node_text_eq(pf, al_py_unparen(al_node_field(right, "left")), b->name) ||
-             al_node_text_eq(pf, al_py_unparen(al_node_field(right, "right")), b->name));
+        /* `x = x * k`, `x = x.view(...)`: owned as x's value was */
+        bool own_update = al_own_updates_itself(pf, al_node_field(n, "right"), b->name);
         if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name) && own_update) {
             b->any = true;
         } else if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name)) {
@@ -158,10 +214,7 @@ static al_visit visit_binding(TSNode n, void *arg)
 /* A local name of func: what its every binding gives. */
 static al_own name_own(const al_pymodule *m, TSNode func, const char *name, int depth)
 {
-    al_strlist params = {0};
-    al_py_param_names(m->pf, func, &params);
-    bool param = al_strlist_has(&params, name, strlen(name));
-    al_strlist_free(&params);
+    bool param = al_py_is_param(m->pf, func, name);
     bindings b = {m, func, name, depth, {AL_OWN_FRESH, NULL}, false};
     al_node_preorder(al_node_field(func, "body"), visit_binding, &b);
     if (param && !b.any) {
@@ -393,16 +446,6 @@ static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, co
     return s.own;
 }
 
-static bool is_param(const al_pymodule *m, TSNode func, TSNode id)
-{
-    al_strlist params = {0};
-    al_py_param_names(m->pf, func, &params);
-    size_t len;
-    const char *p = al_node_ptr(m->pf, id, &len);
-    bool yes = al_strlist_has(&params, p, len);
-    al_strlist_free(&params);
-    return yes;
-}
 
 static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth)
 {
@@ -413,10 +456,10 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
         TSNode recv = al_py_unparen(al_node_field(fn, "object"));
         bool converts;
-        if (al_own_alias_method(meth, len, &converts) && !al_node_is(recv, "identifier") &&
+        if (alias_method(meth, len, &converts) && !al_node_is(recv, "identifier") &&
             !al_node_is(recv, "attribute"))
             return value_own(m, func, recv, depth); /* a new receiver's view stays new */
-        if (al_own_alias_method(meth, len, &converts)) {
+        if (alias_method(meth, len, &converts)) {
             char *r = shown(pf, recv);
             al_own o = converts ? make(AL_OWN_ASSUMED,
                                        "assumes `.%.*s(...)` makes a copy: it returns `%s` itself "
@@ -469,7 +512,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         return o;
     }
     /* A callable handed in: anything, its argument included. */
-    if (al_node_is(fn, "identifier") && is_param(m, func, fn)) {
+    if (al_node_is(fn, "identifier") && param_named(m, func, fn)) {
         return make_about(pf, AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", fn);
     }
     char *q = al_pymodule_resolve(m, fn);
@@ -487,9 +530,8 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         free(q);
         return o;
     }
-    if ((q && !strncmp(q, "torch.nn.functional.", 20) &&
-         al_str_in_list(NEW_FUNCTIONAL, q + 20, strlen(q + 20))) ||
-        (q && !strncmp(q, "torch.", 6) && al_str_in_list(NEW_TORCH, q + 6, strlen(q + 6)))) {
+    if (q && !strncmp(q, "torch.nn.functional.", 20) &&
+        al_str_in_list(NEW_FUNCTIONAL, q + 20, strlen(q + 20))) {
         free(q);
         return make(AL_OWN_FRESH, NULL);
     }
@@ -509,14 +551,14 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
     if (al_node_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3)
         return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), depth + 1),
                            value_own(m, func, ts_node_named_child(v, 2), depth + 1));
-    if (al_fresh_value(pf, &m->imports, v))
+    if (made_here(pf, &m->imports, v))
         return make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
         return call_own(m, func, v, depth);
     /* `x.topk(k)[1]`, `f(...)[0]`: an element or a view of what the call
      * returns, held by no one else when that is. */
     if (al_node_is(v, "subscript") && al_node_is(al_py_unparen(al_node_field(v, "value")), "call"))
-        return call_own(m, func, al_py_unparen(al_node_field(v, "value")), depth);
+        return value_own(m, func, al_node_field(v, "value"), depth + 1);
     /* `a * b` is a new value; a tensor when an operand is one: a call that
      * gives one (not `len(x) * 2`; `owner * base` may be two ints). */
     if (al_node_is(v, "binary_operator") && depth <= MAX_DEPTH) {
@@ -543,7 +585,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
         return make_about(pf, AL_OWN_ASSUMED,
                           "it returns a tuple (`%s`): assumes the element taken is a new tensor", v);
     return make_about(pf, AL_OWN_NO,
-                      al_node_is(v, "identifier") && is_param(m, func, v) ? "`%s` is a parameter"
+                      al_node_is(v, "identifier") && param_named(m, func, v) ? "`%s` is a parameter"
                                                                            : "`%s` is not a new tensor",
                       v);
 }

@@ -32,9 +32,9 @@ al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow
 al_own al_own_meet(al_own a, al_own b);
 void al_own_free(al_own *o);
 
-/* Methods that return their receiver or a view of it: `.view()`,
- * `.reshape()` always share its memory; `.to()`, `.float()`,
- * `.contiguous()` return the receiver itself when nothing changes. */
-bool al_own_alias_method(const char *name, size_t len, bool *converts);
+/* `x = x <op> ...`, `x = x.<method>(...)`, `x = x[...]`: a new tensor made
+ * from x's, or x's own (a view, a no-op conversion); either way held by
+ * whoever held x's. */
+bool al_own_updates_itself(const al_pyfile *pf, TSNode v, const char *name);
 
 #endif

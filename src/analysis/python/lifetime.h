@@ -20,8 +20,5 @@ bool al_loop_invariant(const al_pyfile *pf, TSNode expr, const al_strlist *names
  * or passed to a call that may keep it (tensor methods that only read
  * their argument, torch functions and `out=` arguments do not). */
 bool al_use_escapes(const al_pyfile *pf, const al_imports *im, TSNode id);
-/* Whether v makes a new tensor: a torch op known to allocate, `.clone()`,
- * or an operator expression with a torch call in it. */
-bool al_fresh_value(const al_pyfile *pf, const al_imports *im, TSNode v);
 
 #endif

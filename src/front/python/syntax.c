@@ -485,6 +485,20 @@ void al_py_param_names(const al_pyfile *pf, TSNode def, al_strlist *out)
     }
 }
 
+bool al_py_is_param(const al_pyfile *pf, TSNode def, const char *name)
+{
+    TSNode params = al_node_field(def, "parameters");
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode id = ts_node_named_child(params, i);
+        while (!ts_node_is_null(id) && !al_node_is(id, "identifier"))
+            id = ts_node_named_child_count(id) ? ts_node_named_child(id, 0) : (TSNode){0};
+        if (!ts_node_is_null(id) && al_node_text_eq(pf, id, name))
+            return true;
+    }
+    return false;
+}
+
 TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name)
 {
     uint32_t k = ts_node_named_child_count(block);

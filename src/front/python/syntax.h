@@ -111,6 +111,8 @@ void al_py_walk_function(TSNode func, const al_py_walker *w);
  * "*" for `*args` or the bare `*` (nothing after it takes a position) and
  * "**" for `**kwargs`. */
 void al_py_param_names(const al_pyfile *pf, TSNode def, al_strlist *out);
+/* Whether `name` is a parameter of def (`*args` and `**kw` included). */
+bool al_py_is_param(const al_pyfile *pf, TSNode def, const char *name);
 
 /* Names. */
 /* Occurrences of `name` as a variable under n (attribute and keyword
