@@ -1,7 +1,7 @@
 /* How long a value lives and what it depends on, for the rules about
  * loops and rebinding: the loop around a statement, whether an expression
  * is the same on every iteration, whether a use lets a value outlive the
- * iteration (or the statement), and whether a value is freshly made. */
+ * iteration (or the statement). Whether a value is new: fresh.h. */
 #ifndef ALLOCLINT_LIFETIME_H
 #define ALLOCLINT_LIFETIME_H
 
