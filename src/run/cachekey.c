@@ -20,6 +20,11 @@ uint64_t al_cachekey_ops(const al_op_table *ops)
                          op->params ? op->params : "", op->rows_param ? op->rows_param : "",
                          op->rows_dim);
     }
+    for (size_t i = 0; ops && i < ops->n_results; i++) {
+        const al_op_result *r = &ops->results[i];
+        al_strbuf_printf(&k, "|r%s,%d,%d,%s", r->name, (int)r->returns, r->library,
+                         r->origin ? r->origin : "");
+    }
     uint64_t h = al_cache_hash(k.data ? k.data : "", k.len, 4);
     al_strbuf_free(&k);
     return h;

@@ -148,12 +148,12 @@ bool al_config_parse(al_config *cfg, const char *path, const char *text, size_t 
         char ops_key[64];
         snprintf(ops_key, sizeof ops_key, "%s%sops", prefix, *prefix ? "." : "");
         al_ops_error e2;
-        size_t before = cfg->ops.n;
+        size_t before = cfg->ops.n, results_before = cfg->ops.n_results;
         if (!al_ops_read_array(&cfg->ops, &doc, ops_key, path, &e2)) {
             snprintf(err->message, sizeof err->message, "%s", e2.message);
             ok = false;
         }
-        if (cfg->ops.n > before)
+        if (cfg->ops.n > before || cfg->ops.n_results > results_before)
             *found = true;
     }
     al_toml_free(&doc);

@@ -6,7 +6,10 @@ and what they leave in their tensor arguments.
 Usage: run_fixtures.py LIST_OUT ORIGINAL FIXED [ORIGINAL FIXED ...]
 
 Each function is called with arguments chosen from its parameter names
-(tried in a few shapes until the original runs); functions the original
+(tried in a few shapes until the original runs), and so are the forward
+and the other public methods of each torch.nn.Module class, built from
+arguments chosen the same way, the same weights before and after, in eval
+mode; functions the original
 cannot run on the CPU (Triton kernels, CUDA-only code) are listed as not
 run, with the reason. LIST_OUT receives one line per function ("ran" or
 "not run: reason") so the caller can check that the set that ran did not
@@ -100,6 +103,34 @@ def functions(mod):
             yield name, fn
 
 
+def modules(mod):
+    """The torch.nn.Module classes of the fixture, each with the methods to
+    run: forward (its own or inherited from another class of the fixture)
+    and every other public method of its own."""
+    for name, cls in list(vars(mod).items()):
+        if not (isinstance(cls, type) and issubclass(cls, torch.nn.Module) and
+                cls.__module__ == mod.__name__):
+            continue
+        methods = [m for m, f in vars(cls).items()
+                   if isinstance(f, types.FunctionType) and not m.startswith("_") and m != "forward"]
+        if cls.forward is not torch.nn.Module.forward:
+            methods.insert(0, "forward")
+        for method in methods:
+            yield name, cls, method
+
+
+def module_runner(cls, init_args, method):
+    """A function calling a method of a module built with init_args, the
+    same weights every time (the seed is set before it is built), in eval
+    mode (Dropout the identity)."""
+    def run(*args):
+        torch.manual_seed(4321)
+        m = cls(*init_args)
+        m.eval()
+        return m(*args) if method == "forward" else getattr(m, method)(*args)
+    return run
+
+
 def main():
     list_out, pairs = sys.argv[1], sys.argv[2:]
     lines, failures = [], 0
@@ -112,29 +143,43 @@ def main():
         except Exception as e:  # an import the CPU lacks (triton)
             lines.append("%s: not run: cannot import (%s)" % (label, type(e).__name__))
             continue
-        for name, fn in functions(before):
+        runs = [(name, fn, None) for name, fn in functions(before)] + list(modules(before))
+        for name, fn, method in runs:
             fixed_fn = getattr(after, name, None)
             if fixed_fn is None:
                 print("%s:%s: missing after the fix" % (label, name))
                 failures += 1
                 continue
+            module = method is not None
+            if module:
+                name += "." + method
             try:
-                params = list(inspect.signature(fn).parameters)
+                params = list(inspect.signature(getattr(fn, method) if module else fn).parameters)
+                init = list(inspect.signature(fn.__init__).parameters)[1:] if module else []
             except (TypeError, ValueError):
                 lines.append("%s:%s: not run: no signature" % (label, name))
                 continue
+            if module:
+                params = params[1:]  # self
+                init = [p for p in init if p not in ("args", "kwargs")]
             ran = False
             reason = "no argument shape fits"
             for shape in SHAPES:
                 args = [arg_for(p, shape, seed=zlib.crc32((name + ":" + p).encode()) & 0xFFFF) for p in params]
+                if module:
+                    init_args = [arg_for(p, shape, seed=1) for p in init]
+                    fn_now = module_runner(fn, init_args, method)
+                    fixed_now = module_runner(fixed_fn, init_args, method)
+                else:
+                    fn_now, fixed_now = fn, fixed_fn
                 try:
-                    want = call(fn, args)
+                    want = call(fn_now, args)
                 except Exception as e:
                     reason = type(e).__name__
                     continue
                 ran = True
                 try:
-                    got = call(fixed_fn, args)
+                    got = call(fixed_now, args)
                 except Exception as e:
                     print("%s:%s: the fixed code raised %s: %s" % (label, name, type(e).__name__, e))
                     failures += 1

@@ -182,13 +182,18 @@ static void schema_declares_results(void **state)
         "}\n";
     al_op_table t = {0};
     assert_int_equal(al_schema_scan(bindings, sizeof bindings - 1, "b.cpp", &t), 4);
-    assert_true(al_ops_returns_new(&t, "torch.ops._eng_C.gemm"));
-    assert_true(al_ops_returns_new(&t, "torch.ops._eng_C.gemm.default"));
-    assert_true(al_ops_returns_new(&t, "torch.ops._eng_C.split"));
-    assert_false(al_ops_returns_new(&t, "torch.ops._eng_C.rows"));
-    assert_true(al_ops_returns_alias(&t, "torch.ops._eng_C.rows"));
-    assert_false(al_ops_returns_new(&t, "torch.ops._eng_C.fill"));
-    assert_false(al_ops_returns_alias(&t, "torch.ops._eng_C.fill"));
+    const al_op_result *r = al_ops_find_result(&t, "torch.ops._eng_C.gemm");
+    assert_non_null(r);
+    assert_int_equal(r->returns, AL_RETURNS_NEW);
+    assert_string_equal(r->origin, "b.cpp");
+    r = al_ops_find_result(&t, "torch.ops._eng_C.gemm.default");
+    assert_true(r && r->returns == AL_RETURNS_NEW);
+    r = al_ops_find_result(&t, "torch.ops._eng_C.split");
+    assert_true(r && r->returns == AL_RETURNS_NEW);
+    r = al_ops_find_result(&t, "torch.ops._eng_C.rows");
+    assert_true(r && r->returns == AL_RETURNS_ALIAS);
+    assert_null(al_ops_find_result(&t, "torch.ops._eng_C.fill"));
+    assert_null(al_ops_find_result(&t, "torch.ops.other_C.gemm"));
     al_ops_free(&t);
 }
 

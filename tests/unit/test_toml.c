@@ -114,7 +114,11 @@ static void op_contracts_read(void **state)
         {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"most\"\n",
          "c.toml:4: key `writes` must be \"all\", \"rows\", \"part\", \"accumulates\" or \"some\""},
         {"[[op]]\nname = \"a\"\nout = 0\nfull = true\nwrites = \"all\"\n",
-         "c.toml:1: [[op]] needs `name`, `out` and one of `full` or `writes`"},
+         "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
+        {"[[op]]\nname = \"a\"\nreturns = \"fresh\"\n",
+         "c.toml:3: key `returns` must be \"new\", \"alias\" or \"may_alias\""},
+        {"[[op]]\nname = \"a\"\nreturns = \"new\"\nfull = true\n",
+         "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
         {"[[op]]\nname = \"a\"\nargs = [\"x\", \"o\"]\nout = \"o\"\nwrites = \"rows\"\nrows = \"q.shape[0]\"\n",
          "c.toml:1: `rows` names `q`, which `args` does not list"},
         {"[[op]]\nname = \"a\"\nargs = [\"x,y\"]\nout = 0\nfull = true\n",
@@ -129,6 +133,43 @@ static void op_contracts_read(void **state)
     }
 }
 
+/* `returns` says what an op's result is, alone or beside what it writes;
+ * a later entry (the user's) overrides the built-in one. */
+static void op_results_read(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "[[op]]\nname = \"lib.gemm\"\nreturns = \"new\"\nlibrary = true\n\n"
+        "[[op]]\nname = \"lib.scale\"\nout = \"out\"\nfull = true\nreturns = \"alias\"\n\n"
+        "[[op]]\nname = \"torch.ops.*.cast\"\nreturns = \"may_alias\"\n";
+    al_op_table table = {0};
+    al_ops_error err;
+    assert_true(al_ops_load_builtin(&table, &err));
+    const al_op_result *r = al_ops_find_result(&table, "torch.zeros");
+    assert_true(r && r->returns == AL_RETURNS_NEW && !r->library);
+    r = al_ops_find_result(&table, "torch.Tensor.view");
+    assert_true(r && r->returns == AL_RETURNS_ALIAS);
+    r = al_ops_find_result(&table, "torch.Tensor.to");
+    assert_true(r && r->returns == AL_RETURNS_MAY_ALIAS);
+    r = al_ops_find_result(&table, "torch.nn.Dropout.forward");
+    assert_true(r && r->returns == AL_RETURNS_ALIAS);
+    r = al_ops_find_result(&table, "torch.nn.Linear.forward");
+    assert_true(r && r->returns == AL_RETURNS_NEW);
+    size_t builtin_ops = table.n;
+    assert_true(al_ops_load_toml(&table, text, sizeof text - 1, "user.toml", &err));
+    assert_int_equal(table.n, builtin_ops + 1); /* only lib.scale writes an output */
+    r = al_ops_find_result(&table, "lib.gemm");
+    assert_true(r && r->returns == AL_RETURNS_NEW && r->library);
+    assert_string_equal(r->origin, "user.toml");
+    r = al_ops_find_result(&table, "lib.scale");
+    assert_true(r && r->returns == AL_RETURNS_ALIAS);
+    assert_non_null(al_ops_find_output(&table, "lib.scale", -1, "out", 3));
+    r = al_ops_find_result(&table, "torch.ops._C.cast.default");
+    assert_true(r && r->returns == AL_RETURNS_MAY_ALIAS);
+    assert_null(al_ops_find_result(&table, "lib.other"));
+    al_ops_free(&table);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -136,6 +177,7 @@ int main(void)
         cmocka_unit_test(keeps_the_same_key_in_separate_scopes),
         cmocka_unit_test(op_tables_report_it),
         cmocka_unit_test(op_contracts_read),
+        cmocka_unit_test(op_results_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

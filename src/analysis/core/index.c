@@ -433,8 +433,8 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
 
 /* `Cls.method` of module file `path`: a static or class method of a
  * top-level class (`rocm_aiter_ops.mla_decode_fwd(...)`). */
-static bool class_method(al_index *ix, const char *path, const char *cls, const char *name,
-                         bool instance, al_def *out)
+/* The top-level class `cls` of module file `path`, in a view holding it. */
+static bool class_of_file(al_index *ix, const char *path, const char *cls, al_def *out)
 {
     pyfile *f = al_index_load_py(ix, path);
     char needle[300];
@@ -443,11 +443,122 @@ static bool class_method(al_index *ix, const char *path, const char *cls, const 
     const struct al_pymodule *mod;
     if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
         return false;
-    TSNode def = instance ? al_py_class_method(pf, cls, name) : al_py_bound_class_method(pf, cls, name);
+    TSNode def = al_py_top_class(pf, cls);
     if (ts_node_is_null(def))
         return false;
-    al_index_fill_def(out, f->path, pf, mod, def);
+    *out = (al_def){f->path, pf, mod, def, false, false};
     return true;
+}
+
+/* The class that expression e names in a view of `path`: one of that file
+ * or one it imports by its module's name. */
+static bool class_named(al_index *ix, const char *path, const al_pyfile *pf,
+                        const struct al_pymodule *mod, TSNode e, al_def *out)
+{
+    char *q = al_imports_resolve(al_language_table.python.imports(mod), pf, e);
+    bool ok = false;
+    const char *dot = q ? strrchr(q, '.') : NULL;
+    if (dot) {
+        size_t n = (size_t)(dot - q);
+        if (strspn(q, ".") == n)
+            n++; /* `from . import Cls`: the dots name the package */
+        char *module = al_xstrndup(q, n);
+        char *file = module_file(ix, path, module);
+        ok = file && class_of_file(ix, file, dot + 1, out);
+        free(file);
+        free(module);
+    } else if (!q && al_node_is(e, "identifier")) {
+        char *name = al_node_text(pf, e);
+        ok = class_of_file(ix, path, name, out);
+        free(name);
+    }
+    free(q);
+    return ok;
+}
+
+/* Bases that define nothing a subclass could inherit as a method of its
+ * own (nn.Module's forward raises). */
+static bool empty_base(const al_pyfile *pf, const struct al_pymodule *mod, TSNode e)
+{
+    if (al_node_text_eq(pf, e, "object"))
+        return true;
+    char *q = al_imports_resolve(al_language_table.python.imports(mod), pf, e);
+    bool yes = q && (!strcmp(q, "torch.nn.Module") || !strcmp(q, "abc.ABC"));
+    free(q);
+    return yes;
+}
+
+size_t al_index_class_bases(al_index *ix, const al_def *cls, al_def *out, size_t max, bool *all)
+{
+    al_index_lock(ix);
+    size_t n = 0;
+    *all = true;
+    TSNode bases = al_node_field(cls->def, "superclasses");
+    uint32_t k = ts_node_is_null(bases) ? 0 : ts_node_named_child_count(bases);
+    for (uint32_t i = 0; i < k && *all; i++) {
+        TSNode b = ts_node_named_child(bases, i);
+        if (al_node_is(b, "keyword_argument") || al_node_is(b, "comment") ||
+            empty_base(cls->pf, cls->mod, b))
+            continue;
+        if (n < max && class_named(ix, cls->path, cls->pf, cls->mod, b, &out[n]))
+            n++;
+        else
+            *all = false;
+    }
+    al_index_unlock(ix);
+    return n;
+}
+
+/* An instance method `name` that class cls inherits: found in exactly one
+ * of its bases' lines (two would need the method resolution order), and no
+ * base unknown (it might define it). */
+static bool inherited(al_index *ix, const al_def *cls, const char *name, int depth, al_def *out)
+{
+    al_def bases[8];
+    bool all;
+    size_t n = depth < 4 ? al_index_class_bases(ix, cls, bases, 8, &all) : 0;
+    if (depth >= 4 || !all)
+        return false;
+    bool found = false;
+    for (size_t i = 0; i < n; i++) {
+        al_def d;
+        TSNode def = al_py_def_in_block(bases[i].pf, al_node_field(bases[i].def, "body"), name);
+        if (!ts_node_is_null(def))
+            al_index_fill_def(&d, bases[i].path, bases[i].pf, bases[i].mod, def);
+        else if (!inherited(ix, &bases[i], name, depth + 1, &d))
+            continue;
+        if (found && (strcmp(d.path, out->path) ||
+                      ts_node_start_byte(d.def) != ts_node_start_byte(out->def)))
+            return false;
+        *out = d;
+        found = true;
+    }
+    return found;
+}
+
+static bool class_method(al_index *ix, const char *path, const char *cls, const char *name,
+                         bool instance, al_def *out)
+{
+    al_def c;
+    if (!class_of_file(ix, path, cls, &c))
+        return false;
+    TSNode def = instance ? al_py_def_in_block(c.pf, al_node_field(c.def, "body"), name)
+                          : al_py_bound_class_method(c.pf, cls, name);
+    if (ts_node_is_null(def))
+        return instance && inherited(ix, &c, name, 0, out);
+    al_index_fill_def(out, c.path, c.pf, c.mod, def);
+    return true;
+}
+
+bool al_index_class(al_index *ix, const al_pysite *from, TSNode cls, al_def *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!from->path)
+        return false;
+    al_index_lock(ix);
+    bool ok = class_named(ix, from->path, from->pf, from->mod, cls, out);
+    al_index_unlock(ix);
+    return ok;
 }
 
 /* A qualified target "pkg.mod.name" (or "..mod.name") imported from

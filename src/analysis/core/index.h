@@ -70,11 +70,18 @@ const al_index_read *al_index_reads(const al_index *ix, size_t *n);
  * class through `self.`, or an imported function. `site` is the call. */
 bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode site,
                       al_def *out);
-/* The method `method` defined in the body of the class that the
- * expression cls (at `from`) names: a class of the same file or an
- * imported one. Inherited methods are not looked for. */
+/* The method `method` of the class that the expression cls (at `from`)
+ * names: a class of the same file or an imported one. Defined in its body,
+ * or inherited from the one base line that defines it (none unknown). */
 bool al_index_class_method(al_index *ix, const al_pysite *from, TSNode cls, const char *method,
                            al_def *out);
+/* The class definition (out->def) that expression cls (at `from`) names:
+ * a top-level class of the same file or of the module it is imported from. */
+bool al_index_class(al_index *ix, const al_pysite *from, TSNode cls, al_def *out);
+/* The classes the bases of class cls name, in order, at most max;
+ * `object`, `nn.Module` and `abc.ABC` left out. *all is false when a base
+ * could not be found in the project (it is not among them). */
+size_t al_index_class_bases(al_index *ix, const al_def *cls, al_def *out, size_t max, bool *all);
 /* The Python implementation registered for a custom op ("torch.ops.ns.op";
  * a trailing ".default" is ignored): direct_register_custom_op(op_name=,
  * op_func=) or @torch.library.custom_op("ns::op"). */

@@ -72,13 +72,15 @@ static bool read_rows(const char *text, char **param, int *dim)
 }
 
 static const char *const WRITES[] = {"some", "all", "rows", "part", "accumulates"};
+static const char *const RETURNS[] = {"new", "alias", "may_alias"};
 
 static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                     const char *origin, al_ops_error *err)
 {
     al_op_summary op = {.name = NULL, .out_keyword = NULL, .out_position = -1,
                         .full_write = false, .origin = al_xstrdup(origin)};
-    bool have_out = false, have_full = false, have_writes = false, ok = true;
+    bool have_out = false, have_full = false, have_writes = false, have_returns = false, ok = true;
+    al_op_returns returns = AL_RETURNS_NEW;
     uint32_t k = ts_node_named_child_count(element);
     for (uint32_t i = 0; i < k && ok; i++) {
         TSNode pair = ts_node_named_child(element, i);
@@ -132,6 +134,20 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                           keytext);
                 ok = false;
             }
+        } else if (strcmp(keytext, "returns") == 0 && al_toml_is(value, "string")) {
+            char *w = al_toml_string(doc, value);
+            have_returns = false;
+            for (size_t j = 0; w && j < sizeof RETURNS / sizeof *RETURNS; j++)
+                if (!strcmp(w, RETURNS[j])) {
+                    returns = (al_op_returns)j;
+                    have_returns = true;
+                }
+            free(w);
+            if (!have_returns) {
+                set_error(err, origin, pair,
+                          "key `%s` must be \"new\", \"alias\" or \"may_alias\"", keytext);
+                ok = false;
+            }
         } else if (strcmp(keytext, "rows") == 0 && al_toml_is(value, "string")) {
             char *r = al_toml_string(doc, value);
             free(op.rows_param);
@@ -152,15 +168,20 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             }
         } else {
             set_error(err, origin, pair,
-                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false)",
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\")",
                       keytext);
             ok = false;
         }
         free(keytext);
     }
-    if (ok && (!op.name || !have_out || have_full == have_writes)) {
+    /* An entry says what the op writes (`out` with `full` or `writes`),
+     * what it returns (`returns`), or both. */
+    bool says_writes = have_out || have_full || have_writes || op.rows_param;
+    if (ok && (!op.name || (!says_writes && !have_returns) ||
+               (says_writes && (!have_out || have_full == have_writes)))) {
         set_error(err, origin, element,
-                  "[[op]] needs `name`, `out` and one of `full` or `writes`%s", "");
+                  "[[op]] needs `name`, and `out` with one of `full` or `writes`, or "
+                  "`returns`%s", "");
         ok = false;
     }
     if (ok && have_full)
@@ -182,7 +203,12 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
         op_free(&op);
         return false;
     }
-    AL_PUSH(table->items, table->n, table->cap, op);
+    if (have_returns)
+        al_ops_add_result(table, op.name, returns, op.library, origin);
+    if (says_writes)
+        AL_PUSH(table->items, table->n, table->cap, op);
+    else
+        op_free(&op);
     return true;
 }
 
@@ -320,33 +346,34 @@ void al_ops_free(al_op_table *table)
     for (size_t i = 0; i < table->n; i++)
         op_free(&table->items[i]);
     free(table->items);
-    for (size_t i = 0; i < table->n_returns_new; i++)
-        free(table->returns_new[i]);
-    free(table->returns_new);
-    for (size_t i = 0; i < table->n_returns_alias; i++)
-        free(table->returns_alias[i]);
-    free(table->returns_alias);
+    for (size_t i = 0; i < table->n_results; i++) {
+        free(table->results[i].name);
+        free(table->results[i].key);
+        free(table->results[i].origin);
+    }
+    free(table->results);
     memset(table, 0, sizeof *table);
 }
 
-static bool key_listed(char *const *keys, size_t n, const char *op)
+void al_ops_add_result(al_op_table *table, const char *name, al_op_returns returns,
+                       bool library, const char *origin)
 {
+    al_op_result r = {al_xstrdup(name), al_op_key(name), returns, library,
+                      copy_or_null(origin)};
+    AL_PUSH(table->results, table->n_results, table->cap_results, r);
+}
+
+const al_op_result *al_ops_find_result(const al_op_table *table, const char *op)
+{
+    if (!table || !table->n_results)
+        return NULL;
     char *key = al_op_key(op);
-    bool yes = false;
-    for (size_t i = 0; i < n && !yes; i++)
-        yes = !strcmp(keys[i], key);
+    const al_op_result *found = NULL;
+    for (size_t i = table->n_results; i-- > 0 && !found;)
+        if (al_op_key_matches(table->results[i].key, key))
+            found = &table->results[i];
     free(key);
-    return yes;
-}
-
-bool al_ops_returns_new(const al_op_table *table, const char *op)
-{
-    return key_listed(table->returns_new, table->n_returns_new, op);
-}
-
-bool al_ops_returns_alias(const al_op_table *table, const char *op)
-{
-    return key_listed(table->returns_alias, table->n_returns_alias, op);
+    return found;
 }
 
 void al_ops_append(al_op_table *table, const al_op_table *from)
@@ -360,12 +387,10 @@ void al_ops_append(al_op_table *table, const al_op_table *from)
         op.rows_param = copy_or_null(op.rows_param);
         AL_PUSH(table->items, table->n, table->cap, op);
     }
-    for (size_t i = 0; i < from->n_returns_new; i++)
-        AL_PUSH(table->returns_new, table->n_returns_new, table->cap_returns_new,
-                al_xstrdup(from->returns_new[i]));
-    for (size_t i = 0; i < from->n_returns_alias; i++)
-        AL_PUSH(table->returns_alias, table->n_returns_alias, table->cap_returns_alias,
-                al_xstrdup(from->returns_alias[i]));
+    for (size_t i = 0; i < from->n_results; i++) {
+        const al_op_result *r = &from->results[i];
+        al_ops_add_result(table, r->name, r->returns, r->library, r->origin);
+    }
 }
 
 /* "torch.ops.ns.op(.default)" -> "ns.op"; "ns::op" -> "ns.op". */

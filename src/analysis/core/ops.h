@@ -1,5 +1,6 @@
 /* Op summaries: for ops that take an output tensor, which argument it is
- * and whether the op writes every element of it.  Kept as data
+ * and whether the op writes every element of it; for ops whose result a
+ * rule asks about, whether it is new or an alias of an argument.  Kept as data
  * (the TOML files in rules/ops/, embedded at build time); users add their own. */
 #ifndef ALLOCLINT_OPS_H
 #define ALLOCLINT_OPS_H
@@ -33,16 +34,29 @@ typedef struct {
     int rows_dim;
 } al_op_summary;
 
+/* What an op's result is (the `returns` key). */
+typedef enum {
+    AL_RETURNS_NEW,       /* a tensor nothing else holds */
+    AL_RETURNS_ALIAS,     /* its first argument (a method's receiver) or a view of it */
+    AL_RETURNS_MAY_ALIAS, /* a copy, or the argument itself when nothing changes (`.to`) */
+} al_op_returns;
+
+typedef struct {
+    char *name;   /* as written: "torch.zeros", "torch.Tensor.view",
+                   * "torch.nn.Linear.forward", "torch.ops.*.gemm" */
+    char *key;    /* al_op_key(name) */
+    al_op_returns returns;
+    bool library; /* a library's documented contract, not a proof */
+    char *origin; /* file the entry came from, for messages */
+} al_op_result;
+
 typedef struct {
     al_op_summary *items;
     size_t n, cap;
-    /* Ops whose result is a new tensor (a schema's `-> Tensor` with no
-     * alias annotation), by al_op_key. */
-    char **returns_new;
-    size_t n_returns_new, cap_returns_new;
-    /* Ops whose result aliases an argument (`-> Tensor(a)`), by al_op_key. */
-    char **returns_alias;
-    size_t n_returns_alias, cap_returns_alias;
+    /* What ops return: [[op]] entries with `returns`, and registered ops'
+     * schemas (`-> Tensor` new, `-> Tensor(a)` an alias). */
+    al_op_result *results;
+    size_t n_results, cap_results;
 } al_op_table;
 
 typedef struct {
@@ -72,11 +86,12 @@ const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
 const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
                                         const char *kw, size_t kwlen);
 void al_ops_free(al_op_table *table);
-/* Whether the table says the op (any spelling al_op_key reads) returns a
- * new tensor. */
-bool al_ops_returns_new(const al_op_table *table, const char *op);
-/* Whether the table says the op's result aliases one of its arguments. */
-bool al_ops_returns_alias(const al_op_table *table, const char *op);
+/* What the table says the op (any spelling al_op_key reads) returns, or
+ * NULL; a later entry (user config) overrides an earlier one. */
+const al_op_result *al_ops_find_result(const al_op_table *table, const char *op);
+/* Adds what an op returns (schema scans; [[op]] entries add their own). */
+void al_ops_add_result(al_op_table *table, const char *name, al_op_returns returns,
+                       bool library, const char *origin);
 /* The position of parameter `name` in op's `args`, or -1. */
 int al_op_param_position(const al_op_summary *op, const char *name);
 /* Appends copies of every entry of from to table. */

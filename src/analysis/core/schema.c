@@ -77,7 +77,8 @@ static char *def_string(const char **pp, const char *end)
 /* After the argument list: `-> Tensor`, `-> Tensor[]` or `-> (Tensor,
  * Tensor)` with no alias annotation is a new tensor; `-> Tensor(a)` is
  * (a view of) an argument. */
-static void returns_new(const char *after, const char *name, al_op_table *out)
+static void read_result(const char *after, const char *name, const char *origin,
+                        al_op_table *out)
 {
     const char *arrow = strstr(after, "->");
     if (!arrow)
@@ -89,11 +90,10 @@ static void returns_new(const char *after, const char *name, al_op_table *out)
         return;
     for (const char *t = strstr(r, "Tensor"); t; t = strstr(t + 6, "Tensor"))
         if (t[6] == '(') { /* Tensor(a): an alias of an argument */
-            AL_PUSH(out->returns_alias, out->n_returns_alias, out->cap_returns_alias,
-                    al_op_key(name));
+            al_ops_add_result(out, name, AL_RETURNS_ALIAS, false, origin);
             return;
         }
-    AL_PUSH(out->returns_new, out->n_returns_new, out->cap_returns_new, al_op_key(name));
+    al_ops_add_result(out, name, AL_RETURNS_NEW, false, origin);
 }
 
 /* "name.overload(Tensor! out, Tensor x, *, int k) -> ()" */
@@ -138,7 +138,7 @@ static void parse_schema(const char *schema, const char *ns, const char *origin,
             }
             free(a);
             if (*p == ')') {
-                returns_new(p + 1, name.data, out);
+                read_result(p + 1, name.data, origin, out);
                 break;
             }
             arg = p + 1;

@@ -11,40 +11,6 @@
 
 #define MAX_DEPTH 3
 
-/* torch.nn modules whose forward makes its output, and those that may
- * hand back their input (Dropout in eval, Identity, Flatten's view). */
-static const char *const NEW_MODULES[] = {
-    "Linear", "Bilinear", "Embedding", "EmbeddingBag", "LayerNorm", "RMSNorm", "GroupNorm",
-    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-    "GELU", "SiLU", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", NULL};
-static const char *const SAME_MODULES[] = {
-    "Identity", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Flatten",
-    "Unflatten", NULL};
-/* torch.nn.functional ops that return a new tensor (none in place by
- * default). */
-static const char *const NEW_FUNCTIONAL[] = {
-    "linear", "embedding", "layer_norm", "rms_norm", "group_norm", "softmax", "log_softmax",
-    "silu", "gelu", "relu", "sigmoid", "tanh", "normalize", "pad", "conv1d", "conv2d",
-    "conv3d", "scaled_dot_product_attention", "interpolate", NULL};
-/* torch functions that make a new tensor (a tuple of them for topk,
- * sort, max/min along a dimension). */
-static const char *const NEW_TORCH[] = {
-    "zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
-    "arange", "rand", "randn", "randint", "tensor", "cat", "stack", "matmul", "mm", "bmm",
-    "add", "sub", "mul", "div", "exp", "log", "sqrt", "rsqrt", "softmax", "log_softmax",
-    "where", "clamp", "sum", "mean", "cumsum", "abs", "neg", "sigmoid", "tanh", "einsum",
-    "gather", "index_select", "masked_fill", "pow", "maximum", "minimum", "topk", "sort",
-    "argsort", "argmax", "argmin", "unique", "nonzero", "max", "min", "cummax", "cummin",
-    "kthvalue", "median", "var_mean", "std_mean", "bucketize", "searchsorted",
-    "repeat_interleave", "flip", "roll", "tril", "triu", NULL};
-static const char *const VIEW_METHODS[] = {
-    "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand", "expand_as", "permute",
-    "transpose", "t", "view_as", "reshape_as", "unflatten", "movedim", "narrow", "select",
-    "detach", "as_strided", NULL};
-static const char *const CONVERT_METHODS[] = {
-    "to", "float", "half", "bfloat16", "double", "int", "long", "bool", "contiguous",
-    "type_as", "type", "cuda", "cpu", NULL};
-
 static bool has_torch_call(const al_pyfile *pf, const al_imports *im, TSNode n, int depth)
 {
     if (depth > 100)
@@ -63,20 +29,66 @@ static bool has_torch_call(const al_pyfile *pf, const al_imports *im, TSNode n, 
     return false;
 }
 
-/* A value made here: a torch op that allocates, `.clone()`, or an operator
- * expression with a torch call in it (`owner * base` may be two ints). */
-static bool made_here(const al_pyfile *pf, const al_imports *im, TSNode v)
+/* The tensor a call is handed to write its result into (`out=buf`, or
+ * where the op table puts the op's output), which the call returns; a
+ * null node when there is none. */
+static TSNode output_handed(const al_pymodule *m, TSNode call, const char *q)
 {
+    al_py_args a;
+    al_py_args_read(call, &a);
+    TSNode out = al_py_kwarg(m->pf, &a, "out");
+    if (!ts_node_is_null(out))
+        return out;
+    for (size_t i = 0; m->ops && i < m->ops->n; i++) {
+        const al_op_summary *op = &m->ops->items[i];
+        if (!al_op_name_matches(op->name, q))
+            continue;
+        int pos = op->out_position >= 0 ? op->out_position
+                  : op->out_keyword    ? al_op_param_position(op, op->out_keyword)
+                                       : -1;
+        if (op->out_keyword && !ts_node_is_null(out = al_py_kwarg(m->pf, &a, op->out_keyword)))
+            return out;
+        if (pos >= 0 && pos < a.npos)
+            return a.pos[pos];
+    }
+    return (TSNode){0};
+}
+
+/* `inplace=True` (anything but a literal False): the call returns its
+ * input. */
+static bool asked_in_place(const al_pyfile *pf, TSNode call)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    TSNode v = al_py_kwarg(pf, &a, "inplace");
+    return !ts_node_is_null(v) && !al_node_text_eq(pf, v, "False");
+}
+
+/* A value made here: an allocating torch op, `.clone()` of anything, or
+ * an operator expression with a torch call in it (`owner * base` may be
+ * two ints). */
+static bool made_here(const al_pymodule *m, TSNode v)
+{
+    const al_pyfile *pf = m->pf;
     v = al_py_unparen(v);
     if (al_node_is(v, "binary_operator"))
-        return has_torch_call(pf, im, v, 0);
+        return has_torch_call(pf, &m->imports, v, 0);
     if (!al_node_is(v, "call"))
         return false;
     TSNode fn = al_node_field(v, "function");
-    char *q = al_imports_resolve(im, pf, fn);
-    bool yes = q && !strncmp(q, "torch.", 6) && al_str_in_list(NEW_TORCH, q + 6, strlen(q + 6));
+    char *q = al_pymodule_resolve(m, fn);
+    const al_op_result *r = q && !strncmp(q, "torch.", 6) && strncmp(q, "torch.ops.", 10)
+                                ? al_ops_find_result(m->ops, q)
+                                : NULL;
+    bool yes = r && r->returns == AL_RETURNS_NEW && !r->library &&
+               ts_node_is_null(output_handed(m, v, q)) && !asked_in_place(pf, v);
+    bool resolved = q != NULL;
     free(q);
-    return yes || (al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "clone"));
+    if (!yes && !resolved && al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "clone")) {
+        r = al_ops_find_result(m->ops, "torch.Tensor.clone");
+        yes = r && r->returns == AL_RETURNS_NEW;
+    }
+    return yes;
 }
 
 bool al_own_updates_itself(const al_pyfile *pf, TSNode v, const char *name)
@@ -90,12 +102,6 @@ bool al_own_updates_itself(const al_pyfile *pf, TSNode v, const char *name)
     if (al_node_is(v, "call") && al_node_is(al_node_field(v, "function"), "attribute"))
         return al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), name);
     return false;
-}
-
-static bool alias_method(const char *name, size_t len, bool *converts)
-{
-    *converts = al_str_in_list(CONVERT_METHODS, name, len);
-    return *converts || al_str_in_list(VIEW_METHODS, name, len);
 }
 
 void al_own_free(al_own *o)
@@ -324,13 +330,16 @@ static void own_free_boxed(void *p)
 
 /* What a project function returns: the meet over its returns. Its module
  * (a view the index parsed) follows calls through the caller's index. */
-static al_own returns_own(const al_def *d, int depth, struct al_index *ix)
+static al_own returns_own(const al_def *d, int depth, const al_pymodule *caller)
 {
+    struct al_index *ix = caller->index;
     al_pymodule scoped = *d->mod;
     if (!scoped.index) {
         scoped.index = ix;
         scoped.path = d->path;
     }
+    if (!scoped.ops)
+        scoped.ops = caller->ops;
     char key[600];
     snprintf(key, sizeof key, "own\n%s\n%u", d->path, ts_node_start_byte(d->def));
     al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
@@ -360,10 +369,10 @@ typedef struct {
     bool any;
 } modules;
 
-static al_own returns_own(const al_def *d, int depth, struct al_index *ix);
+static al_own returns_own(const al_def *d, int depth, const al_pymodule *caller);
 
 /* `self.<attr> = C(...)` with C a class of the project: what its forward
- * returns (its own `forward`; an inherited one is not looked for). */
+ * returns (its own, or the one it inherits). */
 static bool class_forward_own(modules *s, TSNode cls, al_own *out)
 {
     const al_pymodule *m = s->m;
@@ -372,15 +381,26 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
     if (!m->index || s->depth >= MAX_DEPTH ||
         !al_index_class_method(m->index, &site, cls, "forward", &d))
         return false;
-    al_own o = returns_own(&d, s->depth + 1, m->index);
+    al_own o = returns_own(&d, s->depth + 1, m);
     char *t = shown(m->pf, cls);
+    /* An inherited forward: say whose. */
+    TSNode owner = ts_node_parent(d.def);
+    while (!ts_node_is_null(owner) && !al_node_is(owner, "class_definition"))
+        owner = ts_node_parent(owner);
+    char *base = ts_node_is_null(owner) ? NULL : al_node_text(d.pf, al_node_field(owner, "name"));
+    const char *last = strrchr(t, '.') ? strrchr(t, '.') + 1 : t;
+    al_strbuf whose = {0};
+    if (base && strcmp(base, last))
+        al_strbuf_printf(&whose, " (inherited from `%s`)", base);
+    free(base);
     al_strbuf sb = {0};
     if (o.kind == AL_OWN_FRESH)
-        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward returns a new tensor on every path",
-                         s->attr, t);
+        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor on every path",
+                         s->attr, t, whose.data ? whose.data : "");
     else
-        al_strbuf_printf(&sb, "`self.%s` is `%s`; in its forward, %s", s->attr, t,
-                         o.why ? o.why : "the returns are not followed");
+        al_strbuf_printf(&sb, "`self.%s` is `%s`; in its forward%s, %s", s->attr, t,
+                         whose.data ? whose.data : "", o.why ? o.why : "the returns are not followed");
+    al_strbuf_free(&whose);
     free(t);
     free(o.why);
     o.why = al_strbuf_detach(&sb);
@@ -402,13 +422,24 @@ static al_visit visit_module(TSNode n, void *arg)
     s->any = true;
     TSNode v = al_py_unparen(al_node_field(n, "right"));
     char *q = al_node_is(v, "call") ? al_pymodule_resolve(s->m, al_node_field(v, "function")) : NULL;
-    const char *last = q ? strrchr(q, '.') : NULL;
-    last = last ? last + 1 : q;
-    bool nn = q && (!strncmp(q, "torch.nn.", 9) || !strncmp(q, "nn.", 3));
+    /* What the op tables say calling the module returns (`nn.Linear`'s
+     * forward makes its output; `nn.Dropout`'s may be its input). */
+    al_strbuf key = {0};
+    if (q)
+        al_strbuf_printf(&key, "%s%s.forward", strncmp(q, "nn.", 3) ? "" : "torch.", q);
+    const al_op_result *r = q ? al_ops_find_result(s->m->ops, key.data) : NULL;
+    al_strbuf_free(&key);
     al_own o;
-    if (nn && al_str_in_list(NEW_MODULES, last, strlen(last)))
-        o = make(AL_OWN_FRESH, "`self.%s` is `%s`, which returns a new tensor", s->attr, q);
-    else if (nn && al_str_in_list(SAME_MODULES, last, strlen(last)))
+    if (r && r->returns == AL_RETURNS_NEW && !asked_in_place(pf, v))
+        o = r->library ? make(AL_OWN_ASSUMED,
+                              "assumes `self.%s` (`%s`) returns a new tensor, as its library "
+                              "documents",
+                              s->attr, q)
+                       : make(AL_OWN_FRESH, "`self.%s` is `%s`, which returns a new tensor",
+                              s->attr, q);
+    else if (r && r->returns == AL_RETURNS_MAY_ALIAS)
+        o = make(AL_OWN_ASSUMED, "assumes `self.%s` (`%s`) does not return its input", s->attr, q);
+    else if (r)
         o = make(AL_OWN_NO, "`self.%s` is `%s`, which may return its input", s->attr, q);
     else if (al_node_is(v, "call") && class_forward_own(s, al_node_field(v, "function"), &o)) {
         /* a class of the project: its forward's returns */
@@ -425,6 +456,31 @@ static al_visit visit_module(TSNode n, void *arg)
     return AL_VISIT_OVER;
 }
 
+/* Every assignment of `self.<attr>` in class cls and in its bases' lines
+ * that the project holds. */
+static void visit_class_modules(modules *s, const al_def *cls, int depth)
+{
+    al_node_preorder(al_node_field(cls->def, "body"), visit_module, s);
+    const al_pymodule *m = s->m;
+    if (!m->index || depth >= MAX_DEPTH)
+        return;
+    al_def bases[4];
+    bool all;
+    size_t n = al_index_class_bases(m->index, cls, bases, 4, &all);
+    for (size_t i = 0; i < n; i++) {
+        al_pymodule scoped = *bases[i].mod;
+        if (!scoped.index) {
+            scoped.index = m->index;
+            scoped.path = bases[i].path;
+        }
+        if (!scoped.ops)
+            scoped.ops = m->ops;
+        s->m = &scoped;
+        visit_class_modules(s, &bases[i], depth + 1);
+        s->m = m;
+    }
+}
+
 static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
                               int depth)
 {
@@ -432,8 +488,10 @@ static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, co
     while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
         cls = ts_node_parent(cls);
     modules s = {m, attr, depth, {AL_OWN_FRESH, NULL}, false};
-    if (!ts_node_is_null(cls))
-        al_node_preorder(al_node_field(cls, "body"), visit_module, &s);
+    if (!ts_node_is_null(cls)) {
+        al_def d = {m->path, m->pf, m, cls, false, false};
+        visit_class_modules(&s, &d, depth);
+    }
     if (!s.any) {
         al_own_free(&s.own);
         char *t = shown(m->pf, call);
@@ -446,44 +504,105 @@ static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, co
     return s.own;
 }
 
+/* What op table t (the project's schemas, or the op tables) says a call of
+ * q returns; false when it says nothing.
+ * `of` is what an alias would be of: a method's receiver, a function's
+ * first argument. */
+static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_op_table *t,
+                      bool schema, const char *q, TSNode of, bool method, int depth, al_own *out)
+{
+    const al_pyfile *pf = m->pf;
+    const al_op_result *r = al_ops_find_result(t, q);
+    if (!r)
+        return false;
+    TSNode given = method || schema ? (TSNode){0} : output_handed(m, call, q);
+    if (!ts_node_is_null(given)) {
+        *out = make_about(pf, AL_OWN_NO, "it returns the output it is handed, `%s`", given);
+        return true;
+    }
+    al_op_returns returns = asked_in_place(pf, call) ? AL_RETURNS_ALIAS : r->returns;
+    const char *name = method ? strrchr(q, '.') + 1 : q;
+    if (returns == AL_RETURNS_NEW) {
+        const char *table = r->origin && strrchr(r->origin, '/') ? strrchr(r->origin, '/') + 1
+                                                                 : r->origin;
+        if (r->library)
+            *out = make(AL_OWN_ASSUMED, "assumes `%s` returns a new tensor, as its library documents "
+                                        "(its entry in %s)", q, table ? table : "the op tables");
+        else if (schema)
+            *out = make(AL_OWN_FRESH, "`%s` returns a new tensor (its schema's result has no alias "
+                                      "annotation)", q);
+        else
+            *out = make(AL_OWN_FRESH, NULL);
+        return true;
+    }
+    if (schema) {
+        *out = make(AL_OWN_NO, "`%s` returns one of its arguments (its schema's result is "
+                               "annotated as an alias)", q);
+        return true;
+    }
+    of = al_py_unparen(of);
+    if (!ts_node_is_null(of) && !al_node_is(of, "identifier") && !al_node_is(of, "attribute")) {
+        *out = value_own(m, func, of, depth); /* a new value's view stays new */
+        return true;
+    }
+    char *o = ts_node_is_null(of) ? al_xstrdup("its argument") : shown(pf, of);
+    if (returns == AL_RETURNS_MAY_ALIAS)
+        *out = make(AL_OWN_ASSUMED, "assumes `%s%s(...)` makes a copy: it returns `%s` itself "
+                                    "when it already has that dtype and device",
+                    method ? "." : "", name, o);
+    else
+        *out = make(AL_OWN_NO, "it is a view of `%s`", o);
+    free(o);
+    return true;
+}
 
 static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth)
 {
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
-    if (al_node_is(fn, "attribute")) {
-        size_t len;
-        const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
-        TSNode recv = al_py_unparen(al_node_field(fn, "object"));
-        bool converts;
-        if (alias_method(meth, len, &converts) && !al_node_is(recv, "identifier") &&
-            !al_node_is(recv, "attribute"))
-            return value_own(m, func, recv, depth); /* a new receiver's view stays new */
-        if (alias_method(meth, len, &converts)) {
-            char *r = shown(pf, recv);
-            al_own o = converts ? make(AL_OWN_ASSUMED,
-                                       "assumes `.%.*s(...)` makes a copy: it returns `%s` itself "
-                                       "when it already has that dtype and device",
-                                       (int)len, meth, r)
-                                : make(AL_OWN_NO, "it is a view of `%s`", r);
-            free(r);
+    al_own o;
+    char *q = al_pymodule_resolve(m, fn);
+    if (q) {
+        /* A function of an imported module: what the op tables, or a
+         * registered op's schema, say it returns. */
+        al_py_args a;
+        al_py_args_read(call, &a);
+        TSNode first = a.npos ? a.pos[0] : (TSNode){0};
+        const al_op_table *schemas =
+            !strncmp(q, "torch.ops.", 10) && m->index ? al_index_schemas(m->index, m->path) : NULL;
+        bool said = table_own(m, func, call, m->ops, false, q, first, false, depth, &o) ||
+                    (schemas && table_own(m, func, call, schemas, true, q, first, false, depth, &o));
+        free(q);
+        if (said)
             return o;
-        }
+    } else if (al_node_is(fn, "attribute")) {
+        /* A method: of a module (`self.proj.forward(...)`), else as a
+         * tensor's (`.view` is a view of its receiver, `.to` may be it). */
         TSNode obj = al_node_field(fn, "object");
         if (al_node_is(obj, "attribute") && al_node_text_eq(pf, al_node_field(obj, "object"), "self") &&
-            !strncmp(meth, "forward", len) && len == 7) {
+            al_node_text_eq(pf, al_node_field(fn, "attribute"), "forward")) {
             char *a = al_node_text(pf, al_node_field(obj, "attribute"));
-            al_own o = module_call_own(m, func, call, a, depth);
+            o = module_call_own(m, func, call, a, depth);
             free(a);
             return o;
         }
+        /* `self.double(...)` is a module's attribute, not Tensor.double. */
+        bool tensor = !al_node_text_eq(pf, obj, "self") && !al_node_text_eq(pf, obj, "cls");
+        al_strbuf key = {0};
+        size_t len;
+        const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
+        al_strbuf_printf(&key, "torch.Tensor.%.*s", (int)len, meth);
+        bool said = tensor && table_own(m, func, call, m->ops, false, key.data, obj, true, depth, &o);
+        al_strbuf_free(&key);
+        if (said)
+            return o;
     }
     /* A project function: its returns. */
     al_def d;
     al_pysite site = {m->path, pf, m};
     if (m->index && depth < MAX_DEPTH && al_index_resolve(m->index, &site, fn, call, &d) &&
         !d.kernel) {
-        al_own o = returns_own(&d, depth + 1, m->index);
+        o = returns_own(&d, depth + 1, m);
         if (o.kind == AL_OWN_FRESH && depth == 0) {
             char *t = shown(pf, fn);
             free(o.why);
@@ -507,35 +626,13 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
     /* `self.<attr>(...)`: a module. */
     if (al_node_is(fn, "attribute") && al_node_text_eq(pf, al_node_field(fn, "object"), "self")) {
         char *a = al_node_text(pf, al_node_field(fn, "attribute"));
-        al_own o = module_call_own(m, func, call, a, depth);
+        o = module_call_own(m, func, call, a, depth);
         free(a);
         return o;
     }
     /* A callable handed in: anything, its argument included. */
-    if (al_node_is(fn, "identifier") && param_named(m, func, fn)) {
+    if (al_node_is(fn, "identifier") && param_named(m, func, fn))
         return make_about(pf, AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", fn);
-    }
-    char *q = al_pymodule_resolve(m, fn);
-    /* A registered op whose schema returns a tensor with no alias
-     * annotation: a new one. */
-    const al_op_table *schemas =
-        q && !strncmp(q, "torch.ops.", 10) && m->index ? al_index_schemas(m->index, m->path) : NULL;
-    bool is_new = schemas && al_ops_returns_new(schemas, q);
-    if (is_new || (schemas && al_ops_returns_alias(schemas, q))) {
-        al_own o = make(is_new ? AL_OWN_FRESH : AL_OWN_NO, "`%s` %s", q,
-                        is_new ? "returns a new tensor (its schema's result has no alias "
-                                 "annotation)"
-                               : "returns one of its arguments (its schema's result is "
-                                 "annotated as an alias)");
-        free(q);
-        return o;
-    }
-    if (q && !strncmp(q, "torch.nn.functional.", 20) &&
-        al_str_in_list(NEW_FUNCTIONAL, q + 20, strlen(q + 20))) {
-        free(q);
-        return make(AL_OWN_FRESH, NULL);
-    }
-    free(q);
     return make_about(pf, AL_OWN_ASSUMED,
                       "assumes `%s(...)` returns a new tensor that nothing else holds: alloclint "
                       "does not follow it",
@@ -551,7 +648,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
     if (al_node_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3)
         return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), depth + 1),
                            value_own(m, func, ts_node_named_child(v, 2), depth + 1));
-    if (made_here(pf, &m->imports, v))
+    if (made_here(m, v))
         return make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
         return call_own(m, func, v, depth);

@@ -551,7 +551,7 @@ TSNode al_py_switched_def(const al_pyfile *pf, const char *name)
 }
 
 /* The top-level class `cls` of the file, or a null node. */
-static TSNode top_class(const al_pyfile *pf, const char *cls)
+TSNode al_py_top_class(const al_pyfile *pf, const char *cls)
 {
     for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
         TSNode s = ts_node_named_child(pf->root, i);
@@ -565,7 +565,7 @@ static TSNode top_class(const al_pyfile *pf, const char *cls)
 
 TSNode al_py_class_method(const al_pyfile *pf, const char *cls, const char *name)
 {
-    TSNode s = top_class(pf, cls);
+    TSNode s = al_py_top_class(pf, cls);
     return ts_node_is_null(s) ? s : al_py_def_in_block(pf, al_node_field(s, "body"), name);
 }
 

@@ -123,6 +123,9 @@ int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
  * named expressions; nested definitions are skipped. */
 void al_py_bound_names(const al_pyfile *pf, TSNode n, al_strlist *out);
 
+/* The top-level class definition named cls (decorated or not), or null. */
+TSNode al_py_top_class(const al_pyfile *pf, const char *cls);
+
 /* The function `name` defined directly in block (a module or class body,
  * decorated or not), or a null node. */
 TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name);

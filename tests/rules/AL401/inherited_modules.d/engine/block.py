@@ -1,0 +1,48 @@
+# A block whose layers come from base classes in another file.
+import torch
+from torch import nn
+
+import fastkern
+import outside_lib
+
+from engine.layers import Passthrough, ProjectedBase, Scaler
+
+
+class Doubler(Scaler):
+    def __init__(self):
+        super().__init__(2.0)
+
+
+class MaybeSkip(Passthrough):
+    pass
+
+
+class External(outside_lib.Layer):
+    # Its forward may come from a base alloclint cannot read.
+    pass
+
+
+class Block(ProjectedBase):
+    def __init__(self, dim):
+        super().__init__(dim)
+        self.double = Doubler()
+        self.skip = MaybeSkip()
+        self.ext = External()
+
+    @torch.inference_mode()
+    def forward(self, x):
+        # `self.proj` is the base class's nn.Linear.
+        h = self.proj(x)
+        h = h.clamp(min=0)  # expect: AL401 safe
+        # Doubler inherits Scaler's forward: a new tensor.
+        d = self.double(h)
+        d = d.clamp(max=6)  # expect: AL401 safe
+        # MaybeSkip inherits a forward that returns its input.
+        s = self.skip(h)
+        s = s.clamp(max=6)  # expect: none
+        e = self.ext(h)
+        e = e.clamp(max=6)  # expect: AL401 unsafe
+        # The library's word, not a proof.
+        n = fastkern.fused_norm(h)
+        n = n.clamp(min=0)  # expect: AL401 unsafe
+        return h + d + s + e + n

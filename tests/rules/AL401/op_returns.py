@@ -1,0 +1,136 @@
+# AL401: what torch calls give back, read from the op tables' `returns`
+# column (rules/ops/torch.toml): a call handed its output returns it, a
+# view or a module asked to work in place returns its input, a module's
+# forward may be inherited, and a layer may be assigned by a base class.
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+@torch.inference_mode()
+def scaled_sum(a, b, buf):
+    # `out=buf`: the call returns buf, which the caller holds.
+    s = torch.add(a, b, out=buf)
+    s = s.clamp(min=0)  # expect: none
+    return s
+
+
+@torch.inference_mode()
+def scaled_sum_fresh(a, b):
+    s = torch.add(a, b)
+    s = s.clamp(min=0)  # expect: AL401 safe
+    return s
+
+
+@torch.inference_mode()
+def flat_scores(scores):
+    # A view of the parameter: scaling it in place would change scores.
+    flat = torch.reshape(scores, (-1,))
+    flat = flat.clamp(min=0)  # expect: none
+    return flat
+
+
+@torch.inference_mode()
+def flat_products(x, w):
+    # A view of a new product is held by no one else.
+    flat = torch.flatten(torch.matmul(x, w))
+    flat = flat.clamp(min=0)  # expect: AL401 safe
+    return flat
+
+
+@torch.inference_mode()
+def relu_in_place_asked(x):
+    # F.relu(x, inplace=True) returns x itself.
+    h = F.relu(x, inplace=True)
+    h = h.clamp(min=0)  # expect: none
+    return h
+
+
+@torch.inference_mode()
+def exp2_scaled(x):
+    e = torch.exp2(x)
+    e = e.clamp(min=0)  # expect: AL401 safe
+    return e
+
+
+@torch.inference_mode()
+def half_of_parameter(w):
+    # `.double()` returns w itself when it is float64 already.
+    h = w.double()
+    h = h.clamp(min=0)  # expect: AL401 unsafe
+    return h
+
+
+class Act(nn.Module):
+    def __init__(self):
+        super().__init__()
+        # In place: the module returns its input.
+        self.act = nn.ReLU(inplace=True)
+        self.gelu = nn.GELU()
+
+    @torch.inference_mode()
+    def forward(self, x):
+        h = self.act(x)
+        h = h.clamp(min=0)  # expect: none
+        g = self.gelu(x)
+        g = g.clamp(min=0)  # expect: AL401 safe
+        return h + g
+
+
+class Scaler(nn.Module):
+    def forward(self, x):
+        return torch.mul(x, 2.0)
+
+
+class DoubleScaler(Scaler):
+    # Inherits Scaler's forward, whose every return is a new tensor.
+    pass
+
+
+class Identityish(nn.Module):
+    def forward(self, x):
+        return x
+
+
+class Mixed(DoubleScaler, Identityish):
+    # Two base lines define forward: which one runs is the method
+    # resolution order's choice, which alloclint does not compute.
+    pass
+
+
+class Head(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+        self.scale = DoubleScaler()
+        self.mixed = Mixed()
+
+    @torch.inference_mode()
+    def forward(self, x):
+        s = self.scale(x)
+        s = s.clamp(min=0)  # expect: AL401 safe
+        m = self.mixed(x)
+        m = m.clamp(min=0)  # expect: AL401 unsafe
+        return s + m
+
+
+class GatedHead(Head):
+    # `self.proj` is assigned by the base class: an nn.Linear.
+    @torch.inference_mode()
+    def forward(self, x):
+        h = self.proj(x)
+        h = h.clamp(min=0)  # expect: AL401 safe
+        return h
+
+
+class SwappedHead(Head):
+    def __init__(self, dim):
+        super().__init__(dim)
+        # Assigned here too: either module may run, and Identity returns x.
+        self.proj = nn.Identity()
+
+    @torch.inference_mode()
+    def forward(self, x):
+        h = self.proj(x)
+        h = h.clamp(min=0)  # expect: none
+        return h
