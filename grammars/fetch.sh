@@ -1,13 +1,15 @@
 #!/bin/sh
-# Fetch the grammars pinned in grammars.lock with `npm pack`, verify each
-# tarball's sha256 and unpack its generated sources under OUTDIR/<name>/.
+# Fetch the tree-sitter core and the grammars pinned in grammars.lock with
+# `npm pack`, verify each tarball's sha256 and unpack the sources it names
+# (a grammar's generated src/, the core's vendor/tree-sitter/lib) under
+# OUTDIR/<name>/src, or OUTDIR/<name>/lib for the core.
 # Usage: fetch.sh LOCKFILE OUTDIR
 set -eu
 lock=$1
 out=$2
 mkdir -p "$out/tarballs"
 
-grep -v '^[[:space:]]*#' "$lock" | grep -v '^[[:space:]]*$' | while read -r name spec sha; do
+grep -v '^[[:space:]]*#' "$lock" | grep -v '^[[:space:]]*$' | while read -r name spec sha from; do
     dest="$out/$name"
     if [ -f "$dest/.verified" ] && [ "$(cat "$dest/.verified")" = "$sha" ]; then
         continue
@@ -45,10 +47,18 @@ grep -v '^[[:space:]]*#' "$lock" | grep -v '^[[:space:]]*$' | while read -r name
     mkdir -p "$out/unpack-$name"
     tar -xzf "$tarball" -C "$out/unpack-$name"
     mkdir -p "$dest"
-    cp -R "$out/unpack-$name/package/src" "$dest/src"
+    if [ ! -d "$out/unpack-$name/package/$from" ]; then
+        echo "alloclint: $spec has no $from/ (grammars/grammars.lock)" >&2
+        exit 1
+    fi
+    if [ "$from" = src ]; then
+        cp -R "$out/unpack-$name/package/src" "$dest/src"
+    else
+        cp -R "$out/unpack-$name/package/$from" "$dest/lib"
+    fi
     rm -rf "$out/unpack-$name"
-    if ! grep -q '^#define LANGUAGE_VERSION 1[34]$' "$dest/src/parser.c"; then
-        echo "alloclint: $spec is not built for tree-sitter ABI 13-14 (Debian's libtree-sitter 0.20.7 cannot load it)" >&2
+    if [ "$from" = src ] && ! grep -q '^#define LANGUAGE_VERSION 1[345]$' "$dest/src/parser.c"; then
+        echo "alloclint: $spec is not built for tree-sitter ABI 13-15 (the pinned core cannot load it)" >&2
         exit 1
     fi
     echo "$sha" > "$dest/.verified"

@@ -6,9 +6,9 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 
 packages="build-essential cmake pkg-config git patch ca-certificates \
-libtree-sitter-dev libcmocka-dev libcjson-dev libgit2-dev libxxhash-dev pre-commit \
+libcmocka-dev libcjson-dev libgit2-dev libxxhash-dev pre-commit \
 libclang-14-dev libtorch-dev python3-torch neovim strace"
-# npm fetches the pinned grammars; keep an npm that is already installed
+# npm fetches the pinned tree-sitter core and grammars; keep an npm that is already installed
 # (Debian's npm would pull in its own nodejs).
 command -v npm >/dev/null 2>&1 || packages="$packages npm"
 
