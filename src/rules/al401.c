@@ -20,6 +20,8 @@ typedef enum {
     OPERAND_FLOAT,      /* a Python float: keeps a floating dtype and the shape */
     OPERAND_OWN_MASK,   /* masked_fill(x <cmp> number, number): x's shape and dtype */
     OPERAND_BROADCASTS, /* masked_scatter: broadcasts x with the mask */
+    OPERAND_OWN,        /* a new tensor made from x that broadcasts into x's shape with
+                         * x's dtype: a keepdim reduction of x, `zeros_like(x)` */
 } operand_kind;
 
 typedef struct {
@@ -27,6 +29,7 @@ typedef struct {
     char *args;         /* its argument text */
     operand_kind kind;
     bool needs_float;   /* true division: x must be floating */
+    bool own_needs_float; /* OPERAND_OWN: a sum or mean, int64 of an integer x */
 } inplace;
 
 static void report(TSNode asg, const char *name, const inplace *ip, bool fresh, const char *via,
@@ -77,6 +80,71 @@ static bool own_mask(const al_pyfile *pf, TSNode mask, const char *name)
            literal_kind(pf, r) != OPERAND_TENSOR;
 }
 
+/* Reductions whose keepdim result broadcasts into x's shape: those that
+ * keep any dtype, and those that keep only a floating one (the sum of an
+ * integer tensor is int64; its mean raises). */
+static const char *const KEEP_DTYPE_REDUCTIONS[] = {"amax", "amin", NULL};
+static const char *const FLOAT_REDUCTIONS[] = {"sum", "mean", "logsumexp", NULL};
+static const char *const LIKE_FACTORIES[] = {"zeros_like", "ones_like", "full_like", NULL};
+
+/* Whether v is a new tensor made from x alone with x's dtype and a shape
+ * that broadcasts into x's: `x.amax(-1, keepdim=True)`, `torch.sum(x, 1,
+ * keepdim=True)` (floating x only: *needs_float), `torch.full_like(x, 2.0)`.
+ * The in-place update reads it whole before writing x. */
+static bool own_operand(const al_pymodule *m, TSNode v, const char *name, bool *needs_float)
+{
+    const al_pyfile *pf = m->pf;
+    v = al_py_unparen(v);
+    if (!al_node_is(v, "call"))
+        return false;
+    TSNode fn = al_node_field(v, "function");
+    al_py_args a;
+    al_py_args_read(v, &a);
+    if (a.splat || !ts_node_is_null(al_py_kwarg(pf, &a, "dtype")) ||
+        !ts_node_is_null(al_py_kwarg(pf, &a, "out")))
+        return false;
+    char *q = al_pymodule_resolve(m, fn);
+    const char *op = NULL;
+    int x_at = -1; /* the argument that is x: -1 for a method's receiver */
+    if (q && !strncmp(q, "torch.", 6)) {
+        op = q + 6;
+        x_at = 0;
+    } else if (!q && al_node_is(fn, "attribute")) {
+        TSNode obj = al_node_field(fn, "object");
+        if (al_node_is(obj, "identifier") && al_node_text_eq(pf, obj, name)) {
+            size_t len;
+            const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
+            for (const char *const *r = KEEP_DTYPE_REDUCTIONS; *r && !op; r++)
+                op = strlen(*r) == len && !memcmp(*r, meth, len) ? *r : NULL;
+            for (const char *const *r = FLOAT_REDUCTIONS; *r && !op; r++)
+                op = strlen(*r) == len && !memcmp(*r, meth, len) ? *r : NULL;
+        }
+    }
+    bool yes = false;
+    if (op && x_at >= 0 && (a.npos < 1 || !al_node_is(a.pos[0], "identifier") ||
+                            !al_node_text_eq(pf, a.pos[0], name)))
+        op = NULL;
+    /* x named nowhere else among the arguments */
+    int mentions = 0;
+    for (int i = 0; op && i < a.nall; i++)
+        mentions += al_py_count_ident(pf, a.all[i], name);
+    if (op && mentions == (x_at >= 0 ? 1 : 0)) {
+        bool like = al_str_in_list(LIKE_FACTORIES, op, strlen(op));
+        bool keep = al_str_in_list(KEEP_DTYPE_REDUCTIONS, op, strlen(op));
+        bool flt = al_str_in_list(FLOAT_REDUCTIONS, op, strlen(op));
+        /* keepdim=True, by keyword or right after the dim */
+        TSNode kd = al_py_kwarg(pf, &a, "keepdim");
+        int kd_at = x_at + 2;
+        if (ts_node_is_null(kd) && kd_at < a.npos)
+            kd = a.pos[kd_at];
+        bool keepdim = !ts_node_is_null(kd) && al_node_text_eq(pf, kd, "True");
+        yes = like || ((keep || flt) && keepdim);
+        *needs_float = flt;
+    }
+    free(q);
+    return yes;
+}
+
 static const char *const METHODS[] = {"add", "sub", "mul", "div", "clamp", "clamp_min",
                                       "clamp_max", "masked_fill", "masked_scatter", NULL};
 
@@ -114,11 +182,22 @@ static bool call_form(const al_pymodule *m, TSNode rhs, const char *name, inplac
     bool masked_fill = !strcmp(method, "masked_fill");
     /* Arguments are evaluated before the update, but a view of x among
      * them would be read while it is written: only masked_fill's own
-     * comparison mask may name x. */
+     * comparison mask, or the one operand of arithmetic when it is a new
+     * tensor made from x (a keepdim reduction), may name x. */
+    bool arithmetic = !strcmp(method, "add") || !strcmp(method, "sub") ||
+                      !strcmp(method, "mul") || !strcmp(method, "div");
+    bool own = false;
     for (int i = first; i < a.nall; i++)
-        if (al_py_count_ident(pf, a.all[i], name) &&
-            !(masked_fill && i == first && own_mask(pf, a.all[i], name)))
+        if (al_py_count_ident(pf, a.all[i], name)) {
+            if (masked_fill && i == first && own_mask(pf, a.all[i], name))
+                continue;
+            if (arithmetic && a.npos == a.nall && a.nall - first == 1 &&
+                own_operand(m, a.all[i], name, &ip->own_needs_float)) {
+                own = true;
+                continue;
+            }
             return false;
+        }
     al_strbuf sb = {0};
     for (int i = first; i < a.nall; i++) {
         char *t = al_node_text(pf, a.all[i]);
@@ -136,7 +215,9 @@ static bool call_form(const al_pymodule *m, TSNode rhs, const char *name, inplac
                  : masked_fill                  ? "masked_fill_"
                                                 : "masked_scatter_";
     ip->needs_float = !strcmp(method, "div") && a.nall - first == 1;
-    if (!strcmp(method, "masked_scatter")) {
+    if (own) {
+        ip->kind = OPERAND_OWN;
+    } else if (!strcmp(method, "masked_scatter")) {
         ip->kind = OPERAND_BROADCASTS;
     } else if (masked_fill) {
         ip->kind = a.nall - first == 2 && own_mask(pf, a.all[first], name) &&
@@ -186,10 +267,11 @@ static bool inplace_form(const al_pymodule *m, TSNode rhs, const char *name, inp
         ip->method = "div_", operand = r, ip->needs_float = true;
     else
         return false;
-    if (al_py_count_ident(pf, operand, name))
+    bool own = al_py_count_ident(pf, operand, name) > 0;
+    if (own && !own_operand(m, operand, name, &ip->own_needs_float))
         return false;
     ip->args = al_node_text(pf, operand);
-    ip->kind = literal_kind(pf, operand);
+    ip->kind = own ? OPERAND_OWN : literal_kind(pf, operand);
     return true;
 }
 
@@ -556,6 +638,12 @@ static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const i
                              name);
         break;
     case OPERAND_OWN_MASK:
+        break;
+    case OPERAND_OWN:
+        if (ip->own_needs_float && !floating)
+            al_strbuf_printf(&shape, "`%s` is not known to be floating (`%s` of an integer "
+                                     "tensor is int64)",
+                             name, ip->args);
         break;
     }
     if (!shape.len && ip->needs_float && !floating)
