@@ -460,7 +460,7 @@ static bool class_named(al_index *ix, const char *path, const al_pyfile *pf,
     const char *dot = q ? strrchr(q, '.') : NULL;
     if (dot) {
         size_t n = (size_t)(dot - q);
-        if (strspn(q, ".") == n)
+        if (strspn(q, ".") >= n)
             n++; /* `from . import Cls`: the dots name the package */
         char *module = al_xstrndup(q, n);
         char *file = module_file(ix, path, module);

@@ -7,6 +7,8 @@ import outside_lib
 
 from engine.layers import Passthrough, ProjectedBase, Scaler
 
+from . import Halver
+
 
 class Doubler(Scaler):
     def __init__(self):
@@ -14,6 +16,11 @@ class Doubler(Scaler):
 
 
 class MaybeSkip(Passthrough):
+    pass
+
+
+class Quarter(Halver):
+    # Its base comes from the package itself (`from . import Halver`).
     pass
 
 
@@ -28,6 +35,7 @@ class Block(ProjectedBase):
         self.double = Doubler()
         self.skip = MaybeSkip()
         self.ext = External()
+        self.quarter = Quarter()
 
     @torch.inference_mode()
     def forward(self, x):
@@ -42,7 +50,9 @@ class Block(ProjectedBase):
         s = s.clamp(max=6)  # expect: none
         e = self.ext(h)
         e = e.clamp(max=6)  # expect: AL401 unsafe
+        q = self.quarter(h)
+        q = q.clamp(max=6)  # expect: AL401 safe
         # The library's word, not a proof.
         n = fastkern.fused_norm(h)
         n = n.clamp(min=0)  # expect: AL401 unsafe
-        return h + d + s + e + n
+        return h + d + s + e + q + n
