@@ -1,7 +1,8 @@
 #!/bin/sh
-# Poisoned execution: every fixture's functions, and generated
-# combinations of two or three rules on one buffer, run before and after
-# alloclint's safe fixes with fresh memory poisoned (NaN / dtype maximum).
+# Poisoned execution: every fixture's functions (single files and the
+# modules a project fixture's patch changes), and generated combinations
+# of two or three rules on one buffer, run before and after alloclint's
+# safe fixes with fresh memory poisoned (NaN / dtype maximum).
 # Needs Debian's python3-torch under /usr/bin/python3; without it the test
 # is skipped (exit 77). The functions that ran are compared with
 # tests/exec/expected.txt so that the set cannot shrink unnoticed
@@ -44,9 +45,29 @@ if cmp -s "$work/pairs/generated/combos.py" "$work/pairs/generated/combos_fixed.
     exit 1
 fi
 pairs="$pairs $work/pairs/generated/combos.py $work/pairs/generated/combos_fixed.py"
+# Project fixtures: the tree before and after its safe patch, the modules
+# the patch changes imported as packages (tests/exec/stubs stands in for
+# the libraries outside the project they import).
+trees=""
+for patchfile in "$here"/rules/*/*.d.diff; do
+    grep -q '^+++ ' "$patchfile" || continue
+    tree=${patchfile%.diff}
+    rule=$(basename "$(dirname "$tree")")
+    case=$(basename "$tree")
+    dest="$work/trees/$rule/$case"
+    mkdir -p "$dest"
+    cp -R "$tree" "$dest/before"
+    cp -R "$tree" "$dest/after"
+    if ! (cd "$dest/after" && patch -p1 -s <"$patchfile"); then
+        echo "exec: $rule/$case.diff does not apply to its tree" >&2
+        exit 1
+    fi
+    modules=$(sed -n 's|^+++ b/\(.*\)\.py$|\1|p' "$patchfile" | sed 's|/__init__$||; s|/|.|g' | paste -sd, -)
+    [ -n "$modules" ] && trees="$trees $dest/before $dest/after $rule/$case $modules"
+done
 # shellcheck disable=SC2086
-PYTHONPATH="$work/site" ALLOCLINT_POISON=nan "$py" "$here/exec/run_fixtures.py" \
-    "$work/ran.txt" $pairs
+PYTHONPATH="$work/site:$here/exec/stubs" ALLOCLINT_POISON=nan "$py" "$here/exec/run_fixtures.py" \
+    "$work/ran.txt" $pairs --trees $trees
 rc=$?
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
     cp "$work/ran.txt" "$here/exec/expected.txt"

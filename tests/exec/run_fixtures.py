@@ -4,6 +4,7 @@ sitecustomize.py, ALLOCLINT_POISON=nan), and compares what they return
 and what they leave in their tensor arguments.
 
 Usage: run_fixtures.py LIST_OUT ORIGINAL FIXED [ORIGINAL FIXED ...]
+           [--trees BEFORE_ROOT AFTER_ROOT LABEL MODULES ...]
 
 Each function is called with arguments chosen from its parameter names
 (tried in a few shapes until the original runs), and so are the forward
@@ -131,8 +132,83 @@ def module_runner(cls, init_args, method):
     return run
 
 
+def compare(label, before, after, lines):
+    """Runs every function and module method of before and of after (the
+    same module before and after the fix) on the same inputs; appends one
+    line per function to lines and returns the number of differences."""
+    failures = 0
+    runs = [(name, fn, None) for name, fn in functions(before)] + list(modules(before))
+    for name, fn, method in runs:
+        fixed_fn = getattr(after, name, None)
+        if fixed_fn is None:
+            print("%s:%s: missing after the fix" % (label, name))
+            failures += 1
+            continue
+        module = method is not None
+        if module:
+            name += "." + method
+        try:
+            params = list(inspect.signature(getattr(fn, method) if module else fn).parameters)
+            init = list(inspect.signature(fn.__init__).parameters)[1:] if module else []
+        except (TypeError, ValueError):
+            lines.append("%s:%s: not run: no signature" % (label, name))
+            continue
+        if module:
+            params = params[1:]  # self
+            init = [p for p in init if p not in ("args", "kwargs")]
+        ran = False
+        reason = "no argument shape fits"
+        for shape in SHAPES:
+            args = [arg_for(p, shape, seed=zlib.crc32((name + ":" + p).encode()) & 0xFFFF) for p in params]
+            if module:
+                init_args = [arg_for(p, shape, seed=1) for p in init]
+                fn_now = module_runner(fn, init_args, method)
+                fixed_now = module_runner(fixed_fn, init_args, method)
+            else:
+                fn_now, fixed_now = fn, fixed_fn
+            try:
+                want = call(fn_now, args)
+            except Exception as e:
+                reason = type(e).__name__
+                continue
+            ran = True
+            try:
+                got = call(fixed_now, args)
+            except Exception as e:
+                print("%s:%s: the fixed code raised %s: %s" % (label, name, type(e).__name__, e))
+                failures += 1
+                break
+            if not same(want, got):
+                print("%s:%s: the fixed code computes something else on shape %s"
+                      % (label, name, shape))
+                failures += 1
+            break
+        lines.append("%s:%s: %s" % (label, name, "ran" if ran else "not run: " + reason))
+    return failures
+
+
+def import_tree(root, names):
+    """The modules names (dotted) of the project at root, imported afresh:
+    the packages of a tree imported before (the same names before and
+    after the fix) are forgotten first."""
+    tops = {n.split(".")[0] for n in names}
+    for k in [k for k in sys.modules if k.split(".")[0] in tops]:
+        del sys.modules[k]
+    sys.path.insert(0, root)
+    try:
+        return [importlib.import_module(n) for n in names]
+    finally:
+        sys.path.remove(root)
+
+
 def main():
-    list_out, pairs = sys.argv[1], sys.argv[2:]
+    """Arguments: LIST_OUT, then ORIGINAL FIXED pairs of single files, then
+    optionally `--trees` and BEFORE_ROOT AFTER_ROOT LABEL MODULES quads
+    (a project fixture before and after its fix; MODULES the dotted names
+    of the modules the fix changed, comma-separated)."""
+    list_out, rest = sys.argv[1], sys.argv[2:]
+    trees = rest[rest.index("--trees") + 1:] if "--trees" in rest else []
+    pairs = rest[:rest.index("--trees")] if "--trees" in rest else rest
     lines, failures = [], 0
     for i in range(0, len(pairs), 2):
         original, fixed = pairs[i], pairs[i + 1]
@@ -143,53 +219,18 @@ def main():
         except Exception as e:  # an import the CPU lacks (triton)
             lines.append("%s: not run: cannot import (%s)" % (label, type(e).__name__))
             continue
-        runs = [(name, fn, None) for name, fn in functions(before)] + list(modules(before))
-        for name, fn, method in runs:
-            fixed_fn = getattr(after, name, None)
-            if fixed_fn is None:
-                print("%s:%s: missing after the fix" % (label, name))
-                failures += 1
-                continue
-            module = method is not None
-            if module:
-                name += "." + method
-            try:
-                params = list(inspect.signature(getattr(fn, method) if module else fn).parameters)
-                init = list(inspect.signature(fn.__init__).parameters)[1:] if module else []
-            except (TypeError, ValueError):
-                lines.append("%s:%s: not run: no signature" % (label, name))
-                continue
-            if module:
-                params = params[1:]  # self
-                init = [p for p in init if p not in ("args", "kwargs")]
-            ran = False
-            reason = "no argument shape fits"
-            for shape in SHAPES:
-                args = [arg_for(p, shape, seed=zlib.crc32((name + ":" + p).encode()) & 0xFFFF) for p in params]
-                if module:
-                    init_args = [arg_for(p, shape, seed=1) for p in init]
-                    fn_now = module_runner(fn, init_args, method)
-                    fixed_now = module_runner(fixed_fn, init_args, method)
-                else:
-                    fn_now, fixed_now = fn, fixed_fn
-                try:
-                    want = call(fn_now, args)
-                except Exception as e:
-                    reason = type(e).__name__
-                    continue
-                ran = True
-                try:
-                    got = call(fixed_now, args)
-                except Exception as e:
-                    print("%s:%s: the fixed code raised %s: %s" % (label, name, type(e).__name__, e))
-                    failures += 1
-                    break
-                if not same(want, got):
-                    print("%s:%s: the fixed code computes something else on shape %s"
-                          % (label, name, shape))
-                    failures += 1
-                break
-            lines.append("%s:%s: %s" % (label, name, "ran" if ran else "not run: " + reason))
+        failures += compare(label, before, after, lines)
+    for i in range(0, len(trees), 4):
+        before_root, after_root, label, names = trees[i:i + 4]
+        names = names.split(",")
+        try:
+            befores = import_tree(before_root, names)
+            afters = import_tree(after_root, names)
+        except Exception as e:  # an extension or a library the CPU lacks
+            lines.append("%s: not run: cannot import (%s)" % (label, type(e).__name__))
+            continue
+        for name, before, after in zip(names, befores, afters):
+            failures += compare("%s:%s" % (label, name), before, after, lines)
     with open(list_out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print("%d functions ran, %d differences" % (sum(l.endswith(": ran") for l in lines), failures))

@@ -32,7 +32,8 @@ class External(outside_lib.Layer):
 class Block(ProjectedBase):
     def __init__(self, dim):
         super().__init__(dim)
-        self.double = Doubler()
+        # Named like Tensor.expand: a module attribute, not the tensor method.
+        self.expand = Doubler()
         self.skip = MaybeSkip()
         self.ext = External()
         self.quarter = Quarter()
@@ -43,15 +44,15 @@ class Block(ProjectedBase):
         h = self.proj(x)
         h = h.clamp(min=0)  # expect: AL401 safe
         # Doubler inherits Scaler's forward: a new tensor.
-        d = self.double(h)
-        d = d.clamp(max=6)  # expect: AL401 safe
+        d = self.expand(h)
+        d = d.clamp(min=1)  # expect: AL401 safe
         # MaybeSkip inherits a forward that returns its input.
         s = self.skip(h)
-        s = s.clamp(max=6)  # expect: none
+        s = s.clamp(min=1)  # expect: none
         e = self.ext(h)
-        e = e.clamp(max=6)  # expect: AL401 unsafe
+        e = e.clamp(min=1)  # expect: AL401 unsafe
         q = self.quarter(h)
-        q = q.clamp(max=6)  # expect: AL401 safe
+        q = q.clamp(min=1)  # expect: AL401 safe
         # The library's word, not a proof.
         n = fastkern.fused_norm(h)
         n = n.clamp(min=0)  # expect: AL401 unsafe
