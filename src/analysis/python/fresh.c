@@ -692,6 +692,11 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
 
 al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow)
 {
+    /* The name is bound to the tuple itself (`shape = (a, b)`), not to
+     * an element a caller takes of what a helper returns. */
+    TSNode v = al_py_unparen(value);
+    if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
+        return make_about(m->pf, AL_OWN_NO, "`%s` is a tuple, not a tensor", v);
     /* Not following: start where the depth limit stops the index. */
     return value_own(m, func, value, follow ? 0 : MAX_DEPTH);
 }

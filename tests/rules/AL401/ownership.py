@@ -250,3 +250,18 @@ class Block(nn.Module):
         h = self.first(x)
         h = h.clamp(min=0)  # expect: AL401 unsafe
         return h
+
+
+@torch.inference_mode()
+def grown_shape(a, b, c):
+    # A tuple, not a tensor: `+` concatenates.
+    shape = (a, b)
+    shape = shape + (c,)  # expect: none
+    return torch.zeros(shape)
+
+
+@torch.inference_mode()
+def grown_shape_bare(a, b, c):
+    shape = a, b
+    shape = shape + (c,)  # expect: none
+    return torch.zeros(shape)
