@@ -116,7 +116,7 @@ static void op_contracts_read(void **state)
         {"[[op]]\nname = \"a\"\nout = 0\nfull = true\nwrites = \"all\"\n",
          "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
         {"[[op]]\nname = \"a\"\nreturns = \"fresh\"\n",
-         "c.toml:3: key `returns` must be \"new\", \"alias\" or \"may_alias\""},
+         "c.toml:3: key `returns` must be \"new\", \"alias\", \"may_alias\" or \"not_tensor\""},
         {"[[op]]\nname = \"a\"\nreturns = \"new\"\nfull = true\n",
          "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
         {"[[op]]\nname = \"a\"\nargs = [\"x\", \"o\"]\nout = \"o\"\nwrites = \"rows\"\nrows = \"q.shape[0]\"\n",
@@ -155,6 +155,10 @@ static void op_results_read(void **state)
     assert_true(r && r->returns == AL_RETURNS_ALIAS);
     r = al_ops_find_result(&table, "torch.nn.Linear.forward");
     assert_true(r && r->returns == AL_RETURNS_NEW);
+    r = al_ops_find_result(&table, "torch.Tensor.item");
+    assert_true(r && r->returns == AL_RETURNS_NOT_TENSOR);
+    r = al_ops_find_result(&table, "builtins.len");
+    assert_true(r && r->returns == AL_RETURNS_NOT_TENSOR);
     size_t builtin_ops = table.n;
     assert_true(al_ops_load_toml(&table, text, sizeof text - 1, "user.toml", &err));
     assert_int_equal(table.n, builtin_ops + 1); /* only lib.scale writes an output */

@@ -19,7 +19,7 @@ extern const size_t al_builtin_ops_count;
 static void set_error(al_ops_error *err, const char *origin, TSNode n,
                       const char *fmt, const char *detail)
 {
-    char msg[256];
+    char msg[400];
     snprintf(msg, sizeof msg, fmt, detail);
     snprintf(err->message, sizeof err->message, "%s:%u: %s", origin,
              ts_node_start_point(n).row + 1, msg);
@@ -72,7 +72,7 @@ static bool read_rows(const char *text, char **param, int *dim)
 }
 
 static const char *const WRITES[] = {"some", "all", "rows", "part", "accumulates"};
-static const char *const RETURNS[] = {"new", "alias", "may_alias"};
+static const char *const RETURNS[] = {"new", "alias", "may_alias", "not_tensor"};
 
 static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                     const char *origin, al_ops_error *err)
@@ -145,7 +145,8 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             free(w);
             if (!have_returns) {
                 set_error(err, origin, pair,
-                          "key `%s` must be \"new\", \"alias\" or \"may_alias\"", keytext);
+                          "key `%s` must be \"new\", \"alias\", \"may_alias\" or \"not_tensor\"",
+                          keytext);
                 ok = false;
             }
         } else if (strcmp(keytext, "rows") == 0 && al_toml_is(value, "string")) {
@@ -168,7 +169,7 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             }
         } else {
             set_error(err, origin, pair,
-                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\")",
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\"|\"not_tensor\")",
                       keytext);
             ok = false;
         }

@@ -39,11 +39,12 @@ typedef enum {
     AL_RETURNS_NEW,       /* a tensor nothing else holds */
     AL_RETURNS_ALIAS,     /* its first argument (a method's receiver) or a view of it */
     AL_RETURNS_MAY_ALIAS, /* a copy, or the argument itself when nothing changes (`.to`) */
+    AL_RETURNS_NOT_TENSOR, /* a number, a string, a size: `len`, `Tensor.item` */
 } al_op_returns;
 
 typedef struct {
     char *name;   /* as written: "torch.zeros", "torch.Tensor.view",
-                   * "torch.nn.Linear.forward", "torch.ops.*.gemm" */
+                   * "torch.nn.Linear.forward", "torch.ops.*.gemm", "builtins.len" */
     char *key;    /* al_op_key(name) */
     al_op_returns returns;
     bool library; /* a library's documented contract, not a proof */

@@ -524,7 +524,9 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
         return true;
     }
     al_op_returns returns = asked_in_place(pf, call) ? AL_RETURNS_ALIAS : r->returns;
-    const char *name = method ? strrchr(q, '.') + 1 : q;
+    const char *name = method                           ? strrchr(q, '.') + 1
+                       : al_str_starts_with(q, "builtins.") ? q + 9
+                                                            : q;
     if (returns == AL_RETURNS_NEW) {
         const char *table = r->origin && strrchr(r->origin, '/') ? strrchr(r->origin, '/') + 1
                                                                  : r->origin;
@@ -541,6 +543,10 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
     if (schema) {
         *out = make(AL_OWN_NO, "`%s` returns one of its arguments (its schema's result is "
                                "annotated as an alias)", q);
+        return true;
+    }
+    if (returns == AL_RETURNS_NOT_TENSOR) {
+        *out = make(AL_OWN_NO, "`%s%s(...)` does not return a tensor", method ? "." : "", name);
         return true;
     }
     of = al_py_unparen(of);
@@ -636,6 +642,17 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
     /* A callable handed in: anything, its argument included. */
     if (al_node_is(fn, "identifier") && param_named(m, func, fn))
         return make_about(pf, AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", fn);
+    /* A builtin (`len`, `int`): the tables say what it gives. */
+    if (al_node_is(fn, "identifier")) {
+        al_strbuf key = {0};
+        size_t len;
+        const char *name = al_node_ptr(pf, fn, &len);
+        al_strbuf_printf(&key, "builtins.%.*s", (int)len, name);
+        bool said = table_own(m, func, call, m->ops, false, key.data, (TSNode){0}, false, depth, &o);
+        al_strbuf_free(&key);
+        if (said)
+            return o;
+    }
     return make_about(pf, AL_OWN_ASSUMED,
                       "assumes `%s(...)` returns a new tensor that nothing else holds: alloclint "
                       "does not follow it",

@@ -253,15 +253,32 @@ class Block(nn.Module):
 
 
 @torch.inference_mode()
-def grown_shape(a, b, c):
+def grown_shape(rows, cols, k):
     # A tuple, not a tensor: `+` concatenates.
-    shape = (a, b)
-    shape = shape + (c,)  # expect: none
+    shape = (rows, cols)
+    shape = shape + (k,)  # expect: none
     return torch.zeros(shape)
 
 
 @torch.inference_mode()
-def grown_shape_bare(a, b, c):
-    shape = a, b
-    shape = shape + (c,)  # expect: none
+def grown_shape_bare(rows, cols, k):
+    shape = rows, cols
+    shape = shape + (k,)  # expect: none
     return torch.zeros(shape)
+
+
+@torch.inference_mode()
+def counted(xs, x):
+    # Numbers, strings and sizes: the op tables say these calls give no
+    # tensor (rules/ops/python.toml, torch.toml's Tensor.item and size).
+    n = len(xs)
+    n = n + 1  # expect: none
+    w = int(x.shape[0])
+    w = w * 2  # expect: none
+    k = x.size(0)
+    k = k + 1  # expect: none
+    v = x.sum().item()
+    v = v + 1  # expect: none
+    tag = str(n)
+    tag = tag + "_rows"  # expect: none
+    return n, w, k, v, tag
