@@ -550,17 +550,6 @@ static bool class_method(al_index *ix, const char *path, const char *cls, const 
     return true;
 }
 
-bool al_index_class(al_index *ix, const al_pysite *from, TSNode cls, al_def *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!from->path)
-        return false;
-    al_index_lock(ix);
-    bool ok = class_named(ix, from->path, from->pf, from->mod, cls, out);
-    al_index_unlock(ix);
-    return ok;
-}
-
 /* A qualified target "pkg.mod.name" (or "..mod.name") imported from
  * from_path: the definition of `name` in module "pkg.mod", or the static
  * method `name` of class "mod" of module "pkg". */

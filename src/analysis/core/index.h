@@ -75,12 +75,11 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
  * or inherited from the one base line that defines it (none unknown). */
 bool al_index_class_method(al_index *ix, const al_pysite *from, TSNode cls, const char *method,
                            al_def *out);
-/* The class definition (out->def) that expression cls (at `from`) names:
- * a top-level class of the same file or of the module it is imported from. */
-bool al_index_class(al_index *ix, const al_pysite *from, TSNode cls, al_def *out);
-/* The classes the bases of class cls name, in order, at most max;
- * `object`, `nn.Module` and `abc.ABC` left out. *all is false when a base
- * could not be found in the project (it is not among them). */
+/* The classes (out->def a class_definition) the bases of class cls name,
+ * in order, at most max: top-level classes of its file or of the modules
+ * they are imported from; `object`, `nn.Module` and `abc.ABC` left out.
+ * *all is false when a base could not be found in the project (it is not
+ * among them). */
 size_t al_index_class_bases(al_index *ix, const al_def *cls, al_def *out, size_t max, bool *all);
 /* The Python implementation registered for a custom op ("torch.ops.ns.op";
  * a trailing ".default" is ignored): direct_register_custom_op(op_name=,
