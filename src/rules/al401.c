@@ -86,15 +86,30 @@ static bool own_mask(const al_pyfile *pf, TSNode mask, const char *name)
 static const char *const KEEP_DTYPE_REDUCTIONS[] = {"amax", "amin", NULL};
 static const char *const FLOAT_REDUCTIONS[] = {"sum", "mean", "logsumexp", NULL};
 static const char *const LIKE_FACTORIES[] = {"zeros_like", "ones_like", "full_like", NULL};
+/* Along a dim they give (values, indices): the values keep x's dtype. */
+static const char *const PAIR_REDUCTIONS[] = {"max", "min", NULL};
 
 /* Whether v is a new tensor made from x alone with x's dtype and a shape
  * that broadcasts into x's: `x.amax(-1, keepdim=True)`, `torch.sum(x, 1,
- * keepdim=True)` (floating x only: *needs_float), `torch.full_like(x, 2.0)`.
+ * keepdim=True)` (floating x only: *needs_float), `x.max(-1, keepdim=True)[0]`,
+ * `torch.full_like(x, 2.0)`.
  * The in-place update reads it whole before writing x. */
 static bool own_operand(const al_pymodule *m, TSNode v, const char *name, bool *needs_float)
 {
     const al_pyfile *pf = m->pf;
     v = al_py_unparen(v);
+    /* `x.max(-1, keepdim=True)[0]` or `.values`: the maxima, of x's dtype
+     * (the indices are int64). */
+    bool values = false;
+    if (al_node_is(v, "subscript")) {
+        TSNode idx = al_node_field(v, "subscript");
+        values = al_node_is(idx, "integer") && al_node_text_eq(pf, idx, "0");
+        v = values ? al_py_unparen(al_node_field(v, "value")) : v;
+    } else if (al_node_is(v, "attribute") &&
+               al_node_text_eq(pf, al_node_field(v, "attribute"), "values")) {
+        values = true;
+        v = al_py_unparen(al_node_field(v, "object"));
+    }
     if (!al_node_is(v, "call"))
         return false;
     TSNode fn = al_node_field(v, "function");
@@ -114,9 +129,10 @@ static bool own_operand(const al_pymodule *m, TSNode v, const char *name, bool *
         if (al_node_is(obj, "identifier") && al_node_text_eq(pf, obj, name)) {
             size_t len;
             const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
-            for (const char *const *r = KEEP_DTYPE_REDUCTIONS; *r && !op; r++)
+            for (const char *const *r = values ? PAIR_REDUCTIONS : KEEP_DTYPE_REDUCTIONS; *r && !op;
+                 r++)
                 op = strlen(*r) == len && !memcmp(*r, meth, len) ? *r : NULL;
-            for (const char *const *r = FLOAT_REDUCTIONS; *r && !op; r++)
+            for (const char *const *r = FLOAT_REDUCTIONS; *r && !op && !values; r++)
                 op = strlen(*r) == len && !memcmp(*r, meth, len) ? *r : NULL;
         }
     }
@@ -129,9 +145,10 @@ static bool own_operand(const al_pymodule *m, TSNode v, const char *name, bool *
     for (int i = 0; op && i < a.nall; i++)
         mentions += al_py_count_ident(pf, a.all[i], name);
     if (op && mentions == (x_at >= 0 ? 1 : 0)) {
-        bool like = al_str_in_list(LIKE_FACTORIES, op, strlen(op));
-        bool keep = al_str_in_list(KEEP_DTYPE_REDUCTIONS, op, strlen(op));
-        bool flt = al_str_in_list(FLOAT_REDUCTIONS, op, strlen(op));
+        bool like = !values && al_str_in_list(LIKE_FACTORIES, op, strlen(op));
+        bool keep = al_str_in_list(values ? PAIR_REDUCTIONS : KEEP_DTYPE_REDUCTIONS, op,
+                                   strlen(op));
+        bool flt = !values && al_str_in_list(FLOAT_REDUCTIONS, op, strlen(op));
         /* keepdim=True, by keyword or right after the dim */
         TSNode kd = al_py_kwarg(pf, &a, "keepdim");
         int kd_at = x_at + 2;

@@ -62,3 +62,21 @@ def normalised_in_double(n):
     p = torch.rand(n, 8, dtype=torch.float32)
     p = p / p.sum(-1, keepdim=True, dtype=torch.float64)  # expect: none
     return p
+
+
+@torch.inference_mode()
+def stable_logits(scores, w):
+    # The maxima of `max(dim, keepdim=True)`, by index or by name.
+    x = torch.matmul(scores, w)
+    x = x - x.max(dim=-1, keepdim=True)[0]  # expect: AL401 safe
+    y = torch.matmul(scores, w)
+    y = y - y.max(-1, True).values  # expect: AL401 safe
+    return x, y
+
+
+@torch.inference_mode()
+def minus_argmax(scores, w):
+    # [1] is the indices (int64): not x's dtype.
+    x = torch.matmul(scores, w)
+    x = x - x.max(dim=-1, keepdim=True)[1]  # expect: none
+    return x
