@@ -674,12 +674,39 @@ static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const i
 }
 
 /* A Triton kernel's values are blocks in registers: nothing to reuse. */
+/* A CuTe DSL kernel or JIT function (`@cute.kernel`, `@cute.jit`), or a
+ * function nested in one: its values are DSL scalars and register
+ * fragments (`cutlass.Int32(...)`), traced, not torch tensors. */
+static bool in_cute_function(const al_pymodule *m, TSNode func)
+{
+    for (TSNode f = func; !ts_node_is_null(f); f = ts_node_parent(f)) {
+        TSNode dec = ts_node_parent(f);
+        if (!al_node_is(f, "function_definition") || !al_node_is(dec, "decorated_definition"))
+            continue;
+        uint32_t k = ts_node_named_child_count(dec);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode d = ts_node_named_child(dec, i);
+            if (!al_node_is(d, "decorator"))
+                continue;
+            TSNode e = al_py_unparen(ts_node_named_child(d, 0));
+            if (al_node_is(e, "call"))
+                e = al_node_field(e, "function");
+            char *q = al_pymodule_resolve(m, e);
+            bool cute = q && al_str_starts_with(q, "cutlass.cute.");
+            free(q);
+            if (cute)
+                return true;
+        }
+    }
+    return false;
+}
+
 static bool is_kernel(const al_pymodule *m, TSNode func)
 {
     for (size_t i = 0; i < m->n_kernels; i++)
         if (ts_node_eq(m->kernels[i], func))
             return true;
-    return false;
+    return in_cute_function(m, func);
 }
 
 static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
