@@ -159,6 +159,9 @@ static void op_results_read(void **state)
     assert_true(r && r->returns == AL_RETURNS_NOT_TENSOR);
     r = al_ops_find_result(&table, "builtins.len");
     assert_true(r && r->returns == AL_RETURNS_NOT_TENSOR);
+    r = al_ops_find_result(&table, "numpy.linalg.norm"); /* "numpy.*" */
+    assert_true(r && r->returns == AL_RETURNS_NOT_TENSOR);
+    assert_null(al_ops_find_result(&table, "numpyro.sample"));
     size_t builtin_ops = table.n;
     assert_true(al_ops_load_toml(&table, text, sizeof text - 1, "user.toml", &err));
     assert_int_equal(table.n, builtin_ops + 1); /* only lib.scale writes an output */

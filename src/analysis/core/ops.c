@@ -370,9 +370,14 @@ const al_op_result *al_ops_find_result(const al_op_table *table, const char *op)
         return NULL;
     char *key = al_op_key(op);
     const al_op_result *found = NULL;
-    for (size_t i = table->n_results; i-- > 0 && !found;)
-        if (al_op_key_matches(table->results[i].key, key))
+    for (size_t i = table->n_results; i-- > 0 && !found;) {
+        const char *k = table->results[i].key;
+        size_t n = strlen(k);
+        /* "numpy.*": every function of the module and its submodules */
+        bool module = n > 2 && !strcmp(k + n - 2, ".*") && !strncmp(key, k, n - 1);
+        if (module || al_op_key_matches(k, key))
             found = &table->results[i];
+    }
     free(key);
     return found;
 }

@@ -88,7 +88,9 @@ const al_op_summary *al_ops_find_output(const al_op_table *table, const char *na
                                         const char *kw, size_t kwlen);
 void al_ops_free(al_op_table *table);
 /* What the table says the op (any spelling al_op_key reads) returns, or
- * NULL; a later entry (user config) overrides an earlier one. */
+ * NULL; a later entry (user config) overrides an earlier one. An entry
+ * named "mod.*" answers for every function of module mod and its
+ * submodules. */
 const al_op_result *al_ops_find_result(const al_op_table *table, const char *op);
 /* Adds what an op returns (schema scans; [[op]] entries add their own). */
 void al_ops_add_result(al_op_table *table, const char *name, al_op_returns returns,
