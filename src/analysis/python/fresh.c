@@ -595,6 +595,12 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
             free(a);
             return o;
         }
+        /* A literal's method (`", ".join(...)`, `"{}".format(...)`) gives a
+         * string or a number. */
+        TSNode lit = al_py_unparen(obj);
+        if (al_node_is(lit, "string") || al_node_is(lit, "concatenated_string") ||
+            al_node_is(lit, "integer") || al_node_is(lit, "float"))
+            return make_about(pf, AL_OWN_NO, "`%s(...)` is a method of a literal, not a tensor", fn);
         /* `self.double(...)` is a module's attribute, not Tensor.double. */
         bool tensor = !al_node_text_eq(pf, obj, "self") && !al_node_text_eq(pf, obj, "cls");
         al_strbuf key = {0};
@@ -677,8 +683,11 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
     if (al_node_is(v, "subscript") && al_node_is(al_py_unparen(al_node_field(v, "value")), "call"))
         return value_own(m, func, al_node_field(v, "value"), depth + 1);
     /* `a * b` is a new value; a tensor when an operand is one: a call that
-     * gives one (not `len(x) * 2`; `owner * base` may be two ints). */
+     * gives one (not `len(x) * 2`; `owner * base` may be two ints). An
+     * operand only assumed to be a tensor leaves the whole assumed (`path
+     * = get_root() / name` may be a path). */
     if (al_node_is(v, "binary_operator") && depth <= MAX_DEPTH) {
+        al_own assumed = {AL_OWN_NO, NULL};
         static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
                                                "round", "divmod", NULL};
         for (int side = 0; side < 2; side++) {
@@ -691,11 +700,20 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
             if (builtin)
                 continue;
             al_own so = call_own(m, func, o, depth + 1);
-            bool tensor = so.kind != AL_OWN_NO;
-            al_own_free(&so);
-            if (tensor)
+            if (so.kind == AL_OWN_FRESH) {
+                al_own_free(&so);
+                al_own_free(&assumed);
                 return make(AL_OWN_FRESH, NULL);
+            }
+            if (so.kind == AL_OWN_ASSUMED && assumed.kind == AL_OWN_NO) {
+                al_own_free(&assumed);
+                assumed = so;
+            } else {
+                al_own_free(&so);
+            }
         }
+        if (assumed.kind == AL_OWN_ASSUMED)
+            return assumed;
     }
     /* `return out, bias`: which element the caller takes is not followed. */
     if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))

@@ -292,3 +292,11 @@ def host_offsets(lens):
     offs = np.cumsum(np.asarray(lens))
     offs = offs + 1  # expect: none
     return offs
+
+
+@torch.inference_mode()
+def separator(words):
+    # A literal's method gives a string.
+    sep = ", ".join(words) + ";"
+    sep = sep + "\n"  # expect: none
+    return sep
