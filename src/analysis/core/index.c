@@ -431,8 +431,6 @@ void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
 
 static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_def *out);
 
-/* `Cls.method` of module file `path`: a static or class method of a
- * top-level class (`rocm_aiter_ops.mla_decode_fwd(...)`). */
 /* The top-level class `cls` of module file `path`, in a view holding it. */
 static bool class_of_file(al_index *ix, const char *path, const char *cls, al_def *out)
 {
@@ -536,6 +534,9 @@ static bool inherited(al_index *ix, const al_def *cls, const char *name, int dep
     return found;
 }
 
+/* `Cls.method` of module file `path`: a static or class method of a
+ * top-level class (`rocm_aiter_ops.mla_decode_fwd(...)`), or with
+ * instance any method, its own or inherited. */
 static bool class_method(al_index *ix, const char *path, const char *cls, const char *name,
                          bool instance, al_def *out)
 {

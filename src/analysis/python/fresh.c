@@ -64,33 +64,6 @@ static bool asked_in_place(const al_pyfile *pf, TSNode call)
     return !ts_node_is_null(v) && !al_node_text_eq(pf, v, "False");
 }
 
-/* A value made here: an allocating torch op, `.clone()` of anything, or
- * an operator expression with a torch call in it (`owner * base` may be
- * two ints). */
-static bool made_here(const al_pymodule *m, TSNode v)
-{
-    const al_pyfile *pf = m->pf;
-    v = al_py_unparen(v);
-    if (al_node_is(v, "binary_operator"))
-        return has_torch_call(pf, &m->imports, v, 0);
-    if (!al_node_is(v, "call"))
-        return false;
-    TSNode fn = al_node_field(v, "function");
-    char *q = al_pymodule_resolve(m, fn);
-    const al_op_result *r = q && !strncmp(q, "torch.", 6) && strncmp(q, "torch.ops.", 10)
-                                ? al_ops_find_result(m->ops, q)
-                                : NULL;
-    bool yes = r && r->returns == AL_RETURNS_NEW && !r->library &&
-               ts_node_is_null(output_handed(m, v, q)) && !asked_in_place(pf, v);
-    bool resolved = q != NULL;
-    free(q);
-    if (!yes && !resolved && al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "clone")) {
-        r = al_ops_find_result(m->ops, "torch.Tensor.clone");
-        yes = r && r->returns == AL_RETURNS_NEW;
-    }
-    return yes;
-}
-
 bool al_own_updates_itself(const al_pyfile *pf, TSNode v, const char *name)
 {
     v = al_py_unparen(v);
@@ -674,7 +647,9 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
     if (al_node_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3)
         return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), depth + 1),
                            value_own(m, func, ts_node_named_child(v, 2), depth + 1));
-    if (made_here(m, v))
+    /* An operator expression with a torch call in it (`owner * base` may
+     * be two ints); a call is what the op tables or its callee say. */
+    if (al_node_is(v, "binary_operator") && has_torch_call(pf, &m->imports, v, 0))
         return make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
         return call_own(m, func, v, depth);

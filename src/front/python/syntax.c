@@ -550,7 +550,6 @@ TSNode al_py_switched_def(const al_pyfile *pf, const char *name)
     return count == 1 ? found : (TSNode){0};
 }
 
-/* The top-level class `cls` of the file, or a null node. */
 TSNode al_py_top_class(const al_pyfile *pf, const char *cls)
 {
     for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
@@ -563,15 +562,10 @@ TSNode al_py_top_class(const al_pyfile *pf, const char *cls)
     return (TSNode){0};
 }
 
-TSNode al_py_class_method(const al_pyfile *pf, const char *cls, const char *name)
-{
-    TSNode s = al_py_top_class(pf, cls);
-    return ts_node_is_null(s) ? s : al_py_def_in_block(pf, al_node_field(s, "body"), name);
-}
-
 TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name)
 {
-    TSNode def = al_py_class_method(pf, cls, name);
+    TSNode s = al_py_top_class(pf, cls);
+    TSNode def = ts_node_is_null(s) ? s : al_py_def_in_block(pf, al_node_field(s, "body"), name);
     if (ts_node_is_null(def))
         return def;
     TSNode dec = ts_node_parent(def);

@@ -136,9 +136,6 @@ TSNode al_py_switched_def(const al_pyfile *pf, const char *name);
 /* Static or class method `name` of the module's top-level class `cls`,
  * or a null node (also for a plain method: it needs an instance). */
 TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name);
-/* Any method `name` defined in the body of the top-level class `cls`, or
- * a null node. */
-TSNode al_py_class_method(const al_pyfile *pf, const char *cls, const char *name);
 /* The plain (instance) methods `name` of the module's top-level classes,
  * at most max, in order. */
 size_t al_py_class_methods(const al_pyfile *pf, const char *name, TSNode *out, size_t max);
