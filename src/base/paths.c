@@ -97,11 +97,15 @@ char *al_path_find_up(const char *dir, const char *marker)
     return NULL;
 }
 
-static void walk(const char *dir, int depth, bool (*want)(const char *name),
-                 void (*fn)(const char *path, void *arg), void *arg)
+/* Calls entry for every name in dir but . and .., with its path and
+ * what it is: a folder, or a regular file (a link to one counts). The
+ * kind the listing gives saves an lstat an entry; want, when given,
+ * drops files by name before any. */
+static void each_entry(const char *dir, bool (*want)(const char *name),
+                       void (*entry)(const char *dir, const char *name, const char *path,
+                                     bool is_dir, bool is_file, void *arg),
+                       void *arg)
 {
-    if (depth > 64)
-        return;
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -110,8 +114,7 @@ static void walk(const char *dir, int depth, bool (*want)(const char *name),
         const char *name = ent->d_name;
         if (!strcmp(name, ".") || !strcmp(name, ".."))
             continue;
-        /* The kind the listing gives saves an lstat an entry. */
-        if (ent->d_type == DT_REG && !want(name))
+        if (want && ent->d_type == DT_REG && !want(name))
             continue;
         char *path = al_path_join(dir, name);
         struct stat st;
@@ -120,41 +123,60 @@ static void walk(const char *dir, int depth, bool (*want)(const char *name),
             is_dir = S_ISDIR(st.st_mode);
             is_file = S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && al_path_is_file(path));
         }
-        if (is_dir) {
-            if (!al_path_skip_dir(dir, name))
-                walk(path, depth + 1, want, fn, arg);
-        } else if (is_file && want(name)) {
-            fn(path, arg);
-        }
+        entry(dir, name, path, is_dir, is_file, arg);
         free(path);
     }
     closedir(d);
+}
+
+typedef struct {
+    int depth;
+    bool (*want)(const char *name);
+    void (*fn)(const char *path, void *arg);
+    void *arg;
+} walker;
+
+static void walk(const char *dir, walker *w);
+
+static void walk_entry(const char *dir, const char *name, const char *path, bool is_dir,
+                       bool is_file, void *arg)
+{
+    walker *w = arg;
+    if (is_dir && !al_path_skip_dir(dir, name)) {
+        walker sub = *w;
+        sub.depth++;
+        walk(path, &sub);
+    } else if (!is_dir && is_file && w->want(name)) {
+        w->fn(path, w->arg);
+    }
+}
+
+static void walk(const char *dir, walker *w)
+{
+    if (w->depth <= 64)
+        each_entry(dir, w->want, walk_entry, w);
 }
 
 void al_path_walk(const char *dir, bool (*want)(const char *name),
                   void (*fn)(const char *path, void *arg), void *arg)
 {
-    walk(dir, 0, want, fn, arg);
+    walker w = {0, want, fn, arg};
+    walk(dir, &w);
+}
+
+static void subdir_entry(const char *dir, const char *name, const char *path, bool is_dir,
+                         bool is_file, void *arg)
+{
+    (void)is_file;
+    walker *w = arg;
+    if (is_dir && !al_path_skip_dir(dir, name))
+        w->fn(path, w->arg);
 }
 
 void al_path_subdirs(const char *dir, void (*fn)(const char *path, void *arg), void *arg)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *ent;
-    while ((ent = readdir(d)) != NULL) {
-        const char *name = ent->d_name;
-        if (!strcmp(name, ".") || !strcmp(name, "..") ||
-            (ent->d_type != DT_DIR && ent->d_type != DT_UNKNOWN))
-            continue;
-        char *path = al_path_join(dir, name);
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && !al_path_skip_dir(dir, name))
-            fn(path, arg);
-        free(path);
-    }
-    closedir(d);
+    walker w = {0, NULL, fn, arg};
+    each_entry(dir, NULL, subdir_entry, &w);
 }
 
 void al_path_relative_to(char *path, const char *dir)
