@@ -30,9 +30,31 @@ static void fix_free(al_fix *fix)
     free(fix);
 }
 
+/* A message is one line (text, concise and GitHub output are a finding a
+ * line): code quoted in it that spans lines (`x.sub_((\n    y\n))`) keeps
+ * one space where each line break and its indentation were. */
+static void one_line(char *m)
+{
+    size_t k = 0;
+    for (size_t i = 0; m[i]; i++) {
+        if (m[i] != '\n' && m[i] != '\r') {
+            m[k++] = m[i];
+            continue;
+        }
+        while (k > 0 && (m[k - 1] == ' ' || m[k - 1] == '\t' || m[k - 1] == '\\'))
+            k--;
+        while (m[i + 1] == ' ' || m[i + 1] == '\t' || m[i + 1] == '\n' || m[i + 1] == '\r')
+            i++;
+        m[k++] = ' ';
+    }
+    m[k] = '\0';
+}
+
 void al_findings_add(al_findings *list, const char *code, const char *name,
                      size_t start, size_t end, char *message, al_fix *fix)
 {
+    if (message)
+        one_line(message);
     al_finding f = {code, name, message, start, end, fix, NULL, 0, 0};
     AL_PUSH(list->items, list->n, list->cap, f);
 }

@@ -255,47 +255,6 @@ static unsigned comment_class(const char *p, const char *e)
     return 0;
 }
 
-/* The methods AL401 puts in place (rules/al401.c): `x.m(...)`, `torch.m(x, ...)`. */
-static bool inplace_method(const char *p, size_t n)
-{
-    static const char *const m[] = {"add", "sub", "mul", "div", "clamp", "clamp_min",
-                                    "clamp_max", "masked_fill", "masked_scatter", NULL};
-    for (int i = 0; m[i]; i++)
-        if (word_is(p, n, m[i]))
-            return true;
-    return false;
-}
-
-/* Whether the assigned name, met again at [p, w) on its logical line,
- * stands where AL401 could put the update in place: first in the value
- * before an operator or a method (`x = x * s`, `x = (x).clamp(0)`), first
- * argument of one of its methods (`torch.add(x, y)`), or last in the
- * value after + or * (`x = y + x`). */
-static bool rebind_candidate(const char *bytes, const char *p, const char *w, const char *end)
-{
-    const char *b = p;
-    while (b > bytes && is_blank(b[-1], true))
-        b--;
-    const char *v = b;
-    while (v > bytes && (is_blank(v[-1], true) || v[-1] == '('))
-        v--;
-    bool first = v > bytes && v[-1] == '=' && !(v - 1 > bytes && strchr("=<>!", v[-2]));
-    const char *a = w;
-    while (a < end && (*a == ' ' || *a == '\t' || *a == ')'))
-        a++;
-    if (first && a < end && strchr("+-*/.", *a))
-        return true;
-    if (b > bytes && b[-1] == '(') {
-        const char *ne = b - 1, *nm = ne;
-        while (nm > bytes && ident_char((unsigned char)nm[-1]))
-            nm--;
-        if (inplace_method(nm, (size_t)(ne - nm)))
-            return true;
-    }
-    return b > bytes && (b[-1] == '+' || b[-1] == '*') &&
-           (a >= end || *a == '\n' || *a == '\r' || *a == '#' || *a == ';');
-}
-
 /* Where a string literal that opens at p (on its quote) ends. */
 static const char *skip_string(const char *p, const char *end)
 {
@@ -319,6 +278,177 @@ static const char *skip_string(const char *p, const char *end)
     }
     return end;
 }
+
+/* The methods AL401 puts in place (rules/al401.c): `x.m(...)`, `torch.m(x, ...)`. */
+static bool inplace_method(const char *p, size_t n)
+{
+    static const char *const m[] = {"add", "sub", "mul", "div", "clamp", "clamp_min",
+                                    "clamp_max", "masked_fill", "masked_scatter", NULL};
+    for (int i = 0; m[i]; i++)
+        if (word_is(p, n, m[i]))
+            return true;
+    return false;
+}
+
+static bool keyword_operator(const char *p, size_t n)
+{
+    static const char *const k[] = {"if", "else", "and", "or", "not", "in", "is", "lambda", NULL};
+    for (int i = 0; k[i]; i++)
+        if (word_is(p, n, k[i]))
+            return true;
+    return false;
+}
+
+/* Past a number literal that starts at p: `1e-5` holds a sign that is no
+ * operator. */
+static const char *skip_number(const char *p, const char *end)
+{
+    bool radix = end - p > 1 && p[0] == '0' && strchr("xXoObB", p[1]);
+    while (p < end) {
+        if (!radix && (*p == 'e' || *p == 'E') && end - p > 1 && (p[1] == '+' || p[1] == '-'))
+            p += 2;
+        else if (ident_char((unsigned char)*p) || *p == '.')
+            p++;
+        else
+            break;
+    }
+    return p;
+}
+
+/* Whether the operator at op (+ - * /, right after the assigned name in
+ * `x = x <op> ...`) may be the value's top operator, as AL401 needs
+ * (`x = x - y`, not `x = x * a + b`, `x = x ** 2` or `x = x - a if c else b`):
+ * false only when a later operator on the logical line, outside brackets
+ * and strings, binds looser or as loose (Python's left associativity). */
+static bool leads_value(const char *op, const char *end)
+{
+    bool mul = *op == '*' || *op == '/';
+    if (end - op > 1 && mul && op[1] == *op)
+        return false; /* `**`, `//` */
+    const char *p = op + 1;
+    int depth = 0;
+    bool operand = false; /* the token before p ends an operand: a sign after it is binary */
+    while (p < end) {
+        char c = *p;
+        if (c == '\\' && end - p > 1 && (p[1] == '\n' || p[1] == '\r')) {
+            p += 2;
+            continue;
+        }
+        if (c == '\n' || c == '\r') {
+            if (depth == 0)
+                return true;
+            p++;
+            continue;
+        }
+        if (c == '#') {
+            if (depth == 0)
+                return true;
+            const char *e = memchr(p, '\n', (size_t)(end - p));
+            p = e ? e : end;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            p = skip_string(p, end);
+            operand = true;
+            continue;
+        }
+        if (c >= '0' && c <= '9') {
+            p = skip_number(p, end);
+            operand = true;
+            continue;
+        }
+        if (ident_start((unsigned char)c)) {
+            const char *w = p;
+            while (w < end && ident_char((unsigned char)*w))
+                w++;
+            if (w < end && (*w == '"' || *w == '\'') && w - p <= 3) {
+                p = w; /* a string's prefix */
+                continue;
+            }
+            if (depth == 0 && keyword_operator(p, (size_t)(w - p)))
+                return false;
+            operand = !word_is(p, (size_t)(w - p), "await");
+            p = w;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+            operand = false;
+            p++;
+            continue;
+        }
+        if (c == ')' || c == ']' || c == '}') {
+            if (depth == 0)
+                return true; /* not ours to judge */
+            depth--;
+            operand = true;
+            p++;
+            continue;
+        }
+        if (depth == 0) {
+            if (c == ';')
+                return true;
+            if (c == ',' || c == '<' || c == '>' || c == '&' || c == '|' || c == '^' ||
+                (c == '=' && end - p > 1 && p[1] == '=') || (c == '!' && end - p > 1 && p[1] == '='))
+                return false;
+            if ((c == '+' || c == '-') && operand)
+                return false;
+            if (mul && operand && (c == '%' || c == '@' || c == '/' ||
+                                   (c == '*' && !(end - p > 1 && p[1] == '*'))))
+                return false;
+            if (c == '*' && end - p > 1 && p[1] == '*') {
+                operand = false;
+                p += 2;
+                continue;
+            }
+        }
+        if (c != ' ' && c != '\t' && c != '\f' && c != '.')
+            operand = false;
+        p++;
+    }
+    return true;
+}
+
+/* Whether the assigned name, met again at [p, w) on its logical line,
+ * stands where AL401 could put the update in place: first in the value
+ * before an operator or a method (`x = x * s`, `x = (x).clamp(0)`), first
+ * argument of one of its methods (`torch.add(x, y)`), or last in the
+ * value after + or * (`x = y + x`). */
+static bool rebind_candidate(const char *bytes, const char *p, const char *w, const char *end)
+{
+    const char *b = p;
+    while (b > bytes && is_blank(b[-1], true))
+        b--;
+    const char *v = b;
+    while (v > bytes && (is_blank(v[-1], true) || v[-1] == '('))
+        v--;
+    bool first = v > bytes && v[-1] == '=' && !(v - 1 > bytes && strchr("=<>!", v[-2]));
+    const char *a = w;
+    while (a < end && (*a == ' ' || *a == '\t' || *a == ')'))
+        a++;
+    if (first && a < end && strchr("+-*/", *a))
+        return leads_value(a, end);
+    if (first && a < end && *a == '.') {
+        /* `x = x.clamp(...)`: only a method AL401 has an in-place form
+         * of (`x = x.view(...)` is no candidate). */
+        const char *m = skip_blanks(a + 1, end, true), *me = m;
+        while (me < end && ident_char((unsigned char)*me))
+            me++;
+        const char *open = skip_blanks(me, end, true);
+        if (open < end && *open == '(' && inplace_method(m, (size_t)(me - m)))
+            return true;
+    }
+    if (b > bytes && b[-1] == '(') {
+        const char *ne = b - 1, *nm = ne;
+        while (nm > bytes && ident_char((unsigned char)nm[-1]))
+            nm--;
+        if (inplace_method(nm, (size_t)(ne - nm)))
+            return true;
+    }
+    return b > bytes && (b[-1] == '+' || b[-1] == '*') &&
+           (a >= end || *a == '\n' || *a == '\r' || *a == '#' || *a == ';');
+}
+
 
 /* The name a `def name` or `async def name` line at `at` defines, as an
  * offset and length (length 0: not a function). */
@@ -430,6 +560,12 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
     size_t body_indent = 0;
     const char *decorator_at = NULL; /* the logical line of a decorator */
     unsigned line_tokens = 0;        /* called names' classes on this logical line */
+    /* The indentation of the loops open at this line (`for`, `while`),
+     * innermost last, and whether this logical line is in one. */
+    size_t loops[64];
+    size_t n_loops = 0;
+    bool line_in_loop = false;
+    bool line_compound = false; /* a compound statement's line: its body may follow on it */
     push_statement(s, bytes, 0, bytes, end, 0, false);
     /* A byte-order mark is not code: the first line starts after it. */
     if (len >= 3 && !memcmp(bytes, "\xEF\xBB\xBF", 3))
@@ -489,6 +625,20 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                 if (word_at(q, end, "import") || word_at(q, end, "from"))
                     add_tokens(s, AL_TOK_IMPORT);
                 member_decorated = in_class && body_indent && indent == body_indent && *q == '@';
+                /* A line indented no deeper than a loop ends it (its
+                 * `else:` too, which runs once). */
+                while (n_loops && indent <= loops[n_loops - 1])
+                    n_loops--;
+                const char *kw = word_at(q, end, "async") ? skip_blanks(q + 5, end, false) : q;
+                bool header = word_at(kw, end, "for") || word_at(kw, end, "while");
+                /* Past 64 open loops, the outer ones keep every line in a loop. */
+                if (header && n_loops < sizeof loops / sizeof loops[0])
+                    loops[n_loops++] = indent;
+                line_in_loop = n_loops > 0 || header;
+                line_compound = header || word_at(q, end, "if") || word_at(q, end, "elif") ||
+                                word_at(q, end, "else") || word_at(q, end, "with") ||
+                                word_at(q, end, "try") || word_at(q, end, "except") ||
+                                word_at(q, end, "finally") || word_at(q, end, "async");
                 expect_lhs = true;
                 lhs = NULL;
                 line_tokens = 0;
@@ -562,6 +712,10 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             if (after < end && *after == '(') {
                 unsigned k = name_class(p, n);
                 t |= k;
+                /* `x = torch.zeros(...)` in a loop's body, or any call on a
+                 * compound statement's line there (`if c: x = torch.zeros(n)`). */
+                if ((k & (AL_TOK_FACTORY | AL_TOK_MAKER)) && line_in_loop && (lhs || line_compound))
+                    t |= AL_TOK_LOOPALLOC;
                 if ((word_is(p, n, "to") || word_is(p, n, "cuda")) && p > bytes && p[-1] == '.') {
                     t |= AL_TOK_MOVE;
                     if (line_tokens & (AL_TOK_FACTORY | AL_TOK_MAKER))

@@ -29,6 +29,9 @@ enum {
     AL_TOK_IMPORT = 1 << 13,  /* Python: an import statement (`import`, `from ... import`) */
     AL_TOK_ELEMWISE = 1 << 14, /* Python: sin( cos( exp( log( sqrt( sigmoid( neg( abs( ...:
                                   the elementwise ops whose results AL204 reads */
+    AL_TOK_LOOPALLOC = 1 << 15, /* Python: a FACTORY or MAKER call in an assignment (`x = ...`)
+                                   on a line of a `for`/`while` body (by indentation; the
+                                   loop's own line counts too): what AL301 could hoist */
 };
 
 /* A top-level statement of a Python file, or a statement of a top-level

@@ -48,8 +48,8 @@ const al_rule al_rules[] = {
     /* Off by default: GPU evidence shows no gain under PyTorch's caching
      * allocator (rules/AL301.md) or from Triton's own hoisting (AL302). */
     {"AL301", "alloc-in-loop", "a loop-invariant allocation made every iteration", false,
-     "unsafe", AL_LANG_PYTHON, al_rule_al301, {AL_TOK_FACTORY | AL_TOK_MAKER, AL_TOK_LOOP},
-     NULL, {AL_TOK_FACTORY | AL_TOK_MAKER, AL_TOK_LOOP}, false},
+     "unsafe", AL_LANG_PYTHON, al_rule_al301, {AL_TOK_LOOPALLOC}, NULL, {AL_TOK_LOOPALLOC},
+     false},
     {"AL302", "triton-loop-invariant", "loop-invariant `tl.arange` inside a kernel loop", false,
      "safe", AL_LANG_PYTHON, al_rule_al302, {AL_TOK_KERNEL}, NULL, {AL_TOK_KERNEL}, false},
     {"AL303", "fill-loop", "a loop that fills one index of a buffer per iteration", true,

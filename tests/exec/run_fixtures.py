@@ -16,6 +16,7 @@ run, with the reason. LIST_OUT receives one line per function ("ran" or
 "not run: reason") so the caller can check that the set that ran did not
 shrink. Exit 1 on any difference.
 """
+import asyncio
 import copy
 import importlib.util
 import inspect
@@ -95,6 +96,8 @@ def call(fn, args):
     args = copy.deepcopy(args)
     torch.manual_seed(1234)  # uniform_, randn inside the function: same draws
     out = fn(*args)
+    if inspect.iscoroutine(out):  # an async def: run it to its result
+        out = asyncio.run(out)
     return out, args
 
 

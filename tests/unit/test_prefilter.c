@@ -230,6 +230,65 @@ static void rebinds_where_al401_rewrites(void **state)
     assert_false(rebinds("x = x"));
     assert_false(rebinds("x = y if x is None else x"));
     assert_false(rebinds("x == x + 1"));
+    /* The operator after x must be the value's top one (rules/al401.c
+     * reads `x = x <op> y` from the tree): a sign inside a number, a
+     * string, brackets or after another operator is none... */
+    assert_true(rebinds("x = x * 1e-5"));
+    assert_true(rebinds("x = x - y * s"));
+    assert_true(rebinds("x = x * -s"));
+    assert_true(rebinds("x = x - (y + s)"));
+    assert_true(rebinds("x = x / s ** 2"));
+    assert_true(rebinds("x = x + y[s - 1]"));
+    assert_true(rebinds("x = x + f\"{s - 1}\""));
+    assert_true(rebinds("x = x * s  # s - 1"));
+    assert_true(rebinds("x = x - \\\n        y"));
+    assert_true(rebinds("x = x.add(y)"));
+    assert_true(rebinds("x = x .clamp_min (0)"));
+    /* ...a looser or equal one later on the line is, and other forms of
+     * x are not AL401's. */
+    assert_false(rebinds("x = x * s + y"));
+    assert_false(rebinds("x = x - y - s"));
+    assert_false(rebinds("x = x * y @ s"));
+    assert_false(rebinds("x = x ** 2"));
+    assert_false(rebinds("x = x // 2"));
+    assert_false(rebinds("x = x - y if s else y"));
+    assert_false(rebinds("x = x - y > 0"));
+    assert_false(rebinds("x = x + y, s"));
+    assert_false(rebinds("x = x + y and s"));
+    assert_false(rebinds("x = x.view(-1)"));
+    assert_false(rebinds("x = x.to(y)"));
+    assert_false(rebinds("x = x.add"));
+    assert_false(rebinds("x = x + 0x1e-5")); /* hexadecimal: (x + 0x1e) - 5 */
+}
+
+static bool allocates_in_loop(const char *body)
+{
+    char src[512];
+    snprintf(src, sizeof src, "def f(rows, n, acc, c):\n%s", body);
+    return tokens_of(src, 1) & AL_TOK_LOOPALLOC;
+}
+
+static void loop_allocations_by_indentation(void **state)
+{
+    (void)state;
+    assert_true(allocates_in_loop("    for r in rows:\n        b = torch.zeros(n)\n"));
+    assert_true(allocates_in_loop("    while c:\n        if c:\n            b = torch.empty(n)\n"));
+    assert_true(allocates_in_loop("    async for r in rows:\n        b = zeros(n)\n"));
+    assert_true(allocates_in_loop("    for r in rows: b = torch.zeros(n)\n"));
+    assert_true(allocates_in_loop("    for r in rows:\n        if c: b = torch.ones(n)\n"));
+    assert_true(allocates_in_loop("    for r in rows:\n        a = 1; b = x.new_zeros(n)\n"));
+    /* the loop's line ends with a bracket left open: still its body */
+    assert_true(allocates_in_loop("    for r in f(\n  rows):\n        b = torch.zeros(n)\n"));
+    /* an outer loop holds an inner loop's `else:` */
+    assert_true(allocates_in_loop("    for rows in acc:\n        for r in rows:\n            pass\n"
+                                  "        else:\n            b = torch.zeros(n)\n"));
+    assert_false(allocates_in_loop("    b = torch.zeros(n)\n    for r in rows:\n        pass\n"));
+    assert_false(allocates_in_loop("    for r in rows:\n        pass\n    b = torch.zeros(n)\n"));
+    assert_false(allocates_in_loop("    for r in rows:\n        pass\n    else:\n"
+                                   "        b = torch.zeros(n)\n"));
+    assert_false(allocates_in_loop("    for r in rows:\n        acc.append(torch.zeros(n))\n"));
+    assert_false(allocates_in_loop("    b = [torch.zeros(n) for r in rows]\n"));
+    assert_false(allocates_in_loop("    for r in rows:\n        b = r.view(n)\n"));
 }
 
 int main(void)
@@ -240,6 +299,7 @@ int main(void)
         cmocka_unit_test(brackets_and_strings_do_not_split),
         cmocka_unit_test(kernels_moves_and_copies),
         cmocka_unit_test(rebinds_where_al401_rewrites),
+        cmocka_unit_test(loop_allocations_by_indentation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,12 +13,14 @@ static bool in_list(const char *const *list, const char *s)
 
 TSNode al_enclosing_loop(TSNode func, TSNode n)
 {
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func);
-         p = ts_node_parent(p)) {
+    for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         c = p, p = ts_node_parent(p)) {
         if (al_node_is(p, "function_definition") || al_node_is(p, "lambda") ||
             al_node_is(p, "class_definition"))
             break;
-        if (al_node_is(p, "for_statement") || al_node_is(p, "while_statement"))
+        /* A loop's `else:` runs once, after the last pass: not in it. */
+        if ((al_node_is(p, "for_statement") || al_node_is(p, "while_statement")) &&
+            !al_node_is(c, "else_clause"))
             return p;
     }
     return (TSNode){0};

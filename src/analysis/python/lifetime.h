@@ -10,7 +10,8 @@
 
 #include <stdbool.h>
 
-/* The innermost for/while loop around n inside func, or a null node. */
+/* The innermost for/while loop whose passes run n, inside func (its
+ * `else:` is not in it), or a null node. */
 TSNode al_enclosing_loop(TSNode func, TSNode n);
 /* Whether no name read in expr is in `names` (those a loop binds) and
  * expr calls nothing but .size()/.dim()/.numel(). */

@@ -1,0 +1,101 @@
+# golden-args: --select AL401
+# AL401 and how an update is spelled: the value's top operator must be the
+# one after `x` (Python's precedence and left associativity decide), and a
+# method must be one with an in-place form. Numbers, strings, brackets and
+# lines continued in brackets hold signs that are no operator. Every function
+# stands alone, so the prefilter's reading of each line decides whether
+# it is looked at.
+import torch
+
+
+def exponent_literal(x):
+    a = torch.exp(x)
+    a = a * 1e-5  # expect: AL401 unsafe
+    return a
+
+
+def tighter_operand(x, y, s):
+    b = torch.exp(x)
+    b = b - y * s  # expect: AL401 unsafe
+    return b
+
+
+def negated_operand(x, s):
+    c = torch.exp(x)
+    c = c * -s  # expect: AL401 unsafe
+    return c
+
+
+def bracketed_operand(x, y, s):
+    d = torch.exp(x)
+    d = d - (y + s)  # expect: AL401 unsafe
+    return d
+
+
+def power_operand(x, s):
+    e = torch.exp(x)
+    e = e / s ** 2  # expect: AL401 unsafe
+    return e
+
+
+def spaced_method(x):
+    g = torch.exp(x)
+    g = g.clamp_min (0)  # expect: AL401 unsafe
+    return g
+
+
+def continued_line(x, y, s):
+    h = torch.exp(x)
+    h = h - (  # expect: AL401 unsafe
+        y * s
+        + 1
+    )
+    return h
+
+
+def indexed_operand(x, y, n):
+    k = torch.exp(x)
+    k = k + y[n - 1]  # expect: AL401 unsafe
+    return k
+
+
+def looser_operator_after(x, y, s):
+    a = torch.exp(x)
+    a = a * s + y  # expect: none
+    return a
+
+
+def same_operator_after(x, y, s):
+    b = torch.exp(x)
+    b = b - y - s  # expect: none
+    return b
+
+
+def power_of_x(x):
+    e = torch.exp(x)
+    e = e ** 2  # expect: none
+    return e
+
+
+def floor_division(x):
+    f = torch.exp(x)
+    f = f // 2  # expect: none
+    return f
+
+
+def conditional_value(x, y, enabled):
+    g = torch.exp(x)
+    g = g - y if enabled else y  # expect: none
+    return g
+
+
+def view_method(x):
+    h = torch.exp(x)
+    h = h.view(-1)  # expect: none
+    return h
+
+
+def comparison_value(x, y):
+    m = torch.exp(x)
+    m = m - y > 0  # expect: none
+    return m
