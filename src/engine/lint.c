@@ -48,6 +48,11 @@ typedef struct {
     size_t n_spans;
     size_t (*trimmed)[2]; /* classes parsed without some methods */
     size_t n_trimmed;
+    /* What the spans leave out, as spans (a trimmed class's header with
+     * the methods left out): where the rest of the file's syntax errors
+     * would be. */
+    size_t (*rest)[2];
+    size_t n_rest;
     bool token_filter; /* walks may skip functions by their tokens (no renamed factory) */
 } parse_plan;
 
@@ -86,6 +91,30 @@ static void plan_class(const al_py_scan *scan, size_t i, const bool *admitted, b
     }
     for (size_t k = 0; any && k < g->n_members; k++)
         keep_member[g->first_member + k] |= !scan->members[g->first_member + k].definition;
+}
+
+/* The statements keep and keep_member leave out, as spans: each top-level
+ * statement not kept and without kept members, and of a class with some
+ * members kept, its header and the others. */
+static void plan_rest(const al_py_scan *scan, const bool *keep, const bool *keep_member,
+                      parse_plan *plan)
+{
+    bool *out = al_xcalloc(scan->n ? scan->n : 1, sizeof *out);
+    bool *out_member = al_xcalloc(scan->n_members ? scan->n_members : 1, sizeof *out_member);
+    for (size_t i = 0; i < scan->n; i++) {
+        const al_statement_span *g = &scan->items[i];
+        bool some = false;
+        for (size_t k = 0; k < g->n_members; k++)
+            some |= keep_member[g->first_member + k];
+        out[i] = !keep[i] && !some;
+        for (size_t k = 0; some && !keep[i] && k < g->n_members; k++)
+            out_member[g->first_member + k] = !keep_member[g->first_member + k];
+    }
+    plan->rest = al_xcalloc(scan->n + scan->n_members + 1, sizeof *plan->rest);
+    size_t bytes;
+    plan->n_rest = al_py_scan_spans(scan, out, out_member, plan->rest, &bytes);
+    free(out);
+    free(out_member);
 }
 
 static void plan_python(const al_source *src, const al_lint_options *opt, bool spans_wanted,
@@ -141,6 +170,7 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
     } else {
         plan->spans = spans;
         plan->n_spans = n;
+        plan_rest(&scan, keep, keep_member, plan);
         for (size_t i = 0; i < scan.n; i++) {
             const al_statement_span *g = &scan.items[i];
             bool some_in = false, some_out = false;
@@ -322,6 +352,18 @@ static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *
         f->fix->scope_start = start;
         f->fix->scope_end = end > start ? end : start + 1;
     }
+}
+
+/* Whether what plan's spans leave out of src parses without errors. */
+static bool rest_parses_clean(const al_source *src, const parse_plan *plan)
+{
+    if (plan->n_rest == 0)
+        return true;
+    al_pyfile pf;
+    bool clean = al_pyfile_parse_spans(&pf, src, (const size_t(*)[2])plan->rest, plan->n_rest) &&
+                 !pf.has_error;
+    al_pyfile_free(&pf);
+    return clean;
 }
 
 /* What a run of the rules was asked and what it saw, besides findings. */
@@ -535,14 +577,19 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     rules_run partial = {0};
     partial.token_filter = plan.token_filter;
     bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
-    if (plan.spans && (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
-        /* A partial parse decides only that a file has nothing to say:
-         * what it finds, and any syntax error, is read again from the
-         * whole file (errors anywhere withhold every fix). Each rule's
-         * regions were all in the partial parse, so only the rules that
-         * found something there run again, unless the partial parse had
-         * errors or left out part of a class something asked about; AL900
-         * still judges every enabled rule's suppressions. */
+    /* Each rule's regions, and all their proofs read, were in the partial
+     * parse, so what it found stands once the rest of the file is known
+     * to parse cleanly (errors anywhere withhold every fix): the rest is
+     * parsed for its errors alone, and nothing runs on it. */
+    bool rest_clean = plan.spans && ok && res->findings.n && !res->syntax_error &&
+                      !partial.asked_trimmed && rest_parses_clean(src, &plan);
+    if (plan.spans && !rest_clean &&
+        (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
+        /* Errors in the partial parse or the rest, or a question about a
+         * class the partial parse trimmed: the whole file is read again.
+         * Only the rules that found something run again, unless the
+         * partial parse had errors or trimmed too much; AL900 still
+         * judges every enabled rule's suppressions. */
         rules_run whole = {0};
         whole.token_filter = plan.token_filter;
         if (ok && !res->syntax_error && !partial.asked_trimmed)
@@ -553,6 +600,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     }
     free(plan.spans);
     free(plan.trimmed);
+    free(plan.rest);
     if (!ok) {
         res->parse_failed = true;
         return;

@@ -26,6 +26,25 @@ HEADERS = [
 ]
 
 SNIPPETS = [
+    # a layer assigned in __init__, which a partial parse of the class
+    # leaves out: what `self.proj(x)` returns is read from it
+    '''class Gate{n}(torch.nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = torch.nn.Identity()
+        self.names = ["gate", "proj", "scale"]
+
+    def describe(self):
+        parts = []
+        for name in self.names:
+            parts.append(name.upper())
+        return ", ".join(parts)
+
+    def forward(self, x):
+        y = self.proj(x)
+        y = y * 2
+        return y
+''',
     # a buffer a helper of this file overwrites
     '''def write_all(out, src):
     out.copy_(src)
