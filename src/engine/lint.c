@@ -163,9 +163,10 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
     size_t (*spans)[2] = al_xcalloc(scan.n + scan.n_members + 1, sizeof *spans);
     size_t kept;
     size_t n = al_py_scan_spans(&scan, keep, keep_member, spans, &kept);
-    /* Keeping most of the file saves little, and a finding in it would
-     * parse the file again whole: parse it whole at once. */
-    if (kept * 2 >= src->len) {
+    /* Everything kept: the whole file, as one parse. Any less is parsed in
+     * part: a finding there costs only a parse of the rest for its errors
+     * (al_lint), no longer the whole file again. */
+    if (kept >= src->len) {
         free(spans);
     } else {
         plan->spans = spans;

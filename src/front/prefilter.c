@@ -279,6 +279,36 @@ static const char *skip_string(const char *p, const char *end)
     return end;
 }
 
+/* Whether the FACTORY name at p (called) may make an AL101 buffer: the
+ * call, with the dotted name before it, stands first in an assignment's
+ * value or as an argument (after `=`, `(` or `,`). Across a line break, or
+ * after a receiver not read back here (`a[0].new_zeros(n)`), it may. */
+static bool fill_site(const char *bytes, const char *p)
+{
+    const char *q = p;
+    for (;;) {
+        while (q > bytes && is_blank(q[-1], false))
+            q--;
+        if (q > bytes && (q[-1] == '\n' || q[-1] == '\r'))
+            return true;
+        if (q == bytes || q[-1] != '.')
+            break;
+        q--;
+        while (q > bytes && is_blank(q[-1], false))
+            q--;
+        if (q > bytes && (strchr(")]}'\"\n\r", q[-1])))
+            return true;
+        while (q > bytes && ident_char((unsigned char)q[-1]))
+            q--;
+    }
+    if (q == bytes)
+        return false;
+    char c = q[-1];
+    if (c == '(' || c == ',')
+        return true;
+    return c == '=' && !(q - 1 > bytes && strchr("=!<>", q[-2]));
+}
+
 /* The methods AL401 puts in place (rules/al401.c): `x.m(...)`, `torch.m(x, ...)`. */
 static bool inplace_method(const char *p, size_t n)
 {
@@ -712,6 +742,8 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             if (after < end && *after == '(') {
                 unsigned k = name_class(p, n);
                 t |= k;
+                if ((k & AL_TOK_FACTORY) && fill_site(bytes, p))
+                    t |= AL_TOK_FILLSITE;
                 /* `x = torch.zeros(...)` in a loop's body, or any call on a
                  * compound statement's line there (`if c: x = torch.zeros(n)`). */
                 if ((k & (AL_TOK_FACTORY | AL_TOK_MAKER)) && line_in_loop && (lhs || line_compound))

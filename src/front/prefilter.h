@@ -32,6 +32,10 @@ enum {
     AL_TOK_LOOPALLOC = 1 << 15, /* Python: a FACTORY or MAKER call in an assignment (`x = ...`)
                                    on a line of a `for`/`while` body (by indentation; the
                                    loop's own line counts too): what AL301 could hoist */
+    AL_TOK_FILLSITE = 1 << 16, /* Python: a FACTORY call that starts an assignment's value
+                                  (`x = torch.zeros(...)`) or is an argument (`f(a,
+                                  torch.zeros(n))`, `out=x.new_zeros(n)`): where AL101's
+                                  buffers are made */
 };
 
 /* A top-level statement of a Python file, or a statement of a top-level

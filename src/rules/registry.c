@@ -13,7 +13,7 @@ static const char *const COPY_CALLS[] = {"copy_", NULL};
 const al_rule al_rules[] = {
     {"AL101", "zeros-overwritten",
      "`torch.zeros/ones/full` buffer fully overwritten before it is read", true, "safe/unsafe",
-     AL_LANG_PYTHON, al_rule_al101, {AL_TOK_FACTORY}, NULL, {AL_TOK_FACTORY}, false},
+     AL_LANG_PYTHON, al_rule_al101, {AL_TOK_FILLSITE}, NULL, {AL_TOK_FILLSITE}, false},
     {"AL102", "cpp-zeros-overwritten",
      "`torch::zeros/ones/full` in C++/CUDA fully written before it is read", true, "safe/unsafe",
      AL_LANG_CXX, al_rule_al102, {AL_TOK_FACTORY}, NULL, {0}, false},

@@ -261,6 +261,37 @@ static void rebinds_where_al401_rewrites(void **state)
     assert_false(rebinds("x = x + 0x1e-5")); /* hexadecimal: (x + 0x1e) - 5 */
 }
 
+static bool fill_site(const char *line)
+{
+    char src[256];
+    snprintf(src, sizeof src, "def f(a, n, x):\n    %s\n", line);
+    return tokens_of(src, 1) & AL_TOK_FILLSITE;
+}
+
+static void fill_sites_where_al101_reads_buffers(void **state)
+{
+    (void)state;
+    /* A buffer bound to a name, or handed to a call (rules/al101.c and
+     * analysis/python/passed.c)... */
+    assert_true(fill_site("x = torch.zeros(n)"));
+    assert_true(fill_site("x: torch.Tensor = torch.ones(n)"));
+    assert_true(fill_site("x = a.new_zeros(n, 4)"));
+    assert_true(fill_site("f(a, torch.full((n,), 0.5))"));
+    assert_true(fill_site("f(out=torch.zeros_like(a))"));
+    assert_true(fill_site("w = nn.Parameter(torch.zeros(n))"));
+    assert_true(fill_site("x = a[0].new_zeros(n)"));
+    assert_true(fill_site("x = f(a).new_ones(n)"));
+    assert_true(fill_site("f(a,\n      torch.zeros(n))"));
+    assert_true(fill_site("x = torch . zeros(n)"));
+    /* ...not a value made and used in one expression. */
+    assert_false(fill_site("return torch.zeros(n)"));
+    assert_false(fill_site("x = a + torch.zeros(n)"));
+    assert_false(fill_site("x = [torch.zeros(n)]"));
+    assert_false(fill_site("ok = a == torch.zeros(n)"));
+    assert_false(fill_site("g = lambda: torch.zeros(n)"));
+    assert_false(fill_site("x = torch.empty(n)"));
+}
+
 static bool allocates_in_loop(const char *body)
 {
     char src[512];
@@ -300,6 +331,7 @@ int main(void)
         cmocka_unit_test(kernels_moves_and_copies),
         cmocka_unit_test(rebinds_where_al401_rewrites),
         cmocka_unit_test(loop_allocations_by_indentation),
+        cmocka_unit_test(fill_sites_where_al101_reads_buffers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

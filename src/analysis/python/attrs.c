@@ -287,7 +287,7 @@ static void walk(attr_walk *w, TSNode cls, TSNode n, int depth)
 
 void al_attr_head_facts(const al_pymodule *m, TSNode cls, const char *attr, al_attr_head *out)
 {
-    al_pyfile_class_trimmed(m->pf, cls); /* every method counts */
+    al_pyfile_holds_all(m->pf); /* every use in the file counts (subclasses too) */
     memset(out, 0, sizeof *out);
     out->rank = -1;
     attr_walk w = {m, m->pf, attr, out};

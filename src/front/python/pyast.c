@@ -112,6 +112,13 @@ bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls)
     return false;
 }
 
+bool al_pyfile_holds_all(const al_pyfile *pf)
+{
+    if (pf->partial && pf->asked_trimmed)
+        *pf->asked_trimmed = true;
+    return !pf->partial;
+}
+
 void al_pyfile_free(al_pyfile *pf)
 {
     if (pf->tree)

@@ -18,8 +18,9 @@ typedef struct {
     bool partial; /* only some top-level statements were parsed */
     /* Classes parsed without some statements of their body ([start, end)
      * of each, in order), set by whoever planned the parse: a question
-     * about such a class may have its answer in what was left out, so
-     * asking one sets *asked_trimmed (and lint reads the whole file). */
+     * about such a class, or about the whole file, may have its answer in
+     * what was left out, so asking one sets *asked_trimmed (and lint reads
+     * the whole file). */
     const size_t (*trimmed)[2];
     size_t n_trimmed;
     bool *asked_trimmed;
@@ -41,6 +42,10 @@ void al_pyfile_free(al_pyfile *pf);
  * lost statements of its body to a partial parse; true also records the
  * question (al_pyfile.asked_trimmed). */
 bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls);
+/* For a question whose answer may lie anywhere in the file (every use of
+ * an attribute): whether pf holds all of it. A partial parse records the
+ * question as a trimmed class does (lint reads the whole file). */
+bool al_pyfile_holds_all(const al_pyfile *pf);
 /* Parses bytes and reports whether the tree has an error node. Used to
  * check that a fix did not make a file worse. Returns the count of error
  * and missing nodes, or -1 when no tree could be built. */
