@@ -42,20 +42,59 @@ static bool parse(al_pyfile *pf, const al_source *src, const TSRange *ranges, ui
     return ok;
 }
 
+/* One parser per thread, kept between parses: a tree does not need its
+ * parser, and a parser keeps the buffers its largest parse grew (its
+ * stack), so one per tree held hundreds of them for the run (56 MB of a
+ * cold run's heap over both checkouts). Deleted when its thread ends. */
+static pthread_key_t parser_key;
+static pthread_once_t parser_once = PTHREAD_ONCE_INIT;
+
+static void parser_delete(void *p)
+{
+    ts_parser_delete(p);
+}
+
+static void parser_key_make(void)
+{
+    if (pthread_key_create(&parser_key, parser_delete) != 0)
+        abort();
+}
+
+static TSParser *thread_parser(void)
+{
+    pthread_once(&parser_once, parser_key_make);
+    TSParser *p = pthread_getspecific(parser_key);
+    if (!p) {
+        p = ts_parser_new();
+        if (!p || !ts_parser_set_language(p, tree_sitter_python())) {
+            if (p)
+                ts_parser_delete(p);
+            return NULL;
+        }
+        if (pthread_setspecific(parser_key, p) != 0) {
+            ts_parser_delete(p);
+            return NULL;
+        }
+    }
+    return p;
+}
+
 static bool parse_now(al_pyfile *pf, const al_source *src, const TSRange *ranges, uint32_t n)
 {
     memset(pf, 0, sizeof *pf);
     pf->src = src;
     pf->partial = n > 0;
-    pf->parser = ts_parser_new();
-    if (!pf->parser || !ts_parser_set_language(pf->parser, tree_sitter_python()) ||
-        (n && !ts_parser_set_included_ranges(pf->parser, ranges, n)))
+    TSParser *parser = thread_parser();
+    /* No ranges: the whole text (a parser keeps the last ranges set). */
+    if (!parser || !ts_parser_set_included_ranges(parser, n ? ranges : NULL, n))
         return false;
     /* A NUL byte would end the text early; tree-sitter reads by length so
      * the bytes after it are still parsed, as errors. */
-    pf->tree = ts_parser_parse_string(pf->parser, NULL, src->bytes, (uint32_t)src->len);
-    if (!pf->tree)
+    pf->tree = ts_parser_parse_string(parser, NULL, src->bytes, (uint32_t)src->len);
+    if (!pf->tree) {
+        ts_parser_reset(parser);
         return false;
+    }
     pf->root = ts_tree_root_node(pf->tree);
     pf->has_error = ts_node_has_error(pf->root);
     return true;
@@ -123,8 +162,6 @@ void al_pyfile_free(al_pyfile *pf)
 {
     if (pf->tree)
         ts_tree_delete(pf->tree);
-    if (pf->parser)
-        ts_parser_delete(pf->parser);
     memset(pf, 0, sizeof *pf);
 }
 
@@ -141,20 +178,17 @@ static long count_errors(TSNode n)
 
 long al_python_error_count(const char *bytes, size_t len)
 {
-    TSParser *p = ts_parser_new();
-    if (!p)
+    TSParser *p = thread_parser();
+    if (!p || !ts_parser_set_included_ranges(p, NULL, 0))
         return -1;
-    if (!ts_parser_set_language(p, tree_sitter_python())) {
-        ts_parser_delete(p);
-        return -1;
-    }
     TSTree *t = ts_parser_parse_string(p, NULL, bytes, (uint32_t)len);
     long count = -1;
     if (t) {
         count = count_errors(ts_tree_root_node(t));
         ts_tree_delete(t);
+    } else {
+        ts_parser_reset(p);
     }
-    ts_parser_delete(p);
     return count;
 }
 

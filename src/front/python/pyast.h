@@ -11,7 +11,6 @@
 
 typedef struct {
     const al_source *src;
-    TSParser *parser;
     TSTree *tree;
     TSNode root;
     bool has_error;
