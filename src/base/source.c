@@ -177,6 +177,25 @@ al_source_status al_source_load(al_source *src, const char *path)
     return AL_SOURCE_OK;
 }
 
+al_source_status al_source_load_bytes(al_source *src, const char *path)
+{
+    memset(src, 0, sizeof *src);
+    char *bytes;
+    size_t len;
+    al_source_status st = al_file_read_bytes(path, &bytes, &len, &src->err_errno);
+    if (st != AL_SOURCE_OK)
+        return st;
+    src->path = al_xstrdup(path);
+    src->bytes = bytes;
+    src->len = len;
+    src->has_bom = len >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0;
+    const char *nul = memchr(bytes, '\0', len);
+    src->has_nul = nul != NULL;
+    src->nul_offset = nul ? (size_t)(nul - bytes) : 0;
+    src->hash = al_hash_bytes(bytes, len);
+    return AL_SOURCE_OK;
+}
+
 al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *len)
 {
     char *bytes;

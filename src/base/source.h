@@ -56,6 +56,10 @@ typedef struct {
 } al_source;
 
 al_source_status al_source_load(al_source *src, const char *path);
+/* The file's bytes, hash and NUL check only, for byte scans over a
+ * project: no UTF-8 check and no line index, so the line and position
+ * functions below must not be asked about it. */
+al_source_status al_source_load_bytes(al_source *src, const char *path);
 /* The bytes of a regular file (NUL-terminated; caller frees), at most
  * AL_SOURCE_MAX_BYTES, without a source's analysis; *err is errno on an
  * open or read error. */

@@ -100,13 +100,23 @@ bool al_index_take_touched(void)
 }
 
 /* Reads a file for the index, recording what was read. */
-al_source_status al_index_load(al_index *ix, al_source *src, const char *path)
+static al_source_status record(al_index *ix, al_source *src, const char *path,
+                               al_source_status st)
 {
-    al_source_status st = al_source_load(src, path);
     al_index_read r = {al_xstrdup(path), st == AL_SOURCE_OK ? src->hash : 0,
                        st == AL_SOURCE_OK};
     AL_PUSH(ix->reads, ix->n_reads, ix->cap_reads, r);
     return st;
+}
+
+al_source_status al_index_load(al_index *ix, al_source *src, const char *path)
+{
+    return record(ix, src, path, al_source_load(src, path));
+}
+
+al_source_status al_index_load_bytes(al_index *ix, al_source *src, const char *path)
+{
+    return record(ix, src, path, al_source_load_bytes(src, path));
 }
 
 const al_index_read *al_index_reads(const al_index *ix, size_t *n)
@@ -730,7 +740,7 @@ static void read_python_ops(al_index *ix, project *p)
                                           "@impl(", NULL};
     for (size_t i = 0; i < p->py_files.n; i++) {
         al_source src;
-        if (al_index_load(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {
+        if (al_index_load_bytes(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {
             al_source_free(&src);
             continue;
         }
@@ -763,7 +773,7 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
             const char *f = p->py_files.items[i];
             al_source src;
             size_t n = strlen(p->root); /* the files are found from the real root */
-            if ((!self || strcmp(f, self)) && al_index_load(ix, &src, f) == AL_SOURCE_OK) {
+            if ((!self || strcmp(f, self)) && al_index_load_bytes(ix, &src, f) == AL_SOURCE_OK) {
                 if (al_source_names_attribute(&src, attr)) {
                     free(hit);
                     hit = al_xstrdup(!strncmp(f, p->root, n) && f[n] == '/' ? f + n + 1 : f);

@@ -70,6 +70,8 @@ struct al_index {
 
 /* Reads a file's bytes, recording the read. */
 al_source_status al_index_load(al_index *ix, al_source *src, const char *path);
+/* The same for a byte scan: al_source_load_bytes (no line index). */
+al_source_status al_index_load_bytes(al_index *ix, al_source *src, const char *path);
 /* The project around path (created on first use), or NULL. */
 project *al_index_project_of(al_index *ix, const char *path);
 /* Lists the project's source files, once. */

@@ -42,7 +42,7 @@ static void read_method_files(al_index *ix, project *p)
     al_index_walk_project(p);
     for (size_t i = 0; i < p->py_files.n; i++) {
         al_source src;
-        if (al_index_load(ix, &src, p->py_files.items[i]) == AL_SOURCE_OK) {
+        if (al_index_load_bytes(ix, &src, p->py_files.items[i]) == AL_SOURCE_OK) {
             const char *b = src.bytes, *end = src.bytes + src.len;
             while ((b = memmem(b, (size_t)(end - b), "def ", 4)) != NULL) {
                 const char *q = b + 4;
@@ -95,7 +95,7 @@ size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
         size_t nhits = 0;
         for (size_t i = 0; l && i < l->n && nhits <= MAX_METHOD_FILES; i++) {
             al_source src;
-            bool all = al_index_load(ix, &src, p->py_files.items[l->files[i]]) == AL_SOURCE_OK;
+            bool all = al_index_load_bytes(ix, &src, p->py_files.items[l->files[i]]) == AL_SOURCE_OK;
             for (size_t w = 0; all && words && words[w]; w++)
                 all = memmem(src.bytes, src.len, words[w], strlen(words[w])) != NULL;
             al_source_free(&src);
