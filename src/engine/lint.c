@@ -355,6 +355,66 @@ static void scope_fixes(const al_pyfile *pf, const al_source *src, al_findings *
     }
 }
 
+/* Spans (sorted, apart) with [a, b) added: into out, which holds n + 1. */
+static size_t spans_with(const size_t (*in)[2], size_t n, size_t a, size_t b, size_t (*out)[2])
+{
+    size_t k = 0;
+    bool placed = false;
+    for (size_t i = 0; i <= n; i++) {
+        size_t s, e;
+        if (i < n && (placed || in[i][0] < a)) {
+            s = in[i][0], e = in[i][1];
+        } else if (!placed) {
+            s = a, e = b, placed = true, i--;
+        } else {
+            break;
+        }
+        if (k && s <= out[k - 1][1]) {
+            if (e > out[k - 1][1])
+                out[k - 1][1] = e;
+        } else {
+            out[k][0] = s, out[k][1] = e, k++;
+        }
+    }
+    return k;
+}
+
+/* Spans with [a, b) taken out: into out, which holds n + 1. */
+static size_t spans_without(const size_t (*in)[2], size_t n, size_t a, size_t b, size_t (*out)[2])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (in[i][0] < a)
+            out[k][0] = in[i][0], out[k][1] = in[i][1] < a ? in[i][1] : a, k++;
+        if (in[i][1] > b)
+            out[k][0] = in[i][0] > b ? in[i][0] : b, out[k][1] = in[i][1], k++;
+    }
+    return k;
+}
+
+/* Parses again with the trimmed classes that were asked about kept
+ * whole: they move from plan->trimmed to the spans, and out of the rest. */
+static void keep_asked_classes(parse_plan *plan, const bool *asked)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < plan->n_trimmed; i++) {
+        size_t a = plan->trimmed[i][0], b = plan->trimmed[i][1];
+        if (!asked[i]) {
+            plan->trimmed[kept][0] = a, plan->trimmed[kept][1] = b, kept++;
+            continue;
+        }
+        size_t (*spans)[2] = al_xcalloc(plan->n_spans + 1, sizeof *spans);
+        plan->n_spans = spans_with((const size_t(*)[2])plan->spans, plan->n_spans, a, b, spans);
+        free(plan->spans);
+        plan->spans = spans;
+        size_t (*rest)[2] = al_xcalloc(plan->n_rest + 1, sizeof *rest);
+        plan->n_rest = spans_without((const size_t(*)[2])plan->rest, plan->n_rest, a, b, rest);
+        free(plan->rest);
+        plan->rest = rest;
+    }
+    plan->n_trimmed = kept;
+}
+
 /* Whether what plan's spans leave out of src parses without errors. */
 static bool rest_parses_clean(const al_source *src, const parse_plan *plan)
 {
@@ -373,7 +433,9 @@ typedef struct {
     bool token_filter;   /* walks may skip functions by their tokens */
     bool reported[AL_MAX_RULES]; /* out: rules that found something, suppressed or not */
     bool asked_trimmed;  /* out: a question about a class the partial parse
-                          * trimmed (only the whole file can answer it) */
+                          * trimmed, or about the whole file */
+    bool *trimmed_asked; /* out, per trimmed class of the plan: asked about */
+    bool asked_all;      /* out: a question only the whole file answers */
 } rules_run;
 
 /* Parses src (in part, by plan, when it has spans) and runs the rules. */
@@ -394,6 +456,8 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
         pf.trimmed = (const size_t(*)[2])plan->trimmed;
         pf.n_trimmed = plan->n_trimmed;
         pf.asked_trimmed = run ? &run->asked_trimmed : NULL;
+        pf.trimmed_asked = run ? run->trimmed_asked : NULL;
+        pf.asked_all = run ? &run->asked_all : NULL;
     }
     *syntax_error = pf.has_error;
     const char *calls[64];
@@ -577,7 +641,23 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     }
     rules_run partial = {0};
     partial.token_filter = plan.token_filter;
+    partial.trimmed_asked = al_xcalloc(plan.n_trimmed ? plan.n_trimmed : 1, sizeof(bool));
     bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
+    /* A question about a class the partial parse trimmed: parsed again
+     * with that class whole, not the whole file (each round keeps at least
+     * one more class whole, so this ends). */
+    while (ok && plan.spans && partial.asked_trimmed && !partial.asked_all &&
+           !res->syntax_error) {
+        keep_asked_classes(&plan, partial.trimmed_asked);
+        bool *asked = partial.trimmed_asked;
+        memset(&partial, 0, sizeof partial);
+        partial.token_filter = plan.token_filter;
+        partial.trimmed_asked = asked;
+        memset(asked, 0, (plan.n_trimmed ? plan.n_trimmed : 1) * sizeof(bool));
+        al_findings_free(&res->findings);
+        ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
+    }
+    free(partial.trimmed_asked);
     /* Each rule's regions, and all their proofs read, were in the partial
      * parse, so what it found stands once the rest of the file is known
      * to parse cleanly (errors anywhere withhold every fix): the rest is

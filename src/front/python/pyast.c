@@ -146,6 +146,8 @@ bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls)
         if (pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]) {
             if (pf->asked_trimmed)
                 *pf->asked_trimmed = true;
+            if (pf->trimmed_asked)
+                pf->trimmed_asked[i] = true;
             return true;
         }
     return false;
@@ -155,6 +157,8 @@ bool al_pyfile_holds_all(const al_pyfile *pf)
 {
     if (pf->partial && pf->asked_trimmed)
         *pf->asked_trimmed = true;
+    if (pf->partial && pf->asked_all)
+        *pf->asked_all = true;
     return !pf->partial;
 }
 

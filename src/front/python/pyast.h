@@ -23,6 +23,8 @@ typedef struct {
     const size_t (*trimmed)[2];
     size_t n_trimmed;
     bool *asked_trimmed;
+    bool *trimmed_asked; /* per trimmed class, which were asked (may be NULL) */
+    bool *asked_all;     /* a question about the whole file (may be NULL) */
 } al_pyfile;
 
 /* Returns false when tree-sitter could not produce a tree at all (it
