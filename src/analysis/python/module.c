@@ -107,13 +107,14 @@ void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *o
         TSNode n = ts_tree_cursor_current_node(&c);
         height[depth] = 0;
         if (depth < inert && ts_node_is_named(n)) {
-            if (al_node_is(n, "import_statement") || al_node_is(n, "import_from_statement")) {
+            uint32_t t = al_node_type_id(n); /* one lookup, several tests */
+            if (t == al_type_id("import_statement") || t == al_type_id("import_from_statement")) {
                 al_imports_add_statement(&m->imports, pf, n);
                 inert = depth;
-            } else if (al_node_is(n, "function_definition")) {
+            } else if (t == al_type_id("function_definition")) {
                 open_def d = {n, depth, false};
                 AL_PUSH(defs, n_defs, cap_defs, d);
-            } else if (al_node_is(n, "decorated_definition")) {
+            } else if (t == al_type_id("decorated_definition")) {
                 TSNode def = al_node_field(n, "definition");
                 if (al_node_is(def, "function_definition") && is_triton_kernel(pf, n)) {
                     add_kernel(m, def);
@@ -121,13 +122,13 @@ void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *o
                     open_def d = {def, depth + 1, true};
                     AL_PUSH(defs, n_defs, cap_defs, d);
                 }
-            } else if (al_node_is(n, "call") && call_wanted(m, n, call_names)) {
+            } else if (t == al_type_id("call") && call_wanted(m, n, call_names)) {
                 AL_PUSH(m->calls, m->n_calls, m->cap_calls, n);
-            } else if (al_node_is(n, "comment")) {
+            } else if (t == al_type_id("comment")) {
                 al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
                 AL_PUSH(m->comments, m->n_comments, m->cap_comments, s);
                 inert = depth;
-            } else if (al_node_is(n, "string")) {
+            } else if (t == al_type_id("string")) {
                 if (ts_node_start_point(n).row != ts_node_end_point(n).row) {
                     al_span s = {ts_node_start_byte(n), ts_node_end_byte(n)};
                     AL_PUSH(m->long_strings, m->n_long_strings, m->cap_long_strings, s);

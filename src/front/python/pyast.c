@@ -237,6 +237,16 @@ uint32_t al_py_type_id(const char *type)
     return TYPE_NONE;
 }
 
+uint32_t al_node_type_id(TSNode n)
+{
+    if (ts_node_is_null(n))
+        return TYPE_NONE;
+    TSSymbol s = ts_node_symbol(n);
+    if (s < n_symbols)
+        return type_ids[s];
+    return !strcmp(ts_node_type(n), "ERROR") ? TYPE_ERROR : TYPE_NONE;
+}
+
 bool al_node_has_type(TSNode n, uint32_t type_id)
 {
     if (ts_node_is_null(n))

@@ -61,6 +61,10 @@ long al_python_error_count(const char *bytes, size_t len);
  * id no node has for a name the grammar lacks. */
 uint32_t al_py_type_id(const char *type);
 bool al_node_has_type(TSNode n, uint32_t type_id);
+/* The id of n's type's name, to test one node against several types
+ * (al_py_type_id(...) == al_node_type_id(n)) with one symbol lookup. */
+uint32_t al_node_type_id(TSNode n);
+#define al_type_id(type) AL_PY_ONCE_(al_py_type_id, type)
 TSFieldId al_py_field_id(const char *field);
 #define AL_PY_ONCE_(resolve, literal)                                                  \
     __extension__({                                                                    \
