@@ -48,9 +48,22 @@ static bool parse(al_pyfile *pf, const al_source *src, const TSRange *ranges, ui
  * cold run's heap over both checkouts). Deleted when its thread ends. */
 static pthread_key_t parser_key;
 static pthread_once_t parser_once = PTHREAD_ONCE_INIT;
+/* Every live thread's parser, reachable from here too: the main thread's
+ * lives until exit, and a leak check that does not read thread-specific
+ * data (LSAN_OPTIONS=use_tls=0, scripts/test.sh) must still find it. */
+static TSParser **parsers;
+static size_t n_parsers, cap_parsers;
+static pthread_mutex_t parsers_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void parser_delete(void *p)
 {
+    pthread_mutex_lock(&parsers_lock);
+    for (size_t i = 0; i < n_parsers; i++)
+        if (parsers[i] == p) {
+            parsers[i] = parsers[--n_parsers];
+            break;
+        }
+    pthread_mutex_unlock(&parsers_lock);
     ts_parser_delete(p);
 }
 
@@ -75,6 +88,9 @@ static TSParser *thread_parser(void)
             ts_parser_delete(p);
             return NULL;
         }
+        pthread_mutex_lock(&parsers_lock);
+        AL_PUSH(parsers, n_parsers, cap_parsers, p);
+        pthread_mutex_unlock(&parsers_lock);
     }
     return p;
 }
