@@ -30,6 +30,53 @@ al_index *al_index_new(void)
     return ix;
 }
 
+al_index *al_index_new_like(const al_index *ix)
+{
+    al_index *n = al_index_new();
+    n->whole_files = ix->whole_files;
+    return n;
+}
+
+/* The stats al_index_stats prints, as al_index.absorbed counts them. */
+static void count(const al_index *ix, size_t c[9])
+{
+    memset(c, 0, 9 * sizeof *c);
+    c[0] = ix->n_projects;
+    for (size_t i = 0; i < ix->n_projects; i++) {
+        c[1] += ix->projects[i]->py_files.n;
+        c[2] += ix->projects[i]->cxx_files.n;
+    }
+    c[3] = ix->n_py;
+    for (size_t i = 0; i < ix->n_py; i++) {
+        if (!ix->py[i]->ok)
+            continue;
+        size_t v, p;
+        al_language_table.python.parts_stats(ix->py[i]->parts, &v, &p);
+        c[5] += v;
+        c[6] += p;
+        c[4] += al_language_table.python.parts_source(ix->py[i]->parts)->len;
+    }
+    c[7] = ix->n_cxx;
+    c[8] = ix->memo.n;
+    for (int k = 0; k < 9; k++)
+        c[k] += ix->absorbed[k];
+}
+
+void al_index_absorb(al_index *into, const al_index *from)
+{
+    size_t c[9];
+    count(from, c);
+    al_index_lock(into);
+    for (size_t i = 0; i < from->n_reads; i++) {
+        al_index_read r = from->reads[i];
+        r.path = al_xstrdup(r.path);
+        AL_PUSH(into->reads, into->n_reads, into->cap_reads, r);
+    }
+    for (int k = 0; k < 9; k++)
+        into->absorbed[k] += c[k];
+    al_index_unlock(into);
+}
+
 void al_index_free(al_index *ix)
 {
     if (!ix)
@@ -839,26 +886,15 @@ bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_
 void al_index_stats(al_index *ix, char *buf, size_t len)
 {
     al_index_lock(ix);
-    size_t cxx_files = 0, py_files = 0, views = 0, parsed = 0, bytes = 0;
-    for (size_t i = 0; i < ix->n_projects; i++) {
-        cxx_files += ix->projects[i]->cxx_files.n;
-        py_files += ix->projects[i]->py_files.n;
-    }
-    for (size_t i = 0; i < ix->n_py; i++) {
-        if (!ix->py[i]->ok)
-            continue;
-        size_t v, p;
-        al_language_table.python.parts_stats(ix->py[i]->parts, &v, &p);
-        views += v;
-        parsed += p;
-        bytes += al_language_table.python.parts_source(ix->py[i]->parts)->len;
-    }
+    size_t c[9];
+    count(ix, c);
+    /* With an index per thread, a file or project that two threads both
+     * needed counts twice: that is work done twice. */
     snprintf(buf, len,
              "index: %zu project(s) (%zu Python, %zu C++ files listed), %zu Python files read "
              "(%zu KB) in %zu views (%zu KB parsed), %zu C++ files parsed, %zu memoised "
              "summaries",
-             ix->n_projects, py_files, cxx_files, ix->n_py, bytes >> 10, views, parsed >> 10,
-             ix->n_cxx, ix->memo.n);
+             c[0], c[1], c[2], c[3], c[4] >> 10, c[5], c[6] >> 10, c[7], c[8]);
     al_index_unlock(ix);
 }
 

@@ -56,7 +56,12 @@ typedef struct {
 } al_index_read;
 
 al_index *al_index_new(void);
+/* A new, empty index with ix's settings (al_index_parse_whole). */
+al_index *al_index_new_like(const al_index *ix);
 void al_index_free(al_index *ix);
+/* Adds what `from` read (al_index_reads) and its stats to `into`, for a
+ * run whose threads each kept an index of their own. */
+void al_index_absorb(al_index *into, const al_index *from);
 void al_index_lock(al_index *ix);
 void al_index_unlock(al_index *ix);
 /* Whether this thread used the index since the last call (a result that

@@ -66,6 +66,10 @@ struct al_index {
     size_t n_py, cap_py;
     cxxfile **cxx;
     size_t n_cxx, cap_cxx;
+    /* What the indexes absorbed (al_index_absorb) held, for the stats:
+     * projects, Python and C++ files listed, Python files read, their KB,
+     * views, KB parsed, C++ files parsed, summaries. */
+    size_t absorbed[9];
 };
 
 /* Reads a file's bytes, recording the read. */
