@@ -575,10 +575,12 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     return true;
 }
 
-/* The index's files, their lazily built facts and the memo are shared by
- * the worker threads: one summary is computed at a time (the lock is
- * recursive, for the calls summaries make into each other), and a memo
- * entry marked as being computed can only be this thread's own cycle. */
+/* An index's files, their lazily built facts and the memo may be shared
+ * by threads (run/jobs.c gives each worker one of its own, so there the
+ * lock is never contended): one summary is computed at a time (the lock
+ * is recursive, for the calls summaries make into each other), and a
+ * memo entry marked as being computed can only be this thread's own
+ * cycle. */
 bool al_callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
                       al_call_effect *out)
 {
