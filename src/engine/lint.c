@@ -28,7 +28,11 @@ static bool prefilter_cxx(const al_source *src, const al_lint_options *opt)
 {
     if (opt->no_prefilter)
         return true;
-    unsigned tokens = al_prefilter_scan(src->bytes, src->len);
+    unsigned wanted = 0;
+    for (size_t r = 0; r < al_rules_count; r++)
+        for (int k = 0; opt->enabled[r] && al_rules[r].lang == AL_LANG_CXX && k < AL_PREFILTER_TERMS; k++)
+            wanted |= al_rules[r].needs[k];
+    unsigned tokens = al_prefilter_scan(src->bytes, src->len, wanted);
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].lang == AL_LANG_CXX &&
             al_prefilter_admits(al_rules[r].needs, tokens))

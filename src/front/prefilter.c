@@ -53,7 +53,7 @@ static bool any_called(const char *p, const char *end, const char *const *words)
     return false;
 }
 
-unsigned al_prefilter_scan(const char *bytes, size_t len)
+unsigned al_prefilter_scan(const char *bytes, size_t len, unsigned wanted)
 {
     const char *p = bytes, *end = bytes + len;
     unsigned t = 0;
@@ -65,23 +65,23 @@ unsigned al_prefilter_scan(const char *bytes, size_t len)
                                         "linspace", "logspace", "as_tensor", NULL};
     static const char *const cat[] = {"cat", "concat", "concatenate", "stack", "pad", NULL};
     static const char *const fill[] = {"fill_", "zero_", NULL};
-    if (any_called(p, end, factory))
+    if ((wanted & AL_TOK_FACTORY) && any_called(p, end, factory))
         t |= AL_TOK_FACTORY;
-    if (any_called(p, end, maker))
+    if ((wanted & AL_TOK_MAKER) && any_called(p, end, maker))
         t |= AL_TOK_MAKER;
-    if (any_called(p, end, cat))
+    if ((wanted & AL_TOK_CAT) && any_called(p, end, cat))
         t |= AL_TOK_CAT;
-    if (any_called(p, end, fill))
+    if ((wanted & AL_TOK_FILL) && any_called(p, end, fill))
         t |= AL_TOK_FILL;
-    if (any_called(p, end, (const char *const[]){"cumsum", NULL}))
+    if ((wanted & AL_TOK_CUMSUM) && any_called(p, end, (const char *const[]){"cumsum", NULL}))
         t |= AL_TOK_CUMSUM;
-    if (memmem(p, len, "triton", 6))
+    if ((wanted & AL_TOK_TRITON) && memmem(p, len, "triton", 6))
         t |= AL_TOK_TRITON;
-    if (memmem(p, len, "for ", 4) || memmem(p, len, "while ", 6))
+    if ((wanted & AL_TOK_LOOP) && (memmem(p, len, "for ", 4) || memmem(p, len, "while ", 6)))
         t |= AL_TOK_LOOP;
-    if (memmem(p, len, ".to(", 4) || memmem(p, len, ".cuda(", 6))
+    if ((wanted & AL_TOK_MOVE) && (memmem(p, len, ".to(", 4) || memmem(p, len, ".cuda(", 6)))
         t |= AL_TOK_MOVE;
-    if (memmem(p, len, "noqa", 4) || memmem(p, len, "alloclint:", 10))
+    if ((wanted & AL_TOK_SUPPRESS) && (memmem(p, len, "noqa", 4) || memmem(p, len, "alloclint:", 10)))
         t |= AL_TOK_SUPPRESS;
     return t;
 }
@@ -243,13 +243,13 @@ static void add_class(const char *name, size_t len, void *arg)
 static unsigned comment_class(const char *p, const char *e)
 {
     for (const char *q = p; q + 4 <= e; q++) {
-        if (!strncasecmp(q, "noqa", 4)) {
+        if ((*q == 'n' || *q == 'N') && !strncasecmp(q, "noqa", 4)) {
             for (const char *r = q + 4; r + 2 <= e; r++)
                 if ((r[0] == 'A' || r[0] == 'a') && (r[1] == 'L' || r[1] == 'l'))
                     return AL_TOK_SUPPRESS;
             return 0;
         }
-        if (q + 10 <= e && !strncmp(q, "alloclint:", 10))
+        if (*q == 'a' && q + 10 <= e && !strncmp(q, "alloclint:", 10))
             return AL_TOK_SUPPRESS;
     }
     return 0;

@@ -64,8 +64,9 @@ typedef struct {
 /* At most this many conjuncts in a rule's needs. */
 #define AL_PREFILTER_TERMS 3
 
-/* The token classes present in bytes (C++/CUDA sources). */
-unsigned al_prefilter_scan(const char *bytes, size_t len);
+/* Those of the token classes `wanted` present in bytes (C++/CUDA
+ * sources): each class is a pass over the bytes, so only those asked. */
+unsigned al_prefilter_scan(const char *bytes, size_t len, unsigned wanted);
 /* One pass over a Python source: its token classes, per top-level
  * statement. Names count when called (`zeros(`, `new_zeros (`,
  * `masked_fill_(`), in code and in strings alike (f-strings hold code). */
