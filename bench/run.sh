@@ -1,6 +1,7 @@
 #!/bin/sh
 # Times alloclint against ast-grep on the same files, in one run, and
-# prints ratios (wall time and peak memory). Timings are never asserted.
+# prints ratios (wall time and peak memory), alloclint cold (--no-cache).
+# Timings are never asserted.
 #
 # Usage: bench/run.sh PATH [RUNS]
 #   PATH  a directory of Python code (e.g. a checkout of vLLM)
@@ -46,9 +47,9 @@ cpus=$(nproc)
 # Warm the page cache so neither tool pays for the first read.
 find "$target" -name '*.py' -exec cat {} + >/dev/null
 
-set -- $(bench alloclint "$alloclint" check --no-respect-gitignore -q --output-format concise "$target")
+set -- $(bench alloclint "$alloclint" check --no-cache --no-respect-gitignore -q --output-format concise "$target")
 at=$1; am=$2
-set -- $(bench alloclint1 "$alloclint" check -j 1 --no-respect-gitignore -q --output-format concise "$target")
+set -- $(bench alloclint1 "$alloclint" check --no-cache -j 1 --no-respect-gitignore -q --output-format concise "$target")
 a1t=$1; a1m=$2
 set -- $(bench astgrep "$sg" run --lang python --pattern 'torch.zeros($$$)' --no-ignore hidden "$target")
 st=$1; sm=$2
