@@ -84,16 +84,22 @@ static void index_lines(al_source *src)
         src->line_starts[src->n_lines++] = (size_t)(p - src->bytes) + 1;
 }
 
-static void analyse(al_source *src)
+/* What a byte scan needs: the BOM, the first NUL, the hash. */
+static void scan_facts(al_source *src)
 {
     src->has_bom = src->len >= 3 && memcmp(src->bytes, "\xEF\xBB\xBF", 3) == 0;
     const char *nul = memchr(src->bytes, '\0', src->len);
     src->has_nul = nul != NULL;
     src->nul_offset = nul ? (size_t)(nul - src->bytes) : 0;
+    src->hash = al_hash_bytes(src->bytes, src->len);
+}
+
+static void analyse(al_source *src)
+{
+    scan_facts(src);
     size_t bad = al_utf8_validate(src->bytes, src->len);
     src->bad_utf8 = bad != src->len;
     src->bad_utf8_offset = bad;
-    src->hash = al_hash_bytes(src->bytes, src->len);
     index_lines(src);
 }
 
@@ -162,7 +168,9 @@ al_source_status al_file_read_bytes(const char *path, char **out, size_t *out_le
     return AL_SOURCE_OK;
 }
 
-al_source_status al_source_load(al_source *src, const char *path)
+/* Reads path into src: analysed whole, or (scan_only) only as far as a
+ * byte scan needs. */
+static al_source_status load(al_source *src, const char *path, bool scan_only)
 {
     memset(src, 0, sizeof *src);
     char *bytes;
@@ -173,27 +181,21 @@ al_source_status al_source_load(al_source *src, const char *path)
     src->path = al_xstrdup(path);
     src->bytes = bytes;
     src->len = len;
-    analyse(src);
+    if (scan_only)
+        scan_facts(src);
+    else
+        analyse(src);
     return AL_SOURCE_OK;
+}
+
+al_source_status al_source_load(al_source *src, const char *path)
+{
+    return load(src, path, false);
 }
 
 al_source_status al_source_load_bytes(al_source *src, const char *path)
 {
-    memset(src, 0, sizeof *src);
-    char *bytes;
-    size_t len;
-    al_source_status st = al_file_read_bytes(path, &bytes, &len, &src->err_errno);
-    if (st != AL_SOURCE_OK)
-        return st;
-    src->path = al_xstrdup(path);
-    src->bytes = bytes;
-    src->len = len;
-    src->has_bom = len >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0;
-    const char *nul = memchr(bytes, '\0', len);
-    src->has_nul = nul != NULL;
-    src->nul_offset = nul ? (size_t)(nul - bytes) : 0;
-    src->hash = al_hash_bytes(bytes, len);
-    return AL_SOURCE_OK;
+    return load(src, path, true);
 }
 
 al_source_status al_source_hash_file(const char *path, uint64_t *hash, size_t *len)
