@@ -279,6 +279,15 @@ static const char *skip_string(const char *p, const char *end)
     return end;
 }
 
+/* Whether the name at p is an attribute: a `.` before it, blanks (and
+ * line breaks, which only brackets allow there) between. */
+static bool after_dot(const char *bytes, const char *p)
+{
+    while (p > bytes && is_blank(p[-1], true))
+        p--;
+    return p > bytes && p[-1] == '.';
+}
+
 /* Whether the FACTORY name at p (called) may make an AL101 buffer: the
  * call, with the dotted name before it, stands first in an assignment's
  * value or as an argument (after `=`, `(` or `,`). Across a line break, or
@@ -748,7 +757,11 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                  * compound statement's line there (`if c: x = torch.zeros(n)`). */
                 if ((k & (AL_TOK_FACTORY | AL_TOK_MAKER)) && line_in_loop && (lhs || line_compound))
                     t |= AL_TOK_LOOPALLOC;
-                if ((word_is(p, n, "to") || word_is(p, n, "cuda")) && p > bytes && p[-1] == '.') {
+                if ((k & AL_TOK_CAT) && line_in_loop && (lhs || line_compound))
+                    t |= AL_TOK_LOOPCAT;
+                if (line_in_loop && word_is(p, n, "append") && after_dot(bytes, p))
+                    t |= AL_TOK_LOOPAPPEND;
+                if ((word_is(p, n, "to") || word_is(p, n, "cuda")) && after_dot(bytes, p)) {
                     t |= AL_TOK_MOVE;
                     if (line_tokens & (AL_TOK_FACTORY | AL_TOK_MAKER))
                         t |= AL_TOK_HOSTMOVE;

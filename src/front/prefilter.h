@@ -32,6 +32,10 @@ enum {
     AL_TOK_LOOPALLOC = 1 << 15, /* Python: a FACTORY or MAKER call in an assignment (`x = ...`)
                                    on a line of a `for`/`while` body (by indentation; the
                                    loop's own line counts too): what AL301 could hoist */
+    AL_TOK_LOOPCAT = 1 << 17, /* Python: a CAT call in an assignment on a line of a loop's body
+                                 (as AL_TOK_LOOPALLOC): a tensor AL202 sees grow */
+    AL_TOK_LOOPAPPEND = 1 << 18, /* Python: `.append(` on a line of a loop's body: a list
+                                    AL205 sees filled */
     AL_TOK_FILLSITE = 1 << 16, /* Python: a FACTORY call that starts an assignment's value
                                   (`x = torch.zeros(...)`) or is an argument (`f(a,
                                   torch.zeros(n))`, `out=x.new_zeros(n)`): where AL101's

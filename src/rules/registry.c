@@ -28,8 +28,7 @@ const al_rule al_rules[] = {
      {AL_TOK_CAT, AL_TOK_FACTORY | AL_TOK_MAKER | AL_TOK_CUMSUM}, CAT_CALLS,
      {AL_TOK_CAT, AL_TOK_FACTORY | AL_TOK_MAKER | AL_TOK_CUMSUM}, false},
     {"AL202", "cat-in-loop", "a tensor grown by `torch.cat` inside a loop", true, "unsafe",
-     AL_LANG_PYTHON, al_rule_al202, {AL_TOK_CAT, AL_TOK_LOOP}, NULL,
-     {AL_TOK_CAT, AL_TOK_LOOP}, false},
+     AL_LANG_PYTHON, al_rule_al202, {AL_TOK_LOOPCAT}, NULL, {AL_TOK_LOOPCAT}, false},
     {"AL203", "zero-head-copy",
      "a zero-padded copy into a class buffer whose element 0 stays zero", true, "safe/unsafe",
      AL_LANG_PYTHON, al_rule_al203, {AL_TOK_CAT, AL_TOK_FACTORY, AL_TOK_COPY}, COPY_CALLS,
@@ -43,7 +42,8 @@ const al_rule al_rules[] = {
      * the memory it saves is measured in rules/AL205.md. */
     {"AL205", "list-then-stack",
      "a list of per-iteration tensors stacked after the loop", false, "unsafe/display",
-     AL_LANG_PYTHON, al_rule_al205, {AL_TOK_CAT, AL_TOK_LOOP}, NULL, {AL_TOK_CAT, AL_TOK_LOOP},
+     AL_LANG_PYTHON, al_rule_al205, {AL_TOK_CAT, AL_TOK_LOOPAPPEND}, NULL,
+     {AL_TOK_CAT, AL_TOK_LOOPAPPEND},
      false},
     /* Off by default: GPU evidence shows no gain under PyTorch's caching
      * allocator (rules/AL301.md) or from Triton's own hoisting (AL302). */

@@ -174,6 +174,8 @@ static void kernels_moves_and_copies(void **state)
                 AL_TOK_HOSTMOVE);
     assert_true(tokens_of("def f(n):\n    return torch.arange(n) \\\n        .cuda()\n", 1) &
                 AL_TOK_HOSTMOVE);
+    assert_true(tokens_of("def f(n):\n    return torch.zeros(n) . to(dev)\n", 1) &
+                AL_TOK_HOSTMOVE);
     /* ...not a move before the factory, nor on another line. */
     assert_false(tokens_of("def f(x, n):\n    return x.to(dev) + torch.zeros(n)\n", 1) &
                  AL_TOK_HOSTMOVE);
@@ -299,6 +301,33 @@ static bool allocates_in_loop(const char *body)
     return tokens_of(src, 1) & AL_TOK_LOOPALLOC;
 }
 
+static unsigned loop_tokens(const char *body)
+{
+    char src[512];
+    snprintf(src, sizeof src, "def f(rows, n, acc, c, parts):\n%s", body);
+    return tokens_of(src, 1);
+}
+
+static void loop_cats_and_appends(void **state)
+{
+    (void)state;
+    /* AL202: a tensor rebound to a cat in a loop's body */
+    assert_true(loop_tokens("    for r in rows:\n        acc = torch.cat([acc, r])\n") &
+                AL_TOK_LOOPCAT);
+    assert_true(loop_tokens("    while c:\n        if c: acc = th.concat((acc, r), 0)\n") &
+                AL_TOK_LOOPCAT);
+    assert_false(loop_tokens("    acc = torch.cat([acc, n])\n    for r in rows:\n        pass\n") &
+                 AL_TOK_LOOPCAT);
+    assert_false(loop_tokens("    for r in rows:\n        pass\n    out = torch.cat(parts)\n") &
+                 AL_TOK_LOOPCAT);
+    /* AL205: a list filled in a loop's body */
+    assert_true(loop_tokens("    for r in rows:\n        parts.append(r)\n") & AL_TOK_LOOPAPPEND);
+    assert_true(loop_tokens("    for r in rows: parts . append (r)\n") & AL_TOK_LOOPAPPEND);
+    assert_false(loop_tokens("    parts.append(n)\n    for r in rows:\n        pass\n") &
+                 AL_TOK_LOOPAPPEND);
+    assert_false(loop_tokens("    for r in rows:\n        append(r)\n") & AL_TOK_LOOPAPPEND);
+}
+
 static void loop_allocations_by_indentation(void **state)
 {
     (void)state;
@@ -331,6 +360,7 @@ int main(void)
         cmocka_unit_test(kernels_moves_and_copies),
         cmocka_unit_test(rebinds_where_al401_rewrites),
         cmocka_unit_test(loop_allocations_by_indentation),
+        cmocka_unit_test(loop_cats_and_appends),
         cmocka_unit_test(fill_sites_where_al101_reads_buffers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
