@@ -729,9 +729,9 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
             char *name = al_node_text(pf, attr);
             TSNode def = ts_node_is_null(cls) ? cls
                                                : al_py_def_in_block(pf, al_node_field(cls, "body"), name);
-            free(name);
             if (ts_node_is_null(def))
-                al_pyfile_class_trimmed(pf, cls); /* the method may be left out */
+                al_pyfile_class_trimmed_def(pf, cls, name); /* the method may be left out */
+            free(name);
             if (!ts_node_is_null(def)) {
                 al_index_fill_def(out, from->path, pf, from->mod, def);
                 ok = true;

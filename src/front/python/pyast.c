@@ -169,6 +169,34 @@ bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls)
     return false;
 }
 
+bool al_pyfile_class_trimmed_def(const al_pyfile *pf, TSNode cls, const char *name)
+{
+    if (!pf->n_trimmed || ts_node_is_null(cls))
+        return false;
+    size_t at = ts_node_start_byte(cls), n = strlen(name);
+    for (size_t i = 0; i < pf->n_trimmed; i++) {
+        if (!(pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]))
+            continue;
+        /* The class's whole text, as the file holds it. */
+        const char *p = pf->src->bytes + pf->trimmed[i][0];
+        const char *end = pf->src->bytes + pf->trimmed[i][1];
+        for (; (p = memmem(p, (size_t)(end - p), "def", 3)) != NULL; p += 3) {
+            const char *q = p + 3;
+            if (p > pf->src->bytes && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+                continue;
+            if (q >= end || (*q != ' ' && *q != '\t'))
+                continue;
+            while (q < end && (*q == ' ' || *q == '\t'))
+                q++;
+            if ((size_t)(end - q) > n && !memcmp(q, name, n) &&
+                !(isalnum((unsigned char)q[n]) || q[n] == '_'))
+                return al_pyfile_class_trimmed(pf, cls);
+        }
+        return false;
+    }
+    return false;
+}
+
 bool al_pyfile_holds_all(const al_pyfile *pf)
 {
     if (pf->partial && pf->asked_trimmed)

@@ -43,6 +43,11 @@ void al_pyfile_free(al_pyfile *pf);
  * lost statements of its body to a partial parse; true also records the
  * question (al_pyfile.asked_trimmed). */
 bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls);
+/* As al_pyfile_class_trimmed, for the question "where is method `name`
+ * of cls defined": asked (and true) only when the class lost statements
+ * and its text defines `name` (`def name(`) at all; a method the class
+ * does not define (inherited, or none) is not in what was left out. */
+bool al_pyfile_class_trimmed_def(const al_pyfile *pf, TSNode cls, const char *name);
 /* For a question whose answer may lie anywhere in the file (every use of
  * an attribute): whether pf holds all of it. A partial parse records the
  * question as a trimmed class does (lint reads the whole file). */
