@@ -22,6 +22,7 @@ static const char TEXT[] =
     "        pass\n"
     "\n"
     "    def forward(self, x):\n"
+    "        self.seen = x\n"
     "        return self.proj(x) + self.undefined_here(x)\n";
 
 /* TEXT parsed with the import and forward only; the class trimmed. */
@@ -82,6 +83,17 @@ static void trimmed_class_questions(void **state)
     parse_partial(&p);
     assert_true(al_pyfile_class_trimmed(&p.pf, p.cls));
     assert_true(p.asked && p.trimmed_asked[0]);
+    free_partial(&p);
+
+    /* What is assigned to `self.proj`: the left-out __init__ does. */
+    parse_partial(&p);
+    assert_false(al_pyfile_class_trimmed_assigns(&p.pf, p.cls, "undefined_here"));
+    assert_false(al_pyfile_class_trimmed_assigns(&p.pf, p.cls, "pro"));
+    /* assigned only in what the parse holds */
+    assert_false(al_pyfile_class_trimmed_assigns(&p.pf, p.cls, "seen"));
+    assert_false(p.asked);
+    assert_true(al_pyfile_class_trimmed_assigns(&p.pf, p.cls, "proj"));
+    assert_true(p.asked);
     free_partial(&p);
 }
 

@@ -436,7 +436,7 @@ static al_visit visit_module(TSNode n, void *arg)
  * that the project holds. */
 static void visit_class_modules(modules *s, const al_def *cls, int depth)
 {
-    al_pyfile_class_trimmed(cls->pf, cls->def); /* every assignment counts */
+    al_pyfile_class_trimmed_assigns(cls->pf, cls->def, s->attr); /* every assignment counts */
     al_node_preorder(al_node_field(cls->def, "body"), visit_module, s);
     const al_pymodule *m = s->m;
     if (!m->index || depth >= MAX_DEPTH)

@@ -197,6 +197,56 @@ bool al_pyfile_class_trimmed_def(const al_pyfile *pf, TSNode cls, const char *na
     return false;
 }
 
+/* Whether bytes [p, end) assign to an attribute `attr` (`.attr =`,
+ * `.attr: T =`; not `==`). */
+static bool assigns_attribute(const char *bytes, const char *p, const char *end, const char *attr)
+{
+    size_t n = strlen(attr);
+    for (; (p = memmem(p, (size_t)(end - p), attr, n)) != NULL; p += n) {
+        const char *b = p, *q = p + n;
+        while (b > bytes && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b == bytes || b[-1] != '.' || (q < end && (isalnum((unsigned char)*q) || *q == '_')))
+            continue;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < end && (*q == ':' || (*q == '=' && !(q + 1 < end && q[1] == '='))))
+            return true;
+    }
+    return false;
+}
+
+bool al_pyfile_class_trimmed_assigns(const al_pyfile *pf, TSNode cls, const char *attr)
+{
+    if (!pf->n_trimmed || ts_node_is_null(cls))
+        return false;
+    size_t at = ts_node_start_byte(cls);
+    for (size_t i = 0; i < pf->n_trimmed; i++) {
+        if (!(pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]))
+            continue;
+        /* The parts of the class the parse did not include. */
+        uint32_t n;
+        TSRange *r = ts_tree_included_ranges(pf->tree, &n);
+        const char *bytes = pf->src->bytes;
+        size_t from = pf->trimmed[i][0], to = pf->trimmed[i][1];
+        bool found = false;
+        for (uint32_t k = 0; k <= n && !found; k++) {
+            size_t s = k < n ? r[k].start_byte : to, e = k < n ? r[k].end_byte : to;
+            if (e <= from)
+                continue; /* a range before what is left to look at */
+            size_t gap_end = s < to ? s : to;
+            if (gap_end > from)
+                found = assigns_attribute(bytes, bytes + from, bytes + gap_end, attr);
+            if (s >= to)
+                break;
+            from = e;
+        }
+        free(r);
+        return found && al_pyfile_class_trimmed(pf, cls);
+    }
+    return false;
+}
+
 bool al_pyfile_holds_all(const al_pyfile *pf)
 {
     if (pf->partial && pf->asked_trimmed)

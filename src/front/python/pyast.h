@@ -48,6 +48,10 @@ bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls);
  * and its text defines `name` (`def name(`) at all; a method the class
  * does not define (inherited, or none) is not in what was left out. */
 bool al_pyfile_class_trimmed_def(const al_pyfile *pf, TSNode cls, const char *name);
+/* As al_pyfile_class_trimmed, for the question "what is assigned to
+ * `x.attr` in cls": asked (and true) only when what the parse left out of
+ * the class holds such an assignment (`.attr =`, `.attr: T =`). */
+bool al_pyfile_class_trimmed_assigns(const al_pyfile *pf, TSNode cls, const char *attr);
 /* For a question whose answer may lie anywhere in the file (every use of
  * an attribute): whether pf holds all of it. A partial parse records the
  * question as a trimmed class does (lint reads the whole file). */
