@@ -843,6 +843,23 @@ bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const 
     return defines(&s->items[i], bytes, name, len);
 }
 
+bool al_text_assigns_attribute(const char *bytes, size_t start, size_t end, const char *name,
+                               size_t n)
+{
+    const char *p = bytes + start, *e = bytes + end;
+    for (; (p = memmem(p, (size_t)(e - p), name, n)) != NULL; p += n) {
+        const char *b = p, *q = p + n;
+        while (b > bytes && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b == bytes || b[-1] != '.' || (q < e && ident_char((unsigned char)*q)))
+            continue;
+        q = skip_blanks(q, e, false);
+        if (q < e && (*q == ':' || (*q == '=' && !(q + 1 < e && q[1] == '='))))
+            return true;
+    }
+    return false;
+}
+
 /* The closure's work: statements (unit < s->n) and members (unit - s->n)
  * whose code is kept and not yet read for calls. */
 typedef struct {
@@ -869,12 +886,25 @@ static void keep_called(const char *name, size_t len, void *arg)
 static void keep_method(called_closure *c, const char *name, size_t len)
 {
     const al_statement_span *cls = &c->scan->items[c->current_class];
-    for (size_t k = 0; k < cls->n_members; k++) {
-        size_t j = cls->first_member + k;
-        if (!c->keep_member[j] && defines(&c->scan->members[j], c->bytes, name, len)) {
-            c->keep_member[j] = true;
-            c->work[c->n_work++] = c->scan->n + j;
+    /* The members defining it; else, not a method of the class, a layer
+     * (`self.proj = nn.Linear(...)`): what a call returns is read from
+     * the members assigning it. */
+    for (int pass = 0; pass < 2; pass++) {
+        bool found = false;
+        for (size_t k = 0; k < cls->n_members; k++) {
+            size_t j = cls->first_member + k;
+            const al_statement_span *m = &c->scan->members[j];
+            if (pass == 0 ? !defines(m, c->bytes, name, len)
+                          : !al_text_assigns_attribute(c->bytes, m->start, m->end, name, len))
+                continue;
+            found = true;
+            if (!c->keep_member[j]) {
+                c->keep_member[j] = true;
+                c->work[c->n_work++] = c->scan->n + j;
+            }
         }
+        if (found)
+            return;
     }
 }
 

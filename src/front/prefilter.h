@@ -84,6 +84,10 @@ void al_py_scan_free(al_py_scan *s);
  * or `cls.`. */
 void al_py_scan_keep_called(const al_py_scan *s, const char *bytes, bool *keep,
                             bool *keep_member);
+/* Whether bytes[start, end) assign an attribute `name` (`x.name =`,
+ * `x.name: T =`; not `==`). */
+bool al_text_assigns_attribute(const char *bytes, size_t start, size_t end, const char *name,
+                               size_t n);
 /* Whether a statement of s defines the function `name` (`def name`,
  * decorated or not). */
 bool al_py_scan_defines(const al_py_scan *s, const char *bytes, size_t i, const char *name,

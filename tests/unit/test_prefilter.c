@@ -351,6 +351,47 @@ static void loop_allocations_by_indentation(void **state)
     assert_false(allocates_in_loop("    for r in rows:\n        b = r.view(n)\n"));
 }
 
+/* The members of the one class in src that al_py_scan_keep_called keeps
+ * when member `first` is kept, as a string of 0/1 per member. */
+static void kept_members(const char *src, size_t first, char *out)
+{
+    al_py_scan s;
+    al_prefilter_scan_python(src, strlen(src), &s);
+    bool keep[8] = {0}, keep_member[16] = {0};
+    assert_true(s.n <= 8 && s.n_members <= 16);
+    keep_member[first] = true;
+    al_py_scan_keep_called(&s, src, keep, keep_member);
+    for (size_t k = 0; k < s.n_members; k++)
+        out[k] = keep_member[k] ? '1' : '0';
+    out[s.n_members] = '\0';
+    al_py_scan_free(&s);
+}
+
+static void called_methods_and_layers_kept(void **state)
+{
+    (void)state;
+    const char *src = "class Block(nn.Module):\n"
+                      "    def forward(self, x):\n"
+                      "        y = self.norm(x)\n"
+                      "        return self.proj(y)\n"
+                      "\n"
+                      "    def __init__(self, d):\n"
+                      "        super().__init__()\n"
+                      "        self.proj = nn.Linear(d, d)\n"
+                      "\n"
+                      "    def norm(self, x):\n"
+                      "        return x / x.norm()\n"
+                      "\n"
+                      "    def reset(self):\n"
+                      "        self.proj.reset_parameters()\n"
+                      "        self.cache == None\n";
+    char got[17];
+    /* forward calls norm (a method: kept) and proj (no method: a layer,
+     * so what assigns it is kept: __init__); reset only uses proj. */
+    kept_members(src, 0, got);
+    assert_string_equal(got, "1110");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +402,7 @@ int main(void)
         cmocka_unit_test(rebinds_where_al401_rewrites),
         cmocka_unit_test(loop_allocations_by_indentation),
         cmocka_unit_test(loop_cats_and_appends),
+        cmocka_unit_test(called_methods_and_layers_kept),
         cmocka_unit_test(fill_sites_where_al101_reads_buffers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

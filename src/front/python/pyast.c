@@ -1,5 +1,7 @@
 #include "pyast.h"
 
+#include "../prefilter.h"
+
 #include "../../base/util.h"
 
 #include <ctype.h>
@@ -197,25 +199,6 @@ bool al_pyfile_class_trimmed_def(const al_pyfile *pf, TSNode cls, const char *na
     return false;
 }
 
-/* Whether bytes [p, end) assign to an attribute `attr` (`.attr =`,
- * `.attr: T =`; not `==`). */
-static bool assigns_attribute(const char *bytes, const char *p, const char *end, const char *attr)
-{
-    size_t n = strlen(attr);
-    for (; (p = memmem(p, (size_t)(end - p), attr, n)) != NULL; p += n) {
-        const char *b = p, *q = p + n;
-        while (b > bytes && (b[-1] == ' ' || b[-1] == '\t'))
-            b--;
-        if (b == bytes || b[-1] != '.' || (q < end && (isalnum((unsigned char)*q) || *q == '_')))
-            continue;
-        while (q < end && (*q == ' ' || *q == '\t'))
-            q++;
-        if (q < end && (*q == ':' || (*q == '=' && !(q + 1 < end && q[1] == '='))))
-            return true;
-    }
-    return false;
-}
-
 bool al_pyfile_class_trimmed_assigns(const al_pyfile *pf, TSNode cls, const char *attr)
 {
     if (!pf->n_trimmed || ts_node_is_null(cls))
@@ -236,7 +219,7 @@ bool al_pyfile_class_trimmed_assigns(const al_pyfile *pf, TSNode cls, const char
                 continue; /* a range before what is left to look at */
             size_t gap_end = s < to ? s : to;
             if (gap_end > from)
-                found = assigns_attribute(bytes, bytes + from, bytes + gap_end, attr);
+                found = al_text_assigns_attribute(bytes, from, gap_end, attr, strlen(attr));
             if (s >= to)
                 break;
             from = e;
