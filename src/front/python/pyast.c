@@ -316,6 +316,9 @@ uint32_t al_py_type_id(const char *type)
 
 uint32_t al_node_type_id(TSNode n)
 {
+    /* Unlike al_node_has_type, whose id argument was made first, nothing
+     * here has set the table up yet (another thread may be doing it). */
+    pthread_once(&type_ids_once, make_type_ids);
     if (ts_node_is_null(n))
         return TYPE_NONE;
     TSSymbol s = ts_node_symbol(n);
