@@ -673,7 +673,6 @@ static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const i
     return why.len ? al_strbuf_detach(&why) : NULL;
 }
 
-/* A Triton kernel's values are blocks in registers: nothing to reuse. */
 /* A CuTe DSL kernel or JIT function (`@cute.kernel`, `@cute.jit`), or a
  * function nested in one: its values are DSL scalars and register
  * fragments (`cutlass.Int32(...)`), traced, not torch tensors. */
@@ -701,6 +700,8 @@ static bool in_cute_function(const al_pymodule *m, TSNode func)
     return false;
 }
 
+/* A Triton or CuTe DSL kernel's values are blocks in registers: nothing
+ * to reuse. */
 static bool is_kernel(const al_pymodule *m, TSNode func)
 {
     for (size_t i = 0; i < m->n_kernels; i++)

@@ -5,6 +5,7 @@
 #include "../../base/util.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,79 +156,77 @@ bool al_pyfile_parse_spans(al_pyfile *pf, const al_source *src, const size_t (*s
     return ok;
 }
 
+/* Which of pf's trimmed classes cls is, or SIZE_MAX. */
+static size_t trimmed_class(const al_pyfile *pf, TSNode cls)
+{
+    size_t at = ts_node_is_null(cls) ? SIZE_MAX : ts_node_start_byte(cls);
+    for (size_t i = 0; at != SIZE_MAX && i < pf->n_trimmed; i++)
+        if (pf->trimmed[i][0] <= at && at < pf->trimmed[i][1])
+            return i;
+    return SIZE_MAX;
+}
+
+/* Records a question about trimmed class i; true. */
+static bool ask_trimmed(const al_pyfile *pf, size_t i)
+{
+    if (pf->asked_trimmed)
+        *pf->asked_trimmed = true;
+    if (pf->trimmed_asked)
+        pf->trimmed_asked[i] = true;
+    return true;
+}
+
 bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls)
 {
-    if (!pf->n_trimmed || ts_node_is_null(cls))
-        return false;
-    size_t at = ts_node_start_byte(cls);
-    for (size_t i = 0; i < pf->n_trimmed; i++)
-        if (pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]) {
-            if (pf->asked_trimmed)
-                *pf->asked_trimmed = true;
-            if (pf->trimmed_asked)
-                pf->trimmed_asked[i] = true;
-            return true;
-        }
-    return false;
+    size_t i = trimmed_class(pf, cls);
+    return i != SIZE_MAX && ask_trimmed(pf, i);
 }
 
 bool al_pyfile_class_trimmed_def(const al_pyfile *pf, TSNode cls, const char *name)
 {
-    if (!pf->n_trimmed || ts_node_is_null(cls))
+    size_t i = trimmed_class(pf, cls), n = strlen(name);
+    if (i == SIZE_MAX)
         return false;
-    size_t at = ts_node_start_byte(cls), n = strlen(name);
-    for (size_t i = 0; i < pf->n_trimmed; i++) {
-        if (!(pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]))
+    /* The class's whole text, as the file holds it: `def name` there. */
+    const char *bytes = pf->src->bytes, *p = bytes + pf->trimmed[i][0];
+    const char *end = bytes + pf->trimmed[i][1];
+    for (; (p = memmem(p, (size_t)(end - p), "def", 3)) != NULL; p += 3) {
+        const char *q = p + 3;
+        if ((p > bytes && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) || q >= end ||
+            (*q != ' ' && *q != '\t'))
             continue;
-        /* The class's whole text, as the file holds it. */
-        const char *p = pf->src->bytes + pf->trimmed[i][0];
-        const char *end = pf->src->bytes + pf->trimmed[i][1];
-        for (; (p = memmem(p, (size_t)(end - p), "def", 3)) != NULL; p += 3) {
-            const char *q = p + 3;
-            if (p > pf->src->bytes && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
-                continue;
-            if (q >= end || (*q != ' ' && *q != '\t'))
-                continue;
-            while (q < end && (*q == ' ' || *q == '\t'))
-                q++;
-            if ((size_t)(end - q) > n && !memcmp(q, name, n) &&
-                !(isalnum((unsigned char)q[n]) || q[n] == '_'))
-                return al_pyfile_class_trimmed(pf, cls);
-        }
-        return false;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if ((size_t)(end - q) > n && !memcmp(q, name, n) &&
+            !(isalnum((unsigned char)q[n]) || q[n] == '_'))
+            return ask_trimmed(pf, i);
     }
     return false;
 }
 
 bool al_pyfile_class_trimmed_assigns(const al_pyfile *pf, TSNode cls, const char *attr)
 {
-    if (!pf->n_trimmed || ts_node_is_null(cls))
+    size_t i = trimmed_class(pf, cls);
+    if (i == SIZE_MAX)
         return false;
-    size_t at = ts_node_start_byte(cls);
-    for (size_t i = 0; i < pf->n_trimmed; i++) {
-        if (!(pf->trimmed[i][0] <= at && at < pf->trimmed[i][1]))
-            continue;
-        /* The parts of the class the parse did not include. */
-        uint32_t n;
-        TSRange *r = ts_tree_included_ranges(pf->tree, &n);
-        const char *bytes = pf->src->bytes;
-        size_t from = pf->trimmed[i][0], to = pf->trimmed[i][1];
-        bool found = false;
-        for (uint32_t k = 0; k <= n && !found; k++) {
-            size_t s = k < n ? r[k].start_byte : to, e = k < n ? r[k].end_byte : to;
-            if (e <= from)
-                continue; /* a range before what is left to look at */
-            size_t gap_end = s < to ? s : to;
-            if (gap_end > from)
-                found = al_text_assigns_attribute(bytes, from, gap_end, attr, strlen(attr));
-            if (s >= to)
-                break;
-            from = e;
-        }
-        free(r);
-        return found && al_pyfile_class_trimmed(pf, cls);
+    /* The parts of the class the parse did not include. */
+    uint32_t n;
+    TSRange *r = ts_tree_included_ranges(pf->tree, &n);
+    size_t from = pf->trimmed[i][0], to = pf->trimmed[i][1];
+    bool found = false;
+    for (uint32_t k = 0; k <= n && !found; k++) {
+        size_t s = k < n ? r[k].start_byte : to, e = k < n ? r[k].end_byte : to;
+        if (e <= from)
+            continue; /* a range before what is left to look at */
+        size_t gap_end = s < to ? s : to;
+        if (gap_end > from)
+            found = al_text_assigns_attribute(pf->src->bytes, from, gap_end, attr, strlen(attr));
+        if (s >= to)
+            break;
+        from = e;
     }
-    return false;
+    free(r);
+    return found && ask_trimmed(pf, i);
 }
 
 bool al_pyfile_holds_all(const al_pyfile *pf)
