@@ -10,6 +10,7 @@
 #include "../base/paths.h"
 #include "../base/util.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -457,6 +458,11 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
         return false;
     }
     if (plan && plan->spans) {
+        /* Its functions' summaries may lack what it left out: memoised
+         * apart from any other parse of the file (a later round's, the
+         * index's), never read by one. */
+        static atomic_ullong partial_parses;
+        pf.memo_tag = atomic_fetch_add(&partial_parses, 1) + 1;
         pf.trimmed = (const size_t(*)[2])plan->trimmed;
         pf.n_trimmed = plan->n_trimmed;
         pf.asked_trimmed = run ? &run->asked_trimmed : NULL;

@@ -1,5 +1,8 @@
 #include "prefilter.h"
 
+#include "pylex.h"
+#include "pysites.h"
+
 #include "../base/util.h"
 
 #include <stdint.h>
@@ -98,21 +101,6 @@ bool al_prefilter_admits(const unsigned needs[AL_PREFILTER_TERMS], unsigned toke
 /* Python: one pass over the bytes for the token classes and the
  * top-level statements that hold them. */
 
-static bool ident_start(unsigned char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
-}
-
-static bool ident_char(unsigned char c)
-{
-    return ident_start(c) || (c >= '0' && c <= '9');
-}
-
-static bool word_is(const char *p, size_t n, const char *w)
-{
-    return strlen(w) == n && !memcmp(p, w, n);
-}
-
 /* The class of one `_`-separated part of a called name: `zeros` in
  * `new_zeros`, `zeros_like`; `fill` and `zero` only when an underscore
  * follows (`fill_`, `masked_fill_`, `zero_`). */
@@ -120,64 +108,64 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
 {
     switch (n) {
     case 3:
-        if (word_is(p, n, "cat") || word_is(p, n, "pad"))
+        if (al_lex_word_is(p, n, "cat") || al_lex_word_is(p, n, "pad"))
             return AL_TOK_CAT;
-        if (word_is(p, n, "eye"))
+        if (al_lex_word_is(p, n, "eye"))
             return AL_TOK_MAKER;
-        if (word_is(p, n, "sin") || word_is(p, n, "cos") || word_is(p, n, "tan") ||
-            word_is(p, n, "exp") || word_is(p, n, "log") || word_is(p, n, "erf") ||
-            word_is(p, n, "neg") || word_is(p, n, "abs"))
+        if (al_lex_word_is(p, n, "sin") || al_lex_word_is(p, n, "cos") || al_lex_word_is(p, n, "tan") ||
+            al_lex_word_is(p, n, "exp") || al_lex_word_is(p, n, "log") || al_lex_word_is(p, n, "erf") ||
+            al_lex_word_is(p, n, "neg") || al_lex_word_is(p, n, "abs"))
             return AL_TOK_ELEMWISE;
         return 0;
     case 4:
-        if (word_is(p, n, "asin") || word_is(p, n, "acos") || word_is(p, n, "atan") ||
-            word_is(p, n, "sinh") || word_is(p, n, "cosh") || word_is(p, n, "tanh") ||
-            word_is(p, n, "exp2") || word_is(p, n, "log2") || word_is(p, n, "sqrt") ||
-            word_is(p, n, "erfc"))
+        if (al_lex_word_is(p, n, "asin") || al_lex_word_is(p, n, "acos") || al_lex_word_is(p, n, "atan") ||
+            al_lex_word_is(p, n, "sinh") || al_lex_word_is(p, n, "cosh") || al_lex_word_is(p, n, "tanh") ||
+            al_lex_word_is(p, n, "exp2") || al_lex_word_is(p, n, "log2") || al_lex_word_is(p, n, "sqrt") ||
+            al_lex_word_is(p, n, "erfc"))
             return AL_TOK_ELEMWISE;
-        if (word_is(p, n, "ones") || word_is(p, n, "full"))
+        if (al_lex_word_is(p, n, "ones") || al_lex_word_is(p, n, "full"))
             return AL_TOK_FACTORY;
-        if (word_is(p, n, "rand"))
+        if (al_lex_word_is(p, n, "rand"))
             return AL_TOK_MAKER;
-        if (underscore_follows && (word_is(p, n, "fill") || word_is(p, n, "zero")))
+        if (underscore_follows && (al_lex_word_is(p, n, "fill") || al_lex_word_is(p, n, "zero")))
             return AL_TOK_FILL;
-        if (underscore_follows && word_is(p, n, "copy"))
+        if (underscore_follows && al_lex_word_is(p, n, "copy"))
             return AL_TOK_COPY;
         return 0;
     case 5:
-        if (word_is(p, n, "zeros"))
+        if (al_lex_word_is(p, n, "zeros"))
             return AL_TOK_FACTORY;
-        if (word_is(p, n, "expm1") || word_is(p, n, "log10") || word_is(p, n, "log1p") ||
-            word_is(p, n, "rsqrt"))
+        if (al_lex_word_is(p, n, "expm1") || al_lex_word_is(p, n, "log10") || al_lex_word_is(p, n, "log1p") ||
+            al_lex_word_is(p, n, "rsqrt"))
             return AL_TOK_ELEMWISE;
-        if (word_is(p, n, "empty") || word_is(p, n, "randn"))
+        if (al_lex_word_is(p, n, "empty") || al_lex_word_is(p, n, "randn"))
             return AL_TOK_MAKER;
-        if (word_is(p, n, "stack"))
+        if (al_lex_word_is(p, n, "stack"))
             return AL_TOK_CAT;
         return 0;
     case 6:
-        if (word_is(p, n, "arange") || word_is(p, n, "tensor") || word_is(p, n, "normal"))
+        if (al_lex_word_is(p, n, "arange") || al_lex_word_is(p, n, "tensor") || al_lex_word_is(p, n, "normal"))
             return AL_TOK_MAKER;
-        if (word_is(p, n, "concat"))
+        if (al_lex_word_is(p, n, "concat"))
             return AL_TOK_CAT;
-        return word_is(p, n, "cumsum") ? AL_TOK_CUMSUM : 0;
+        return al_lex_word_is(p, n, "cumsum") ? AL_TOK_CUMSUM : 0;
     case 7:
-        if (word_is(p, n, "sigmoid"))
+        if (al_lex_word_is(p, n, "sigmoid"))
             return AL_TOK_ELEMWISE;
-        return word_is(p, n, "randint") ? AL_TOK_MAKER : 0;
+        return al_lex_word_is(p, n, "randint") ? AL_TOK_MAKER : 0;
     case 8:
-        return word_is(p, n, "randperm") || word_is(p, n, "linspace") ||
-                       word_is(p, n, "logspace")
+        return al_lex_word_is(p, n, "randperm") || al_lex_word_is(p, n, "linspace") ||
+                       al_lex_word_is(p, n, "logspace")
                    ? AL_TOK_MAKER
                    : 0;
     case 9:
-        return word_is(p, n, "bernoulli") ? AL_TOK_MAKER : 0;
+        return al_lex_word_is(p, n, "bernoulli") ? AL_TOK_MAKER : 0;
     case 10:
-        return word_is(p, n, "reciprocal") ? AL_TOK_ELEMWISE : 0;
+        return al_lex_word_is(p, n, "reciprocal") ? AL_TOK_ELEMWISE : 0;
     case 11:
-        if (word_is(p, n, "multinomial"))
+        if (al_lex_word_is(p, n, "multinomial"))
             return AL_TOK_MAKER;
-        return word_is(p, n, "concatenate") ? AL_TOK_CAT : 0;
+        return al_lex_word_is(p, n, "concatenate") ? AL_TOK_CAT : 0;
     default:
         return 0;
     }
@@ -199,34 +187,20 @@ static unsigned name_class(const char *p, size_t n)
     return t;
 }
 
-/* Blanks between tokens: spaces, tabs, form feeds, line continuations,
- * and with newlines, line ends (inside brackets). */
-static bool is_blank(char c, bool newlines)
-{
-    return c == ' ' || c == '\t' || c == '\\' || c == '\f' || (newlines && (c == '\n' || c == '\r'));
-}
-
-static const char *skip_blanks(const char *q, const char *end, bool newlines)
-{
-    while (q < end && is_blank(*q, newlines))
-        q++;
-    return q;
-}
-
 /* Calls f for each name called in [p, e): `name(`, and with attributes
  * also `x.name(`. */
 static void each_call(const char *bytes, const char *p, const char *e, bool attributes,
                       void (*f)(const char *name, size_t len, void *arg), void *arg)
 {
     while (p < e) {
-        if (!ident_start((unsigned char)*p) || (p > bytes && ident_char((unsigned char)p[-1]))) {
+        if (!al_lex_ident_start((unsigned char)*p) || (p > bytes && al_lex_ident_char((unsigned char)p[-1]))) {
             p++;
             continue;
         }
         const char *w = p;
-        while (w < e && ident_char((unsigned char)*w))
+        while (w < e && al_lex_ident_char((unsigned char)*w))
             w++;
-        const char *after = skip_blanks(w, e, true);
+        const char *after = al_lex_skip_blanks(w, e, true);
         if (after < e && *after == '(' && (attributes || !(p > bytes && p[-1] == '.')))
             f(p, (size_t)(w - p), arg);
         p = w;
@@ -255,237 +229,36 @@ static unsigned comment_class(const char *p, const char *e)
     return 0;
 }
 
-/* Where a string literal that opens at p (on its quote) ends. */
-static const char *skip_string(const char *p, const char *end)
+/* Whether the `(` at p calls what stands before it (a name, a call's or a
+ * subscript's result) rather than grouping (`= (a, b)`, `return (x)`
+ * counts as a call: a keyword is not told from a name here). */
+static bool opens_call(const char *bytes, const char *p)
 {
-    char q = *p;
-    bool triple = end - p >= 3 && p[1] == q && p[2] == q;
-    p += triple ? 3 : 1;
-    while (p < end) {
-        if (*p == '\\') {
-            p += 2;
-            continue;
-        }
-        if (*p == q) {
-            if (!triple)
-                return p + 1;
-            if (end - p >= 3 && p[1] == q && p[2] == q)
-                return p + 3;
-        } else if (*p == '\n' && !triple) {
-            return p; /* unterminated: the line ends it */
-        }
-        p++;
-    }
-    return end;
-}
-
-/* Whether the name at p is an attribute: a `.` before it, blanks (and
- * line breaks, which only brackets allow there) between. */
-static bool after_dot(const char *bytes, const char *p)
-{
-    while (p > bytes && is_blank(p[-1], true))
+    while (p > bytes && al_lex_is_blank(p[-1], true))
         p--;
-    return p > bytes && p[-1] == '.';
+    return p > bytes && (al_lex_ident_char((unsigned char)p[-1]) || p[-1] == ')' || p[-1] == ']');
 }
 
-/* Whether the FACTORY name at p (called) may make an AL101 buffer: the
- * call, with the dotted name before it, stands first in an assignment's
- * value or as an argument (after `=`, `(` or `,`). Across a line break, or
- * after a receiver not read back here (`a[0].new_zeros(n)`), it may. */
-static bool fill_site(const char *bytes, const char *p)
+/* Whether the method name at p is called on a subscript: `buf[i].zero_(`. */
+static bool on_subscript(const char *bytes, const char *p)
 {
-    const char *q = p;
-    for (;;) {
-        while (q > bytes && is_blank(q[-1], false))
-            q--;
-        if (q > bytes && (q[-1] == '\n' || q[-1] == '\r'))
-            return true;
-        if (q == bytes || q[-1] != '.')
-            break;
-        q--;
-        while (q > bytes && is_blank(q[-1], false))
-            q--;
-        if (q > bytes && (strchr(")]}'\"\n\r", q[-1])))
-            return true;
-        while (q > bytes && ident_char((unsigned char)q[-1]))
-            q--;
-    }
-    if (q == bytes)
+    while (p > bytes && al_lex_is_blank(p[-1], true))
+        p--;
+    if (p == bytes || p[-1] != '.')
         return false;
-    char c = q[-1];
-    if (c == '(' || c == ',')
-        return true;
-    return c == '=' && !(q - 1 > bytes && strchr("=!<>", q[-2]));
+    p--;
+    while (p > bytes && al_lex_is_blank(p[-1], true))
+        p--;
+    return p > bytes && p[-1] == ']';
 }
 
-/* The methods AL401 puts in place (rules/al401.c): `x.m(...)`, `torch.m(x, ...)`. */
-static bool inplace_method(const char *p, size_t n)
+/* Whether the string whose quote is at p has an f in its prefix. */
+static bool f_string(const char *bytes, const char *p)
 {
-    static const char *const m[] = {"add", "sub", "mul", "div", "clamp", "clamp_min",
-                                    "clamp_max", "masked_fill", "masked_scatter", NULL};
-    for (int i = 0; m[i]; i++)
-        if (word_is(p, n, m[i]))
+    for (int i = 1; i <= 3 && p - i >= bytes && al_lex_ident_char((unsigned char)p[-i]); i++)
+        if (p[-i] == 'f' || p[-i] == 'F')
             return true;
     return false;
-}
-
-static bool keyword_operator(const char *p, size_t n)
-{
-    static const char *const k[] = {"if", "else", "and", "or", "not", "in", "is", "lambda", NULL};
-    for (int i = 0; k[i]; i++)
-        if (word_is(p, n, k[i]))
-            return true;
-    return false;
-}
-
-/* Past a number literal that starts at p: `1e-5` holds a sign that is no
- * operator. */
-static const char *skip_number(const char *p, const char *end)
-{
-    bool radix = end - p > 1 && p[0] == '0' && strchr("xXoObB", p[1]);
-    while (p < end) {
-        if (!radix && (*p == 'e' || *p == 'E') && end - p > 1 && (p[1] == '+' || p[1] == '-'))
-            p += 2;
-        else if (ident_char((unsigned char)*p) || *p == '.')
-            p++;
-        else
-            break;
-    }
-    return p;
-}
-
-/* Whether the operator at op (+ - * /, right after the assigned name in
- * `x = x <op> ...`) may be the value's top operator, as AL401 needs
- * (`x = x - y`, not `x = x * a + b`, `x = x ** 2` or `x = x - a if c else b`):
- * false only when a later operator on the logical line, outside brackets
- * and strings, binds looser or as loose (Python's left associativity). */
-static bool leads_value(const char *op, const char *end)
-{
-    bool mul = *op == '*' || *op == '/';
-    if (end - op > 1 && mul && op[1] == *op)
-        return false; /* `**`, `//` */
-    const char *p = op + 1;
-    int depth = 0;
-    bool operand = false; /* the token before p ends an operand: a sign after it is binary */
-    while (p < end) {
-        char c = *p;
-        if (c == '\\' && end - p > 1 && (p[1] == '\n' || p[1] == '\r')) {
-            p += 2;
-            continue;
-        }
-        if (c == '\n' || c == '\r') {
-            if (depth == 0)
-                return true;
-            p++;
-            continue;
-        }
-        if (c == '#') {
-            if (depth == 0)
-                return true;
-            const char *e = memchr(p, '\n', (size_t)(end - p));
-            p = e ? e : end;
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            p = skip_string(p, end);
-            operand = true;
-            continue;
-        }
-        if (c >= '0' && c <= '9') {
-            p = skip_number(p, end);
-            operand = true;
-            continue;
-        }
-        if (ident_start((unsigned char)c)) {
-            const char *w = p;
-            while (w < end && ident_char((unsigned char)*w))
-                w++;
-            if (w < end && (*w == '"' || *w == '\'') && w - p <= 3) {
-                p = w; /* a string's prefix */
-                continue;
-            }
-            if (depth == 0 && keyword_operator(p, (size_t)(w - p)))
-                return false;
-            operand = !word_is(p, (size_t)(w - p), "await");
-            p = w;
-            continue;
-        }
-        if (c == '(' || c == '[' || c == '{') {
-            depth++;
-            operand = false;
-            p++;
-            continue;
-        }
-        if (c == ')' || c == ']' || c == '}') {
-            if (depth == 0)
-                return true; /* not ours to judge */
-            depth--;
-            operand = true;
-            p++;
-            continue;
-        }
-        if (depth == 0) {
-            if (c == ';')
-                return true;
-            if (c == ',' || c == '<' || c == '>' || c == '&' || c == '|' || c == '^' ||
-                (c == '=' && end - p > 1 && p[1] == '=') || (c == '!' && end - p > 1 && p[1] == '='))
-                return false;
-            if ((c == '+' || c == '-') && operand)
-                return false;
-            if (mul && operand && (c == '%' || c == '@' || c == '/' ||
-                                   (c == '*' && !(end - p > 1 && p[1] == '*'))))
-                return false;
-            if (c == '*' && end - p > 1 && p[1] == '*') {
-                operand = false;
-                p += 2;
-                continue;
-            }
-        }
-        if (c != ' ' && c != '\t' && c != '\f' && c != '.')
-            operand = false;
-        p++;
-    }
-    return true;
-}
-
-/* Whether the assigned name, met again at [p, w) on its logical line,
- * stands where AL401 could put the update in place: first in the value
- * before an operator or a method (`x = x * s`, `x = (x).clamp(0)`), first
- * argument of one of its methods (`torch.add(x, y)`), or last in the
- * value after + or * (`x = y + x`). */
-static bool rebind_candidate(const char *bytes, const char *p, const char *w, const char *end)
-{
-    const char *b = p;
-    while (b > bytes && is_blank(b[-1], true))
-        b--;
-    const char *v = b;
-    while (v > bytes && (is_blank(v[-1], true) || v[-1] == '('))
-        v--;
-    bool first = v > bytes && v[-1] == '=' && !(v - 1 > bytes && strchr("=<>!", v[-2]));
-    const char *a = w;
-    while (a < end && (*a == ' ' || *a == '\t' || *a == ')'))
-        a++;
-    if (first && a < end && strchr("+-*/", *a))
-        return leads_value(a, end);
-    if (first && a < end && *a == '.') {
-        /* `x = x.clamp(...)`: only a method AL401 has an in-place form
-         * of (`x = x.view(...)` is no candidate). */
-        const char *m = skip_blanks(a + 1, end, true), *me = m;
-        while (me < end && ident_char((unsigned char)*me))
-            me++;
-        const char *open = skip_blanks(me, end, true);
-        if (open < end && *open == '(' && inplace_method(m, (size_t)(me - m)))
-            return true;
-    }
-    if (b > bytes && b[-1] == '(') {
-        const char *ne = b - 1, *nm = ne;
-        while (nm > bytes && ident_char((unsigned char)nm[-1]))
-            nm--;
-        if (inplace_method(nm, (size_t)(ne - nm)))
-            return true;
-    }
-    return b > bytes && (b[-1] == '+' || b[-1] == '*') &&
-           (a >= end || *a == '\n' || *a == '\r' || *a == '#' || *a == ';');
 }
 
 
@@ -495,11 +268,11 @@ static void function_name(const char *bytes, const char *at, const char *end,
                           al_statement_span *out)
 {
     const char *w = at;
-    if (end - w > 6 && !memcmp(w, "async", 5) && !ident_char((unsigned char)w[5]))
-        w = skip_blanks(w + 5, end, false);
-    if (end - w > 4 && !memcmp(w, "def", 3) && !ident_char((unsigned char)w[3])) {
-        const char *nm = skip_blanks(w + 3, end, false), *ne = nm;
-        while (ne < end && ident_char((unsigned char)*ne))
+    if (end - w > 6 && !memcmp(w, "async", 5) && !al_lex_ident_char((unsigned char)w[5]))
+        w = al_lex_skip_blanks(w + 5, end, false);
+    if (end - w > 4 && !memcmp(w, "def", 3) && !al_lex_ident_char((unsigned char)w[3])) {
+        const char *nm = al_lex_skip_blanks(w + 3, end, false), *ne = nm;
+        while (ne < end && al_lex_ident_char((unsigned char)*ne))
             ne++;
         out->name = (size_t)(nm - bytes);
         out->name_len = (size_t)(ne - nm);
@@ -546,7 +319,7 @@ static void add_tokens(al_py_scan *s, unsigned t)
 static bool word_at(const char *p, const char *end, const char *w)
 {
     size_t n = strlen(w);
-    return (size_t)(end - p) > n && !memcmp(p, w, n) && !ident_char((unsigned char)p[n]);
+    return (size_t)(end - p) > n && !memcmp(p, w, n) && !al_lex_ident_char((unsigned char)p[n]);
 }
 
 /* The first word of a statement, and whether it opens a definition. */
@@ -555,14 +328,14 @@ static bool opens_definition(const char *p, const char *end)
     if (*p == '@')
         return true;
     const char *w = p;
-    while (w < end && ident_char((unsigned char)*w))
+    while (w < end && al_lex_ident_char((unsigned char)*w))
         w++;
     size_t n = (size_t)(w - p);
-    if (word_is(p, n, "def") || word_is(p, n, "class"))
+    if (al_lex_word_is(p, n, "def") || al_lex_word_is(p, n, "class"))
         return true;
-    if (word_is(p, n, "async")) {
-        w = skip_blanks(w, end, false);
-        return end - w > 3 && !strncmp(w, "def", 3) && !ident_char((unsigned char)w[3]);
+    if (al_lex_word_is(p, n, "async")) {
+        w = al_lex_skip_blanks(w, end, false);
+        return end - w > 3 && !strncmp(w, "def", 3) && !al_lex_ident_char((unsigned char)w[3]);
     }
     return false;
 }
@@ -572,11 +345,11 @@ static bool opens_definition(const char *p, const char *end)
 static bool continues_statement(const char *p, const char *end)
 {
     const char *w = p;
-    while (w < end && ident_char((unsigned char)*w))
+    while (w < end && al_lex_ident_char((unsigned char)*w))
         w++;
     size_t n = (size_t)(w - p);
-    return word_is(p, n, "else") || word_is(p, n, "elif") || word_is(p, n, "except") ||
-           word_is(p, n, "finally");
+    return al_lex_word_is(p, n, "else") || al_lex_word_is(p, n, "elif") || al_lex_word_is(p, n, "except") ||
+           al_lex_word_is(p, n, "finally");
 }
 
 void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
@@ -605,6 +378,10 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
     size_t n_loops = 0;
     bool line_in_loop = false;
     bool line_compound = false; /* a compound statement's line: its body may follow on it */
+    /* Whether each open bracket (the first 64) is a call's parenthesis,
+     * and whether a `:` outside brackets came before on this logical line. */
+    bool open_call[64];
+    bool line_colon = false;
     push_statement(s, bytes, 0, bytes, end, 0, false);
     /* A byte-order mark is not code: the first line starts after it. */
     if (len >= 3 && !memcmp(bytes, "\xEF\xBB\xBF", 3))
@@ -668,7 +445,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                  * `else:` too, which runs once). */
                 while (n_loops && indent <= loops[n_loops - 1])
                     n_loops--;
-                const char *kw = word_at(q, end, "async") ? skip_blanks(q + 5, end, false) : q;
+                const char *kw = word_at(q, end, "async") ? al_lex_skip_blanks(q + 5, end, false) : q;
                 bool header = word_at(kw, end, "for") || word_at(kw, end, "while");
                 /* Past 64 open loops, the outer ones keep every line in a loop. */
                 if (header && n_loops < sizeof loops / sizeof loops[0])
@@ -681,6 +458,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                 expect_lhs = true;
                 lhs = NULL;
                 line_tokens = 0;
+                line_colon = false;
             }
             p = q;
             continue;
@@ -718,17 +496,20 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             /* Names inside strings count too (f-strings hold code): the
              * string's bytes are scanned for names, only its end moved past
              * for the statement structure. */
-            const char *e = skip_string(p, end);
+            const char *e = al_lex_skip_string(p, end);
             unsigned t = 0;
             each_call(bytes, p + 1, e, true, add_class, &t);
+            /* An f-string's fields are code: a factory there may be a site. */
+            if ((t & AL_TOK_FACTORY) && f_string(bytes, p))
+                t |= AL_TOK_FILLSITE;
             add_tokens(s, t);
             expect_lhs = false;
             p = e;
             continue;
         }
-        if (ident_start(c)) {
+        if (al_lex_ident_start(c)) {
             const char *w = p;
-            while (w < end && ident_char((unsigned char)*w))
+            while (w < end && al_lex_ident_char((unsigned char)*w))
                 w++;
             size_t n = (size_t)(w - p);
             /* A string prefix: r"...", f'...', rb"..." */
@@ -742,26 +523,33 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                 }
             }
             unsigned t = 0;
-            if (word_is(p, n, "for") || word_is(p, n, "while"))
+            if (al_lex_word_is(p, n, "for") || al_lex_word_is(p, n, "while"))
                 t |= AL_TOK_LOOP;
-            else if (word_is(p, n, "tl") || word_is(p, n, "jit") ||
+            else if (al_lex_word_is(p, n, "tl") || al_lex_word_is(p, n, "jit") ||
                      (n >= 6 && !memcmp(p, "triton", 6)))
                 t |= AL_TOK_TRITON; /* a kernel, its decorator or its launch */
-            const char *after = skip_blanks(w, end, true);
+            const char *after = al_lex_skip_blanks(w, end, true);
             if (after < end && *after == '(') {
                 unsigned k = name_class(p, n);
                 t |= k;
-                if ((k & AL_TOK_FACTORY) && fill_site(bytes, p))
-                    t |= AL_TOK_FILLSITE;
+                if (k & AL_TOK_FACTORY) {
+                    al_site_context ctx = {depth, depth > 64 || (depth > 0 && open_call[depth - 1]),
+                                        lhs != NULL, line_colon};
+                    if (al_site_fill(bytes, p, after, end, &ctx))
+                        t |= AL_TOK_FILLSITE;
+                }
                 /* `x = torch.zeros(...)` in a loop's body, or any call on a
                  * compound statement's line there (`if c: x = torch.zeros(n)`). */
                 if ((k & (AL_TOK_FACTORY | AL_TOK_MAKER)) && line_in_loop && (lhs || line_compound))
                     t |= AL_TOK_LOOPALLOC;
                 if ((k & AL_TOK_CAT) && line_in_loop && (lhs || line_compound))
                     t |= AL_TOK_LOOPCAT;
-                if (line_in_loop && word_is(p, n, "append") && after_dot(bytes, p))
+                if (line_in_loop && al_lex_word_is(p, n, "append") && al_lex_after_dot(bytes, p))
                     t |= AL_TOK_LOOPAPPEND;
-                if ((word_is(p, n, "to") || word_is(p, n, "cuda")) && after_dot(bytes, p)) {
+                if (line_in_loop && (al_lex_word_is(p, n, "zero_") || al_lex_word_is(p, n, "fill_")) &&
+                    on_subscript(bytes, p))
+                    t |= AL_TOK_LOOPFILL;
+                if ((al_lex_word_is(p, n, "to") || al_lex_word_is(p, n, "cuda")) && al_lex_after_dot(bytes, p)) {
                     t |= AL_TOK_MOVE;
                     if (line_tokens & (AL_TOK_FACTORY | AL_TOK_MAKER))
                         t |= AL_TOK_HOSTMOVE;
@@ -772,7 +560,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                 s->renamed = true; /* `from torch import zeros as z` */
             }
             if (expect_lhs && !lhs) {
-                const char *eq = skip_blanks(w, end, false);
+                const char *eq = al_lex_skip_blanks(w, end, false);
                 /* `x = ...`, `x: T = ...` */
                 if (eq < end && ((*eq == '=' && (eq + 1 >= end || eq[1] != '=')) || *eq == ':')) {
                     lhs = p;
@@ -783,7 +571,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                     continue;
                 }
             } else if (lhs && n == lhs_len && !memcmp(p, lhs, n) &&
-                       !(p > bytes && p[-1] == '.') && rebind_candidate(bytes, p, w, end)) {
+                       !(p > bytes && p[-1] == '.') && al_site_rebind(bytes, p, w, end)) {
                 t |= AL_TOK_REBIND;
             }
             expect_lhs = false;
@@ -791,14 +579,20 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             p = w;
             continue;
         }
-        if (c == '(' || c == '[' || c == '{')
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth < 64)
+                open_call[depth] = c == '(' && opens_call(bytes, p);
             depth++;
-        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+        } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
             depth--;
+        } else if (c == ':' && depth == 0) {
+            line_colon = true;
+        }
         if (c != ' ' && c != '\t' && c != '\r' && c != '\\')
             expect_lhs = false;
         if (c == ';' && depth == 0) {
-            const char *q = skip_blanks(p + 1, end, false);
+            line_colon = false;
+            const char *q = al_lex_skip_blanks(p + 1, end, false);
             if (word_at(q, end, "import") || word_at(q, end, "from"))
                 add_tokens(s, AL_TOK_IMPORT);
             expect_lhs = true;
@@ -851,9 +645,9 @@ bool al_text_assigns_attribute(const char *bytes, size_t start, size_t end, cons
         const char *b = p, *q = p + n;
         while (b > bytes && (b[-1] == ' ' || b[-1] == '\t'))
             b--;
-        if (b == bytes || b[-1] != '.' || (q < e && ident_char((unsigned char)*q)))
+        if (b == bytes || b[-1] != '.' || (q < e && al_lex_ident_char((unsigned char)*q)))
             continue;
-        q = skip_blanks(q, e, false);
+        q = al_lex_skip_blanks(q, e, false);
         if (q < e && (*q == ':' || (*q == '=' && !(q + 1 < e && q[1] == '='))))
             return true;
     }
@@ -914,12 +708,12 @@ static void self_calls(called_closure *c, const char *p, const char *e)
         size_t w = (size_t)(e - at) > 5 && !memcmp(at, "self.", 5)  ? 5
                    : (size_t)(e - at) > 4 && !memcmp(at, "cls.", 4) ? 4
                                                                       : 0;
-        if (!w || (at > c->bytes && ident_char((unsigned char)at[-1])))
+        if (!w || (at > c->bytes && al_lex_ident_char((unsigned char)at[-1])))
             continue;
         const char *nm = at + w, *ne = nm;
-        while (ne < e && ident_char((unsigned char)*ne))
+        while (ne < e && al_lex_ident_char((unsigned char)*ne))
             ne++;
-        const char *after = skip_blanks(ne, e, true);
+        const char *after = al_lex_skip_blanks(ne, e, true);
         if (ne > nm && after < e && *after == '(')
             keep_method(c, nm, (size_t)(ne - nm));
         at = ne - 1;

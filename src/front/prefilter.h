@@ -36,6 +36,8 @@ enum {
                                  (as AL_TOK_LOOPALLOC): a tensor AL202 sees grow */
     AL_TOK_LOOPAPPEND = 1 << 18, /* Python: `.append(` on a line of a loop's body: a list
                                     AL205 sees filled */
+    AL_TOK_LOOPFILL = 1 << 19, /* Python: `.zero_(` or `.fill_(` on a subscript (`buf[i].zero_(`)
+                                  on a line of a loop's body: one index AL303 sees filled */
     AL_TOK_FILLSITE = 1 << 16, /* Python: a FACTORY call that starts an assignment's value
                                   (`x = torch.zeros(...)`) or is an argument (`f(a,
                                   torch.zeros(n))`, `out=x.new_zeros(n)`): where AL101's

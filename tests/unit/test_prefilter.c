@@ -285,13 +285,38 @@ static void fill_sites_where_al101_reads_buffers(void **state)
     assert_true(fill_site("x = f(a).new_ones(n)"));
     assert_true(fill_site("f(a,\n      torch.zeros(n))"));
     assert_true(fill_site("x = torch . zeros(n)"));
-    /* ...not a value made and used in one expression. */
+    assert_true(fill_site("x = torch.zeros(n)  # the staging buffer"));
+    assert_true(fill_site("x = torch.zeros(n); y = 1"));
+    assert_true(fill_site("if a: x = torch.zeros(n)"));
+    assert_true(fill_site("f(torch.zeros(n)\n      , a)"));
+    assert_true(fill_site("f(a)(torch.zeros(n))"));
+    assert_true(fill_site("f(a, torch.zeros((n, 2), dtype=torch.int32))"));
+    assert_true(fill_site("x = torch.zeros(n) \\\n"));
+    assert_true(fill_site("s = f'{g(torch.zeros(n))}'"));
+    /* ...not a value made and used in one expression... */
     assert_false(fill_site("return torch.zeros(n)"));
     assert_false(fill_site("x = a + torch.zeros(n)"));
     assert_false(fill_site("x = [torch.zeros(n)]"));
     assert_false(fill_site("ok = a == torch.zeros(n)"));
     assert_false(fill_site("g = lambda: torch.zeros(n)"));
     assert_false(fill_site("x = torch.empty(n)"));
+    assert_false(fill_site("x = torch.zeros(n).cuda()"));
+    assert_false(fill_site("x = torch.zeros(n)[0]"));
+    assert_false(fill_site("x = torch.zeros(n) if a else None"));
+    assert_false(fill_site("f(torch.zeros(n) * 2)"));
+    assert_false(fill_site("f([a, torch.zeros(n)])"));
+    assert_false(fill_site("f((a, torch.zeros(n)))"));
+    assert_false(fill_site("x = (torch.zeros(n))"));
+    assert_false(fill_site("x = a, torch.zeros(n)[0]"));
+    assert_false(fill_site("d = {'k': torch.zeros(n)}"));
+    assert_false(fill_site("y = a[torch.zeros(n)]"));
+    /* ...nor one bound to an attribute, a subscript or by an operator. */
+    assert_false(fill_site("self.buf = torch.zeros(n)"));
+    assert_false(fill_site("a[0] = torch.zeros(n)"));
+    assert_false(fill_site("a, b = torch.zeros(n)"));
+    assert_false(fill_site("x += torch.zeros(n)"));
+    assert_false(fill_site("x //= torch.ones(n)"));
+    assert_false(fill_site("f(x := torch.zeros(n))"));
 }
 
 static bool allocates_in_loop(const char *body)
@@ -326,6 +351,14 @@ static void loop_cats_and_appends(void **state)
     assert_false(loop_tokens("    parts.append(n)\n    for r in rows:\n        pass\n") &
                  AL_TOK_LOOPAPPEND);
     assert_false(loop_tokens("    for r in rows:\n        append(r)\n") & AL_TOK_LOOPAPPEND);
+    /* AL303: one index of a buffer filled in a loop's body */
+    assert_true(loop_tokens("    for i in range(n):\n        acc[i].zero_()\n") & AL_TOK_LOOPFILL);
+    assert_true(loop_tokens("    for i in range(n): acc[i] . fill_(0)\n") & AL_TOK_LOOPFILL);
+    assert_false(loop_tokens("    acc[0].zero_()\n    for i in range(n):\n        pass\n") &
+                 AL_TOK_LOOPFILL);
+    assert_false(loop_tokens("    for i in range(n):\n        acc.zero_()\n") & AL_TOK_LOOPFILL);
+    assert_false(loop_tokens("    for i in range(n):\n        acc[i].masked_fill_(c, 0)\n") &
+                 AL_TOK_LOOPFILL);
 }
 
 static void loop_allocations_by_indentation(void **state)

@@ -108,8 +108,9 @@ static char *memo_key(char tag, const char *path, const al_pyfile *pf, TSNode de
                       const char *extra)
 {
     al_strbuf sb = {0};
-    al_strbuf_printf(&sb, "%c|%s|%016llx|%u|%s", tag, path ? path : "-",
-                     (unsigned long long)pf->src->hash, ts_node_start_byte(def), extra ? extra : "");
+    al_strbuf_printf(&sb, "%c|%s|%016llx|%llu|%u|%s", tag, path ? path : "-",
+                     (unsigned long long)pf->src->hash, pf->memo_tag, ts_node_start_byte(def),
+                     extra ? extra : "");
     return al_strbuf_detach(&sb);
 }
 

@@ -316,8 +316,8 @@ static al_own returns_own(const al_def *d, int depth, const al_pymodule *caller)
     /* What a call returns depends on the op tables, which a configuration
      * of the run may extend: one memo per table. */
     char key[600];
-    snprintf(key, sizeof key, "own\n%s\n%u\n%p", d->path, ts_node_start_byte(d->def),
-             (const void *)scoped.ops);
+    snprintf(key, sizeof key, "own\n%s\n%llu\n%u\n%p", d->path, d->pf->memo_tag,
+             ts_node_start_byte(d->def), (const void *)scoped.ops);
     al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
     if (memo)
         return (al_own){memo->kind, memo->why ? al_xstrdup(memo->why) : NULL};

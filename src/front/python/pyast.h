@@ -25,6 +25,11 @@ typedef struct {
     bool *asked_trimmed;
     bool *trimmed_asked; /* per trimmed class, which were asked (may be NULL) */
     bool *asked_all;     /* a question about the whole file (may be NULL) */
+    /* What the analysis memoises about this parse's functions is keyed by
+     * it too: 0 for a parse whose answers hold for the file (whole, or
+     * the index's parts), a tag of its own for a partial parse whose
+     * answers a later parse of more of the file may change. */
+    unsigned long long memo_tag;
 } al_pyfile;
 
 /* Returns false when tree-sitter could not produce a tree at all (it

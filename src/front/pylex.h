@@ -1,0 +1,58 @@
+/* Python text read byte by byte, as the prefilter and its site tests read
+ * it: identifier characters, blanks between tokens, string and number
+ * literals, brackets. No tree: each answer is about the bytes around p. */
+#ifndef ALLOCLINT_PYLEX_H
+#define ALLOCLINT_PYLEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+static inline bool al_lex_ident_start(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+
+static inline bool al_lex_ident_char(unsigned char c)
+{
+    return al_lex_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static inline bool al_lex_word_is(const char *p, size_t n, const char *w)
+{
+    return strlen(w) == n && !memcmp(p, w, n);
+}
+
+/* Blanks between tokens: spaces, tabs, form feeds, line continuations,
+ * and with newlines, line ends (inside brackets). */
+static inline bool al_lex_is_blank(char c, bool newlines)
+{
+    return c == ' ' || c == '\t' || c == '\\' || c == '\f' || (newlines && (c == '\n' || c == '\r'));
+}
+
+static inline const char *al_lex_skip_blanks(const char *q, const char *end, bool newlines)
+{
+    while (q < end && al_lex_is_blank(*q, newlines))
+        q++;
+    return q;
+}
+
+/* Whether the name at p is an attribute: a `.` before it, blanks (and
+ * line breaks, which only brackets allow there) between. */
+static inline bool al_lex_after_dot(const char *bytes, const char *p)
+{
+    while (p > bytes && al_lex_is_blank(p[-1], true))
+        p--;
+    return p > bytes && p[-1] == '.';
+}
+
+/* Where a string literal that opens at p (on its quote) ends. */
+const char *al_lex_skip_string(const char *p, const char *end);
+/* Where the bracket that opens at p closes (its partner, matched past
+ * strings and comments), or NULL when the text ends first. */
+const char *al_lex_closing_bracket(const char *p, const char *end);
+/* Past a number literal that starts at p: `1e-5` holds a sign that is no
+ * operator. */
+const char *al_lex_skip_number(const char *p, const char *end);
+
+#endif
