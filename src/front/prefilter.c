@@ -306,8 +306,10 @@ static void push_member(al_py_scan *s, const char *bytes, size_t start, const ch
 
 /* Adds token classes to the current statement, and to its current member
  * when it is a class whose body has begun. */
-static void add_tokens(al_py_scan *s, unsigned t)
+static inline void add_tokens(al_py_scan *s, unsigned t)
 {
+    if (!t)
+        return;
     al_statement_span *top = &s->items[s->n - 1];
     top->tokens |= t;
     if (top->n_members)
@@ -316,7 +318,7 @@ static void add_tokens(al_py_scan *s, unsigned t)
         top->head_tokens |= t;
 }
 
-static bool word_at(const char *p, const char *end, const char *w)
+static inline bool word_at(const char *p, const char *end, const char *w)
 {
     size_t n = strlen(w);
     return (size_t)(end - p) > n && !memcmp(p, w, n) && !al_lex_ident_char((unsigned char)p[n]);
@@ -493,15 +495,17 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
         }
         line_has_code = true;
         if (c == '"' || c == '\'') {
-            /* Names inside strings count too (f-strings hold code): the
-             * string's bytes are scanned for names, only its end moved past
-             * for the statement structure. */
+            /* An f-string's fields are code: the names called there count
+             * (a factory there may be a site); another string's bytes are
+             * text, which no rule reads as code. Only the string's end
+             * matters for the statement structure. */
             const char *e = al_lex_skip_string(p, end);
             unsigned t = 0;
-            each_call(bytes, p + 1, e, true, add_class, &t);
-            /* An f-string's fields are code: a factory there may be a site. */
-            if ((t & AL_TOK_FACTORY) && f_string(bytes, p))
-                t |= AL_TOK_FILLSITE;
+            if (f_string(bytes, p)) {
+                each_call(bytes, p + 1, e, true, add_class, &t);
+                if (t & AL_TOK_FACTORY)
+                    t |= AL_TOK_FILLSITE;
+            }
             add_tokens(s, t);
             expect_lhs = false;
             p = e;

@@ -1,5 +1,20 @@
 #include "pylex.h"
 
+#define NAME_START 3 /* starts and continues a name */
+#define DIGIT 2
+#define TEN(v) v, v, v, v, v, v, v, v, v, v
+#define SIXTEEN(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
+const unsigned char al_lex_name_class[256] = {
+    SIXTEEN(0), SIXTEEN(0), SIXTEEN(0),
+    TEN(DIGIT), 0, 0, 0, 0, 0, 0,                                     /* 0-9 */
+    0, TEN(NAME_START), TEN(NAME_START), NAME_START, NAME_START, NAME_START, NAME_START,
+    NAME_START, NAME_START, 0, 0, 0, 0, NAME_START,                   /* A-Z, _ */
+    0, TEN(NAME_START), TEN(NAME_START), NAME_START, NAME_START, NAME_START, NAME_START,
+    NAME_START, NAME_START, 0, 0, 0, 0, 0,                            /* a-z */
+    SIXTEEN(NAME_START), SIXTEEN(NAME_START), SIXTEEN(NAME_START), SIXTEEN(NAME_START),
+    SIXTEEN(NAME_START), SIXTEEN(NAME_START), SIXTEEN(NAME_START), SIXTEEN(NAME_START),
+};
+
 /* Where a string literal that opens at p (on its quote) ends. */
 const char *al_lex_skip_string(const char *p, const char *end)
 {

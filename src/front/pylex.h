@@ -8,19 +8,26 @@
 #include <stddef.h>
 #include <string.h>
 
+/* Per byte: 1 starts a name (letters, `_`, any byte of a multi-byte
+ * UTF-8 character), 2 continues one (those and digits). One load where
+ * the scan meets every byte of every file. */
+extern const unsigned char al_lex_name_class[256];
+
 static inline bool al_lex_ident_start(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    return al_lex_name_class[c] & 1;
 }
 
 static inline bool al_lex_ident_char(unsigned char c)
 {
-    return al_lex_ident_start(c) || (c >= '0' && c <= '9');
+    return al_lex_name_class[c] & 2;
 }
 
+/* (The length compared is w's: a literal's, known to the compiler, so the
+ * comparison is inlined.) */
 static inline bool al_lex_word_is(const char *p, size_t n, const char *w)
 {
-    return strlen(w) == n && !memcmp(p, w, n);
+    return strlen(w) == n && !memcmp(p, w, strlen(w));
 }
 
 /* Blanks between tokens: spaces, tabs, form feeds, line continuations,
