@@ -159,6 +159,19 @@ static unsigned tokens_of(const char *src, size_t statement)
     return t;
 }
 
+static void names_in_f_strings_only(void **state)
+{
+    (void)state;
+    /* An f-string's fields are code tree-sitter parses; another string is
+     * text (a docstring's example, a log message). */
+    assert_true(tokens_of("def f(n):\n    s = f'{torch.zeros(n)}'\n", 1) & AL_TOK_FACTORY);
+    assert_true(tokens_of("def f(n):\n    s = rf\"{torch.cat(n)}\"\n", 1) & AL_TOK_CAT);
+    assert_false(tokens_of("def f(n):\n    \"\"\"x = torch.zeros(n)\"\"\"\n", 1) &
+                 AL_TOK_FACTORY);
+    assert_false(tokens_of("def f(n):\n    log(b'torch.cat(n)', 'x.fill_(0)')\n", 1) &
+                 (AL_TOK_CAT | AL_TOK_FILL));
+}
+
 static void kernels_moves_and_copies(void **state)
 {
     (void)state;
@@ -437,6 +450,7 @@ int main(void)
         cmocka_unit_test(loop_cats_and_appends),
         cmocka_unit_test(called_methods_and_layers_kept),
         cmocka_unit_test(fill_sites_where_al101_reads_buffers),
+        cmocka_unit_test(names_in_f_strings_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
