@@ -190,6 +190,21 @@ void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *in
     m->index = index;
 }
 
+/* The prefilter's token classes of function i's own text (nested
+ * definitions included), read once per module. */
+static unsigned function_tokens(al_pymodule *m, size_t i)
+{
+    if (!m->function_tokens) {
+        m->function_tokens = al_xcalloc(m->n_functions ? m->n_functions : 1, sizeof(unsigned));
+        for (size_t k = 0; k < m->n_functions; k++) {
+            size_t start = ts_node_start_byte(m->functions[k]);
+            m->function_tokens[k] = al_prefilter_tokens_python(
+                m->pf->src->bytes + start, ts_node_end_byte(m->functions[k]) - start);
+        }
+    }
+    return m->function_tokens[i];
+}
+
 const al_buffers *al_pymodule_buffers(al_pymodule *m)
 {
     if (m->buffers_ready)
@@ -197,6 +212,10 @@ const al_buffers *al_pymodule_buffers(al_pymodule *m)
     m->buffers_ready = true;
     al_file_env env = {m->path, m->pf, m, m->ops, m->index, 0};
     for (size_t i = 0; i < m->n_functions; i++) {
+        /* Every buffer is made at a fill site (AL_TOK_FILLSITE): a
+         * function without one is not analysed. */
+        if (m->token_filter && !(function_tokens(m, i) & AL_TOK_FILLSITE))
+            continue;
         al_buffers_analyse_function(&m->buffers, &env, m->functions[i]);
         al_passed_factories_analyse(&m->buffers, &env, m->functions[i]);
     }
@@ -217,16 +236,8 @@ void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_w
         al_pymodule_walk(m, w);
         return;
     }
-    if (!m->function_tokens) {
-        m->function_tokens = al_xcalloc(m->n_functions ? m->n_functions : 1, sizeof(unsigned));
-        for (size_t i = 0; i < m->n_functions; i++) {
-            size_t start = ts_node_start_byte(m->functions[i]);
-            m->function_tokens[i] = al_prefilter_tokens_python(
-                m->pf->src->bytes + start, ts_node_end_byte(m->functions[i]) - start);
-        }
-    }
     for (size_t i = 0; i < m->n_functions; i++)
-        if (al_prefilter_admits(needs, m->function_tokens[i]))
+        if (al_prefilter_admits(needs, function_tokens(m, i)))
             al_py_walk_function(m->functions[i], w);
 }
 
