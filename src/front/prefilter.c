@@ -184,6 +184,10 @@ static unsigned name_class(const char *p, size_t n)
             t |= part_class(p + i, j - i, j < n);
         i = j + 1;
     }
+    /* AL103 reads `fill_` and `zero_` themselves (`masked_fill_`,
+     * `index_fill_` fill some elements only). */
+    if ((t & AL_TOK_FILL) && !al_lex_word_is(p, n, "fill_") && !al_lex_word_is(p, n, "zero_"))
+        t &= ~(unsigned)AL_TOK_FILL;
     return t;
 }
 

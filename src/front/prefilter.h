@@ -12,7 +12,7 @@
 
 enum {
     AL_TOK_FACTORY = 1 << 0,  /* zeros( ones( full( (and _like, new_) */
-    AL_TOK_FILL = 1 << 1,     /* fill_( zero_( */
+    AL_TOK_FILL = 1 << 1,     /* fill_( zero_( (Python: those names exactly, not masked_fill_() */
     AL_TOK_TRITON = 1 << 2,   /* triton (C++: anywhere; Python: names triton*, tl, jit) */
     AL_TOK_CAT = 1 << 3,      /* cat( concat( concatenate( stack( pad( */
     AL_TOK_LOOP = 1 << 4,     /* `for ` / `while ` */

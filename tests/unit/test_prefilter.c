@@ -159,6 +159,18 @@ static unsigned tokens_of(const char *src, size_t statement)
     return t;
 }
 
+static void fills_by_their_own_names(void **state)
+{
+    (void)state;
+    /* AL103 reads fill_ and zero_ themselves: a masked or indexed fill
+     * writes some elements only. */
+    assert_true(tokens_of("def f(x):\n    x.fill_(0)\n", 1) & AL_TOK_FILL);
+    assert_true(tokens_of("def f(n):\n    return torch.empty(n).zero_()\n", 1) & AL_TOK_FILL);
+    assert_false(tokens_of("def f(x, m):\n    x.masked_fill_(m, 0)\n", 1) & AL_TOK_FILL);
+    assert_false(tokens_of("def f(x, i):\n    x.index_fill_(0, i, 1)\n", 1) & AL_TOK_FILL);
+    assert_false(tokens_of("def f(x):\n    x.fill_diagonal_(0)\n", 1) & AL_TOK_FILL);
+}
+
 static void names_in_f_strings_only(void **state)
 {
     (void)state;
@@ -451,6 +463,7 @@ int main(void)
         cmocka_unit_test(called_methods_and_layers_kept),
         cmocka_unit_test(fill_sites_where_al101_reads_buffers),
         cmocka_unit_test(names_in_f_strings_only),
+        cmocka_unit_test(fills_by_their_own_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
