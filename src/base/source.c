@@ -69,19 +69,22 @@ size_t al_utf8_validate(const char *s, size_t len)
     return len;
 }
 
+/* One pass over the bytes (every file of a run is indexed): the array
+ * starts at a guess of a line per 32 bytes and grows. */
 static void index_lines(al_source *src)
 {
-    size_t n = 1;
+    size_t cap = src->len / 32 + 16;
     const char *p = src->bytes, *end = src->bytes + src->len;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        n++;
-        p++;
-    }
-    src->line_starts = al_xmalloc(n * sizeof(size_t));
+    src->line_starts = al_xmalloc(cap * sizeof(size_t));
     src->n_lines = 0;
     src->line_starts[src->n_lines++] = 0;
-    for (p = src->bytes; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+    for (; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+        if (src->n_lines == cap) {
+            cap *= 2;
+            src->line_starts = al_xrealloc(src->line_starts, cap * sizeof(size_t));
+        }
         src->line_starts[src->n_lines++] = (size_t)(p - src->bytes) + 1;
+    }
 }
 
 /* What a byte scan needs: the BOM, the first NUL, the hash. */

@@ -59,6 +59,10 @@ typedef struct {
     size_t (*rest)[2];
     size_t n_rest;
     bool token_filter; /* walks may skip functions by their tokens (no renamed factory) */
+    /* The prefilter's scan, kept for the rules' walks to read a function's
+     * tokens from (its statement's or member's) while token_filter. */
+    al_py_scan scan;
+    bool scanned;
 } parse_plan;
 
 /* Whether some admitted rule (only a class-wide one, when asked) could
@@ -144,6 +148,8 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
         al_py_scan_free(&scan);
         return;
     }
+    plan->scan = scan;
+    plan->scanned = true;
     bool *keep = al_xcalloc(scan.n ? scan.n : 1, sizeof *keep);
     bool *keep_member = al_xcalloc(scan.n_members ? scan.n_members : 1, sizeof *keep_member);
     for (size_t i = 0; i < scan.n; i++) {
@@ -194,7 +200,6 @@ static void plan_python(const al_source *src, const al_lint_options *opt, bool s
     }
     free(keep);
     free(keep_member);
-    al_py_scan_free(&scan);
 }
 
 /* The callee names whose calls the enabled Python rules read. */
@@ -441,6 +446,7 @@ typedef struct {
                           * trimmed, or about the whole file */
     bool *trimmed_asked; /* out, per trimmed class of the plan: asked about */
     bool asked_all;      /* out: a question only the whole file answers */
+    const al_py_scan *scan; /* the file's scan (with token_filter), or NULL */
 } rules_run;
 
 /* Parses src (in part, by plan, when it has spans) and runs the rules. */
@@ -477,6 +483,7 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
     if (opt->index)
         al_pymodule_use_index(&module, src->path, opt->index);
     module.token_filter = run && run->token_filter;
+    module.scan = module.token_filter ? run->scan : NULL;
     al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference, NULL};
     size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)
@@ -651,6 +658,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     }
     rules_run partial = {0};
     partial.token_filter = plan.token_filter;
+    partial.scan = plan.scanned ? &plan.scan : NULL;
     partial.trimmed_asked = al_xcalloc(plan.n_trimmed ? plan.n_trimmed : 1, sizeof(bool));
     bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
     /* A question about a class the partial parse trimmed: parsed again
@@ -662,6 +670,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         bool *asked = partial.trimmed_asked;
         memset(&partial, 0, sizeof partial);
         partial.token_filter = plan.token_filter;
+        partial.scan = plan.scanned ? &plan.scan : NULL;
         partial.trimmed_asked = asked;
         memset(asked, 0, (plan.n_trimmed ? plan.n_trimmed : 1) * sizeof(bool));
         al_findings_free(&res->findings);
@@ -683,6 +692,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
          * judges every enabled rule's suppressions. */
         rules_run whole = {0};
         whole.token_filter = plan.token_filter;
+        whole.scan = plan.scanned ? &plan.scan : NULL;
         if (ok && !res->syntax_error && !partial.asked_trimmed)
             whole.only = partial.reported;
         al_findings_free(&res->findings);
@@ -692,6 +702,8 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     free(plan.spans);
     free(plan.trimmed);
     free(plan.rest);
+    if (plan.scanned)
+        al_py_scan_free(&plan.scan);
     if (!ok) {
         res->parse_failed = true;
         return;

@@ -190,16 +190,42 @@ void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *in
     m->index = index;
 }
 
-/* The prefilter's token classes of function i's own text (nested
- * definitions included), read once per module. */
+/* The token classes of the scanned statement, or class member, holding
+ * byte at (the file's, when none does). */
+static unsigned scanned_tokens(const al_py_scan *s, size_t at)
+{
+    size_t lo = 0, hi = s->n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->items[mid].start <= at)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (!s->n || at < s->items[lo].start || at >= s->items[lo].end)
+        return s->tokens;
+    const al_statement_span *g = &s->items[lo];
+    for (size_t k = 0; k < g->n_members; k++) {
+        const al_statement_span *mb = &s->members[g->first_member + k];
+        if (mb->start <= at && at < mb->end)
+            return mb->tokens;
+    }
+    return g->tokens;
+}
+
+/* The prefilter's token classes of function i: those of its statement
+ * or member when the file's scan is at hand, else of its own text
+ * (nested definitions included); read once per module. */
 static unsigned function_tokens(al_pymodule *m, size_t i)
 {
     if (!m->function_tokens) {
         m->function_tokens = al_xcalloc(m->n_functions ? m->n_functions : 1, sizeof(unsigned));
         for (size_t k = 0; k < m->n_functions; k++) {
             size_t start = ts_node_start_byte(m->functions[k]);
-            m->function_tokens[k] = al_prefilter_tokens_python(
-                m->pf->src->bytes + start, ts_node_end_byte(m->functions[k]) - start);
+            m->function_tokens[k] =
+                m->scan ? scanned_tokens(m->scan, start)
+                        : al_prefilter_tokens_python(m->pf->src->bytes + start,
+                                                     ts_node_end_byte(m->functions[k]) - start);
         }
     }
     return m->function_tokens[i];

@@ -9,6 +9,7 @@
 
 #include "buffer.h"
 #include "../core/ops.h"
+#include "../../front/prefilter.h"
 #include "../../front/python/imports.h"
 #include "../../front/python/syntax.h"
 #include "../../base/source.h"
@@ -50,6 +51,10 @@ typedef struct al_pymodule {
      * text: not when a factory may be imported under another name (the
      * tokens would not show its calls), nor for the reference run. */
     bool token_filter;
+    /* The prefilter's scan of the file (NULL: none): a function's token
+     * classes are its statement's or class member's, a superset of its
+     * own text's, instead of a scan of that text. */
+    const al_py_scan *scan;
     unsigned *function_tokens; /* per function, once a walk asked */
 } al_pymodule;
 
