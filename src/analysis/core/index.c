@@ -119,6 +119,8 @@ void al_index_free(al_index *ix)
     }
     al_memo_free(&ix->memo);
     al_memo_free(&ix->project_by_dir);
+    al_memo_free(&ix->paths);
+    al_memo_free(&ix->py_by_path);
     free(ix->projects);
     free(ix->py);
     free(ix->cxx);
@@ -318,19 +320,37 @@ void al_index_walk_project(project *p)
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
 
+/* path's real path (memoised), or NULL. */
+static char *real_path(al_index *ix, const char *path)
+{
+    al_strbuf key = {0};
+    al_strbuf_printf(&key, "real\n%s", path);
+    const char *hit = al_memo_get(&ix->paths, key.data);
+    char *real = NULL;
+    if (hit) {
+        real = *hit ? al_xstrdup(hit) : NULL;
+    } else {
+        real = al_path_real(path);
+        al_memo_put(&ix->paths, key.data, al_xstrdup(real ? real : ""), free);
+    }
+    al_strbuf_free(&key);
+    return real;
+}
+
 pyfile *al_index_load_py(al_index *ix, const char *path)
 {
-    char *real = al_path_real(path);
+    char *real = real_path(ix, path);
     if (!real)
         return NULL;
-    for (size_t i = 0; i < ix->n_py; i++)
-        if (!strcmp(ix->py[i]->path, real)) {
-            free(real);
-            return ix->py[i]->ok ? ix->py[i] : NULL;
-        }
+    pyfile *known = al_memo_get(&ix->py_by_path, real);
+    if (known) {
+        free(real);
+        return known->ok ? known : NULL;
+    }
     pyfile *f = al_xcalloc(1, sizeof *f);
     f->path = real;
     AL_PUSH(ix->py, ix->n_py, ix->cap_py, f);
+    al_memo_put(&ix->py_by_path, real, f, NULL);
     al_source src;
     if (al_index_load(ix, &src, real) != AL_SOURCE_OK) {
         al_source_free(&src);
@@ -412,7 +432,29 @@ static char *package_root(const char *path)
 
 /* The file of module `module` imported from `from_path`: relative
  * (leading dots) from its package, absolute from the project's roots. */
+static char *find_module_file(al_index *ix, const char *from_path, const char *module);
+
+/* The file `module` names when imported from from_path, or NULL: found
+ * once per folder and module. */
 static char *module_file(al_index *ix, const char *from_path, const char *module)
+{
+    char *dir = al_path_dirname(from_path);
+    al_strbuf key = {0};
+    al_strbuf_printf(&key, "module\n%s\n%s", dir, module);
+    free(dir);
+    const char *hit = al_memo_get(&ix->paths, key.data);
+    char *f = NULL;
+    if (hit) {
+        f = *hit ? al_xstrdup(hit) : NULL;
+    } else {
+        f = find_module_file(ix, from_path, module);
+        al_memo_put(&ix->paths, key.data, al_xstrdup(f ? f : ""), free);
+    }
+    al_strbuf_free(&key);
+    return f;
+}
+
+static char *find_module_file(al_index *ix, const char *from_path, const char *module)
 {
     size_t dots = strspn(module, ".");
     if (dots > 0) {

@@ -60,6 +60,12 @@ struct al_index {
     size_t scanned; /* files read for registration markers */
     al_memo memo;
     al_memo project_by_dir; /* a file's folder as named -> its project (not owned) */
+    /* Names resolved once a run: "real\n<path>" -> its real path, and
+     * "module\n<folder>\n<module>" -> the file a module of a file in that
+     * folder names ("" for none): each is a realpath's or a few stats'
+     * system calls, asked for at every call a proof follows. */
+    al_memo paths;
+    al_memo py_by_path; /* real path -> its pyfile (not owned) */
     project **projects;
     size_t n_projects, cap_projects;
     pyfile **py;
