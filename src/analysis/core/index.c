@@ -27,6 +27,8 @@ al_index *al_index_new(void)
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
     pthread_mutex_init(&ix->lock, &attr);
     pthread_mutexattr_destroy(&attr);
+    ix->facts = al_file_facts_table_new();
+    ix->owns_facts = true;
     return ix;
 }
 
@@ -34,6 +36,9 @@ al_index *al_index_new_like(const al_index *ix)
 {
     al_index *n = al_index_new();
     n->whole_files = ix->whole_files;
+    al_file_facts_table_free(n->facts);
+    n->facts = ix->facts;
+    n->owns_facts = false;
     return n;
 }
 
@@ -121,6 +126,8 @@ void al_index_free(al_index *ix)
     al_memo_free(&ix->project_by_dir);
     al_memo_free(&ix->paths);
     al_memo_free(&ix->py_by_path);
+    if (ix->owns_facts)
+        al_file_facts_table_free(ix->facts);
     free(ix->projects);
     free(ix->py);
     free(ix->cxx);
@@ -148,13 +155,18 @@ bool al_index_take_touched(void)
     return t;
 }
 
+void al_index_record_read(al_index *ix, const char *path, al_source_status st,
+                          unsigned long long hash)
+{
+    al_index_read r = {al_xstrdup(path), st == AL_SOURCE_OK ? hash : 0, st == AL_SOURCE_OK};
+    AL_PUSH(ix->reads, ix->n_reads, ix->cap_reads, r);
+}
+
 /* Reads a file for the index, recording what was read. */
 static al_source_status record(al_index *ix, al_source *src, const char *path,
                                al_source_status st)
 {
-    al_index_read r = {al_xstrdup(path), st == AL_SOURCE_OK ? src->hash : 0,
-                       st == AL_SOURCE_OK};
-    AL_PUSH(ix->reads, ix->n_reads, ix->cap_reads, r);
+    al_index_record_read(ix, path, st, st == AL_SOURCE_OK ? src->hash : 0);
     return st;
 }
 
@@ -828,14 +840,14 @@ static void read_python_ops(al_index *ix, project *p)
     static const char *const markers[] = {"direct_register_custom_op", "custom_op(", ".impl(",
                                           "@impl(", NULL};
     for (size_t i = 0; i < p->py_files.n; i++) {
+        /* Every marker holds "custom_op" or "impl(": only files that
+         * name one are read again and parsed. */
+        const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
+        al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
+        if (ff->status != AL_SOURCE_OK || !ff->markers)
+            continue;
         al_source src;
         if (al_index_load_bytes(ix, &src, p->py_files.items[i]) != AL_SOURCE_OK) {
-            al_source_free(&src);
-            continue;
-        }
-        /* Every marker holds one of these: two passes over the bytes of
-         * most files instead of one per marker. */
-        if (!memmem(src.bytes, src.len, "custom_op", 9) && !memmem(src.bytes, src.len, "impl(", 5)) {
             al_source_free(&src);
             continue;
         }

@@ -5,6 +5,7 @@
 #define ALLOCLINT_INDEX_INTERNAL_H
 
 #include "index.h"
+#include "filefacts.h"
 #include "impls.h"
 #include "memo.h"
 #include "../../base/util.h"
@@ -66,6 +67,10 @@ struct al_index {
      * system calls, asked for at every call a proof follows. */
     al_memo paths;
     al_memo py_by_path; /* real path -> its pyfile (not owned) */
+    /* The project scans' facts of each Python file, shared with the
+     * indexes made like this one (al_index_new_like); owned by the first. */
+    al_file_facts_table *facts;
+    bool owns_facts;
     project **projects;
     size_t n_projects, cap_projects;
     pyfile **py;
@@ -78,6 +83,9 @@ struct al_index {
     size_t absorbed[9];
 };
 
+/* Records a read of path (its status and hash) for the cache. */
+void al_index_record_read(al_index *ix, const char *path, al_source_status st,
+                          unsigned long long hash);
 /* Reads a file's bytes, recording the read. */
 al_source_status al_index_load(al_index *ix, al_source *src, const char *path);
 /* The same for a byte scan: al_source_load_bytes (no line index). */

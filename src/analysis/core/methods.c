@@ -7,7 +7,6 @@
 #include "languages.h"
 #include "../../front/python/syntax.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +31,8 @@ static void file_list_free(void *v)
     free(l);
 }
 
-/* One pass over the project's Python files: which define `def name(`,
- * for every name (a byte scan; nothing is parsed). */
+/* Which of the project's Python files define `def name(`, for every
+ * name (the files' facts: a byte scan each, shared by the threads). */
 static void read_method_files(al_index *ix, project *p)
 {
     if (p->methods_read)
@@ -41,33 +40,17 @@ static void read_method_files(al_index *ix, project *p)
     p->methods_read = true;
     al_index_walk_project(p);
     for (size_t i = 0; i < p->py_files.n; i++) {
-        al_source src;
-        if (al_index_load_bytes(ix, &src, p->py_files.items[i]) == AL_SOURCE_OK) {
-            const char *b = src.bytes, *end = src.bytes + src.len;
-            while ((b = memmem(b, (size_t)(end - b), "def ", 4)) != NULL) {
-                const char *q = b + 4;
-                while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
-                    q++;
-                /* Methods only: an indented `def`, not a dunder. */
-                const char *ls = b;
-                while (ls > src.bytes && (ls[-1] == ' ' || ls[-1] == '\t'))
-                    ls--;
-                bool method = ls < b && (ls == src.bytes || ls[-1] == '\n') && b[4] != '_';
-                if (method && q < end && *q == '(' && q > b + 4) {
-                    char *name = al_xstrndup(b + 4, (size_t)(q - b - 4));
-                    file_list *l = al_memo_get(&p->method_files, name);
-                    if (!l) {
-                        l = al_xcalloc(1, sizeof *l);
-                        al_memo_put(&p->method_files, name, l, file_list_free);
-                    }
-                    if (!l->n || l->files[l->n - 1] != i)
-                        AL_PUSH(l->files, l->n, l->cap, i);
-                    free(name);
-                }
-                b = q;
+        const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
+        al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
+        for (size_t k = 0; k < ff->methods.n; k++) {
+            const char *name = ff->methods.items[k];
+            file_list *l = al_memo_get(&p->method_files, name);
+            if (!l) {
+                l = al_xcalloc(1, sizeof *l);
+                al_memo_put(&p->method_files, name, l, file_list_free);
             }
+            AL_PUSH(l->files, l->n, l->cap, i);
         }
-        al_source_free(&src);
     }
 }
 
