@@ -325,7 +325,8 @@ static inline void add_tokens(al_py_scan *s, unsigned t)
 static inline bool word_at(const char *p, const char *end, const char *w)
 {
     size_t n = strlen(w);
-    return (size_t)(end - p) > n && !memcmp(p, w, n) && !al_lex_ident_char((unsigned char)p[n]);
+    return (size_t)(end - p) > n && *p == *w && !memcmp(p, w, n) &&
+           !al_lex_ident_char((unsigned char)p[n]);
 }
 
 /* The first word of a statement, and whether it opens a definition. */
@@ -578,7 +579,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                     add_tokens(s, t);
                     continue;
                 }
-            } else if (lhs && n == lhs_len && !memcmp(p, lhs, n) &&
+            } else if (lhs && n == lhs_len && *p == *lhs && !memcmp(p, lhs, n) &&
                        !(p > bytes && p[-1] == '.') && al_site_rebind(bytes, p, w, end)) {
                 t |= AL_TOK_REBIND;
             }
