@@ -449,6 +449,16 @@ typedef struct {
     const al_py_scan *scan; /* the file's scan (with token_filter), or NULL */
 } rules_run;
 
+/* A run of the rules over what plan parses: its walks may skip functions
+ * by the tokens the plan's scan found. */
+static rules_run run_of_plan(const parse_plan *plan)
+{
+    rules_run r = {0};
+    r.token_filter = plan->token_filter;
+    r.scan = plan->scanned ? &plan->scan : NULL;
+    return r;
+}
+
 /* Parses src (in part, by plan, when it has spans) and runs the rules. */
 static bool run_rules(const al_source *src, const al_lint_options *opt, const parse_plan *plan,
                       al_findings *out, bool *syntax_error, noqa_request *add_noqa,
@@ -656,9 +666,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         res->skipped_by_prefilter = true;
         return;
     }
-    rules_run partial = {0};
-    partial.token_filter = plan.token_filter;
-    partial.scan = plan.scanned ? &plan.scan : NULL;
+    rules_run partial = run_of_plan(&plan);
     partial.trimmed_asked = al_xcalloc(plan.n_trimmed ? plan.n_trimmed : 1, sizeof(bool));
     bool ok = run_rules(src, opt, &plan, &res->findings, &res->syntax_error, NULL, &partial);
     /* A question about a class the partial parse trimmed: parsed again
@@ -668,9 +676,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
            !res->syntax_error) {
         keep_asked_classes(&plan, partial.trimmed_asked);
         bool *asked = partial.trimmed_asked;
-        memset(&partial, 0, sizeof partial);
-        partial.token_filter = plan.token_filter;
-        partial.scan = plan.scanned ? &plan.scan : NULL;
+        partial = run_of_plan(&plan);
         partial.trimmed_asked = asked;
         memset(asked, 0, (plan.n_trimmed ? plan.n_trimmed : 1) * sizeof(bool));
         al_findings_free(&res->findings);
@@ -690,9 +696,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
          * Only the rules that found something run again, unless the
          * partial parse had errors or trimmed too much; AL900 still
          * judges every enabled rule's suppressions. */
-        rules_run whole = {0};
-        whole.token_filter = plan.token_filter;
-        whole.scan = plan.scanned ? &plan.scan : NULL;
+        rules_run whole = run_of_plan(&plan);
         if (ok && !res->syntax_error && !partial.asked_trimmed)
             whole.only = partial.reported;
         al_findings_free(&res->findings);

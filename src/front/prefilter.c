@@ -102,8 +102,8 @@ bool al_prefilter_admits(const unsigned needs[AL_PREFILTER_TERMS], unsigned toke
  * top-level statements that hold them. */
 
 /* The class of one `_`-separated part of a called name: `zeros` in
- * `new_zeros`, `zeros_like`; `fill` and `zero` only when an underscore
- * follows (`fill_`, `masked_fill_`, `zero_`). */
+ * `new_zeros`, `zeros_like`; `copy` only when an underscore follows
+ * (`copy_`, `index_copy_`). */
 static unsigned part_class(const char *p, size_t n, bool underscore_follows)
 {
     switch (n) {
@@ -127,8 +127,6 @@ static unsigned part_class(const char *p, size_t n, bool underscore_follows)
             return AL_TOK_FACTORY;
         if (al_lex_word_is(p, n, "rand"))
             return AL_TOK_MAKER;
-        if (underscore_follows && (al_lex_word_is(p, n, "fill") || al_lex_word_is(p, n, "zero")))
-            return AL_TOK_FILL;
         if (underscore_follows && al_lex_word_is(p, n, "copy"))
             return AL_TOK_COPY;
         return 0;
@@ -184,10 +182,10 @@ static unsigned name_class(const char *p, size_t n)
             t |= part_class(p + i, j - i, j < n);
         i = j + 1;
     }
-    /* AL103 reads `fill_` and `zero_` themselves (`masked_fill_`,
-     * `index_fill_` fill some elements only). */
-    if ((t & AL_TOK_FILL) && !al_lex_word_is(p, n, "fill_") && !al_lex_word_is(p, n, "zero_"))
-        t &= ~(unsigned)AL_TOK_FILL;
+    /* A fill is `fill_` or `zero_` itself, the methods AL103 and AL303
+     * read (`masked_fill_`, `index_fill_` fill some elements only). */
+    if (al_lex_word_is(p, n, "fill_") || al_lex_word_is(p, n, "zero_"))
+        t |= AL_TOK_FILL;
     return t;
 }
 
@@ -246,14 +244,12 @@ static bool opens_call(const char *bytes, const char *p)
 /* Whether the method name at p is called on a subscript: `buf[i].zero_(`. */
 static bool on_subscript(const char *bytes, const char *p)
 {
-    while (p > bytes && al_lex_is_blank(p[-1], true))
-        p--;
-    if (p == bytes || p[-1] != '.')
+    const char *dot = al_lex_dot_before(bytes, p);
+    if (!dot)
         return false;
-    p--;
-    while (p > bytes && al_lex_is_blank(p[-1], true))
-        p--;
-    return p > bytes && p[-1] == ']';
+    while (dot > bytes && al_lex_is_blank(dot[-1], true))
+        dot--;
+    return dot > bytes && dot[-1] == ']';
 }
 
 /* Whether the string whose quote is at p has an f in its prefix. */
@@ -555,8 +551,7 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
                     t |= AL_TOK_LOOPCAT;
                 if (line_in_loop && al_lex_word_is(p, n, "append") && al_lex_after_dot(bytes, p))
                     t |= AL_TOK_LOOPAPPEND;
-                if (line_in_loop && (al_lex_word_is(p, n, "zero_") || al_lex_word_is(p, n, "fill_")) &&
-                    on_subscript(bytes, p))
+                if (line_in_loop && (k & AL_TOK_FILL) && on_subscript(bytes, p))
                     t |= AL_TOK_LOOPFILL;
                 if ((al_lex_word_is(p, n, "to") || al_lex_word_is(p, n, "cuda")) && al_lex_after_dot(bytes, p)) {
                     t |= AL_TOK_MOVE;

@@ -44,13 +44,19 @@ static inline const char *al_lex_skip_blanks(const char *q, const char *end, boo
     return q;
 }
 
-/* Whether the name at p is an attribute: a `.` before it, blanks (and
- * line breaks, which only brackets allow there) between. */
-static inline bool al_lex_after_dot(const char *bytes, const char *p)
+/* The `.` that makes the name at p an attribute (blanks, and line breaks,
+ * which only brackets allow there, between), or NULL. */
+static inline const char *al_lex_dot_before(const char *bytes, const char *p)
 {
     while (p > bytes && al_lex_is_blank(p[-1], true))
         p--;
-    return p > bytes && p[-1] == '.';
+    return p > bytes && p[-1] == '.' ? p - 1 : NULL;
+}
+
+/* Whether the name at p is an attribute. */
+static inline bool al_lex_after_dot(const char *bytes, const char *p)
+{
+    return al_lex_dot_before(bytes, p) != NULL;
 }
 
 /* Where a string literal that opens at p (on its quote) ends. */

@@ -176,7 +176,7 @@ bool al_site_rebind(const char *bytes, const char *p, const char *w, const char 
 }
 
 bool al_site_fill(const char *bytes, const char *p, const char *open, const char *end,
-                      const al_site_context *ctx)
+                  const al_site_context *ctx)
 {
     const char *q = p;
     for (;;) {

@@ -332,19 +332,31 @@ void al_index_walk_project(project *p)
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
 
-/* path's real path (memoised), or NULL. */
+/* Whether ix->paths knows key: then *out is its path (a copy; NULL for
+ * none). */
+static bool path_known(al_index *ix, const char *key, char **out)
+{
+    const char *hit = al_memo_get(&ix->paths, key);
+    if (hit)
+        *out = *hit ? al_xstrdup(hit) : NULL;
+    return hit != NULL;
+}
+
+/* Memoises found (NULL for none) under key; returns it. */
+static char *path_keep(al_index *ix, const char *key, char *found)
+{
+    al_memo_put(&ix->paths, key, al_xstrdup(found ? found : ""), free);
+    return found;
+}
+
+/* path's real path (found once a run), or NULL. */
 static char *real_path(al_index *ix, const char *path)
 {
     al_strbuf key = {0};
     al_strbuf_printf(&key, "real\n%s", path);
-    const char *hit = al_memo_get(&ix->paths, key.data);
-    char *real = NULL;
-    if (hit) {
-        real = *hit ? al_xstrdup(hit) : NULL;
-    } else {
-        real = al_path_real(path);
-        al_memo_put(&ix->paths, key.data, al_xstrdup(real ? real : ""), free);
-    }
+    char *real;
+    if (!path_known(ix, key.data, &real))
+        real = path_keep(ix, key.data, al_path_real(path));
     al_strbuf_free(&key);
     return real;
 }
@@ -444,28 +456,6 @@ static char *package_root(const char *path)
 
 /* The file of module `module` imported from `from_path`: relative
  * (leading dots) from its package, absolute from the project's roots. */
-static char *find_module_file(al_index *ix, const char *from_path, const char *module);
-
-/* The file `module` names when imported from from_path, or NULL: found
- * once per folder and module. */
-static char *module_file(al_index *ix, const char *from_path, const char *module)
-{
-    char *dir = al_path_dirname(from_path);
-    al_strbuf key = {0};
-    al_strbuf_printf(&key, "module\n%s\n%s", dir, module);
-    free(dir);
-    const char *hit = al_memo_get(&ix->paths, key.data);
-    char *f = NULL;
-    if (hit) {
-        f = *hit ? al_xstrdup(hit) : NULL;
-    } else {
-        f = find_module_file(ix, from_path, module);
-        al_memo_put(&ix->paths, key.data, al_xstrdup(f ? f : ""), free);
-    }
-    al_strbuf_free(&key);
-    return f;
-}
-
 static char *find_module_file(al_index *ix, const char *from_path, const char *module)
 {
     size_t dots = strspn(module, ".");
@@ -497,6 +487,21 @@ static char *find_module_file(al_index *ix, const char *from_path, const char *m
             f = NULL;
         }
     }
+    return f;
+}
+
+/* The file `module` names when imported from from_path, or NULL: found
+ * once per folder and module. */
+static char *module_file(al_index *ix, const char *from_path, const char *module)
+{
+    char *dir = al_path_dirname(from_path);
+    al_strbuf key = {0};
+    al_strbuf_printf(&key, "module\n%s\n%s", dir, module);
+    free(dir);
+    char *f;
+    if (!path_known(ix, key.data, &f))
+        f = path_keep(ix, key.data, find_module_file(ix, from_path, module));
+    al_strbuf_free(&key);
     return f;
 }
 
