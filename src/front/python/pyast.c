@@ -1,6 +1,7 @@
 #include "pyast.h"
 
 #include "../prefilter.h"
+#include "../pylex.h"
 
 #include "../../base/util.h"
 
@@ -192,13 +193,13 @@ bool al_pyfile_class_trimmed_def(const al_pyfile *pf, TSNode cls, const char *na
     const char *end = bytes + pf->trimmed[i][1];
     for (; (p = memmem(p, (size_t)(end - p), "def", 3)) != NULL; p += 3) {
         const char *q = p + 3;
-        if ((p > bytes && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) || q >= end ||
+        if ((p > bytes && al_lex_ident_char((unsigned char)p[-1])) || q >= end ||
             (*q != ' ' && *q != '\t'))
             continue;
         while (q < end && (*q == ' ' || *q == '\t'))
             q++;
         if ((size_t)(end - q) > n && !memcmp(q, name, n) &&
-            !(isalnum((unsigned char)q[n]) || q[n] == '_'))
+            !al_lex_ident_char((unsigned char)q[n]))
             return ask_trimmed(pf, i);
     }
     return false;
