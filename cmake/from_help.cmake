@@ -34,7 +34,7 @@ _alloclint() {
     cur=\"\${COMP_WORDS[COMP_CWORD]}\"
     prev=\"\${COMP_WORDS[COMP_CWORD-1]}\"
     if [ \"\$COMP_CWORD\" -eq 1 ]; then
-        COMPREPLY=( \$(compgen -W \"check rule --help --version\" -- \"\$cur\") )
+        COMPREPLY=( \$(compgen -W \"check rule explain verify server version --help --version\" -- \"\$cur\") )
         return
     fi
     case \"\$prev\" in

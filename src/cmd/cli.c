@@ -7,6 +7,7 @@
 #include "../base/util.h"
 #include "verify.h"
 #include "../base/version.h"
+#include "../front/cxx/cxx.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ static const char USAGE[] =
     "                            (why a line gets a finding, or none)\n"
     "       alloclint verify PATCH [OPTIONS] -- CMD [ARG...]\n"
     "       alloclint server     (a Language Server on stdio, for editors)\n"
+    "       alloclint version    (the version, and which libclang C++ files get)\n"
     "       alloclint --version | --help\n"
     "\n"
     "Checks the Python files under each PATH (default: the current directory);\n"
@@ -82,7 +84,8 @@ static const char USAGE[] =
     "Command-line options win over it.\n"
     "\n"
     "Environment: ALLOCLINT_CACHE_DIR (see --cache-dir), ALLOCLINT_LIBCLANG (the\n"
-    "libclang to load for C++/CUDA files instead of the one found at build time).\n"
+    "libclang to load for C++/CUDA files; else the libclang Python package\n"
+    "installed beside alloclint, then the system's libclang.so, libclang-NN.so.1).\n"
     "\n"
     "Exit status: 0 no findings remain, 1 findings remain, 2 error.\n";
 
@@ -110,6 +113,27 @@ static int rule_command(int argc, char **argv)
     if (!page)
         return usage_error("unknown rule `%s` (see `alloclint rule --all`)", argv[2]);
     return fwrite(page, 1, len, stdout) == len ? AL_EXIT_CLEAN : AL_EXIT_ERROR;
+}
+
+/* `alloclint version`: the version, then what this installation can
+ * check C++/CUDA with (libclang is looked for at run time). */
+static int version_command(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 2)
+        return usage_error("%s", "`version` takes no arguments");
+    printf("alloclint %s\n", ALLOCLINT_VERSION);
+    if (!al_cxx_built()) {
+        printf("libclang: none (this alloclint was built without libclang)\n");
+    } else {
+        const char *origin = "";
+        const char *path = al_cxx_library(&origin);
+        if (path)
+            printf("libclang: %s (%s)\n", path, origin);
+        else
+            printf("libclang: none: %s\n", al_cxx_unavailable_reason());
+    }
+    return AL_EXIT_CLEAN;
 }
 
 /* Options of `check`, as ruff spells them. Flags set a field; the others
@@ -319,6 +343,8 @@ int al_cli_main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "rule"))
         return rule_command(argc, argv);
+    if (!strcmp(argv[1], "version"))
+        return version_command(argc, argv);
     if (!strcmp(argv[1], "verify"))
         return al_verify_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "explain"))
@@ -326,7 +352,7 @@ int al_cli_main(int argc, char **argv)
     if (!strcmp(argv[1], "server"))
         return al_server_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") != 0)
-        return usage_error("unknown command `%s` (expected `check`, `rule`, `explain`, `verify` or `server`)", argv[1]);
+        return usage_error("unknown command `%s` (expected `check`, `rule`, `explain`, `verify`, `server` or `version`)", argv[1]);
     al_check_options o;
     memset(&o, 0, sizeof o);
     o.discover.respect_gitignore = true;

@@ -130,6 +130,13 @@ const char *al_cxx_unavailable_reason(void)
     return "this alloclint was built without libclang";
 }
 
+const char *al_cxx_library(const char **origin)
+{
+    if (origin)
+        *origin = "";
+    return NULL;
+}
+
 void al_cxx_parse(const al_source *src, const char *const *args, int nargs, al_cxx_unit *out)
 {
     (void)args, (void)nargs;
@@ -155,6 +162,11 @@ bool al_cxx_available(void)
 const char *al_cxx_unavailable_reason(void)
 {
     return al_libclang_error();
+}
+
+const char *al_cxx_library(const char **origin)
+{
+    return al_libclang_path(origin);
 }
 
 static size_t offset_of(CXSourceLocation loc)

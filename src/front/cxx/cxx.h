@@ -52,6 +52,9 @@ bool al_cxx_built(void);
 bool al_cxx_available(void);
 /* Why not, when al_cxx_available() is false. */
 const char *al_cxx_unavailable_reason(void);
+/* The libclang file in use and where it was found (for `alloclint
+ * version`); NULL when none is (then al_cxx_unavailable_reason says why). */
+const char *al_cxx_library(const char **origin);
 bool al_is_cxx_path(const char *path);
 /* Parses one C++/CUDA source (its bytes in src; args are extra clang
  * arguments, e.g. from compile_commands.json). Without args, includes are

@@ -8,6 +8,7 @@
 #ifdef ALLOCLINT_HAVE_LIBCLANG
 
 #include <clang-c/Index.h>
+#include <stdbool.h>
 
 /* The entry points alloclint uses, by their names less `clang_`. */
 #define AL_LIBCLANG_FUNCTIONS(X)                                                                 \
@@ -28,6 +29,9 @@ typedef struct {
  * al_libclang_error says why). Thread-safe; loads at most once. */
 const al_libclang *al_libclang_get(void);
 const char *al_libclang_error(void);
+/* The file loaded, and where it was found ("the libclang Python package",
+ * "the system", "ALLOCLINT_LIBCLANG", ...); NULL when none loaded. */
+const char *al_libclang_path(const char **origin);
 
 #endif
 #endif
