@@ -1,13 +1,15 @@
 #!/bin/sh
-# Installs what alloclint needs to build and test on Debian 12 (run as root;
-# with sudo otherwise). Safe to run again: it installs only what is missing.
+# Installs what alloclint needs to build, test and package on Debian 12 (run
+# as root; with sudo otherwise). Safe to run again: it installs only what is missing.
 set -eu
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 
 packages="build-essential cmake pkg-config git patch ca-certificates \
 libcmocka-dev libcjson-dev libgit2-dev libxxhash-dev pre-commit \
-libclang-14-dev libtorch-dev python3-torch neovim strace"
+libclang-14-dev libtorch-dev python3-torch neovim strace \
+dpkg-dev debian-archive-keyring python3-build python3-wheel python3-installer python3-venv \
+patchelf debootstrap"
 # npm fetches the pinned tree-sitter core and grammars; keep an npm that is already installed
 # (Debian's npm would pull in its own nodejs).
 command -v npm >/dev/null 2>&1 || packages="$packages npm"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Builds alloclint twice - a normal build and one with AddressSanitizer and
-# UBSan - and runs every test in both. Exits non-zero if any test fails.
+# Builds alloclint three times - a normal build, one with AddressSanitizer
+# and UBSan, and the release build with its wheel - and runs every test of
+# each. Exits non-zero if any test fails.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/setup.sh
@@ -23,3 +24,11 @@ cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=use_tls=0:print_suppressions=0 \
     UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+# The release binary (glibc 2.27+, only the C library shared), its wheel
+# and source archive, the hooks that install it, and its findings against
+# the development build's.
+cmake -S . -B build-release -DALLOCLINT_RELEASE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DALLOCLINT_GRAMMAR_DIR="$PWD/build/grammars" -DALLOCLINT_REFERENCE_BUILD="$PWD/build"
+cmake --build build-release -j "$jobs"
+ctest --test-dir build-release --output-on-failure -j "$jobs"
