@@ -42,8 +42,10 @@ cp -R examples "$work/examples"
 mkdir "$work/cxx"
 cp tests/rules/AL102/extension.cu examples/sampler.py "$work/cxx/"
 # The same wheel, tagged for glibc 2.36 (Debian 12): pip must refuse it here.
-(cd "$work" && /usr/bin/python3 -m wheel tags --platform-tag manylinux_2_36_x86_64 --remove "$(basename "$wheel")" >/dev/null)
-cp "$wheel" "$work/"
+# (python3-wheel 0.38 has no `tags` command: unpack, change WHEEL's tag, pack.)
+(cd "$work" && /usr/bin/python3 -m wheel unpack -d retag "$(basename "$wheel")" >/dev/null &&
+    sed -i 's/^Tag: \(.*\)-manylinux_2_[0-9]*_x86_64$/Tag: \1-manylinux_2_36_x86_64/' retag/*/*.dist-info/WHEEL &&
+    /usr/bin/python3 -m wheel pack -d . retag/* >/dev/null && rm -rf retag)
 newer=$(ls "$work"/alloclint-*manylinux_2_36_x86_64.whl)
 
 cat > "$work/inside.sh" <<SH
@@ -51,7 +53,8 @@ set -u
 cd /tmp/alloclint-oldroot
 ldd --version | head -n 1 >glibc.txt
 for tool in cc gcc clang cmake make pkg-config; do command -v \$tool; done >tools.txt
-dpkg-query -W -f '\${Package}\n' | grep -E 'libgit2|libcjson|libxxhash|libclang|llvm|gcc-|cmake' >builddeps.txt
+dpkg-query -W -f '\${Package}\n' |
+    grep -E '^(libgit2.*|libcjson.*|libxxhash-dev|libclang.*|llvm.*|libc6-dev|gcc|gcc-[0-9]+|g\+\+.*|cpp|cpp-[0-9]+|cmake|make|pkg-config)$' >builddeps.txt
 python3 -m venv venv && venv/bin/pip --version >pip-version.txt
 venv/bin/pip install --no-index $(basename "$newer") >newer.txt 2>&1; echo \$? >newer.rc
 venv/bin/pip install --no-index $(basename "$wheel") >install.txt 2>&1; echo \$? >install.rc
@@ -82,11 +85,16 @@ else
 fi
 echo "- \`alloclint version\`: $(tr '\n' ' ' <"$work/version.txt")"
 echo "- \`python -m alloclint --version\`: $(cat "$work/pym.txt")"
+# The reference runs outside this checkout: inside it, the build folders
+# are ignored by its .gitignore and the walk would skip the examples.
+ref=$(mktemp -d)
+trap 'rm -rf "$ref"' EXIT
+cp -R examples "$ref/examples"
 same=0 total=0
 for args in "--output-format json" "--diff" "--diff --unsafe-fixes" "--select ALL --output-format concise"; do
     name=$(echo "$args" | tr -c 'a-z\n' '_')
     # shellcheck disable=SC2086
-    (cd "$work" && "$reference" check --no-cache --exit-zero $args examples >"ref.$name" 2>&1)
+    (cd "$ref" && "$reference" check --no-cache --exit-zero $args examples >"$work/ref.$name" 2>&1)
     total=$((total + 1))
     if cmp -s "$work/ref.$name" "$work/out.$name"; then same=$((same + 1));
     else say "output differs from the development build's with $args:"; diff "$work/ref.$name" "$work/out.$name" | head -n 20 >&2; fi
