@@ -62,6 +62,12 @@ bin="$work/venv/bin/alloclint"
 [ -f "$work/venv/share/man/man1/alloclint.1" ] || say "no man page in the environment"
 [ -f "$work/venv/share/doc/alloclint/rules/AL101.md" ] || say "no rule pages in the environment"
 "$bin" rule AL101 | grep "^# AL101" >/dev/null || say "alloclint rule AL101 failed"
+# Rule pages deleted from the installation: alloclint still lints and
+# still prints a rule's page (the pages are built into the binary).
+rm -rf "$work/venv/share/doc/alloclint"
+"$bin" rule AL101 | grep "^# AL101" >/dev/null || say "alloclint rule AL101 failed without the installed pages"
+(cd "$src" && "$bin" check --no-cache -q --output-format concise examples/sampler.py >"$work/nopages.txt" 2>&1)
+grep -q "AL101" "$work/nopages.txt" || say "check without the installed rule pages found nothing"
 # python -m passes arguments and the exit status through.
 (cd "$work" && "$work/venv/bin/python" -m alloclint check -q --no-cache "$src/examples" >/dev/null 2>&1)
 [ $? -eq 1 ] || say "python -m alloclint check on the examples did not exit 1 (findings)"
