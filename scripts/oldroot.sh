@@ -9,7 +9,8 @@
 # the same wheel tagged for a newer glibc than the root has.
 # Run as root on Debian 12, after scripts/release.sh (or with a wheel):
 #   sh scripts/oldroot.sh [WHEEL] [REFERENCE_BINARY]
-# The root is kept in build-oldroot/ for the next run. Prints a report
+# The root is kept in /var/tmp/alloclint-oldroot (ALLOCLINT_OLDROOT) for the
+# next run. Prints a report
 # (Markdown) on stdout; exits 1 when a check fails.
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,7 +23,9 @@ wheel=$(realpath "$wheel")
 reference=$(realpath "$reference")
 [ "$(id -u)" -eq 0 ] || { echo "oldroot: debootstrap and chroot need root" >&2; exit 2; }
 command -v debootstrap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
-root="$src/build-oldroot/bullseye"
+# Outside the checkout: a root's files are no part of this project (and
+# alloclint's own checks of it would read them).
+root="${ALLOCLINT_OLDROOT:-/var/tmp/alloclint-oldroot}/bullseye"
 mirror=${ALLOCLINT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 if [ ! -f "$root/.complete" ]; then
     rm -rf "$root"

@@ -438,10 +438,17 @@ static void take_diff(run *r, al_file_job *job)
     char *rel = diff_path(file->path);
     al_diff_unified(&r->patch, rel, file->bytes, file->len, out, out_len, 3);
     free(rel);
-    /* Report what the patch leaves, where it stands in the patched file. */
-    add_fixed(r->unfixed, job, out, out_len);
     free(out);
-    r->total_unapplied += res->findings.n;
+    /* Report what the patch leaves of the file's findings, where they stand
+     * in the file (which --diff leaves as it is): not what only the patched
+     * text would have. */
+    al_findings left = {0};
+    for (size_t i = 0; i < res->initial.n; i++)
+        if (res->initial_remaining[i])
+            AL_PUSH(left.items, left.n, left.cap, res->initial.items[i]);
+    al_report_add(r->unfixed, &job->src, &left);
+    r->total_unapplied += left.n;
+    free(left.items);
     /* The checked file is unchanged: all it was found with remains. */
     r->total_remaining += res->initial.n;
     r->total_fixed += res->n_fixed;

@@ -217,3 +217,42 @@ void al_diff_unified(al_strbuf *out, const char *path, const char *old_text, siz
     free(A.v);
     free(B.v);
 }
+
+size_t al_diff_line_origins(const char *old_text, size_t old_len, const char *new_text,
+                            size_t new_len, size_t **lo, size_t **hi)
+{
+    lines A = split(old_text, old_len), B = split(new_text, new_len);
+    size_t nops;
+    op *ops = myers(&A, &B, &nops);
+    *lo = al_xcalloc(B.n ? B.n : 1, sizeof(size_t));
+    *hi = al_xcalloc(B.n ? B.n : 1, sizeof(size_t));
+    size_t i = 0;
+    while (i < nops) {
+        if (ops[i].kind == OP_EQ) {
+            (*lo)[ops[i].b] = ops[i].a;
+            (*hi)[ops[i].b] = ops[i].a + 1;
+            i++;
+            continue;
+        }
+        /* One change: the old lines it deletes, the new lines it inserts. */
+        size_t j = i, a_lo = SIZE_MAX, a_hi = 0;
+        for (; j < nops && ops[j].kind != OP_EQ; j++)
+            if (ops[j].kind == OP_DEL) {
+                a_lo = ops[j].a < a_lo ? ops[j].a : a_lo;
+                a_hi = ops[j].a + 1 > a_hi ? ops[j].a + 1 : a_hi;
+            }
+        if (a_lo == SIZE_MAX)
+            a_lo = a_hi = 0;
+        for (size_t k = i; k < j; k++)
+            if (ops[k].kind == OP_INS) {
+                (*lo)[ops[k].b] = a_lo;
+                (*hi)[ops[k].b] = a_hi;
+            }
+        i = j;
+    }
+    free(ops);
+    free(A.v);
+    size_t n = B.n;
+    free(B.v);
+    return n;
+}

@@ -1,5 +1,7 @@
 #include "lint.h"
 
+#include "diff.h"
+
 #include "../analysis/python/module.h"
 #include "../front/cxx/cxx.h"
 #include "fix.h"
@@ -581,6 +583,45 @@ static void keep_initial(al_lint_result *res, const al_lint_options *opt, const 
     memset(&res->findings, 0, sizeof res->findings);
 }
 
+static size_t row_of(const char *text, size_t len, size_t offset)
+{
+    size_t row = 0;
+    for (size_t i = 0; i < offset && i < len; i++)
+        row += text[i] == '\n';
+    return row;
+}
+
+/* Which of the first run's findings the fixed text still has: one of the
+ * same rule on a line of the fixed text that is the finding's line, or
+ * replaced it. --diff reports those, where they stand in the file it
+ * leaves unchanged: not what the patch fixed, nor what only the fixed text
+ * has. A finding whose fix was not applied is matched first. */
+static void mark_remaining(const al_source *src, al_lint_result *res)
+{
+    size_t *lo, *hi;
+    size_t n_lines = al_diff_line_origins(src->bytes, src->len, res->fixed, res->fixed_len, &lo, &hi);
+    res->initial_remaining = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
+    size_t *initial_rows = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(size_t));
+    for (size_t i = 0; i < res->initial.n; i++)
+        initial_rows[i] = row_of(src->bytes, src->len, res->initial.items[i].start);
+    for (size_t f = 0; f < res->findings.n; f++) {
+        const al_finding *left = &res->findings.items[f];
+        size_t row = row_of(res->fixed, res->fixed_len, left->start);
+        if (row >= n_lines)
+            continue;
+        bool matched = false;
+        for (int applied = 0; applied < 2 && !matched; applied++)
+            for (size_t i = 0; i < res->initial.n && !matched; i++)
+                if (!res->initial_remaining[i] && res->initial_applied[i] == (applied == 1) &&
+                    !strcmp(res->initial.items[i].code, left->code) && initial_rows[i] >= lo[row] &&
+                    initial_rows[i] < hi[row])
+                    matched = res->initial_remaining[i] = true;
+    }
+    free(initial_rows);
+    free(lo);
+    free(hi);
+}
+
 bool al_lint_parse_cxx(const al_source *src, const al_lint_options *opt, al_cxx_unit *unit)
 {
     /* The file's own build flags first, so --cxx-arg can add to them. */
@@ -651,6 +692,7 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
     al_source_free(&fixed);
     res->fixed = next;
     res->fixed_len = len;
+    mark_remaining(src, res);
 }
 
 void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res)
@@ -782,6 +824,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     if (cur) {
         res->fixed = cur;
         res->fixed_len = cur_len;
+        mark_remaining(src, res);
     }
 }
 
@@ -823,6 +866,7 @@ void al_lint_result_free(al_lint_result *res)
     al_findings_free(&res->findings);
     al_findings_free(&res->initial);
     free(res->initial_applied);
+    free(res->initial_remaining);
     free(res->fixed_codes);
     free(res->fixed);
     memset(res, 0, sizeof *res);

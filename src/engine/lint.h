@@ -31,6 +31,7 @@ typedef struct {
     al_findings findings; /* remaining, positions in `fixed` when fixed */
     al_findings initial;  /* the first run's findings, when fixes were applied */
     bool *initial_applied; /* per initial finding: its fix was applied */
+    bool *initial_remaining; /* per initial finding: the fixed text still has it */
     char *fixed;          /* new bytes when fixes were applied, else NULL */
     size_t fixed_len;
     size_t n_fixed;

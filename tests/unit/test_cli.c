@@ -176,6 +176,32 @@ static void diff_prints_patch_and_keeps_file(void **state)
     assert_string_equal(read_file("out.txt"), "");
 }
 
+/* --diff leaves the file as it is, so what it reports stands where it is
+ * in the file: a fix that adds lines above a finding it does not fix does
+ * not move the finding (the patched text's line numbers were reported). */
+static void diff_reports_findings_at_their_place_in_the_file(void **state)
+{
+    (void)state;
+    static const char SHIFTED[] =
+        "import torch\n\n\n"
+        "def offsets(lens):\n"
+        "    cu = torch.cat([torch.zeros(1, dtype=torch.int32, device=lens.device), torch.cumsum(lens, 0, dtype=torch.int32)])\n"
+        "    return cu\n\n\n"
+        "def rotary(positions, inv_freq):\n"
+        "    freqs = torch.outer(positions, inv_freq)\n"
+        "    return torch.cat([freqs.cos(), freqs.sin()], dim=-1)\n";
+    write_file("shift.py", SHIFTED, strlen(SHIFTED));
+    assert_int_equal(run("check --no-cache --diff --output-format concise shift.py"), 1);
+    /* The AL201 fix turns line 5 into three lines; AL204's unsafe fix is
+     * not applied, and AL204 stays on line 11 of the file. */
+    assert_non_null(strstr(read_file("out.txt"), "+    torch.cumsum(lens, 0, dtype=torch.int32, out=cu[1:])\n"));
+    const char *err = read_file("err.txt");
+    assert_non_null(strstr(err, "shift.py:11:12: AL204"));
+    assert_null(strstr(err, "shift.py:13:"));
+    assert_null(strstr(err, "AL201"));
+    assert_non_null(strstr(err, "1 fix in the diff; 1 finding without an applied fix."));
+}
+
 static void json_output(void **state)
 {
     (void)state;
@@ -619,6 +645,7 @@ int main(void)
         cmocka_unit_test(errors_exit_two_and_name_the_problem),
         cmocka_unit_test(fix_rewrites_in_place_keeping_mode),
         cmocka_unit_test(diff_prints_patch_and_keeps_file),
+        cmocka_unit_test(diff_reports_findings_at_their_place_in_the_file),
         cmocka_unit_test(json_output),
         cmocka_unit_test(gitignore_and_force_exclude),
         cmocka_unit_test(configuration_follows_links),

@@ -1,4 +1,5 @@
 #include "fresh.h"
+#include "tensor_methods.h"
 
 #include "lifetime.h"
 #include "../core/index.h"
@@ -539,6 +540,24 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
     return true;
 }
 
+/* Whether calling fn may give a tensor, by what alloclint can read of fn
+ * alone: torch's own functions, and methods torch.Tensor has that return
+ * one (an in-place method returns its receiver; `.split()` a tuple). */
+static bool tensor_evidence(const al_pymodule *m, TSNode fn)
+{
+    char *q = al_pymodule_resolve(m, fn);
+    if (q) {
+        bool torch = !strcmp(q, "torch") || !strncmp(q, "torch.", 6);
+        free(q);
+        return torch;
+    }
+    if (!al_node_is(fn, "attribute"))
+        return false;
+    size_t len;
+    const char *meth = al_node_ptr(m->pf, al_node_field(fn, "attribute"), &len);
+    return al_tensor_method(meth, len);
+}
+
 static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth)
 {
     const al_pyfile *pf = m->pf;
@@ -633,6 +652,16 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         if (said)
             return o;
     }
+    /* Nothing that alloclint read says it returns a tensor. Assumed only
+     * where something does: a function of torch's, or a method that
+     * torch.Tensor has (on a value not known to be anything else); not a
+     * library outside torch (numpy, mlx, pathlib), `config.get(...)`,
+     * `getattr(...)` or a tokenizer's `encode(...)`. */
+    if (!tensor_evidence(m, fn))
+        return make_about(pf, AL_OWN_NO,
+                          "`%s(...)` is not known to return a tensor (not torch's, not a tensor "
+                          "method, not a function of the project)",
+                          fn);
     return make_about(pf, AL_OWN_ASSUMED,
                       "assumes `%s(...)` returns a new tensor that nothing else holds: alloclint "
                       "does not follow it",
