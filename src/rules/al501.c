@@ -61,6 +61,23 @@ static void report(const move *f, al_findings *out)
                     al_strbuf_detach(&msg), fix);
 }
 
+/* Where a new keyword argument goes: right after the last argument, so
+ * that a call closed on a line of its own (`torch.zeros(\n    n\n)`) gets
+ * `n, device=d` and no line starts with a comma; before `)` when there is
+ * no argument. */
+static size_t after_last_argument(TSNode args)
+{
+    size_t at = ts_node_end_byte(args) - 1;
+    for (uint32_t i = ts_node_named_child_count(args); i-- > 0;) {
+        TSNode a = ts_node_named_child(args, i);
+        if (!al_node_is(a, "comment")) {
+            at = ts_node_end_byte(a);
+            break;
+        }
+    }
+    return at;
+}
+
 /* A `.to(...)` argument that names a device, not a dtype or a tensor. */
 static bool looks_like_device(const al_pymodule *m, TSNode v)
 {
@@ -164,7 +181,7 @@ static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
     f.start = ts_node_start_byte(call);
     f.end = ts_node_end_byte(call);
     f.random = random;
-    f.insert_at = ts_node_end_byte(al_node_field(inner, "arguments")) - 1;
+    f.insert_at = after_last_argument(al_node_field(inner, "arguments"));
     f.args_empty = fa.npos == 0 && fa.nkw == 0;
     f.has_device = !ts_node_is_null(al_py_kwarg(pf, &fa, "device"));
     f.move_start = ts_node_end_byte(inner);

@@ -134,3 +134,20 @@ def copy_keyword(n, device):
 def memory_format(n, device):
     t = torch.zeros(n, 3, 4, 4).to(device, memory_format=torch.channels_last)  # expect: none
     return t
+
+
+def call_closed_on_its_own_line(num_layers, num_tokens, head_dim, device):
+    # The keyword goes after the last argument: no line of the patch may
+    # start with a comma.
+    pool = torch.zeros(  # expect: AL501 safe
+        num_layers, num_tokens, head_dim
+    ).to(device)
+    return pool
+
+
+def trailing_comma(num_tokens, head_dim, device):
+    pool = torch.ones(  # expect: AL501 safe
+        num_tokens,
+        head_dim,  # the widths of one page
+    ).to(device)
+    return pool
