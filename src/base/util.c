@@ -85,10 +85,15 @@ void al_strbuf_printf(al_strbuf *sb, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    al_strbuf_vprintf(sb, fmt, ap);
+    va_end(ap);
+}
+
+void al_strbuf_vprintf(al_strbuf *sb, const char *fmt, va_list ap)
+{
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
     if (n < 0) {
         va_end(ap2);
         return;

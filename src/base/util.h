@@ -36,6 +36,8 @@ void al_strbuf_puts(al_strbuf *sb, const char *s);
 void al_strbuf_putc(al_strbuf *sb, char c);
 void al_strbuf_printf(al_strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void al_strbuf_vprintf(al_strbuf *sb, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 /* Returns the NUL-terminated contents and leaves sb empty. */
 char *al_strbuf_detach(al_strbuf *sb);
 /* Appends everything left in f to sb. False on a read error, or once sb

@@ -23,13 +23,16 @@ static const char HELP[] =
     "each allocation there (`x = torch.zeros(...)`, `auto t = torch::zeros(...)`)\n"
     "what was proved about it and the first thing that could not be, step by\n"
     "step with lines: the writes, callees, kernels and stores, op contracts,\n"
-    "aliases and escapes; then every rule's finding on the line with its notes.\n"
+    "aliases and escapes; then every rule's finding on the line with its notes,\n"
+    "and what a rule examined there and left, with the first thing that failed\n"
+    "(AL401, AL201, AL205).\n"
     "The file is checked inside its project, as `check` checks it (its\n"
     "configuration, the repo index for callees).\n"
     "\n"
     "Verdicts: proved (a safe fix), likely (an unsafe fix: handed to a writer\n"
     "whose full write is not proved), not-proved, blocked (some path needs the\n"
-    "initial value, or may), reported (a rule's finding).\n"
+    "initial value, or may), reported (a rule's finding), declined (a rule\n"
+    "examined it and reports nothing: why).\n"
     "\n"
     "Options:\n"
     "  --output-format FMT  text (default) or json\n"
@@ -73,6 +76,8 @@ static void print_text(FILE *out, const char *path, size_t line, const al_explan
         const al_explain_item *it = &e->items[i];
         if (it->verdict == AL_EXPLAIN_REPORTED)
             fprintf(out, "%s:%zu: finding %s\n", path, line, it->subject);
+        else if (it->verdict == AL_EXPLAIN_DECLINED)
+            fprintf(out, "%s:%zu: examined by %s, not reported\n", path, line, it->subject);
         else
             fprintf(out, "%s:%zu: %s (%s)\n", path, line, it->subject, it->code);
         fprintf(out, "  verdict: %s, fix: %s\n", al_explain_verdict_name(it->verdict), it->fix);

@@ -17,6 +17,7 @@ const char *al_explain_verdict_name(al_explain_verdict v)
     case AL_EXPLAIN_NOT_PROVED: return "not-proved";
     case AL_EXPLAIN_BLOCKED: return "blocked";
     case AL_EXPLAIN_REPORTED: return "reported";
+    case AL_EXPLAIN_DECLINED: return "declined";
     }
     return "?";
 }
@@ -245,12 +246,13 @@ static void cxx_allocations(const al_source *src, const al_lint_options *opt,
 }
 
 /* The findings every enabled rule reports on the line, with their notes:
- * fills, concatenations, loops, in-place candidates. */
-static void findings_on_line(const al_source *src, const al_lint_result *res, size_t line,
-                             al_explanation *out)
+ * fills, concatenations, loops, in-place candidates; then what a rule
+ * examined there and declined, and why. */
+static void findings_on_line(const al_source *src, const al_findings *findings, bool declined,
+                             size_t line, al_explanation *out)
 {
-    for (size_t i = 0; i < res->findings.n; i++) {
-        const al_finding *f = &res->findings.items[i];
+    for (size_t i = 0; i < findings->n; i++) {
+        const al_finding *f = &findings->items[i];
         size_t first, last, col;
         al_source_position(src, f->start, &first, &col);
         al_source_position(src, f->end > f->start ? f->end - 1 : f->start, &last, &col);
@@ -261,7 +263,7 @@ static void findings_on_line(const al_source *src, const al_lint_result *res, si
         al_strbuf_printf(&subject, "%s %s", f->code, f->name);
         it.subject = al_strbuf_detach(&subject);
         it.code = f->code;
-        it.verdict = AL_EXPLAIN_REPORTED;
+        it.verdict = declined ? AL_EXPLAIN_DECLINED : AL_EXPLAIN_REPORTED;
         it.summary = al_xstrdup(f->message);
         it.fix = f->fix ? al_applicability_name(f->fix->applicability) : "none";
         for (size_t k = 0; k < f->n_notes; k++)
@@ -307,10 +309,14 @@ bool al_explain(const al_source *src, const al_lint_options *opt, size_t line,
         al_pymodule_free(&m);
         al_pyfile_free(&pf);
     }
+    al_findings declined = {0};
+    lint.declined = &declined;
     al_lint_result res;
     al_lint(src, &lint, &res);
-    findings_on_line(src, &res, line, out);
+    findings_on_line(src, &res.findings, false, line, out);
+    findings_on_line(src, &declined, true, line, out);
     al_lint_result_free(&res);
+    al_findings_free(&declined);
     /* Paths in the current folder are shown relative to it, as notes are. */
     for (size_t i = 0; i < out->n; i++)
         for (size_t k = 0; k < out->items[i].n_steps; k++)

@@ -24,6 +24,7 @@ typedef enum {
     AL_EXPLAIN_NOT_PROVED, /* never fully written on the paths that use it */
     AL_EXPLAIN_BLOCKED,    /* some path needs the initial value, or may */
     AL_EXPLAIN_REPORTED,   /* a finding of a rule (its tier in `fix`) */
+    AL_EXPLAIN_DECLINED,   /* a rule examined it and reports nothing: the first thing that failed */
 } al_explain_verdict;
 
 typedef struct {

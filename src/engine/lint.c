@@ -496,7 +496,8 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
         al_pymodule_use_index(&module, src->path, opt->index);
     module.token_filter = run && run->token_filter;
     module.scan = module.token_filter ? run->scan : NULL;
-    al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference, NULL};
+    al_rule_input in = {src, &module, NULL, opt->ops, opt->index, opt->inference, NULL,
+                        opt->declined};
     size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_PYTHON &&
@@ -647,7 +648,7 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
     al_cxx_unit unit;
     if (!al_lint_parse_cxx(src, opt, &unit))
         return false;
-    al_rule_input in = {src, NULL, &unit, opt->ops, opt->index, opt->inference, NULL};
+    al_rule_input in = {src, NULL, &unit, opt->ops, opt->index, opt->inference, NULL, NULL};
     size_t first = out->n;
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_CXX)

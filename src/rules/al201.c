@@ -407,8 +407,45 @@ static al_dtype zero_dtype(const al_pymodule *m, const al_zero_block *z)
     return (al_dtype){z->like_other || z->to_other ? AL_DTYPE_UNKNOWN : AL_DTYPE_FLOAT, 0};
 }
 
-static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
+/* For explain: the end element of a `torch.cat` list that is a name bound
+ * to a zero block by a statement before the cat's, in its block (the rule
+ * reads zero blocks made in the call only). */
+static void decline_named_zeros(const al_rule_input *in, TSNode call, const TSNode *items, int n)
 {
+    const al_pymodule *m = in->py;
+    const al_pyfile *pf = m->pf;
+    TSNode stmt = call;
+    while (!ts_node_is_null(ts_node_parent(stmt)) && !al_node_is(ts_node_parent(stmt), "block") &&
+           !al_node_is(ts_node_parent(stmt), "module"))
+        stmt = ts_node_parent(stmt);
+    for (int end = 0; end < 2; end++) {
+        TSNode e = al_py_unparen(items[end ? n - 1 : 0]);
+        if (!al_node_is(e, "identifier"))
+            continue;
+        for (TSNode p = previous_statement(stmt); !ts_node_is_null(p); p = previous_statement(p)) {
+            TSNode asg = al_py_name_assignment(p);
+            if (ts_node_is_null(asg) || !al_py_same_text(pf, al_node_field(asg, "left"), e))
+                continue;
+            al_zero_block z;
+            if (al_zero_block_read(m, al_node_field(asg, "right"), items[end ? 0 : n - 1], &z)) {
+                char *name = al_node_text(pf, e);
+                al_rule_decline(in, "AL201", "cat-with-zeros", ts_node_start_byte(call),
+                                ts_node_end_byte(call),
+                                "`%s` is a zero block made on line %zu and then concatenated; "
+                                "AL201 reads zero blocks made inside the `torch.cat` call, not "
+                                "through a name",
+                                name, al_node_row(p));
+                free(name);
+                return;
+            }
+            break; /* the nearest binding decides */
+        }
+    }
+}
+
+static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
+{
+    const al_pymodule *m = in->py;
     const al_pyfile *pf = m->pf;
     catzero f;
     memset(&f, 0, sizeof f);
@@ -459,6 +496,8 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
             other = items[0];
             f.side = SIDE_AFTER;
         } else {
+            if (in->declined)
+                decline_named_zeros(in, call, items, n);
             return;
         }
         nz = 1;
@@ -499,7 +538,7 @@ static void catzero_call(const al_pymodule *m, TSNode call, al_findings *out)
 void al_rule_al201(const al_rule_input *in, al_findings *out)
 {
     for (size_t i = 0; i < in->py->n_calls; i++) {
-        catzero_call(in->py, in->py->calls[i], out);
+        catzero_call(in, in->py->calls[i], out);
         al201_numpy_call(in->py, in->py->calls[i], out);
     }
 }

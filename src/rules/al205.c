@@ -277,10 +277,27 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         }
     }
     int uses_after = 0;
-    if (!ts_node_is_null(e) && next_names_stack(pf, loop, f.list) &&
-        al_py_count_ident(pf, loop, f.list) == 1)
+    bool stacked = next_names_stack(pf, loop, f.list);
+    if (!ts_node_is_null(e) && stacked && al_py_count_ident(pf, loop, f.list) == 1)
         f.stack_call = stack_after(m, loop, f.list, &f.cat, &uses_after);
     if (ts_node_is_null(f.stack_call)) {
+        /* For explain: a list that the statement after its loop stacks,
+         * which the rule still leaves: say what failed. */
+        bool gap_after;
+        TSNode joined = stacked ? next_naming(pf, loop, f.list, &gap_after) : (TSNode){0};
+        if (stacked)
+            al_rule_decline(w->in, "AL205", "list-then-stack", ts_node_start_byte(stmt),
+                            ts_node_end_byte(joined),
+                            ts_node_is_null(e)
+                                ? "`%s` is stacked after the loop on line %zu, but no statement "
+                                  "at the top of the loop's body appends one element to it"
+                            : al_py_count_ident(pf, loop, f.list) != 1
+                                ? "`%s` is stacked after the loop on line %zu, but the loop uses "
+                                  "the list besides its one append (it may read or change it)"
+                                : "`%s` is joined after the loop on line %zu, but not as "
+                                  "`torch.stack(%s)` or `torch.cat(%s)` on dimension 0 with "
+                                  "nothing else passed",
+                            f.list, al_node_row(loop), f.list, f.list);
         free(f.list);
         return;
     }

@@ -10,6 +10,7 @@
 #include "../analysis/python/lifetime.h"
 #include "../base/util.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -565,7 +566,11 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
             al_strbuf_printf(&sb, "`%s` is a parameter, already updated in place on line %zu: "
                                   "assumes no caller reads it after this call",
                              name, row);
-        own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, row ? al_strbuf_detach(&sb) : NULL};
+        else
+            al_strbuf_printf(&sb, "`%s` is a parameter (the caller's tensor), not updated in "
+                                  "place before in this function",
+                             name);
+        own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, al_strbuf_detach(&sb)};
     } else if (ts_node_is_null(*dom) && bs.n == 0) {
         own = (al_own){AL_OWN_NO, NULL};
     }
@@ -710,26 +715,52 @@ static bool is_kernel(const al_pymodule *m, TSNode func)
     return in_cute_function(m, func);
 }
 
+static void decline(const al_rule_input *in, TSNode asg, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void decline(const al_rule_input *in, TSNode asg, const char *fmt, ...)
+{
+    if (!in->declined)
+        return;
+    al_strbuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    al_strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    al_rule_decline(in, "AL401", "inplace-candidate", ts_node_start_byte(asg), ts_node_end_byte(asg),
+                    "%s", sb.data);
+    al_strbuf_free(&sb);
+}
+
 static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
 {
     al_rule_visit *w = arg;
     const al_pymodule *m = w->in->py;
     const al_pyfile *pf = m->pf;
-    if (is_kernel(m, func))
-        return;
     TSNode asg = al_py_name_assignment(stmt);
     if (ts_node_is_null(asg) || !ts_node_is_null(al_node_field(asg, "type")))
         return;
     char *name = al_node_text(pf, al_node_field(asg, "left"));
     inplace ip;
     memset(&ip, 0, sizeof ip);
+    if (is_kernel(m, func)) {
+        if (w->in->declined && inplace_form(m, al_node_field(asg, "right"), name, &ip))
+            decline(w->in, asg, "`%s` is a value of a Triton kernel or CuTe DSL function (a block "
+                                "in registers, not a torch tensor)", name);
+        free(ip.args);
+        free(name);
+        return;
+    }
     /* Bound before, in this function, by values no one else holds (or a
      * parameter this code already updates in place); no alias of it made
      * before the update. */
     bool param = al_py_is_param(pf, func, name);
     TSNode before = {0}, dom = {0};
-    if (inplace_form(m, al_node_field(asg, "right"), name, &ip) &&
-        (param || !ts_node_is_null(before = bound_before(pf, func, stmt, name)))) {
+    bool form = inplace_form(m, al_node_field(asg, "right"), name, &ip);
+    if (form && !param && ts_node_is_null(before = bound_before(pf, func, stmt, name)))
+        decline(w->in, asg, "`%s` is not bound before this line in the function (a global, or a "
+                            "name of an enclosing scope): not known to be a tensor of its own",
+                name);
+    if (form && (param || !ts_node_is_null(before))) {
         /* The dtype of the binding is x's only if no other binding (an
          * `if` branch) can reach the rewrite. */
         al_strlist bound = {0};
@@ -744,6 +775,11 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
         al_own own = ownership(m, func, stmt, asg, name, param, other == NULL, &dom);
         if (own.kind != AL_OWN_NO)
             own = al_own_meet(own, unaliased(m, func, asg, dom, name));
+        if (own.kind == AL_OWN_NO)
+            decline(w->in, asg, "the update could be `%s.%s(%s)`, but `%s` may not be a tensor "
+                                "of its own: %s",
+                    name, ip.method, ip.args ? ip.args : "", name,
+                    own.why ? own.why : "a binding that reaches this line is not a new tensor");
         if (own.kind != AL_OWN_NO) {
             bool fresh = own.kind == AL_OWN_FRESH;
             /* What is assumed about who holds x comes first. */

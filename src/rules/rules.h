@@ -33,6 +33,9 @@ typedef struct {
     /* The running rule's region needs (al_rule.region_needs): its walks
      * may skip a function whose text does not meet them. */
     const unsigned *region_needs;
+    /* `alloclint explain` only (NULL in a check): the candidates a rule
+     * examined and declined, each with the first thing that failed. */
+    al_findings *declined;
 } al_rule_input;
 
 /* What a rule's visitor callbacks (al_pymodule_walk) need. */
@@ -83,6 +86,11 @@ const char *al_rule_page(const char *code, size_t *len);
  * that crossed a call, for the message; nothing when the chain has none.
  * checked is the path of the file being linted. */
 void al_rule_store_clause(const al_chain *chain, const char *checked, al_strbuf *sb);
+/* Records, for `explain`, that the rule examined [start, end) and reports
+ * nothing there, and why (the first thing that failed); nothing in a
+ * check. */
+void al_rule_decline(const al_rule_input *in, const char *code, const char *name, size_t start,
+                     size_t end, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 void al_rule_al101(const al_rule_input *in, al_findings *out);
 void al_rule_al102(const al_rule_input *in, al_findings *out);

@@ -1,7 +1,21 @@
 /* Wording the rules share. */
 #include "rules.h"
 
+#include <stdarg.h>
 #include <string.h>
+
+void al_rule_decline(const al_rule_input *in, const char *code, const char *name, size_t start,
+                     size_t end, const char *fmt, ...)
+{
+    if (!in->declined)
+        return;
+    al_strbuf sb = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    al_strbuf_vprintf(&sb, fmt, ap);
+    va_end(ap);
+    al_findings_add(in->declined, code, name, start, end, al_strbuf_detach(&sb), NULL);
+}
 
 static bool same_file(const char *a, const char *b)
 {

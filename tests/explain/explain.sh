@@ -4,18 +4,23 @@
 # contract (likely, unsafe), a buffer handed to a method that keeps it
 # (blocked), CUDA-graph state on an attribute (not followed), a line
 # with nothing to say, a factory handed straight to torch.cumsum(out=)
-# (proved) and a parameter read before its initializer (no finding); text and JSON against golden files
+# (proved), a parameter read before its initializer (no finding), and lines
+# that AL401, AL201 and AL205 examined and declined (what failed); text and JSON against golden files
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
 bin=$1
 here=$(cd "$(dirname "$0")" && pwd)
 fail=0
 cd "$here/project" || exit 2
-for case in 8:proved 14:likely 24:blocked 21:attribute 3:nothing 34:passed 38:parameter; do
-    line=${case%%:*}
-    name=${case#*:}
+for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.py:21:attribute \
+            decode.py:3:nothing decode.py:34:passed decode.py:38:parameter \
+            declined.py:8:declined_al401 declined.py:14:declined_al201 declined.py:23:declined_al205; do
+    file=${case%%:*}
+    rest=${case#*:}
+    line=${rest%%:*}
+    name=${rest#*:}
     for fmt in text json; do
-        "$bin" explain "decode.py:$line" --output-format "$fmt" >"$here/out.$name.$fmt" 2>&1
+        "$bin" explain "$file:$line" --output-format "$fmt" >"$here/out.$name.$fmt" 2>&1
         rc=$?
         want=0
         [ "$name" = nothing ] && want=1

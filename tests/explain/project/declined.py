@@ -1,0 +1,23 @@
+"""Lines that rules examine and leave: explain says what failed."""
+import torch
+
+
+@torch.inference_mode()
+def rope_base(config, scale):
+    base = config.get("rope_theta", 10000)
+    base = base * scale
+    return base
+
+
+def cu_seqlens(lens):
+    start = torch.zeros(1, dtype=lens.dtype, device=lens.device)
+    return torch.cat([start, torch.cumsum(lens, 0)])
+
+
+def gather_rows(rows, n):
+    picked = []
+    for i in range(n):
+        picked.append(rows[i] * 2)
+        if len(picked) > 4:
+            break
+    return torch.stack(picked)
