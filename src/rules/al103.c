@@ -25,6 +25,7 @@ typedef struct {
     char *size;  /* size as a tuple text, or the *_like input; NULL unknown */
     char *value; /* fill value text, float-normalised when needed; NULL unknown */
     char *kwargs; /* ", dtype=..., device=..." of the factory, or "" */
+    char *written; /* the fill as the code spells it: `zero_()`, `fill_(0.0)` */
     size_t call_start, call_end; /* the factory call (or whole chain) to replace */
     size_t alloc_end;            /* CHAINED: where the factory call ends */
     size_t del_start, del_end;   /* a statement line to delete, or equal */
@@ -62,7 +63,7 @@ static void report(const char *torch, refill *f, al_findings *out)
                                          : (f->like ? "ones_like" : "ones");
         al_strbuf_printf(&msg, "`torch.%s` followed by `%s` is `torch.%s` (a "
                                "simplification, not faster)",
-                         f->factory, f->fill_is_zero ? "zero_()" : "fill_(1)", to);
+                         f->factory, f->written ? f->written : "the fill", to);
         al_strbuf name = {0}, fm = {0};
         al_strbuf_printf(&name, "%s.%s", torch, to);
         al_strbuf_printf(&fm, "Replace with `%s`", name.data);
@@ -103,6 +104,7 @@ static void report(const char *torch, refill *f, al_findings *out)
     free(f->size);
     free(f->value);
     free(f->kwargs);
+    free(f->written);
 }
 
 /* What a torch.full spelling of the allocation and its fill needs: the
@@ -132,6 +134,15 @@ static void describe(const al_pyfile *pf, refill *f, const char *factory, const 
     else
         f->value = al_py_float_value(pf, fill->pos[0]);
     f->kwargs = al_py_kwargs_text(pf, fa, NULL);
+    if (zero) {
+        f->written = al_xstrdup("zero_()");
+    } else {
+        char *v = al_node_text_compact(pf, fill->pos[0]);
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "fill_(%s)", v);
+        f->written = al_strbuf_detach(&sb);
+        free(v);
+    }
 }
 
 /* `x.zero_()` where the dataflow proved x still holds the zeros of its
