@@ -10,7 +10,6 @@
 #include "../analysis/python/lifetime.h"
 #include "../base/util.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -715,21 +714,10 @@ static bool is_kernel(const al_pymodule *m, TSNode func)
     return in_cute_function(m, func);
 }
 
-static void decline(const al_rule_input *in, TSNode asg, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void decline(const al_rule_input *in, TSNode asg, const char *fmt, ...)
-{
-    if (!in->declined)
-        return;
-    al_strbuf sb = {0};
-    va_list ap;
-    va_start(ap, fmt);
-    al_strbuf_vprintf(&sb, fmt, ap);
-    va_end(ap);
-    al_rule_decline(in, "AL401", "inplace-candidate", ts_node_start_byte(asg), ts_node_end_byte(asg),
-                    "%s", sb.data);
-    al_strbuf_free(&sb);
-}
+/* explain: why the update at asg gets no finding. */
+#define decline(in, asg, ...)                                                                    \
+    al_rule_decline((in), "AL401", "inplace-candidate", ts_node_start_byte(asg),               \
+                    ts_node_end_byte(asg), __VA_ARGS__)
 
 static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
 {
