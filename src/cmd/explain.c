@@ -25,7 +25,7 @@ static const char HELP[] =
     "step with lines: the writes, callees, kernels and stores, op contracts,\n"
     "aliases and escapes; then every rule's finding on the line with its notes,\n"
     "and what a rule examined there and left, with the first thing that failed\n"
-    "(AL401, AL201, AL205).\n"
+    "(AL401, AL201, AL202, AL205, AL303).\n"
     "The file is checked inside its project, as `check` checks it (its\n"
     "configuration, the repo index for callees).\n"
     "\n"

@@ -103,6 +103,18 @@ static void cat_in_loop(TSNode func, TSNode stmt, void *arg)
     TSNode loop = al_enclosing_loop(func, stmt);
     if (n < 2 || !al_node_is(items[0], "identifier") || !al_node_text_eq(pf, items[0], name) ||
         ts_node_is_null(loop)) {
+        /* explain: the name grows in a loop, but not as AL202 rewrites. */
+        bool grows = !ts_node_is_null(loop) && n >= 2;
+        for (int i = 1; grows && i < n; i++)
+            if (al_node_is(items[i], "identifier") && al_node_text_eq(pf, items[i], name)) {
+                al_rule_decline(w->in, "AL202", "cat-in-loop", ts_node_start_byte(stmt),
+                                ts_node_end_byte(stmt),
+                                "`%s` grows in the loop on line %zu, but not at the end (it is not "
+                                "the first element of the list): AL202 rewrites `%s = "
+                                "torch.%s([%s, ...])` only",
+                                name, al_node_row(loop), name, cat ? "cat" : "stack", name);
+                break;
+            }
         free(name);
         return;
     }
@@ -113,6 +125,11 @@ static void cat_in_loop(TSNode func, TSNode stmt, void *arg)
     size_t binds = al_strlist_count(&bound, name);
     al_strlist_free(&bound);
     if (binds != 1) {
+        al_rule_decline(w->in, "AL202", "cat-in-loop", ts_node_start_byte(stmt),
+                        ts_node_end_byte(stmt),
+                        "`%s` is bound again in the loop on line %zu besides this `torch.%s`: it "
+                        "does not carry over from one iteration to the next",
+                        name, al_node_row(loop), cat ? "cat" : "stack");
         free(name);
         return;
     }

@@ -170,6 +170,24 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
                     !ra.splat &&
                     ra.nkw == 0 && ra.npos >= 1 && ra.npos <= 3;
     if (!shape_ok) {
+        if (w->in->declined) {
+            const char *why =
+                !plain_reference(buf) ? "the filled buffer is not a name or an attribute"
+                : !known_tensor(w->in->py, func, buf)
+                    ? "the buffer is not known to be a tensor (no torch call or annotation binds "
+                      "it in this function)"
+                : al_py_count_ident(pf, buf, i) ? "the buffer's expression uses the loop variable"
+                : fa.splat || fa.nkw || fa.npos != (fill ? 1 : 0)
+                    ? "the fill's arguments are not the one value AL303 reads"
+                : fill && (al_py_count_ident(pf, fa.pos[0], i) || mentions_buffer(pf, fa.pos[0], buf))
+                    ? "the fill value depends on the index or reads the buffer"
+                    : "the loop's `range(...)` is not given plain start, stop and step";
+            char *b = al_node_text(pf, buf);
+            al_rule_decline(w->in, "AL303", "fill-loop", ts_node_start_byte(loop),
+                            ts_node_end_byte(loop),
+                            "a loop filling `%s` one index at a time, left as it is: %s", b, why);
+            free(b);
+        }
         free(i);
         return;
     }

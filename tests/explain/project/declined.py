@@ -21,3 +21,15 @@ def gather_rows(rows, n):
         if len(picked) > 4:
             break
     return torch.stack(picked)
+
+
+def grow_front(chunks):
+    out = chunks[0]
+    for c in chunks[1:]:
+        out = torch.cat([c, out])
+    return out
+
+
+def clear_rows(buf, n, rows):
+    for i in range(n):
+        buf[i].fill_(rows[i])
