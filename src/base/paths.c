@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const SKIP_DIRS[] = {
     ".git", ".hg", ".svn", "__pycache__", "node_modules", "build", "dist",
@@ -54,6 +55,17 @@ char *al_path_real(const char *path)
 {
     char buf[PATH_MAX];
     return realpath(path, buf) ? al_xstrdup(buf) : NULL;
+}
+
+char *al_path_self_dir(void)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    return slash ? al_xstrndup(exe, (size_t)(slash - exe)) : NULL;
 }
 
 bool al_path_skip_dir_name(const char *name)

@@ -23,6 +23,9 @@ bool al_path_is_dir(const char *path);
 bool al_path_is_file(const char *path);
 /* The canonical absolute path, or NULL when it does not exist. */
 char *al_path_real(const char *path);
+/* The folder of the running program's file (its installation's bin/), or
+ * NULL when it cannot be read. Caller frees. */
+char *al_path_self_dir(void);
 /* The nearest folder at or above `dir` that holds `marker` (a file or a
  * folder), or NULL; caller frees. */
 char *al_path_find_up(const char *dir, const char *marker);

@@ -6,6 +6,7 @@
 #include "../run/config.h"
 #include "../engine/lint.h"
 #include "../rules/rules.h"
+#include "../base/paths.h"
 #include "../base/source.h"
 #include "../base/util.h"
 #include "../base/version.h"
@@ -24,22 +25,17 @@ static char pages_dir[PATH_MAX];
 
 static void find_pages(void)
 {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     pages_dir[0] = '\0';
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            char probe[PATH_MAX + 64];
-            snprintf(probe, sizeof probe, "%s/../share/doc/alloclint/rules/AL101.md", exe);
-            char real[PATH_MAX];
-            if (realpath(probe, real)) {
-                *strrchr(real, '/') = '\0';
-                snprintf(pages_dir, sizeof pages_dir, "%s", real);
-                return;
-            }
+    char *bin = al_path_self_dir();
+    if (bin) {
+        char probe[PATH_MAX + 64];
+        snprintf(probe, sizeof probe, "%s/../share/doc/alloclint/rules/AL101.md", bin);
+        free(bin);
+        char real[PATH_MAX];
+        if (realpath(probe, real)) {
+            *strrchr(real, '/') = '\0';
+            snprintf(pages_dir, sizeof pages_dir, "%s", real);
+            return;
         }
     }
 #ifdef ALLOCLINT_SOURCE_DIR

@@ -584,6 +584,8 @@ static void keep_initial(al_lint_result *res, const al_lint_options *opt, const 
     memset(&res->findings, 0, sizeof res->findings);
 }
 
+/* The 0-based line of offset as the diff counts lines (by `\n` alone; a
+ * source's own line index also ends lines at a lone `\r`). */
 static size_t row_of(const char *text, size_t len, size_t offset)
 {
     size_t row = 0;

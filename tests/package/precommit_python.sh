@@ -26,15 +26,7 @@ git -C "$work/hooks" init -q . && git -C "$work/hooks" add -A && git -C "$work/h
 rev=$(git -C "$work/hooks" rev-parse HEAD)
 
 mkdir "$work/repo" && cd "$work/repo" && git init -q .
-cat > model.py <<'PY'
-import torch
-
-
-def gather(src, idx):
-    out = torch.zeros(idx.numel(), src.shape[1])
-    out.copy_(src[idx])
-    return out
-PY
+cp "$src/tests/precommit_model.py" model.py
 cat > .pre-commit-config.yaml <<YAML
 repos:
   - repo: $work/hooks

@@ -1,5 +1,7 @@
 #include "libclang.h"
 
+#include "../../base/paths.h"
+
 #ifdef ALLOCLINT_HAVE_LIBCLANG
 
 #include <dlfcn.h>
@@ -9,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static al_libclang loaded;
 static const al_libclang *usable;
@@ -57,33 +58,26 @@ static bool try_open(const char *path, const char *origin, char *why, size_t why
  * `pip install libclang` put in the same environment. */
 static bool try_python_package(char *why, size_t why_size)
 {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
+    char *bin = al_path_self_dir();
+    if (!bin)
         return false;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return false;
-    *slash = '\0';
     static const char *const tails[] = {
         "lib/python3*/site-packages/clang/native/libclang*.so*",
         "lib/python3*/dist-packages/clang/native/libclang*.so*",
     };
-    for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+    bool ok = false;
+    for (size_t t = 0; t < sizeof tails / sizeof *tails && !ok; t++) {
         char pattern[PATH_MAX + 128];
-        snprintf(pattern, sizeof pattern, "%s/../%s", exe, tails[t]);
+        snprintf(pattern, sizeof pattern, "%s/../%s", bin, tails[t]);
         glob_t g;
         if (glob(pattern, 0, NULL, &g) != 0)
             continue;
-        bool ok = false;
         for (size_t i = g.gl_pathc; i-- > 0 && !ok;) /* the newest Python's first */
             ok = try_open(g.gl_pathv[i], "the libclang Python package", why, why_size);
         globfree(&g);
-        if (ok)
-            return true;
     }
-    return false;
+    free(bin);
+    return ok;
 }
 
 static bool try_system(char *why, size_t why_size)
