@@ -314,30 +314,40 @@ grep -q 'warning: 1 C++/CUDA file not checked: libclang could not be loaded: /no
 grep -q 'ops.cpp.*AL102' "$work/cxx_after.txt" ||
     say "a file not checked for want of libclang was cached as clean"
 
-# Operator schemas (`Tensor!` in TORCH_LIBRARY) are kept per C++ file: a
-# warm run reads no C++ file for them, and an edited schema changes the
-# findings of the Python caller as --no-cache says.
+# Operator schemas (TORCH_LIBRARY) are kept per C++ file: a warm run reads
+# no C++ file for them, and an edited schema changes the findings of the
+# Python caller as --no-cache says. The schema's `-> Tensor` says the op's
+# result is new, which lets AL401 reuse it; `-> Tensor(a)` says it is the
+# argument, which must not be updated in place.
 cp -r "$tests/rules/AL101/custom_ops.d" "$work/ops"
 cd "$work/ops" || exit 2
-# Without its implementation registered, the op is known by its schema
-# alone: it writes `scales` (an unsafe fix).
-sed -i 's/m.impl("rms_scales", torch::kCUDA, &rms_scales);//' csrc/torch_bindings.cpp
-"$alloclint" check --output-format concise . >"$work/ops_cold.txt" 2>/dev/null
-grep -q 'quantize.py:28:.*AL101 \[unsafe fix\].*torch_bindings.cpp' "$work/ops_cold.txt" ||
-    say "the schema fixture lost its AL101 proved by the schema"
+sed -i 's|  m.def("ragged_scales|  m.def("rms_scaled(Tensor x) -> Tensor");\n  m.def("ragged_scales|' \
+    csrc/torch_bindings.cpp
+cat >>kvq/layers/quantize.py <<'EOF'
+
+
+def doubled_scales(x):
+    y = torch.ops._kvq_C.rms_scaled(x)
+    y = y * 2
+    return y
+EOF
+"$alloclint" check --select ALL --output-format concise . >"$work/ops_cold.txt" 2>/dev/null
+grep -q 'quantize.py:[0-9]*:.*AL401.*y.mul_(2)' "$work/ops_cold.txt" ||
+    say "the schema fixture lost its AL401 finding on the op's new result"
 sleep 3
-"$alloclint" check --output-format concise . >/dev/null 2>&1
+"$alloclint" check --select ALL --output-format concise . >/dev/null 2>&1
 if command -v strace >/dev/null 2>&1; then
-    strace -f -e trace=open,openat -o "$work/ops.trace" "$alloclint" check \
+    strace -f -e trace=open,openat -o "$work/ops.trace" "$alloclint" check --select ALL \
         --output-format concise . >"$work/ops_warm.txt" 2>/dev/null
     grep -q 'torch_bindings.cpp' "$work/ops.trace" &&
         say "a warm run read csrc/torch_bindings.cpp for its schemas"
     cmp -s "$work/ops_cold.txt" "$work/ops_warm.txt" || say "a warm run lost a schema's finding"
 fi
-sed -i 's/rms_scales(Tensor! scales/rms_scales(Tensor scales/' csrc/torch_bindings.cpp
-"$alloclint" check --output-format concise . >"$work/ops_edited.txt" 2>/dev/null
-"$alloclint" check --no-cache --output-format concise . >"$work/ops_ref.txt" 2>/dev/null
-grep -q 'quantize.py:28:.*AL101' "$work/ops_ref.txt" && say "the edited schema still proves AL101"
+sed -i 's/rms_scaled(Tensor x) -> Tensor"/rms_scaled(Tensor(a) x) -> Tensor(a)"/' csrc/torch_bindings.cpp
+"$alloclint" check --select ALL --output-format concise . >"$work/ops_edited.txt" 2>/dev/null
+"$alloclint" check --select ALL --no-cache --output-format concise . >"$work/ops_ref.txt" 2>/dev/null
+grep -q 'quantize.py:[0-9]*:.*AL401' "$work/ops_ref.txt" &&
+    say "the edited schema still lets AL401 reuse the op's result"
 cmp -s "$work/ops_edited.txt" "$work/ops_ref.txt" ||
     { say "an edited schema left the cached findings:"; diff "$work/ops_ref.txt" "$work/ops_edited.txt" >&2; }
 exit $fail

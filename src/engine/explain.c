@@ -2,6 +2,7 @@
 
 #include "../analysis/cxx/buffer.h"
 #include "../analysis/python/module.h"
+#include "../analysis/python/proofs.h"
 #include "../base/paths.h"
 #include "../base/util.h"
 #include "../front/python/pyast.h"
@@ -166,7 +167,7 @@ static void unanalysed_factories(const al_source *src, al_pymodule *m, const al_
 static void python_allocations(const al_source *src, al_pymodule *m, const al_pyfile *pf,
                                size_t line, al_explanation *out)
 {
-    const al_buffers *bs = al_pymodule_buffers(m);
+    const al_buffers *bs = al_proofs_of_module(m);
     for (size_t i = 0; i < bs->n; i++) {
         const al_buffer *b = &bs->items[i];
         const al_alloc_site *a = &b->site;

@@ -45,7 +45,7 @@ static const char *fill_word(al_factory f)
 void al_rule_al101(const al_rule_input *in, al_findings *out)
 {
     const char *torch = in->py->torch;
-    const al_buffers *buffers = al_pymodule_buffers(in->py);
+    const al_buffers *buffers = al_proofs_of_module(in->py);
     for (size_t i = 0; i < buffers->n; i++) {
         const al_buffer *b = &buffers->items[i];
         const al_alloc_site *a = &b->site;

@@ -150,7 +150,7 @@ static void describe(const al_pyfile *pf, refill *f, const char *factory, const 
 static void already_zero(const al_rule_input *in, const char *torch, al_findings *out)
 {
     const al_pyfile *pf = in->py->pf;
-    const al_buffers *buffers = al_pymodule_buffers(in->py);
+    const al_buffers *buffers = al_proofs_of_module(in->py);
     for (size_t b = 0; b < buffers->n; b++) {
         const al_buffer *buf = &buffers->items[b];
         for (size_t i = 0; i < buf->n_zero_refills; i++) {

@@ -19,6 +19,9 @@ void al201_target_free(al201_target *t);
 /* Whether text names the variable or attribute chain `name` (not as the
  * tail of a longer chain: `x.name`). */
 bool al201_names_variable(const char *text, const char *name);
+/* The statement before stmt in its block, comments skipped; null at the
+ * block's start. */
+TSNode al201_previous_statement(TSNode stmt);
 /* When other (an operand of value) is a name that the statement just
  * before binds and nothing else reads (or that value's own target
  * rebinds, where its old value dies): the right side of that binding,

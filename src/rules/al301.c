@@ -23,7 +23,7 @@ static void report(al_pymodule *py, const loopalloc *f, al_findings *out)
     /* A zeros buffer fully overwritten every iteration needs no
      * re-zeroing once hoisted: the buffer facts say so. */
     bool overwritten = false;
-    const al_buffers *buffers = al_pymodule_buffers(py);
+    const al_buffers *buffers = al_proofs_of_module(py);
     for (size_t k = 0; k < buffers->n; k++)
         if (ts_node_start_byte(buffers->items[k].site.call) == f->start &&
             buffers->items[k].proof == AL_PROOF_FULL_WRITE)

@@ -7,6 +7,7 @@
 #define ALLOCLINT_RULES_H
 
 #include "../analysis/python/module.h"
+#include "../analysis/python/proofs.h"
 #include "../analysis/core/ops.h"
 #include "../analysis/core/summary.h"
 #include "../front/cxx/cxx.h"

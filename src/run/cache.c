@@ -495,8 +495,8 @@ static bool parse_cache(al_cache *c, const char *bytes, size_t len)
             op.full_write = get_u8(&r) != 0;
             op.origin = get_u8(&r) ? get_str(&r) : NULL;
             op.library = get_u8(&r) != 0;
-            /* Schemas say only whether an argument is an output. */
-            op.writes = op.full_write ? AL_OP_WRITES_ALL : AL_OP_WRITES_SOME;
+            /* Schemas say only that an argument may be changed. */
+            op.writes = op.full_write ? AL_OP_WRITES_ALL : AL_OP_MUTATES;
             if (!op.name)
                 r.bad = true;
             AL_PUSH(rec.ops.items, rec.ops.n, rec.ops.cap, op);

@@ -76,3 +76,62 @@ def block_pointer(out_ptr, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
     p = tl.make_block_ptr(out_ptr, shape=(M, N), strides=(N, 1), offsets=(pid * BLOCK_M, 0),
                           block_shape=(BLOCK_M, BLOCK_N), order=(1, 0))
     tl.store(p, tl.zeros((BLOCK_M, BLOCK_N), tl.float32), boundary_check=(0, 1))
+
+
+# The data decides what is written: the fill is the default the data
+# leaves (skips), never a wasted one.
+@triton.jit
+def any_hit_flag(flags_ptr, hits_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    hit = tl.load(hits_ptr + offs, mask=offs < n, other=0)
+    tl.store(flags_ptr + pid, 1, mask=tl.sum(hit) > 0)
+
+
+@triton.jit
+def valid_ids_only(out_ptr, ids_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ids = tl.load(ids_ptr + offs, mask=offs < n, other=-1)
+    keep = (offs < n) & (ids > -1)
+    tl.store(out_ptr + offs, ids, mask=keep)
+
+
+@triton.jit
+def compact_rows(out_ptr, src_ptr, dst_ptr, count_ptr, BLOCK: tl.constexpr):
+    # Each program appends its count of rows at a loaded position: the
+    # buffer is sized to an upper bound, its tail keeps the fill.
+    pid = tl.program_id(0)
+    dst = tl.load(dst_ptr + pid)
+    cnt = tl.load(count_ptr + pid)
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(src_ptr + pid * BLOCK + offs, mask=offs < cnt)
+    tl.store(out_ptr + dst + offs, v, mask=offs < BLOCK)
+
+
+# Tiles chosen by comparing program ids: some tiles belong to no program.
+@triton.jit
+def lower_tiles_exit(out_ptr, T, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    i_s = tl.program_id(1)
+    if i_t < i_s:
+        return
+    p = tl.make_block_ptr(out_ptr, (T, T), (T, 1), (i_t * BT, i_s * BT), (BT, BT), (1, 0))
+    tl.store(p, tl.zeros((BT, BT), tl.float32), boundary_check=(0, 1))
+
+
+@triton.jit
+def lower_tiles_loop(out_ptr, T, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    for i_s in range(0, i_t + 1):
+        p = tl.make_block_ptr(out_ptr, (T, T), (T, 1), (i_t * BT, i_s * BT), (BT, BT), (1, 0))
+        tl.store(p, tl.zeros((BT, BT), tl.float32), boundary_check=(0, 1))
+
+
+@triton.jit
+def guarded_grid(out_ptr, n_rows, n, BLOCK: tl.constexpr):
+    # A guard against the bound trims an over-sized grid: still writes-some.
+    row = tl.program_id(0)
+    if row >= n_rows:
+        return
+    cols = tl.arange(0, BLOCK)
+    tl.store(out_ptr + row * n + cols, tl.zeros((BLOCK,), tl.float32), mask=cols < n)

@@ -112,7 +112,7 @@ static void op_contracts_read(void **state)
         {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"rows\"\nrows = \"q.shape[x]\"\n",
          "c.toml:5: key `rows` must name a parameter's dimension: \"q.shape[0]\""},
         {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"most\"\n",
-         "c.toml:4: key `writes` must be \"all\", \"rows\", \"part\", \"accumulates\" or \"some\""},
+         "c.toml:4: key `writes` must be \"all\", \"rows\", \"part\", \"accumulates\", \"mutates\" or \"some\""},
         {"[[op]]\nname = \"a\"\nout = 0\nfull = true\nwrites = \"all\"\n",
          "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
         {"[[op]]\nname = \"a\"\nreturns = \"fresh\"\n",

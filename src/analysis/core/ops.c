@@ -71,7 +71,7 @@ static bool read_rows(const char *text, char **param, int *dim)
     return true;
 }
 
-static const char *const WRITES[] = {"some", "all", "rows", "part", "accumulates"};
+static const char *const WRITES[] = {"some", "all", "rows", "part", "accumulates", "mutates"};
 static const char *const RETURNS[] = {"new", "alias", "may_alias", "not_tensor"};
 
 static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
@@ -130,7 +130,7 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             free(w);
             if (!have_writes) {
                 set_error(err, origin, pair, "key `%s` must be \"all\", \"rows\", \"part\", "
-                                             "\"accumulates\" or \"some\"",
+                                             "\"accumulates\", \"mutates\" or \"some\"",
                           keytext);
                 ok = false;
             }

@@ -18,6 +18,8 @@ typedef enum {
     AL_OP_WRITES_ROWS,  /* every element of the first N rows, N = `rows` */
     AL_OP_WRITES_PART,  /* leaves elements unwritten by design: padded rows, masked tiles */
     AL_OP_ACCUMULATES,  /* adds into it (atomics, split-K partial sums): its zeros are needed */
+    AL_OP_MUTATES,      /* may change it (`Tensor!` in a schema): whether it reads it
+                         * first, or writes all of it, is not stated */
 } al_op_writes;
 
 typedef struct {

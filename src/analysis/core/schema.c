@@ -125,13 +125,15 @@ static void parse_schema(const char *schema, const char *ns, const char *origin,
             char *a = al_xstrndup(arg, len);
             bool keyword_only = strchr(a, '*') && !strchr(a, '!') && strlen(a) <= 3;
             if (!keyword_only) {
-                /* Tensor! out, Tensor(a!) out, Tensor(a!)? out */
+                /* Tensor! out, Tensor(a!) out, Tensor(a!)? out: the op may
+                 * change it, which says nothing of reading it first (a GEMM's
+                 * `Tensor!` scales are read). */
                 const char *bang = strchr(a, '!');
                 if (bang && strstr(a, "Tensor")) {
                     al_op_summary op = {.name = al_xstrdup(name.data),
                                         .out_position = index,
                                         .origin = al_xstrdup(origin),
-                                        .writes = AL_OP_WRITES_SOME};
+                                        .writes = AL_OP_MUTATES};
                     AL_PUSH(out->items, out->n, out->cap, op);
                 }
                 index++;

@@ -45,7 +45,7 @@ typedef struct {
     size_t n_zero_refills, cap_zero_refills;
 } al_buffer;
 
-typedef struct {
+typedef struct al_buffers {
     al_buffer *items;
     size_t n, cap;
 } al_buffers;

@@ -177,13 +177,6 @@ done:
     m->torch = al_imports_alias_for(&m->imports, "torch");
 }
 
-static int compare_buffers(const void *x, const void *y)
-{
-    uint32_t a = ts_node_start_byte(((const al_buffer *)x)->site.call);
-    uint32_t b = ts_node_start_byte(((const al_buffer *)y)->site.call);
-    return a < b ? -1 : a > b;
-}
-
 void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *index)
 {
     m->path = path;
@@ -216,7 +209,7 @@ static unsigned scanned_tokens(const al_py_scan *s, size_t at)
 /* The prefilter's token classes of function i: those of its statement
  * or member when the file's scan is at hand, else of its own text
  * (nested definitions included); read once per module. */
-static unsigned function_tokens(al_pymodule *m, size_t i)
+unsigned al_pymodule_function_tokens(al_pymodule *m, size_t i)
 {
     if (!m->function_tokens) {
         m->function_tokens = al_xcalloc(m->n_functions ? m->n_functions : 1, sizeof(unsigned));
@@ -229,25 +222,6 @@ static unsigned function_tokens(al_pymodule *m, size_t i)
         }
     }
     return m->function_tokens[i];
-}
-
-const al_buffers *al_pymodule_buffers(al_pymodule *m)
-{
-    if (m->buffers_ready)
-        return &m->buffers;
-    m->buffers_ready = true;
-    al_file_env env = {m->path, m->pf, m, m->ops, m->index, 0};
-    for (size_t i = 0; i < m->n_functions; i++) {
-        /* Every buffer is made at a fill site (AL_TOK_FILLSITE): a
-         * function without one is not analysed. */
-        if (m->token_filter && !(function_tokens(m, i) & AL_TOK_FILLSITE))
-            continue;
-        al_buffers_analyse_function(&m->buffers, &env, m->functions[i]);
-        al_passed_factories_analyse(&m->buffers, &env, m->functions[i]);
-    }
-    if (m->buffers.n > 1)
-        qsort(m->buffers.items, m->buffers.n, sizeof *m->buffers.items, compare_buffers);
-    return &m->buffers;
 }
 
 void al_pymodule_walk(const al_pymodule *m, const al_py_walker *w)
@@ -263,7 +237,7 @@ void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_w
         return;
     }
     for (size_t i = 0; i < m->n_functions; i++)
-        if (al_prefilter_admits(needs, function_tokens(m, i)))
+        if (al_prefilter_admits(needs, al_pymodule_function_tokens(m, i)))
             al_py_walk_function(m->functions[i], w);
 }
 
@@ -339,7 +313,8 @@ const char *al_pymodule_alias_for(const al_pymodule *m, const char *module)
 
 void al_pymodule_free(al_pymodule *m)
 {
-    al_buffers_free(&m->buffers);
+    if (m->free_buffers)
+        m->free_buffers(m->buffers);
     al_imports_free(&m->imports);
     al_strlist_free(&m->kernel_names);
     al_strlist_free(&m->atomic_kernel_names);

@@ -1,13 +1,11 @@
 /* A Python file as the rules see it, built by one traversal of its tree:
  * what its imports bind, its functions, its Triton kernels (and which
  * accumulate with atomics), the calls the enabled rules asked for by name,
- * its comments and multi-line strings; and, computed on first use and
- * shared by every rule that asks, what is proved about each buffer it
- * allocates. */
+ * its comments and multi-line strings; and a place for what is proved
+ * about each buffer it allocates (python/proofs.c makes it). */
 #ifndef ALLOCLINT_MODULE_H
 #define ALLOCLINT_MODULE_H
 
-#include "buffer.h"
 #include "../core/ops.h"
 #include "../../front/prefilter.h"
 #include "../../front/python/imports.h"
@@ -45,8 +43,11 @@ typedef struct al_pymodule {
     size_t n_comments, cap_comments;
     al_span *long_strings; /* strings spanning lines: no noqa can go there */
     size_t n_long_strings, cap_long_strings;
-    bool buffers_ready;
-    al_buffers buffers;
+    /* What is proved about its buffers (python/proofs.c), made on first
+     * use; the module keeps it and frees it through free_buffers, and
+     * knows nothing of how it is made. */
+    struct al_buffers *buffers;
+    void (*free_buffers)(struct al_buffers *);
     /* Whether a walk may skip a function by the token classes of its
      * text: not when a factory may be imported under another name (the
      * tokens would not show its calls), nor for the reference run. */
@@ -64,9 +65,10 @@ void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *o
                        const char *const *call_names);
 /* Follows calls through the repo index from now on (path names the file). */
 void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *index);
-/* What is proved about every allocation site of the analysable functions
- * that mention a filled factory, in source order. */
-const al_buffers *al_pymodule_buffers(al_pymodule *m);
+/* The prefilter's token classes of function i (of m->functions): its
+ * statement's or class member's when the file's scan is at hand, else its
+ * own text's; read once per module. */
+unsigned al_pymodule_function_tokens(al_pymodule *m, size_t i);
 /* Walks the body of every analysable function (al_py_walk_function). */
 void al_pymodule_walk(const al_pymodule *m, const al_py_walker *w);
 /* The same, for the functions whose text meets needs (a rule's region

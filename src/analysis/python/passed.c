@@ -2,6 +2,7 @@
 
 #include "module.h"
 #include "uses.h"
+#include "contract.h"
 #include "values.h"
 #include "../../base/util.h"
 

@@ -1,8 +1,10 @@
 #include "uses.h"
+#include "contract.h"
 
 #include "module.h"
 #include "prefix.h"
 #include "values.h"
+#include "../core/index.h"
 #include "../../base/util.h"
 
 #include <ctype.h>
@@ -592,40 +594,6 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
     return u;
 }
 
-TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summary *op,
-                            const char *param)
-{
-    al_py_args a;
-    al_py_args_read(call, &a);
-    TSNode kw = al_py_kwarg(pf, &a, param);
-    if (!ts_node_is_null(kw))
-        return kw;
-    int pos = al_op_param_position(op, param);
-    return pos >= 0 && pos < a.npos ? a.pos[pos] : (TSNode){0};
-}
-
-char *al_contract_why(const al_op_summary *op, const char *name)
-{
-    const char *origin = op->origin ? op->origin : "its op summary";
-    al_strbuf sb = {0};
-    if (op->writes == AL_OP_WRITES_ROWS) {
-        char pos[32];
-        snprintf(pos, sizeof pos, "argument %d", op->out_position);
-        al_strbuf_printf(&sb, "assumes `%s` writes every row of `%s` for the rows of `%s` (%s)",
-                         name, op->out_keyword ? op->out_keyword : pos, op->rows_param, origin);
-    } else if (op->library && op->full_write) {
-        al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says it "
-                              "writes the whole output, which alloclint cannot check",
-                         name);
-    } else {
-        al_strbuf_printf(&sb, "`%s` writes this argument (%s), but not necessarily every "
-                              "element of it",
-                         name, origin);
-    }
-    return al_strbuf_detach(&sb);
-}
-
-
 static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_alias_kind kind,
                       int rid)
 {
@@ -658,6 +626,12 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
     const char *kwp = ts_node_is_null(kw) ? NULL : al_node_ptr(c->env->pf, kw, &kwlen);
     const al_op_summary *op = name ? al_ops_find(c->env->ops, name) : NULL;
     const al_op_summary *out_op = name ? al_ops_find_output(c->env->ops, name, pos, kwp, kwlen) : NULL;
+    /* A run over one file has not read the project's C++ schemas: the
+     * index has, so that `check FILE` and `explain` judge as `check .`. */
+    if (!out_op && name && !strncmp(name, "torch.ops.", 10) && c->env->index) {
+        const al_op_table *schemas = al_index_schemas(c->env->index, c->env->path);
+        out_op = schemas ? al_ops_find_output(schemas, name, pos, kwp, kwlen) : NULL;
+    }
     char what[200];
     if (name && in_list_z(META_FUNCS, name)) {
         e = make(AL_USE_META, call);
@@ -669,6 +643,24 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         char out_pos[32];
         snprintf(out_pos, sizeof out_pos, "argument %d", out_op->out_position);
         const char *out_name = out_op->out_keyword ? out_op->out_keyword : out_pos;
+        if (out_op->writes == AL_OP_MUTATES) {
+            /* `Tensor!` is mutable, not written: its values may be read.
+             * The index names files by absolute path: the file's name
+             * says enough. */
+            const char *origin = out_op->origin ? out_op->origin : "its op summary";
+            if (origin[0] == '/' && strrchr(origin, '/')[1])
+                origin = strrchr(origin, '/') + 1;
+            e = make(AL_USE_NEEDED, call);
+            al_chain_add(&e.chain, c->env->path, al_node_row(call),
+                         "`%s` may change %s%s%s (`Tensor!` in its schema, %s), which says "
+                         "nothing of writing it before reading it; its implementation was "
+                         "not found",
+                         name, out_op->out_keyword ? "`" : "", out_name,
+                         out_op->out_keyword ? "`" : "", origin);
+            free(q);
+            free(bare);
+            return e;
+        }
         if (out_op->writes == AL_OP_ACCUMULATES || out_op->writes == AL_OP_WRITES_PART) {
             /* What the op leaves, or adds to, is the buffer's fill. */
             e = make(out_op->writes == AL_OP_ACCUMULATES ? AL_USE_RMW : AL_USE_NEEDED, call);

@@ -90,12 +90,4 @@ al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
                        al_alias_kind kind, int region);
 void al_use_free(al_use *u);
 
-/* The argument a call passes for an op contract's parameter `param`: by
- * keyword, or at its position in the contract's `args`; a null node. */
-TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summary *op,
-                            const char *param);
-/* Why a write by op `name` under its contract is at most likely (a
- * library's word, rows taken on trust, an output of unstated extent). */
-char *al_contract_why(const al_op_summary *op, const char *name);
-
 #endif

@@ -92,9 +92,62 @@ static bool block_loop(al_tf_kernel *k, TSNode loop, const char *block, al_tf_li
     return false;
 }
 
+/* Whether an expression's value depends on a program id. */
+static bool uses_pid(al_tf_kernel *k, TSNode n)
+{
+    al_tf_lin l = al_tf_form(k, n, 0);
+    for (int i = 0; i < l.n; i++)
+        for (int j = 0; j < l.t[i].nf; j++)
+            if (!strncmp(l.t[i].f[j], "PID", 3))
+                return true;
+    return false;
+}
+
+/* A condition that compares one program id's value with another's
+ * (`i < j`, `i_t <= i_s`): a tile structure (a triangle, a diagonal)
+ * that leaves some tiles to no program by construction, unlike a guard
+ * against a bound (`pid >= n`), which only trims the grid. */
+static bool compares_pids(al_tf_kernel *k, TSNode cond, int depth)
+{
+    cond = al_py_unparen(cond);
+    if (depth > 8 || ts_node_is_null(cond))
+        return false;
+    if (al_node_is(cond, "boolean_operator") || al_node_is(cond, "not_operator") ||
+        (al_node_is(cond, "binary_operator") &&
+         (al_node_text_eq(k->pf, al_node_field(cond, "operator"), "&") ||
+          al_node_text_eq(k->pf, al_node_field(cond, "operator"), "|")))) {
+        uint32_t m = ts_node_named_child_count(cond);
+        for (uint32_t i = 0; i < m; i++)
+            if (compares_pids(k, ts_node_named_child(cond, i), depth + 1))
+                return true;
+        return false;
+    }
+    if (!al_node_is(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2)
+        return false;
+    return uses_pid(k, ts_node_named_child(cond, 0)) && uses_pid(k, ts_node_named_child(cond, 1));
+}
+
+/* `for j in range(..., f(pid))`: a loop whose end depends on the program
+ * id (the lower triangle of a tiled solve). A grid-stride loop starts at
+ * the program id and ends at a bound, and is not one. */
+static bool triangular_loop(al_tf_kernel *k, TSNode loop)
+{
+    TSNode it = al_py_unparen(al_node_field(loop, "right"));
+    if (!al_node_is(it, "call") || !al_tf_is_tl(k, al_node_field(it, "function"), "range")) {
+        TSNode fn = al_node_field(it, "function");
+        if (!al_node_is(it, "call") || !al_node_text_eq(k->pf, fn, "range"))
+            return false;
+    }
+    al_py_args a;
+    al_py_args_read(it, &a);
+    if (a.npos == 0)
+        return false;
+    return uses_pid(k, a.pos[a.npos == 1 ? 0 : 1]);
+}
+
 /* The one structure a store may sit in: loops over blocks whose variable
  * its offsets use. Conditions and other loops make it partial. */
-static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *skips)
+static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *skips, bool *part)
 {
     for (TSNode n = ts_node_parent(store); !ts_node_is_null(n) && !ts_node_eq(n, k->def);
          n = ts_node_parent(n)) {
@@ -105,7 +158,12 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *ski
             char *c = al_node_text_compact(k->pf, cond);
             if (al_tf_has_load(k, cond, 0)) {
                 *skips = true;
-                set_why(p, "stores only when `%s`, which depends on loaded data", c);
+                set_why(p, "stores only when `%s`, which depends on loaded data: the elements "
+                           "it leaves keep the fill by design", c);
+            } else if (compares_pids(k, cond, 0)) {
+                *part = true;
+                set_why(p, "stores only when `%s`, which compares program ids: the tiles "
+                           "where it fails are left to no program", c);
             } else {
                 set_why(p, "stores only when `%s`", c);
             }
@@ -114,6 +172,14 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *ski
         }
         if (al_node_is(n, "while_statement")) {
             set_why(p, "stores inside a while loop");
+            return false;
+        }
+        if (al_node_is(n, "for_statement") && triangular_loop(k, n)) {
+            char *c = al_node_text_compact(k->pf, al_node_field(n, "right"));
+            *part = true;
+            set_why(p, "stores in a loop over `%s`, bounded by the program id: the tiles past "
+                       "the bound are left to no program", c);
+            free(c);
             return false;
         }
     }
@@ -160,6 +226,55 @@ static bool exit_on_data(const al_tf_kernel *k, TSNode exit, char **cond_text)
         }
     }
     return false;
+}
+
+/* Whether an exit sits under a condition that compares program ids. */
+static bool exit_on_pids(al_tf_kernel *k, TSNode exit)
+{
+    for (TSNode q = ts_node_parent(exit); !ts_node_is_null(q) && !ts_node_eq(q, k->def);
+         q = ts_node_parent(q))
+        if ((al_node_is(q, "if_statement") || al_node_is(q, "elif_clause")) &&
+            compares_pids(k, al_node_field(q, "condition"), 0))
+            return true;
+    return false;
+}
+
+/* The exits before a store decide it: one taken on loaded data may skip
+ * it (SKIPS), one on a comparison of program ids leaves tiles out by
+ * construction (WRITES_PART), any other may (WRITES_SOME). False when the
+ * kernel has no exit. */
+static bool exit_verdict(al_tf_kernel *k, TSNode *exits, size_t nexits, al_kparam *p)
+{
+    if (!nexits)
+        return false;
+    /* The strongest reason wins: data, then tiles, then the first exit. */
+    int best = -1;
+    size_t pick = 0;
+    char *c = NULL;
+    for (size_t e = 0; e < nexits && best < 2; e++) {
+        char *t = NULL;
+        int rank = exit_on_data(k, exits[e], &t) ? 2 : exit_on_pids(k, exits[e]) ? 1 : 0;
+        if (rank > best) {
+            free(c);
+            c = t;
+            pick = e;
+            best = rank;
+        } else {
+            free(t);
+        }
+    }
+    p->effect = best == 2 ? AL_EFFECT_SKIPS : best == 1 ? AL_EFFECT_WRITES_PART : AL_EFFECT_WRITES_SOME;
+    if (best == 2)
+        set_why(p, "exits early when `%s`, which depends on loaded data: the elements it "
+                   "skips keep the fill by design", c ? c : "...");
+    else if (best == 1)
+        set_why(p, "exits early when `%s`, which compares program ids: those programs' tiles "
+                   "are left unwritten by construction", c ? c : "...");
+    else
+        set_why(p, "exits early when `%s`", c ? c : "...");
+    p->row = al_node_row(exits[pick]);
+    free(c);
+    return true;
 }
 
 static const char *param_of_factor(const char *f)
@@ -445,9 +560,18 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
             free(mtext);
             return;
         }
-    } else if (off.data || (!ts_node_is_null(mask) && al_tf_has_load(k, mask, 0))) {
-        set_why(p, "stores `%s` under mask `%s`, at offsets or under a bound read from memory",
-                ptext, mtext);
+    } else if (!ts_node_is_null(mask) && al_tf_has_load(k, mask, 0)) {
+        /* A mask computed from loaded values writes the elements the data
+         * selects: the others keep the fill, which is their default. */
+        p->effect = AL_EFFECT_SKIPS;
+        set_why(p, "stores `%s` only where `%s`, which depends on loaded data: the elements "
+                   "it leaves keep the fill by design", ptext, mtext);
+    } else if (off.data) {
+        /* Offsets read from memory (a compaction, a scatter): which
+         * elements are written is decided by the data. */
+        p->effect = AL_EFFECT_SKIPS;
+        set_why(p, "stores `%s` at offsets read from memory: which elements it writes depends "
+                   "on the data, and the others keep the fill", ptext);
     } else if (!ts_node_is_null(mask) && bound_of(k, mask, &lhs, &rhs) && al_tf_lone_param(k, &rhs) >= 0) {
         int n = al_tf_lone_param(k, &rhs);
         /* Which arange, on which axis: find an AR factor in off. */
@@ -703,9 +827,15 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
             p->effect = AL_EFFECT_UNKNOWN;
             set_why(p, "hands `%s` to a call it does not follow", pname);
         } else if (x->block_stores) {
+            bool skips = false, part = false;
             p->effect = AL_EFFECT_WRITES_SOME;
             set_why(p, "stores through a block pointer (`tl.make_block_ptr`) on `%s`; its "
                        "tiles' coverage is not proved", pname);
+            if (!exit_verdict(&k, exits, nexits, p) &&
+                !store_context(&k, x->first, p, &skips, &part))
+                p->effect = skips  ? AL_EFFECT_SKIPS
+                            : part ? AL_EFFECT_WRITES_PART
+                                   : AL_EFFECT_WRITES_SOME;
         } else if (!x->stores) {
             p->effect = AL_EFFECT_UNUSED;
         } else if (li >= 0 || k.bumped_twice[i]) {
@@ -715,33 +845,13 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
             p->effect = AL_EFFECT_WRITES_SOME;
             set_why(p, "stores to `%s` in %d places", pname, x->stores);
         } else {
-            bool skips = false;
+            bool skips = false, part = false;
             p->row = al_node_row(x->store);
-            if (nexits) {
-                /* Any exit taken on loaded data may skip the store. */
-                size_t pick = 0;
-                char *c = NULL;
-                bool data = false;
-                for (size_t e = 0; e < nexits && !data; e++) {
-                    char *t = NULL;
-                    data = exit_on_data(&k, exits[e], &t);
-                    if (data || !c) {
-                        free(c);
-                        c = t;
-                        pick = e;
-                    } else {
-                        free(t);
-                    }
-                }
-                p->effect = data ? AL_EFFECT_SKIPS : AL_EFFECT_WRITES_SOME;
-                if (data)
-                    set_why(p, "exits early when `%s`, which depends on loaded data", c ? c : "...");
-                else
-                    set_why(p, "exits early when `%s`", c ? c : "...");
-                p->row = al_node_row(exits[pick]);
-                free(c);
-            } else if (!store_context(&k, x->store, p, &skips)) {
-                p->effect = skips ? AL_EFFECT_SKIPS : AL_EFFECT_WRITES_SOME;
+            if (exit_verdict(&k, exits, nexits, p)) {
+            } else if (!store_context(&k, x->store, p, &skips, &part)) {
+                p->effect = skips  ? AL_EFFECT_SKIPS
+                            : part ? AL_EFFECT_WRITES_PART
+                                   : AL_EFFECT_WRITES_SOME;
             } else {
                 cover_of_store(&k, x->store, p);
             }

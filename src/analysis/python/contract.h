@@ -1,0 +1,17 @@
+/* An op contract (rules/ops/, a schema) read at one call: the argument
+ * a contract names, and the words a finding uses for what it assumes. */
+#ifndef ALLOCLINT_CONTRACT_H
+#define ALLOCLINT_CONTRACT_H
+
+#include "../core/ops.h"
+#include "../../front/python/syntax.h"
+
+/* The argument a call passes for an op contract's parameter `param`: by
+ * keyword, or at its position in the contract's `args`; a null node. */
+TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summary *op,
+                            const char *param);
+/* Why a write by op `name` under its contract is at most likely (a
+ * library's word, rows taken on trust, an output of unstated extent). */
+char *al_contract_why(const al_op_summary *op, const char *name);
+
+#endif
