@@ -13,7 +13,10 @@
 #       unwritten for the tool to see it read.
 #   ALLOCLINT_TRACE=FILE  ALLOCLINT_TRACE_PATHS=p1:p2:...
 #       record "path:line" for every line executed in those files (absolute
-#       paths), written to FILE at exit.
+#       paths), written to FILE at exit; and, since a Triton kernel's body
+#       runs on the device and is never traced, "K<TAB>path<TAB>first<TAB>
+#       last<TAB>name" for every @triton.jit function of those files the
+#       program launched (a hook on Triton's launcher, JITFunction.run).
 #
 # It must never change what a correct program computes: poisoning only
 # writes memory the program has not written yet.
@@ -94,6 +97,67 @@ def _install_poison():
         det.fill_uninitialized_memory = True
 
 
+# Triton's launchers: `kernel[grid](...)` ends in the class's `run`, also
+# through an autotuner or heuristics, which hold the JIT function.
+_LAUNCHERS = (("triton.runtime.jit", "JITFunction"),
+              ("triton.runtime.interpreter", "InterpretedFunction"))
+
+
+def _hook_triton_launches(record):
+    def patch(module, cls_name):
+        cls = getattr(module, cls_name, None)
+        run = getattr(cls, "run", None)
+        if run is None or getattr(run, "_alloclint_launch", False):
+            return
+
+        def launch(self, *args, **kwargs):
+            try:
+                record(self)
+            except Exception:  # the record must never break the program
+                pass
+            return run(self, *args, **kwargs)
+
+        launch._alloclint_launch = True
+        launch.__wrapped__ = run
+        cls.run = launch
+
+    wanted = dict(_LAUNCHERS)
+    for name, cls_name in _LAUNCHERS:
+        if name in sys.modules:
+            patch(sys.modules[name], cls_name)
+
+    import importlib.abc
+
+    class _AfterImport(importlib.abc.MetaPathFinder):
+        """Patches a launcher module once it has been executed: Triton
+        is imported by the program, after this file ran."""
+
+        def find_spec(self, name, path=None, target=None):
+            if name not in wanted:
+                return None
+            for finder in sys.meta_path:
+                if finder is self or not hasattr(finder, "find_spec"):
+                    continue
+                spec = finder.find_spec(name, path, target)
+                if spec is not None:
+                    break
+            else:
+                return None
+            loader = spec.loader
+            if loader is None or not hasattr(loader, "exec_module"):
+                return spec
+            execute = loader.exec_module
+
+            def exec_module(module):
+                execute(module)
+                patch(module, wanted[name])
+
+            loader.exec_module = exec_module
+            return spec
+
+    sys.meta_path.insert(0, _AfterImport())
+
+
 def _install_trace(out_path, paths):
     wanted = {os.path.realpath(p) for p in paths if p}
     seen = set()
@@ -114,10 +178,26 @@ def _install_trace(out_path, paths):
         seen.add((fn, frame.f_lineno))
         return local
 
+    launched = set()
+
+    def record_launch(jit):
+        code = getattr(getattr(jit, "fn", None), "__code__", None)
+        if code is None or os.path.realpath(code.co_filename) not in wanted:
+            return
+        import dis
+
+        rows = [r for _, r in dis.findlinestarts(code) if r]
+        launched.add((os.path.realpath(code.co_filename), code.co_firstlineno,
+                      max(rows + [code.co_firstlineno]), code.co_name))
+
+    _hook_triton_launches(record_launch)
+
     def dump():
         with open(out_path, "a", encoding="utf-8") as f:
             for fn, line in sorted(seen):
                 f.write("%s:%d\n" % (os.path.realpath(fn), line))
+            for fn, first, last, name in sorted(launched):
+                f.write("K\t%s\t%d\t%d\t%s\n" % (fn, first, last, name))
 
     import atexit
     import threading

@@ -2,7 +2,9 @@
 # `alloclint verify` on the CPU with Debian's python3-torch: one hunk that
 # holds a wrong change (a cumsum that leaves element 0 of an `empty`
 # buffer), a right one, and one in code the command never runs; a baseline
-# that fails; a baseline that fails only when poisoned. Skipped (77)
+# that fails; a baseline that fails only when poisoned; changes inside
+# Triton kernels, one launched (through a CPU stand-in for Triton's
+# launcher) and one not. Skipped (77)
 # without torch under /usr/bin/python3.
 set -u
 alloclint=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -135,6 +137,108 @@ rc=$?
 [ $rc -eq 2 ] || say "poison-only baseline: exit code $rc, expected 2"
 grep -q "fails only with poisoning on, even without the patch" err.txt ||
     { say "poison-only baseline not explained:"; cat err.txt >&2; }
+
+# A change inside a @triton.jit body runs on the device, where no line is
+# traced: the launch of its kernel stands for it ("launched"). On the CPU a
+# stand-in for Triton (our own, below) has the launcher's shape that the
+# hook patches, triton.runtime.jit.JITFunction.run, and does the kernel's
+# work with torch; a kernel never launched stays untested.
+mkdir -p triton/runtime
+cat >triton/__init__.py <<'PY'
+# A CPU stand-in for Triton's launch path: `@jit` makes a JITFunction,
+# `kernel[grid](...)` calls its `run`, which does the device's work with
+# the reference the test registers (the body itself is never executed).
+from .runtime.jit import JITFunction
+
+
+def jit(fn):
+    return JITFunction(fn)
+PY
+: >triton/runtime/__init__.py
+cat >triton/runtime/jit.py <<'PY'
+class JITFunction:
+    def __init__(self, fn):
+        self.fn = fn
+        self.reference = None
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+
+    def run(self, *args, grid=None, **kwargs):
+        return self.reference(*args, **kwargs)
+PY
+cat >triton/language.py <<'PY'
+constexpr = int
+PY
+cat >scale.py <<'PY'
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _scale_rows_kernel(out_ptr, x_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols)
+        tl.store(out_ptr + row * n_cols + cols, x * 2, mask=cols < n_cols)
+
+
+@triton.jit
+def _unused_kernel(out_ptr, n, BLOCK: tl.constexpr):
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        tl.store(out_ptr + offs, 0, mask=offs < n)
+
+
+def scale_rows(x):
+    out = torch.empty_like(x)
+    _scale_rows_kernel[(x.shape[0],)](out, x, x.shape[1], BLOCK=4)
+    return out
+PY
+cat >check3.py <<'PY'
+import torch
+
+import scale
+
+scale._scale_rows_kernel.reference = lambda out, x, n, BLOCK: out.copy_(x * 2)
+assert torch.equal(scale.scale_rows(torch.ones(2, 3)), torch.full((2, 3), 2.0))
+PY
+# AL302's hoist in both kernels (the patch as `check --diff` writes it).
+"$py" - <<'PY'
+src = open("scale.py").read()
+for var in ("cols", "offs"):
+    src = src.replace("        %s = start + tl.arange(0, BLOCK)" % var,
+                      "        %s = start + arange_block" % var)
+src = src.replace("    for start in range(", "    arange_block = tl.arange(0, BLOCK)\n    for start in range(")
+open("scale.new", "w").write(src)
+PY
+diff -u --label a/scale.py --label b/scale.py scale.py scale.new >change3.diff
+"$alloclint" verify change3.diff -- "$py" check3.py >out3.txt 2>err.txt
+rc=$?
+[ $rc -eq 1 ] || { say "Triton stand-in: exit code $rc, expected 1 (one change untested)"; cat err.txt >&2; }
+cat >want3.txt <<'EOF2'
+scale.py:9: verified: launched: the command launched the Triton kernel `_scale_rows_kernel` holding it and passed with fresh memory poisoned
+scale.py:11: verified: launched: the command launched the Triton kernel `_scale_rows_kernel` holding it and passed with fresh memory poisoned
+scale.py:18: untested: the command never executed it
+scale.py:20: untested: the command never executed it
+EOF2
+cmp -s want3.txt out3.txt || { say "Triton stand-in: output differs:"; diff -u want3.txt out3.txt >&2; }
+# Without the hook's record (no launch seen), the same change is untested:
+# the verdict comes from the launch, not from the kernel's lines.
+sed -i 's/return self.reference/return type(self).reference_of(self)/' triton/runtime/jit.py
+cat >>triton/runtime/jit.py <<'PY'
+
+
+JITFunction.reference_of = staticmethod(lambda jit: jit.reference)
+JITFunction.launch = JITFunction.run
+del JITFunction.run
+JITFunction.__getitem__ = lambda self, grid: (lambda *a, **k: self.launch(*a, grid=grid, **k))
+PY
+"$alloclint" verify change3.diff -- "$py" check3.py >out3b.txt 2>err.txt
+grep -q '^scale.py:9: untested' out3b.txt ||
+    { say "a launcher the hook does not know still counted as launched:"; cat out3b.txt >&2; }
 
 # Bad patches are named and exit 2.
 printf 'not a patch\n' >bad.diff

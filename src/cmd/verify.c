@@ -79,6 +79,8 @@ typedef struct {
     char *cwd, *root; /* the temporary root: site/, runs, traces */
     int runs;
     bool *executed; /* per change: executed in a passing run holding it */
+    char **launched; /* per change inside a Triton kernel that passing run
+                      * launched: the kernel's name (else NULL) */
     verdict *verdicts;
     char **reasons;
 } verifier;
@@ -396,6 +398,22 @@ static outcome run_cmd(verifier *v, const bool *selected, bool poison, bool *exe
                 }
                 l = e ? e + 1 : NULL;
             }
+            /* A Triton kernel's body runs on the device, untraced: the
+             * launch of the kernel holding the change stands for it. */
+            for (const char *l = t; l && *l && !executed[i];) {
+                const char *e = strchr(l, '\n');
+                char kpath[PATH_MAX], kname[256];
+                unsigned long kfirst, klast;
+                if (!strncmp(l, "K\t", 2) &&
+                    sscanf(l + 2, "%4095[^\t]\t%lu\t%lu\t%255[^\n]", kpath, &kfirst, &klast,
+                           kname) == 4 &&
+                    !strcmp(kpath, name) && first >= kfirst && hi <= klast) {
+                    executed[i] = true;
+                    free(v->launched[i]);
+                    v->launched[i] = al_xstrdup(kname);
+                }
+                l = e ? e + 1 : NULL;
+            }
             al_strbuf_free(&target);
         }
         free(t);
@@ -552,6 +570,7 @@ static bool setup(verifier *v)
     }
     v->cwd = al_xstrdup(cwd);
     v->executed = al_xcalloc(v->patch.n, sizeof *v->executed);
+    v->launched = al_xcalloc(v->patch.n ? v->patch.n : 1, sizeof *v->launched);
     v->verdicts = al_xcalloc(v->patch.n, sizeof *v->verdicts);
     v->reasons = al_xcalloc(v->patch.n, sizeof *v->reasons);
     return true;
@@ -637,6 +656,9 @@ static void verifier_free(verifier *v)
     free(v->reasons);
     free(v->verdicts);
     free(v->executed);
+    for (size_t i = 0; v->launched && i < v->patch.n; i++)
+        free(v->launched[i]);
+    free(v->launched);
     free(v->root);
     free(v->cwd);
     al_patch_free(&v->patch);
@@ -711,7 +733,14 @@ int al_verify_main(int argc, char **argv)
             continue;
         }
         const char *path = v.patch.items[i].path;
-        if (v.executed[i]) {
+        if (v.executed[i] && v.launched[i]) {
+            v.verdicts[i] = V_VERIFIED;
+            al_strbuf why = {0};
+            al_strbuf_printf(&why, "launched: the command launched the Triton kernel `%s` "
+                                   "holding it and passed%s",
+                             v.launched[i], poison ? " with fresh memory poisoned" : "");
+            v.reasons[i] = al_strbuf_detach(&why);
+        } else if (v.executed[i]) {
             v.verdicts[i] = V_VERIFIED;
             v.reasons[i] = al_xstrdup(poison ? "executed; the command passed with fresh memory "
                                                "poisoned"
