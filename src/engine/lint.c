@@ -1,4 +1,5 @@
 #include "lint.h"
+#include "chain.h"
 
 #include "diff.h"
 
@@ -536,50 +537,51 @@ bool al_lint_fix_wanted(const al_lint_options *opt, const al_fix *fix)
     return false;
 }
 
-/* Applies the fixes the options want among `found`. Returns the new text,
- * or NULL when none is wanted; *applied says, per wanted fix, whether it
- * went in (overlapping ones do not), and *count how many did. */
-static char *apply_wanted(const al_lint_options *opt, const al_findings *found, const char *text,
-                          size_t len, bool **applied, size_t *count, size_t *new_len)
+/* Applies the fixes the options want among `found`, but those excluded
+ * (NULL: none). Returns the new text, or NULL when none is wanted;
+ * *fixes lists the wanted ones, *applied says per wanted fix whether it
+ * went in (overlapping ones do not), *count how many did. */
+static char *apply_wanted(const al_lint_options *opt, const al_findings *found, const bool *excluded,
+                          const char *text, size_t len, al_fix ***fixes, size_t *nf,
+                          bool **applied, size_t *count, size_t *new_len)
 {
-    al_fix **fixes = al_xcalloc(found->n ? found->n : 1, sizeof *fixes);
-    size_t nf = 0;
+    *fixes = al_xcalloc(found->n ? found->n : 1, sizeof **fixes);
+    *nf = 0;
     for (size_t i = 0; i < found->n; i++)
-        if (al_lint_fix_wanted(opt, found->items[i].fix))
-            fixes[nf++] = found->items[i].fix;
+        if (al_lint_fix_wanted(opt, found->items[i].fix) && !(excluded && excluded[i]))
+            (*fixes)[(*nf)++] = found->items[i].fix;
     *applied = NULL;
     *count = 0;
-    if (nf == 0) {
-        free(fixes);
+    if (*nf == 0)
         return NULL;
-    }
-    *applied = al_xcalloc(nf, sizeof(bool));
-    char *next = al_fix_apply(text, len, fixes, nf, *applied, new_len);
-    free(fixes);
-    for (size_t i = 0; i < nf; i++)
+    *applied = al_xcalloc(*nf, sizeof(bool));
+    char *next = al_fix_apply(text, len, *fixes, *nf, *applied, new_len);
+    for (size_t i = 0; i < *nf; i++)
         *count += (*applied)[i];
     return next;
 }
 
 /* Counts a pass that was kept: its fixes, and the rule code of each. */
 static void count_pass(al_lint_result *res, const al_lint_options *opt, const al_findings *found,
-                       const bool *applied, size_t count)
+                       const bool *excluded, const bool *applied, size_t count)
 {
     res->n_fixed += count;
     for (size_t i = 0, k = 0; i < found->n; i++)
-        if (al_lint_fix_wanted(opt, found->items[i].fix) && applied[k++])
+        if (al_lint_fix_wanted(opt, found->items[i].fix) && !(excluded && excluded[i]) &&
+            applied[k++])
             AL_PUSH(res->fixed_codes, res->n_fixed_codes, res->cap_fixed_codes,
                     found->items[i].code);
 }
 
 /* Keeps the first run's findings, and which of them were fixed, for the
  * report; the findings of the fixed text come next. */
-static void keep_initial(al_lint_result *res, const al_lint_options *opt, const bool *applied)
+static void keep_initial(al_lint_result *res, const al_lint_options *opt, const bool *excluded,
+                         const bool *applied)
 {
     res->initial = res->findings;
     res->initial_applied = al_xcalloc(res->initial.n ? res->initial.n : 1, sizeof(bool));
     for (size_t i = 0, k = 0; i < res->initial.n; i++)
-        if (al_lint_fix_wanted(opt, res->initial.items[i].fix))
+        if (al_lint_fix_wanted(opt, res->initial.items[i].fix) && !(excluded && excluded[i]))
             res->initial_applied[i] = applied[k++];
     memset(&res->findings, 0, sizeof res->findings);
 }
@@ -682,12 +684,15 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
         return;
     /* One round: the edits rename a factory and drop an argument. */
     bool *applied;
-    size_t count, len;
-    char *next = apply_wanted(opt, &res->findings, src->bytes, src->len, &applied, &count, &len);
+    al_fix **fixes;
+    size_t count, len, nf;
+    char *next = apply_wanted(opt, &res->findings, NULL, src->bytes, src->len, &fixes, &nf,
+                              &applied, &count, &len);
+    free(fixes);
     if (!next)
         return;
-    count_pass(res, opt, &res->findings, applied, count);
-    keep_initial(res, opt, applied);
+    count_pass(res, opt, &res->findings, NULL, applied, count);
+    keep_initial(res, opt, NULL, applied);
     free(applied);
     al_source fixed;
     al_source_from_memory(&fixed, src->path, next, len);
@@ -696,6 +701,142 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
     res->fixed = next;
     res->fixed_len = len;
     mark_remaining(src, res);
+}
+
+/* Undoes a fix loop's work on res: the first pass's findings back in
+ * res->findings, nothing fixed. */
+static void start_over(al_lint_result *res)
+{
+    if (res->initial_applied) {
+        al_findings_free(&res->findings);
+        res->findings = res->initial;
+        memset(&res->initial, 0, sizeof res->initial);
+    }
+    free(res->initial_applied);
+    res->initial_applied = NULL;
+    free(res->initial_remaining);
+    res->initial_remaining = NULL;
+    free(res->fixed);
+    res->fixed = NULL;
+    res->fixed_len = 0;
+    res->n_fixed = 0;
+    res->n_fixed_codes = 0;
+    res->fix_reverted = false;
+    res->fix_unconverged = 0;
+}
+
+/* The fix loop from res->findings, the first pass's findings marked in
+ * `excluded` left out. Returns the first-pass finding that began a chain
+ * into an unsafe fix (the loop stopped before it), or AL_CHAIN_NONE. */
+static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint_result *res,
+                       const bool *excluded, const char **chained_code)
+{
+    char *cur = NULL;
+    size_t cur_len = 0;
+    const char *text = src->bytes;
+    size_t len = src->len;
+    long base_errors = al_python_error_count(src->bytes, src->len);
+    al_chain_regions regions = {0}, anchors = {0};
+    size_t chained = AL_CHAIN_NONE;
+    for (int round = 0;; round++) {
+        if (round == AL_LINT_MAX_PASSES) {
+            for (size_t i = 0; i < res->findings.n; i++)
+                res->fix_unconverged += al_lint_fix_wanted(opt, res->findings.items[i].fix);
+            break;
+        }
+        /* Which first-pass finding each finding's fix continues, and
+         * which stay left out: an excluded one, offered again. */
+        size_t nfound = res->findings.n;
+        size_t *from = al_xcalloc(nfound ? nfound : 1, sizeof *from);
+        bool *left_out = al_xcalloc(nfound ? nfound : 1, sizeof *left_out);
+        for (size_t i = 0; i < nfound; i++) {
+            const al_finding *f = &res->findings.items[i];
+            size_t a = round == 0 ? i : al_chain_anchor(&anchors, f->fix);
+            if (a != AL_CHAIN_NONE && round > 0 && strcmp(res->initial.items[a].code, f->code))
+                a = AL_CHAIN_NONE;
+            from[i] = a != AL_CHAIN_NONE ? a : al_chain_origin(&regions, f->fix);
+            left_out[i] = a != AL_CHAIN_NONE && excluded[a];
+            if (round > 0 && a == AL_CHAIN_NONE && from[i] != AL_CHAIN_NONE &&
+                al_lint_fix_wanted(opt, f->fix) && f->fix->applicability == AL_FIX_UNSAFE &&
+                chained == AL_CHAIN_NONE) {
+                chained = from[i];
+                *chained_code = f->code;
+            }
+        }
+        if (chained != AL_CHAIN_NONE) {
+            free(from);
+            free(left_out);
+            break;
+        }
+        bool *applied;
+        al_fix **fixes;
+        size_t count, new_len, nf;
+        char *next = apply_wanted(opt, &res->findings, left_out, text, len, &fixes, &nf, &applied,
+                                  &count, &new_len);
+        long errors = next ? al_python_error_count(next, new_len) : 0;
+        if (!next || count == 0 || errors < 0 || errors > base_errors) {
+            if (next && count)
+                res->fix_reverted = true;
+            free(from);
+            free(left_out);
+            free(fixes);
+            free(applied);
+            free(next);
+            break;
+        }
+        size_t *origins = al_xcalloc(nf, sizeof *origins);
+        for (size_t i = 0, k = 0; i < nfound && k < nf; i++)
+            if (res->findings.items[i].fix == fixes[k])
+                origins[k++] = from[i];
+        al_chain_move(&anchors, fixes, applied, nf);
+        al_chain_advance(&regions, fixes, applied, origins, nf);
+        /* First-pass fixes not applied become anchors. */
+        for (size_t i = 0, k = 0; round == 0 && i < nfound; i++) {
+            const al_fix *fix = res->findings.items[i].fix;
+            bool wanted = al_lint_fix_wanted(opt, fix) && !left_out[i];
+            bool went_in = wanted && applied[k];
+            k += wanted;
+            if (!went_in && fix && fix->n_edits) {
+                /* Placed in the new text: the edits of the pass move it. */
+                al_chain_regions one = {0};
+                al_chain_region g = {fix->edits[0].start, fix->edits[0].end, i};
+                AL_PUSH(one.items, one.n, one.cap, g);
+                al_chain_move(&one, fixes, applied, nf);
+                AL_PUSH(anchors.items, anchors.n, anchors.cap, one.items[0]);
+                al_chain_regions_free(&one);
+            }
+        }
+        free(origins);
+        free(fixes);
+        free(from);
+        count_pass(res, opt, &res->findings, left_out, applied, count);
+        if (round == 0)
+            keep_initial(res, opt, left_out, applied);
+        free(left_out);
+        free(applied);
+        free(cur);
+        cur = next;
+        cur_len = new_len;
+        text = cur;
+        len = cur_len;
+        al_source fixed_src;
+        al_source_from_memory(&fixed_src, src->path, cur, cur_len);
+        if (round > 0)
+            al_findings_free(&res->findings);
+        bool se = false;
+        bool ok = run_rules(&fixed_src, opt, NULL, &res->findings, &se, NULL, NULL);
+        al_source_free(&fixed_src);
+        if (!ok)
+            break;
+    }
+    al_chain_regions_free(&regions);
+    al_chain_regions_free(&anchors);
+    if (cur) {
+        res->fixed = cur;
+        res->fixed_len = cur_len;
+        mark_remaining(src, res);
+    }
+    return chained;
 }
 
 void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *res)
@@ -780,55 +921,30 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     /* Apply, re-check, repeat, as ruff does: each pass takes the fixes
      * whose scopes do not meet, then the file is parsed and analysed again,
      * so a fix left out is proved again on the text the others made (and
-     * one that is no longer right is no longer offered). */
-    char *cur = NULL;
-    size_t cur_len = 0;
-    const char *text = src->bytes;
-    size_t len = src->len;
-    long base_errors = al_python_error_count(src->bytes, src->len);
-    for (int round = 0;; round++) {
-        if (round == AL_LINT_MAX_PASSES) {
-            for (size_t i = 0; i < res->findings.n; i++)
-                res->fix_unconverged += al_lint_fix_wanted(opt, res->findings.items[i].fix);
+     * one that is no longer right is no longer offered). A later pass's
+     * unsafe fix on text a fix of this run wrote is a chain the first
+     * pass never reported: the loop starts over without the fix that
+     * began it (chain.h). */
+    size_t n_first = res->findings.n;
+    bool *excluded = al_xcalloc(n_first ? n_first : 1, sizeof *excluded);
+    for (;;) {
+        const char *code = NULL;
+        size_t origin = fix_loop(src, opt, res, excluded, &code);
+        if (origin == AL_CHAIN_NONE || origin >= n_first || excluded[origin])
             break;
-        }
-        bool *applied;
-        size_t count, new_len;
-        char *next = apply_wanted(opt, &res->findings, text, len, &applied, &count, &new_len);
-        if (!next)
-            break;
-        long errors = al_python_error_count(next, new_len);
-        if (count == 0 || errors < 0 || errors > base_errors) {
-            if (count)
-                res->fix_reverted = true;
-            free(applied);
-            free(next);
-            break;
-        }
-        count_pass(res, opt, &res->findings, applied, count);
-        if (round == 0)
-            keep_initial(res, opt, applied);
-        free(applied);
-        free(cur);
-        cur = next;
-        cur_len = new_len;
-        text = cur;
-        len = cur_len;
-        al_source fixed_src;
-        al_source_from_memory(&fixed_src, src->path, cur, cur_len);
-        if (round > 0)
-            al_findings_free(&res->findings);
-        bool se = false;
-        bool ok = run_rules(&fixed_src, opt, NULL, &res->findings, &se, NULL, NULL);
-        al_source_free(&fixed_src);
-        if (!ok)
-            break;
+        excluded[origin] = true;
+        start_over(res);
+        al_finding *f = &res->findings.items[origin];
+        al_findings one = {f, 1, 1}; /* the note goes on f itself */
+        char why[300];
+        snprintf(why, sizeof why,
+                 "fix withheld with --unsafe-fixes: on the text it writes, a later pass offers "
+                 "an unsafe %s fix that this report does not show; fixes chain only through "
+                 "proved ones",
+                 code ? code : "");
+        al_findings_note(&one, NULL, row_of(src->bytes, src->len, f->start) + 1, why);
     }
-    if (cur) {
-        res->fixed = cur;
-        res->fixed_len = cur_len;
-        mark_remaining(src, res);
-    }
+    free(excluded);
 }
 
 char *al_lint_add_noqa(const al_source *src, const al_lint_options *opt, size_t *added,

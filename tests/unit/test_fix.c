@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/chain.h"
 #include "engine/fix.h"
 #include "engine/lint.h"
 #include "rules/rules.h"
@@ -187,6 +188,98 @@ static void lint_text(const char *text, size_t len, bool fix, al_lint_result *re
     lint_text_with(text, len, fix, true, res);
 }
 
+
+/* Regions of text a first-pass fix wrote follow the later passes' edits;
+ * a later fix meets the region it edits, and an untouched anchor finds
+ * the same fix offered again. */
+static void chain_regions_follow_the_passes(void **state)
+{
+    (void)state;
+    /* pass 0: "abcdef" -> "aXYZcdef" (b -> XYZ, finding 4) */
+    al_fix *f0 = al_fix_new(AL_FIX_SAFE, "b");
+    al_fix_add_edit(f0, 1, 2, "XYZ");
+    al_chain_regions regions = {0}, anchors = {0};
+    bool yes = true;
+    size_t origin = 4;
+    al_chain_advance(&regions, &f0, &yes, &origin, 1);
+    assert_int_equal(regions.n, 1);
+    assert_int_equal(regions.items[0].start, 1);
+    assert_int_equal(regions.items[0].end, 4);
+    al_chain_region anchor = {5, 6, 7}; /* 'd' in the new text, finding 7 */
+    AL_PUSH(anchors.items, anchors.n, anchors.cap, anchor);
+    /* pass 1 deletes "a" (no origin): both move one byte left */
+    al_fix *f1 = al_fix_new(AL_FIX_SAFE, "a");
+    al_fix_add_edit(f1, 0, 1, "");
+    size_t none = AL_CHAIN_NONE;
+    al_chain_advance(&regions, &f1, &yes, &none, 1);
+    al_chain_move(&anchors, &f1, &yes, 1);
+    assert_int_equal(regions.n, 1);
+    assert_int_equal(regions.items[0].start, 0);
+    assert_int_equal(regions.items[0].end, 3);
+    /* an unsafe edit of "Y" meets finding 4's text; one of "c" does not */
+    al_fix *f2 = al_fix_new(AL_FIX_UNSAFE, "y");
+    al_fix_add_edit(f2, 1, 2, "y");
+    assert_int_equal(al_chain_origin(&regions, f2), 4);
+    al_fix *f3 = al_fix_new(AL_FIX_UNSAFE, "c");
+    al_fix_add_edit(f3, 3, 4, "C");
+    assert_int_equal(al_chain_origin(&regions, f3), AL_CHAIN_NONE);
+    al_fix *f4 = al_fix_new(AL_FIX_SAFE, "d");
+    al_fix_add_edit(f4, 4, 5, "D");
+    assert_int_equal(al_chain_anchor(&anchors, f4), 7);
+    assert_int_equal(al_chain_anchor(&anchors, f3), AL_CHAIN_NONE);
+    free_fix(f0);
+    free_fix(f1);
+    free_fix(f2);
+    free_fix(f3);
+    free_fix(f4);
+    al_chain_regions_free(&regions);
+    al_chain_regions_free(&anchors);
+}
+
+/* `empty_like` + `fill_(0)` merged into `zeros_like` (AL103, safe), then
+ * `zeros_like` -> `empty_like` (AL101, unsafe: the kernel's bound is not
+ * the buffer's size): with --unsafe-fixes the merge is withheld and says
+ * why, so the net patch never drops the fill unreported; without, the
+ * merge stands. */
+static const char CHAIN[] =
+    "import torch\nimport triton\nimport triton.language as tl\n\n\n"
+    "@triton.jit\ndef _k(out_ptr, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    tl.store(out_ptr + offs, 1.0, mask=offs < n)\n\n\n"
+    "def f(x, n):\n    out = torch.empty_like(x)\n    out.fill_(0)\n"
+    "    _k[(triton.cdiv(n, 128),)](out, n, BLOCK=128)\n    return out\n";
+
+static void unsafe_fix_does_not_chain_on_a_fix(void **state)
+{
+    (void)state;
+    al_source src;
+    al_source_from_memory(&src, "m.py", CHAIN, sizeof CHAIN - 1);
+    al_lint_options opt;
+    memset(&opt, 0, sizeof opt);
+    for (size_t r = 0; r < al_rules_count; r++)
+        opt.enabled[r] = true;
+    opt.ops = &ops;
+    opt.apply_safe = true;
+    opt.apply_unsafe = true;
+    al_lint_result res;
+    al_lint(&src, &opt, &res);
+    assert_null(res.fixed);
+    assert_int_equal(res.n_fixed, 0);
+    assert_int_equal(res.findings.n, 1);
+    assert_string_equal(res.findings.items[0].code, "AL103");
+    const al_finding *f = &res.findings.items[0];
+    assert_true(f->n_notes >= 1);
+    assert_non_null(strstr(f->notes[f->n_notes - 1].message, "unsafe AL101 fix"));
+    al_lint_result_free(&res);
+    opt.apply_unsafe = false;
+    al_lint(&src, &opt, &res);
+    assert_non_null(res.fixed);
+    assert_non_null(strstr(res.fixed, "out = torch.zeros_like(x)\n"));
+    assert_int_equal(res.n_fixed, 1);
+    al_lint_result_free(&res);
+    al_source_free(&src);
+}
+
 static const char CRLF_BOM[] = "\xEF\xBB\xBFimport torch\r\n\r\ndef f(x):\r\n"
                                "\tbuf = torch.zeros(x.shape)  \t# keep\r\n"
                                "\tbuf.copy_(x)\r\n\treturn buf";
@@ -290,6 +383,8 @@ int main(void)
         cmocka_unit_test(overlapping_fix_is_skipped),
         cmocka_unit_test(fixes_with_meeting_scopes_are_not_applied_together),
         cmocka_unit_test(fix_loop_proves_each_fix_after_the_others),
+        cmocka_unit_test(chain_regions_follow_the_passes),
+        cmocka_unit_test(unsafe_fix_does_not_chain_on_a_fix),
         cmocka_unit_test(adjacent_edits_both_apply),
         cmocka_unit_test(same_insertion_point_conflicts),
         cmocka_unit_test(fix_is_all_or_nothing),
