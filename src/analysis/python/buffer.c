@@ -105,6 +105,7 @@ const char *al_block_reason_text(al_block_reason r)
     case AL_BLOCK_PADDED_KERNEL: return "padded shape written by a kernel";
     case AL_BLOCK_GLOBAL: return "global or nonlocal name";
     case AL_BLOCK_CALLEE: return "a callee may leave elements unwritten";
+    case AL_BLOCK_NOT_FOUND: return "handed to a callee not found in the project";
     }
     return "?";
 }
@@ -344,7 +345,7 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
         if (e->kind == AL_USE_READ)
             block_by(a, AL_BLOCK_READ, e);
         else if (e->kind == AL_USE_ESCAPE)
-            block_by(a, AL_BLOCK_ESCAPE, e);
+            block_by(a, e->not_found ? AL_BLOCK_NOT_FOUND : AL_BLOCK_ESCAPE, e);
         else if (e->kind == AL_USE_NEEDED)
             block_by(a, AL_BLOCK_CALLEE, e);
         else if (e->kind == AL_USE_UNREAD && !a->unread_by) {
@@ -661,6 +662,7 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     run(&a, node_idx, &first);
     /* Escaped or accumulated into: someone else may have written it. */
     bool trust_zero = !(a.blocked && (a.reason == AL_BLOCK_ESCAPE || a.reason == AL_BLOCK_GLOBAL ||
+                                      a.reason == AL_BLOCK_NOT_FOUND ||
                                       a.reason == AL_BLOCK_ACCUMULATE)) &&
                       !a.accumulated;
     for (size_t i = 0; trust_zero && a.refill_at && i < f->cfg.n; i++)

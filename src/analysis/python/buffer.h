@@ -24,6 +24,7 @@ typedef enum {
     AL_BLOCK_PADDED_KERNEL, /* padded/rounded shape written by a kernel */
     AL_BLOCK_GLOBAL,        /* the name is global or nonlocal */
     AL_BLOCK_CALLEE,        /* a callee may leave elements unwritten (data-dependent exit) */
+    AL_BLOCK_NOT_FOUND,     /* handed to a callee not found in the project: not followed */
 } al_block_reason;
 
 typedef struct {

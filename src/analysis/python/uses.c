@@ -728,7 +728,27 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
     } else if (q && al_str_starts_with(q, "torch.")) {
         e = make(AL_USE_READ, call);
     } else {
+        /* Neither the project's nor an op alloclint has a summary of: it
+         * may read the buffer, keep it or leave it. Said as it is. */
         e = make(AL_USE_ESCAPE, call);
+        e.not_found = true;
+        char *shown = al_node_text_compact(c->env->pf, fn);
+        if (q && strcmp(q, shown))
+            al_chain_add(&e.chain, c->env->path, al_node_row(call),
+                         "`%s` (`%s`) is not found in the project and has no op summary: "
+                         "alloclint cannot tell whether it reads, keeps or writes it",
+                         shown, q);
+        else if (q || !indexed)
+            al_chain_add(&e.chain, c->env->path, al_node_row(call),
+                         "`%s` is not found in the project and has no op summary: alloclint "
+                         "cannot tell whether it reads, keeps or writes it",
+                         shown);
+        else
+            al_chain_add(&e.chain, c->env->path, al_node_row(call),
+                         "`%s` is a value, not a function alloclint can find (a parameter, a "
+                         "local or an attribute): not followed",
+                         shown);
+        free(shown);
     }
     free(q);
     free(bare);

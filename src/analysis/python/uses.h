@@ -51,6 +51,7 @@ typedef struct {
     al_alias_kind akind; /* CREATE: how the new name refers to the buffer */
     int aregion;
     bool zero_fill; /* `.zero_()` / `.fill_(0)` on the buffer itself */
+    bool not_found; /* ESCAPE: handed to a callee not found in the project */
     char *why;      /* owned: an unsafe write's missing proof */
     al_chain chain; /* owned: the callees and stores behind a write */
     /* Set by the caller: the alias the use went through. */
