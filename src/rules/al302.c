@@ -14,6 +14,8 @@
 /* Equal tl.arange expressions hoisted out of one loop. */
 typedef struct {
     size_t loop_start, loop_row;
+    TSNode block;     /* the block holding the loop the name goes before */
+    size_t last_loop_row; /* a later sibling loop sharing the name, or 0 */
     char *expr;   /* compact text, to group equal expressions */
     char *source; /* the first occurrence as written */
     char *name, *indent;
@@ -98,6 +100,18 @@ static char *hoisted_name(const al_pyfile *pf, TSNode func, TSNode call)
     return al_strbuf_detach(&name);
 }
 
+/* Whether the call's arguments keep their values through the function:
+ * no name of them is bound in its body, so a name made before one loop
+ * holds the value every later loop of that block computes again. */
+static bool fixed_in_function(const al_pymodule *m, TSNode func, TSNode call)
+{
+    al_strlist bound = {0};
+    al_py_bound_names(m->pf, al_node_field(func, "body"), &bound);
+    bool fixed = al_loop_invariant(m->pf, al_node_field(call, "arguments"), &bound);
+    al_strlist_free(&bound);
+    return fixed;
+}
+
 static void collect(const al_pymodule *m, TSNode func, invariants *list)
 {
     TSNode calls[256];
@@ -109,10 +123,20 @@ static void collect(const al_pymodule *m, TSNode func, invariants *list)
             continue;
         char *expr = al_node_text_compact(m->pf, calls[i]);
         invariant *f = NULL;
-        for (size_t j = 0; j < list->n; j++) {
+        for (size_t j = 0; j < list->n && !f; j++) {
             invariant *g = &list->items[j];
             if (g->loop_start == ts_node_start_byte(target) && !strcmp(g->expr, expr))
                 f = g;
+        }
+        /* The same expression hoisted out of a later loop of the same
+         * block: one name, made before the first. */
+        for (size_t j = 0; j < list->n && !f; j++) {
+            invariant *g = &list->items[j];
+            if (!strcmp(g->expr, expr) && ts_node_eq(g->block, ts_node_parent(target)) &&
+                g->loop_start < ts_node_start_byte(target) && fixed_in_function(m, func, calls[i])) {
+                f = g;
+                f->last_loop_row = al_node_row(target);
+            }
         }
         if (!f) {
             char *indent = al_py_indent_of(m->pf, target);
@@ -124,6 +148,7 @@ static void collect(const al_pymodule *m, TSNode func, invariants *list)
             memset(&nf, 0, sizeof nf);
             nf.loop_start = ts_node_start_byte(target);
             nf.loop_row = al_node_row(target);
+            nf.block = ts_node_parent(target);
             nf.expr = expr;
             nf.source = al_node_text(m->pf, calls[i]);
             expr = NULL;
@@ -151,10 +176,15 @@ static void report(const invariant *f, al_findings *out)
         al_fix_add_edit(fix, f->occ_start[k], f->occ_end[k], f->name);
     al_strbuf_free(&a);
     al_strbuf msg = {0};
-    al_strbuf_printf(&msg, "`%s` does not change across the loop on line %zu%s: hoist it "
+    char loops[64];
+    if (f->last_loop_row)
+        snprintf(loops, sizeof loops, "the loops on lines %zu to %zu", f->loop_row,
+                 f->last_loop_row);
+    else
+        snprintf(loops, sizeof loops, "the loop on line %zu", f->loop_row);
+    al_strbuf_printf(&msg, "`%s` does not change across %s%s: hoist it "
                            "(Triton hoists it too; a readability fix)",
-                     f->source, f->loop_row,
-                     f->n_occ > 1 ? " and is computed more than once" : "");
+                     f->source, loops, f->n_occ > 1 ? " and is computed more than once" : "");
     al_findings_add(out, "AL302", "triton-loop-invariant", f->occ_start[0], f->occ_end[0],
                     al_strbuf_detach(&msg), fix);
 }

@@ -143,3 +143,28 @@ def loop_over_a_tuple(a_ptr, b_ptr, out_ptr, B: tl.constexpr):
     for p in (a_ptr, b_ptr):
         acc += tl.load(p + tl.arange(0, B))  # expect: none
     tl.store(out_ptr + tl.arange(0, B), acc)
+
+
+@triton.jit
+def copy_then_clear(x_ptr, out_ptr, n, B: tl.constexpr):
+    # Two loops of one block hoist the same expression: one name, made
+    # before the first loop, and one finding.
+    for s in range(0, n, B):
+        offs = s + tl.arange(0, B)  # expect: AL302 safe
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+    for s in range(0, n, B):
+        offs = s + tl.arange(0, B)
+        tl.store(x_ptr + offs, 0.0, mask=offs < n)
+
+
+@triton.jit
+def block_changes_between(x_ptr, out_ptr, n, B: tl.constexpr, TAIL: tl.constexpr):
+    # `width` is bound in the function: each loop gets its own name.
+    width = B
+    for s in range(0, n, width):
+        offs = s + tl.arange(0, width)  # expect: AL302 safe
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+    width = TAIL
+    for s in range(0, n, width):
+        offs = s + tl.arange(0, width)  # expect: AL302 safe
+        tl.store(x_ptr + offs, 0.0, mask=offs < n)
