@@ -135,3 +135,15 @@ def guarded_grid(out_ptr, n_rows, n, BLOCK: tl.constexpr):
         return
     cols = tl.arange(0, BLOCK)
     tl.store(out_ptr + row * n + cols, tl.zeros((BLOCK,), tl.float32), mask=cols < n)
+
+
+@triton.jit
+def two_segments(out_ptr, lens_ptr, width, BLOCK: tl.constexpr):
+    # Two stores, the second as long as a loaded length: the slots past
+    # both keep the fill (a -1 sentinel).
+    row = tl.program_id(0)
+    n_a = tl.load(lens_ptr + 2 * row)
+    n_b = tl.load(lens_ptr + 2 * row + 1)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + row * width + offs, offs, mask=offs < n_a)
+    tl.store(out_ptr + row * width + n_a + offs, offs, mask=offs < n_b)

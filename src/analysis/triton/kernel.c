@@ -673,6 +673,7 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
 typedef struct {
     int stores, atomics, loads, other, block_stores;
     TSNode store, first;
+    TSNode data_store; /* a store whose mask or offsets are read from memory */
 } uses_of;
 
 /* The parameter a block pointer is made from: `p = tl.make_block_ptr(P,
@@ -755,6 +756,10 @@ static void scan_calls(al_tf_kernel *k, TSNode n, uses_of *u, int depth)
                     if (!strcmp(kind, "store")) {
                         x->stores++;
                         x->store = n;
+                        TSNode mask = a.npos > 2 ? a.pos[2] : al_py_kwarg(k->pf, &a, "mask");
+                        if (ts_node_is_null(x->data_store) &&
+                            (l.data || (!ts_node_is_null(mask) && al_tf_has_load(k, mask, 0))))
+                            x->data_store = n;
                     } else if (!strcmp(kind, "load")) {
                         x->loads++;
                     } else if (!strcmp(kind, "atomic")) {
@@ -841,6 +846,14 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
         } else if (li >= 0 || k.bumped_twice[i]) {
             p->effect = AL_EFFECT_WRITES_SOME;
             set_why(p, "moves the pointer `%s` before storing through it", pname);
+        } else if (x->stores > 1 && !ts_node_is_null(x->data_store)) {
+            /* One of several stores the data chooses: the elements none
+             * writes keep the fill (a sentinel past the valid entries). */
+            p->effect = AL_EFFECT_SKIPS;
+            p->row = al_node_row(x->data_store);
+            set_why(p, "stores to `%s` in %d places, one of them where the data says (its mask "
+                       "or offsets are read from memory): the elements left keep the fill by "
+                       "design", pname, x->stores);
         } else if (x->stores > 1) {
             p->effect = AL_EFFECT_WRITES_SOME;
             set_why(p, "stores to `%s` in %d places", pname, x->stores);

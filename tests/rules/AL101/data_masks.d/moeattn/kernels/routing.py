@@ -55,3 +55,15 @@ def _solve_tril_kernel(A_ptr, Ai_ptr, T, BT: tl.constexpr):
 def _fill_bounded_kernel(out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, 1.0, mask=offs < n)
+
+
+@triton.jit
+def _merge_indices_kernel(out_ptr, topk_ptr, lens_ptr, width, BLOCK: tl.constexpr):
+    # The top-k entries, then the window's: the slots past both keep -1.
+    row = tl.program_id(0)
+    n_topk = tl.load(lens_ptr + 2 * row)
+    n_swa = tl.load(lens_ptr + 2 * row + 1)
+    offs = tl.arange(0, BLOCK)
+    ids = tl.load(topk_ptr + row * width + offs, mask=offs < n_topk)
+    tl.store(out_ptr + row * width + offs, ids, mask=offs < n_topk)
+    tl.store(out_ptr + row * width + n_topk + offs, offs, mask=offs < n_swa)

@@ -5,6 +5,7 @@ from moeattn.kernels.routing import (
     _compact_kernel,
     _expert_hit_kernel,
     _fill_bounded_kernel,
+    _merge_indices_kernel,
     _skip_empty_kernel,
     _solve_tril_kernel,
     _valid_slots_kernel,
@@ -59,4 +60,11 @@ def bounded_fill(x, n):
     # The bound `n` cannot be related to the buffer's size: likely wasted.
     out = torch.zeros_like(x)  # expect: AL101 unsafe
     _fill_bounded_kernel[(triton.cdiv(n, 256),)](out, n, BLOCK=256)
+    return out
+
+
+def merged_indices(topk_ids, lens, width):
+    # -1 marks the unused slots past each row's entries.
+    out = torch.full((topk_ids.shape[0], width), -1, dtype=torch.int32, device=topk_ids.device)  # expect: none
+    _merge_indices_kernel[(topk_ids.shape[0],)](out, topk_ids, lens, width, BLOCK=triton.next_power_of_2(width))
     return out
