@@ -147,3 +147,15 @@ def two_segments(out_ptr, lens_ptr, width, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + row * width + offs, offs, mask=offs < n_a)
     tl.store(out_ptr + row * width + n_a + offs, offs, mask=offs < n_b)
+
+
+@triton.jit
+def scatter_scales(out_ptr, ids_ptr, n, IS_FP8: tl.constexpr, BLOCK: tl.constexpr):
+    # The innermost branch is on a constexpr; the one around it on loaded
+    # ids: the data chooses what is written.
+    pid = tl.program_id(0)
+    expert = tl.load(ids_ptr + pid)
+    if expert >= 0:
+        if IS_FP8:
+            offs = tl.arange(0, BLOCK)
+            tl.store(out_ptr + pid * BLOCK + offs, 1.0, mask=offs < n)

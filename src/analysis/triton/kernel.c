@@ -149,41 +149,51 @@ static bool triangular_loop(al_tf_kernel *k, TSNode loop)
  * its offsets use. Conditions and other loops make it partial. */
 static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *skips, bool *part)
 {
+    /* Every enclosing structure is read, the strongest reason kept: a
+     * branch on loaded data anywhere around the store (outside a
+     * `if IS_FP8:` on a constexpr too) makes the data choose. */
+    int best = -1; /* 0 other, 1 tiles, 2 data */
     for (TSNode n = ts_node_parent(store); !ts_node_is_null(n) && !ts_node_eq(n, k->def);
          n = ts_node_parent(n)) {
+        int rank = -1;
+        char *c = NULL;
         if (al_node_is(n, "if_statement") || al_node_is(n, "elif_clause") ||
             al_node_is(n, "else_clause")) {
             TSNode cond = al_node_field(al_node_is(n, "else_clause") ? ts_node_parent(n) : n,
                                         "condition");
-            char *c = al_node_text_compact(k->pf, cond);
-            if (al_tf_has_load(k, cond, 0)) {
-                *skips = true;
+            rank = al_tf_has_load(k, cond, 0) ? 2 : compares_pids(k, cond, 0) ? 1 : 0;
+            if (rank <= best)
+                continue;
+            c = al_node_text_compact(k->pf, cond);
+            if (rank == 2)
                 set_why(p, "stores only when `%s`, which depends on loaded data: the elements "
                            "it leaves keep the fill by design", c);
-            } else if (compares_pids(k, cond, 0)) {
-                *part = true;
+            else if (rank == 1)
                 set_why(p, "stores only when `%s`, which compares program ids: the tiles "
                            "where it fails are left to no program", c);
-            } else {
+            else
                 set_why(p, "stores only when `%s`", c);
-            }
-            free(c);
-            return false;
-        }
-        if (al_node_is(n, "while_statement")) {
+        } else if (al_node_is(n, "while_statement")) {
+            rank = 0;
+            if (rank <= best)
+                continue;
             set_why(p, "stores inside a while loop");
-            return false;
-        }
-        if (al_node_is(n, "for_statement") && triangular_loop(k, n)) {
-            char *c = al_node_text_compact(k->pf, al_node_field(n, "right"));
-            *part = true;
+        } else if (al_node_is(n, "for_statement") && triangular_loop(k, n)) {
+            rank = 1;
+            if (rank <= best)
+                continue;
+            c = al_node_text_compact(k->pf, al_node_field(n, "right"));
             set_why(p, "stores in a loop over `%s`, bounded by the program id: the tiles past "
                        "the bound are left to no program", c);
-            free(c);
-            return false;
+        } else {
+            continue;
         }
+        free(c);
+        best = rank;
     }
-    return true;
+    *skips = best == 2;
+    *part = best == 1;
+    return best < 0;
 }
 
 /* The exits (return, break, continue) of the kernel, but a last
