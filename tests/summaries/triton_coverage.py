@@ -159,3 +159,14 @@ def scatter_scales(out_ptr, ids_ptr, n, IS_FP8: tl.constexpr, BLOCK: tl.constexp
         if IS_FP8:
             offs = tl.arange(0, BLOCK)
             tl.store(out_ptr + pid * BLOCK + offs, 1.0, mask=offs < n)
+
+
+@triton.jit
+def expert_blocks(out_ptr, cumsum_ptr, block_size):
+    # Each program marks the blocks of one expert, from a loaded start to
+    # a loaded end: the blocks past the last expert keep the fill.
+    pid = tl.program_id(0)
+    start = tl.load(cumsum_ptr + pid)
+    end = tl.load(cumsum_ptr + pid + 1)
+    for i in range(start, end, block_size):
+        tl.store(out_ptr + i // block_size, pid)

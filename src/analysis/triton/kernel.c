@@ -145,6 +145,17 @@ static bool triangular_loop(al_tf_kernel *k, TSNode loop)
     return uses_pid(k, a.pos[a.npos == 1 ? 0 : 1]);
 }
 
+/* `for v in range(a, b, ...)` whose start `a` is read from memory. */
+static bool loaded_start(al_tf_kernel *k, TSNode loop)
+{
+    TSNode it = al_py_unparen(al_node_field(loop, "right"));
+    if (!al_node_is(it, "call"))
+        return false;
+    al_py_args a;
+    al_py_args_read(it, &a);
+    return a.npos >= 2 && al_tf_has_load(k, a.pos[0], 0);
+}
+
 /* The one structure a store may sit in: loops over blocks whose variable
  * its offsets use. Conditions and other loops make it partial. */
 static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *skips, bool *part)
@@ -178,6 +189,17 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *ski
             if (rank <= best)
                 continue;
             set_why(p, "stores inside a while loop");
+        } else if (al_node_is(n, "for_statement") && loaded_start(k, n)) {
+            /* `for i in range(start, end, B)` with the start loaded (a
+             * cumsum's entries): the data sets where the stores reach. A
+             * loop over the blocks of a loaded length from 0 is a
+             * segment's, which cover_of_store judges. */
+            rank = 2;
+            if (rank <= best)
+                continue;
+            c = al_node_text_compact(k->pf, al_node_field(n, "right"));
+            set_why(p, "stores in a loop over `%s`, whose bounds are read from memory: the "
+                       "elements past them keep the fill by design", c);
         } else if (al_node_is(n, "for_statement") && triangular_loop(k, n)) {
             rank = 1;
             if (rank <= best)
