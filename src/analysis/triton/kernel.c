@@ -189,24 +189,24 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *ski
             if (rank <= best)
                 continue;
             set_why(p, "stores inside a while loop");
-        } else if (al_node_is(n, "for_statement") && loaded_start(k, n)) {
+        } else if (al_node_is(n, "for_statement")) {
             /* `for i in range(start, end, B)` with the start loaded (a
              * cumsum's entries): the data sets where the stores reach. A
              * loop over the blocks of a loaded length from 0 is a
              * segment's, which cover_of_store judges. */
-            rank = 2;
+            bool data = loaded_start(k, n);
+            if (!data && !triangular_loop(k, n))
+                continue;
+            rank = data ? 2 : 1;
             if (rank <= best)
                 continue;
             c = al_node_text_compact(k->pf, al_node_field(n, "right"));
-            set_why(p, "stores in a loop over `%s`, whose bounds are read from memory: the "
-                       "elements past them keep the fill by design", c);
-        } else if (al_node_is(n, "for_statement") && triangular_loop(k, n)) {
-            rank = 1;
-            if (rank <= best)
-                continue;
-            c = al_node_text_compact(k->pf, al_node_field(n, "right"));
-            set_why(p, "stores in a loop over `%s`, bounded by the program id: the tiles past "
-                       "the bound are left to no program", c);
+            if (data)
+                set_why(p, "stores in a loop over `%s`, whose bounds are read from memory: the "
+                           "elements past them keep the fill by design", c);
+            else
+                set_why(p, "stores in a loop over `%s`, bounded by the program id: the tiles "
+                           "past the bound are left to no program", c);
         } else {
             continue;
         }
