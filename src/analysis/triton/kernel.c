@@ -127,17 +127,30 @@ static bool compares_pids(al_tf_kernel *k, TSNode cond, int depth)
     return uses_pid(k, ts_node_named_child(cond, 0)) && uses_pid(k, ts_node_named_child(cond, 1));
 }
 
+/* What a condition around a store or an exit says of the elements left:
+ * 2 the data chooses them (it reads memory), 1 a tile structure leaves
+ * them (it compares program ids), 0 anything else (a guard, a flag). */
+static int condition_rank(al_tf_kernel *k, TSNode cond)
+{
+    return al_tf_has_load(k, cond, 0) ? 2 : compares_pids(k, cond, 0) ? 1 : 0;
+}
+
+static al_effect effect_of_rank(int rank)
+{
+    return rank == 2 ? AL_EFFECT_SKIPS : rank == 1 ? AL_EFFECT_WRITES_PART : AL_EFFECT_WRITES_SOME;
+}
+
 /* `for j in range(..., f(pid))`: a loop whose end depends on the program
  * id (the lower triangle of a tiled solve). A grid-stride loop starts at
  * the program id and ends at a bound, and is not one. */
 static bool triangular_loop(al_tf_kernel *k, TSNode loop)
 {
     TSNode it = al_py_unparen(al_node_field(loop, "right"));
-    if (!al_node_is(it, "call") || !al_tf_is_tl(k, al_node_field(it, "function"), "range")) {
-        TSNode fn = al_node_field(it, "function");
-        if (!al_node_is(it, "call") || !al_node_text_eq(k->pf, fn, "range"))
-            return false;
-    }
+    if (!al_node_is(it, "call"))
+        return false;
+    TSNode fn = al_node_field(it, "function");
+    if (!al_node_text_eq(k->pf, fn, "range") && !al_tf_is_tl(k, fn, "range"))
+        return false;
     al_py_args a;
     al_py_args_read(it, &a);
     if (a.npos == 0)
@@ -157,22 +170,24 @@ static bool loaded_start(al_tf_kernel *k, TSNode loop)
 }
 
 /* The one structure a store may sit in: loops over blocks whose variable
- * its offsets use. Conditions and other loops make it partial. */
-static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *skips, bool *part)
+ * its offsets use. Any other (a condition, a loop from a loaded start or
+ * up to the program id, a while loop) decides the parameter's effect and
+ * reason: true when none does. Every enclosing structure is read and the
+ * strongest reason kept: a branch on loaded data anywhere around the
+ * store (outside a `if IS_FP8:` on a constexpr too) makes the data
+ * choose. */
+static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p)
 {
-    /* Every enclosing structure is read, the strongest reason kept: a
-     * branch on loaded data anywhere around the store (outside a
-     * `if IS_FP8:` on a constexpr too) makes the data choose. */
-    int best = -1; /* 0 other, 1 tiles, 2 data */
+    int best = -1;
     for (TSNode n = ts_node_parent(store); !ts_node_is_null(n) && !ts_node_eq(n, k->def);
          n = ts_node_parent(n)) {
-        int rank = -1;
+        int rank;
         char *c = NULL;
         if (al_node_is(n, "if_statement") || al_node_is(n, "elif_clause") ||
             al_node_is(n, "else_clause")) {
             TSNode cond = al_node_field(al_node_is(n, "else_clause") ? ts_node_parent(n) : n,
                                         "condition");
-            rank = al_tf_has_load(k, cond, 0) ? 2 : compares_pids(k, cond, 0) ? 1 : 0;
+            rank = condition_rank(k, cond);
             if (rank <= best)
                 continue;
             c = al_node_text_compact(k->pf, cond);
@@ -213,8 +228,8 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p, bool *ski
         free(c);
         best = rank;
     }
-    *skips = best == 2;
-    *part = best == 1;
+    if (best >= 0)
+        p->effect = effect_of_rank(best);
     return best < 0;
 }
 
@@ -239,36 +254,25 @@ static void find_exits(al_tf_kernel *k, TSNode n, TSNode *exits, size_t *nexits,
         find_exits(k, ts_node_named_child(n, i), exits, nexits, max, depth + 1);
 }
 
-/* Whether an exit may be taken on loaded data: an `if` around it whose
- * condition reads memory. */
-static bool exit_on_data(const al_tf_kernel *k, TSNode exit, char **cond_text)
+/* The strongest condition an exit sits under (condition_rank), and that
+ * condition (the innermost of that rank); -1 and a null node when it sits
+ * under none. */
+static int exit_condition(al_tf_kernel *k, TSNode exit, TSNode *cond_out)
 {
+    int best = -1;
     for (TSNode q = ts_node_parent(exit); !ts_node_is_null(q) && !ts_node_eq(q, k->def);
          q = ts_node_parent(q)) {
         if (!al_node_is(q, "if_statement") && !al_node_is(q, "elif_clause") &&
             !al_node_is(q, "while_statement"))
             continue;
         TSNode cond = al_node_field(q, "condition");
-        if (!*cond_text)
-            *cond_text = al_node_text_compact(k->pf, cond);
-        if (al_tf_has_load(k, cond, 0)) {
-            free(*cond_text);
-            *cond_text = al_node_text_compact(k->pf, cond);
-            return true;
+        int rank = condition_rank(k, cond);
+        if (rank > best) {
+            best = rank;
+            *cond_out = cond;
         }
     }
-    return false;
-}
-
-/* Whether an exit sits under a condition that compares program ids. */
-static bool exit_on_pids(al_tf_kernel *k, TSNode exit)
-{
-    for (TSNode q = ts_node_parent(exit); !ts_node_is_null(q) && !ts_node_eq(q, k->def);
-         q = ts_node_parent(q))
-        if ((al_node_is(q, "if_statement") || al_node_is(q, "elif_clause")) &&
-            compares_pids(k, al_node_field(q, "condition"), 0))
-            return true;
-    return false;
+    return best;
 }
 
 /* The exits before a store decide it: one taken on loaded data may skip
@@ -282,28 +286,28 @@ static bool exit_verdict(al_tf_kernel *k, TSNode *exits, size_t nexits, al_kpara
     /* The strongest reason wins: data, then tiles, then the first exit. */
     int best = -1;
     size_t pick = 0;
-    char *c = NULL;
+    TSNode cond = {0};
     for (size_t e = 0; e < nexits && best < 2; e++) {
-        char *t = NULL;
-        int rank = exit_on_data(k, exits[e], &t) ? 2 : exit_on_pids(k, exits[e]) ? 1 : 0;
+        TSNode c = {0};
+        int rank = exit_condition(k, exits[e], &c);
+        if (rank < 0)
+            rank = 0;
         if (rank > best) {
-            free(c);
-            c = t;
-            pick = e;
             best = rank;
-        } else {
-            free(t);
+            pick = e;
+            cond = c;
         }
     }
-    p->effect = best == 2 ? AL_EFFECT_SKIPS : best == 1 ? AL_EFFECT_WRITES_PART : AL_EFFECT_WRITES_SOME;
+    p->effect = effect_of_rank(best);
+    char *c = ts_node_is_null(cond) ? al_xstrdup("...") : al_node_text_compact(k->pf, cond);
     if (best == 2)
         set_why(p, "exits early when `%s`, which depends on loaded data: the elements it "
-                   "skips keep the fill by design", c ? c : "...");
+                   "skips keep the fill by design", c);
     else if (best == 1)
         set_why(p, "exits early when `%s`, which compares program ids: those programs' tiles "
-                   "are left unwritten by construction", c ? c : "...");
+                   "are left unwritten by construction", c);
     else
-        set_why(p, "exits early when `%s`", c ? c : "...");
+        set_why(p, "exits early when `%s`", c);
     p->row = al_node_row(exits[pick]);
     free(c);
     return true;
@@ -864,15 +868,11 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
             p->effect = AL_EFFECT_UNKNOWN;
             set_why(p, "hands `%s` to a call it does not follow", pname);
         } else if (x->block_stores) {
-            bool skips = false, part = false;
             p->effect = AL_EFFECT_WRITES_SOME;
             set_why(p, "stores through a block pointer (`tl.make_block_ptr`) on `%s`; its "
                        "tiles' coverage is not proved", pname);
-            if (!exit_verdict(&k, exits, nexits, p) &&
-                !store_context(&k, x->first, p, &skips, &part))
-                p->effect = skips  ? AL_EFFECT_SKIPS
-                            : part ? AL_EFFECT_WRITES_PART
-                                   : AL_EFFECT_WRITES_SOME;
+            if (!exit_verdict(&k, exits, nexits, p))
+                store_context(&k, x->first, p);
         } else if (!x->stores) {
             p->effect = AL_EFFECT_UNUSED;
         } else if (li >= 0 || k.bumped_twice[i]) {
@@ -890,16 +890,9 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
             p->effect = AL_EFFECT_WRITES_SOME;
             set_why(p, "stores to `%s` in %d places", pname, x->stores);
         } else {
-            bool skips = false, part = false;
             p->row = al_node_row(x->store);
-            if (exit_verdict(&k, exits, nexits, p)) {
-            } else if (!store_context(&k, x->store, p, &skips, &part)) {
-                p->effect = skips  ? AL_EFFECT_SKIPS
-                            : part ? AL_EFFECT_WRITES_PART
-                                   : AL_EFFECT_WRITES_SOME;
-            } else {
+            if (!exit_verdict(&k, exits, nexits, p) && store_context(&k, x->store, p))
                 cover_of_store(&k, x->store, p);
-            }
         }
     }
     free(u);
