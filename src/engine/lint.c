@@ -788,24 +788,20 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
         for (size_t i = 0, k = 0; i < nfound && k < nf; i++)
             if (res->findings.items[i].fix == fixes[k])
                 origins[k++] = from[i];
-        al_chain_move(&anchors, fixes, applied, nf);
-        al_chain_advance(&regions, fixes, applied, origins, nf);
-        /* First-pass fixes not applied become anchors. */
+        /* First-pass fixes not applied become anchors, placed in the
+         * text they were found in: the pass's edits move them. */
         for (size_t i = 0, k = 0; round == 0 && i < nfound; i++) {
             const al_fix *fix = res->findings.items[i].fix;
             bool wanted = al_lint_fix_wanted(opt, fix) && !left_out[i];
             bool went_in = wanted && applied[k];
             k += wanted;
             if (!went_in && fix && fix->n_edits) {
-                /* Placed in the new text: the edits of the pass move it. */
-                al_chain_regions one = {0};
                 al_chain_region g = {fix->edits[0].start, fix->edits[0].end, i};
-                AL_PUSH(one.items, one.n, one.cap, g);
-                al_chain_move(&one, fixes, applied, nf);
-                AL_PUSH(anchors.items, anchors.n, anchors.cap, one.items[0]);
-                al_chain_regions_free(&one);
+                AL_PUSH(anchors.items, anchors.n, anchors.cap, g);
             }
         }
+        al_chain_move(&anchors, fixes, applied, nf);
+        al_chain_advance(&regions, fixes, applied, origins, nf);
         free(origins);
         free(fixes);
         free(from);
@@ -831,6 +827,10 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
     }
     al_chain_regions_free(&regions);
     al_chain_regions_free(&anchors);
+    if (chained != AL_CHAIN_NONE) {
+        free(cur); /* the loop starts over: nothing of this one is kept */
+        return chained;
+    }
     if (cur) {
         res->fixed = cur;
         res->fixed_len = cur_len;

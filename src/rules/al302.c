@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Equal tl.arange expressions hoisted out of one loop. */
+/* Equal tl.arange expressions hoisted out of one loop, or out of several
+ * loops of one block into one name made before the first. */
 typedef struct {
     size_t loop_start, loop_row;
     TSNode block;     /* the block holding the loop the name goes before */
