@@ -18,14 +18,29 @@ typedef struct {
     char *device;          /* NULL: unknown */
     char *dtype;           /* also converts dtype */
     bool non_blocking, random, has_device;
+    bool from_data;        /* torch.tensor(data): the data is on the host anyway */
 } move;
+
+/* Factories that copy Python data: made on the host whatever `device=`
+ * says, so `device=` saves a call, not a host tensor or a copy. */
+static bool copies_host_data(const char *factory)
+{
+    return !strcmp(factory, "torch.tensor") || !strcmp(factory, "torch.as_tensor") ||
+           !strcmp(factory, "torch.asarray");
+}
 
 static void report(const move *f, al_findings *out)
 {
     al_strbuf msg = {0};
-    al_strbuf_printf(&msg, "`%s` builds the tensor in host memory and then copies it to "
-                           "the device: pass `device=%s` to the factory",
-                     f->factory, f->device);
+    if (f->from_data)
+        al_strbuf_printf(&msg, "`%s` copies its data to the device in a second call: pass "
+                               "`device=%s` to the factory (one call; the data still "
+                               "crosses from the host)",
+                         f->factory, f->device);
+    else
+        al_strbuf_printf(&msg, "`%s` builds the tensor in host memory and then copies it to "
+                               "the device: pass `device=%s` to the factory",
+                         f->factory, f->device);
     al_fix *fix = NULL;
     if (f->has_device) {
         al_strbuf_puts(&msg, " (no fix: the factory already names a device or dtype)");
@@ -193,7 +208,11 @@ static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
             f.has_device = true;
         }
         f.factory = al_pymodule_resolve(m, al_node_field(inner, "function"));
-        report(&f, out);
+        f.from_data = f.factory && copies_host_data(f.factory);
+        /* torch.tensor(data).to(dev, non_blocking=True) already copies
+         * asynchronously; `device=` would copy and wait for the stream. */
+        if (!(f.from_data && f.non_blocking))
+            report(&f, out);
     }
     free(f.factory), free(f.device), free(f.dtype);
 }

@@ -57,3 +57,25 @@ __global__ void resolve_hits(int* face_ids, const long* zbuf, int n) {
   }
   face_ids[i] = (int)z;
 }
+
+// Speculative decoding: each block walks its draft tree and writes the
+// target's token only at the positions it accepted, chosen by the tree read
+// from memory. The other positions keep the caller's fill (-1).
+__global__ void accept_along_tree(long* accepted, const long* next_token, const long* target,
+                                  int steps) {
+    int row = blockIdx.x;
+    long at = next_token[row * steps];
+    for (int j = 1; j < steps && at >= 0; ++j) {
+        accepted[at] = target[at];
+        at = next_token[row * steps + j];
+    }
+}
+
+// The index is computed from the thread, the value is loaded: a full write.
+__global__ void gather_rows(float* out, const float* table, const int* ids, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int id = ids[i];
+        out[i] = table[id];
+    }
+}

@@ -292,6 +292,7 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
     loaded_locals(f, ps, np, &loaded);
     int stores = 0;
     size_t store_at = 0, index_a = 0, index_b = 0;
+    size_t loaded_index_at = 0; /* a store at an index read from memory, or 0 */
     for (size_t i = f->body + 1; i < f->end; i++) {
         if (!al_cxx_fn_is_use(f, i, p->name))
             continue;
@@ -322,6 +323,8 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
                 store_at = i;
                 index_a = i + 2;
                 index_b = close;
+                if (!loaded_index_at && reads_memory(f, ps, np, index_a, index_b, &loaded))
+                    loaded_index_at = i;
             } else {
                 al_effect_set(out, AL_EFFECT_READS, f->path, row, "reads it");
             }
@@ -355,6 +358,11 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
                 al_effect_set(out, AL_EFFECT_WRITES_SOME, f->path, al_cxx_row(u, u->tokens[i].start),
                     "returns early before storing");
         }
+        /* `out[idx] = v` with idx read from memory: the data chooses the
+         * elements (a scatter of accepted tokens), the rest keep the fill. */
+        if (loaded_index_at)
+            al_effect_set(out, AL_EFFECT_SKIPS, f->path, al_cxx_row(u, u->tokens[loaded_index_at].start),
+                "stores at an index loaded from memory");
         size_t ca, cb;
         if (out->effect != AL_EFFECT_SKIPS && enclosing_if(f, store_at, &ca, &cb) &&
             thread_guard < 0) {

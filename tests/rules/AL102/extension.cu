@@ -250,3 +250,23 @@ torch::Tensor other_count(const torch::Tensor& x, const torch::Tensor& y) {
                                                  y.numel());
   return out;
 }
+
+// Writes the target's token at the positions each row's draft tree accepts,
+// positions read from memory: the others keep -1 for the sampler to see.
+__global__ void accept_tokens_kernel(int64_t* accepted, const int64_t* next_pos,
+                                     const int64_t* target, int steps) {
+  int row = blockIdx.x;
+  int64_t at = next_pos[row * steps];
+  for (int j = 1; j < steps && at >= 0; ++j) {
+    accepted[at] = target[at];
+    at = next_pos[row * steps + j];
+  }
+}
+
+torch::Tensor accept_tokens(const torch::Tensor& next_pos, const torch::Tensor& target,
+                            int64_t rows, int steps) {
+  auto accepted = torch::full({target.numel()}, -1, target.options());  // expect: none
+  accept_tokens_kernel<<<rows, 1>>>(accepted.data_ptr<int64_t>(), next_pos.data_ptr<int64_t>(),
+                                    target.data_ptr<int64_t>(), steps);
+  return accepted;
+}

@@ -40,6 +40,20 @@ def literal_tensor(values, device):
     return t
 
 
+def pinned_async_copy(lens, device):
+    # Staged in pinned memory and copied without waiting: `device=` would
+    # copy the same data and wait for the stream.
+    t = torch.tensor(lens, dtype=torch.int32, pin_memory=True).to(device, non_blocking=True)  # expect: none
+    return t
+
+
+def pageable_async_copy(lens, device):
+    # From pageable memory the copy is still queued without a stream sync;
+    # `device=` adds one, and the data crosses either way.
+    t = torch.as_tensor(lens, dtype=torch.int64).to(device, non_blocking=True)  # expect: none
+    return t
+
+
 def bare_factory(n, device):
     z = zeros(n).to(device)  # expect: AL501 safe
     return z
