@@ -369,8 +369,10 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                  strstr(ts_node_type(al_node_field(n, "value")), "as_pattern");
         } else if (!strcmp(t, "assignment")) {
             TSNode left = al_node_field(n, "left");
+            /* `a, x = ...`: a binding ownership reads when flat; nested or
+             * starred, not followed */
             no = !al_node_is(left, "identifier") && al_py_count_ident(pf, left, name) &&
-                 !al_node_is(left, "subscript"); /* a, x = ... */
+                 !al_node_is(left, "subscript") && al_own_unpacked_position(pf, left, name) < 0;
         } else if (!strcmp(t, "identifier") && al_node_text_eq(pf, n, name) &&
                    !(ts_node_start_byte(n) >= ts_node_start_byte(asg) &&
                      ts_node_end_byte(n) <= ts_node_end_byte(asg)) &&
@@ -381,7 +383,10 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                         ts_node_eq(al_node_field(par, "attribute"), n);
             bool kwname = al_node_is(par, "keyword_argument") &&
                           ts_node_eq(al_node_field(par, "name"), n);
-            bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
+            bool bound = (al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n)) ||
+                         ((al_node_is(par, "pattern_list") || al_node_is(par, "tuple_pattern")) &&
+                          al_node_is(ts_node_parent(par), "assignment") &&
+                          ts_node_eq(al_node_field(ts_node_parent(par), "left"), par));
             /* `x = x.reshape(...)`: the view takes the name the tensor had. */
             TSNode st = n;
             while (!ts_node_is_null(st) && !al_node_is(st, "assignment") &&
@@ -486,18 +491,32 @@ static al_visit visit_binding(TSNode n, void *arg)
     if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
         al_node_is(n, "lambda"))
         return AL_VISIT_OVER;
-    if (al_node_is(n, "assignment") && al_node_is(al_node_field(n, "left"), "identifier") &&
-        al_node_text_eq(w->pf, al_node_field(n, "left"), w->name))
+    if (al_node_is(n, "assignment") &&
+        ((al_node_is(al_node_field(n, "left"), "identifier") &&
+          al_node_text_eq(w->pf, al_node_field(n, "left"), w->name)) ||
+         al_own_unpacked_position(w->pf, al_node_field(n, "left"), w->name) >= 0))
         push_binding(w->out, n);
     return AL_VISIT_INTO;
 }
 
-/* The assignment `name = v` a statement is, or a null node. */
+/* The assignment `name = v` or `name, other = v` a statement is, or a
+ * null node. */
 static TSNode binding_statement(const al_pyfile *pf, TSNode st, const char *name)
 {
     TSNode a = al_py_name_assignment(st);
-    return !ts_node_is_null(a) && al_node_text_eq(pf, al_node_field(a, "left"), name) ? a
-                                                                                       : (TSNode){0};
+    if (!ts_node_is_null(a))
+        return al_node_text_eq(pf, al_node_field(a, "left"), name) ? a : (TSNode){0};
+    if (al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 &&
+        al_node_is(ts_node_named_child(st, 0), "assignment") &&
+        al_own_unpacked_position(pf, al_node_field(ts_node_named_child(st, 0), "left"), name) >= 0)
+        return ts_node_named_child(st, 0);
+    return (TSNode){0};
+}
+
+/* Whether binding a is `name = v` (not an unpacking). */
+static bool plain_binding(TSNode a)
+{
+    return al_node_is(al_node_field(a, "left"), "identifier");
 }
 
 /* The bindings of x that may reach stmt, and *dom, the one that reaches
@@ -518,7 +537,8 @@ static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *
             for (TSNode s = ts_node_prev_named_sibling(at); !ts_node_is_null(s) && ts_node_is_null(*dom);
                  s = ts_node_prev_named_sibling(s)) {
                 TSNode a = binding_statement(pf, s, name);
-                if (!ts_node_is_null(a) && al_own_updates_itself(pf, al_node_field(a, "right"), name))
+                if (!ts_node_is_null(a) && plain_binding(a) &&
+                    al_own_updates_itself(pf, al_node_field(a, "right"), name))
                     continue;
                 if (!ts_node_is_null(a)) {
                     push_binding(out, a);
@@ -575,7 +595,13 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
     }
     for (size_t i = 0; i < bs.n && own.kind != AL_OWN_NO; i++) {
         TSNode v = al_node_field(bs.items[i], "right");
-        if (!ts_node_eq(bs.items[i], asg) && !al_own_updates_itself(pf, v, name))
+        if (ts_node_eq(bs.items[i], asg))
+            continue;
+        if (!plain_binding(bs.items[i]))
+            own = al_own_meet(own, al_value_own_element(m, func, v,
+                                       al_own_unpacked_position(pf, al_node_field(bs.items[i], "left"), name),
+                                       follow));
+        else if (!al_own_updates_itself(pf, v, name))
             own = al_own_meet(own, al_value_own(m, func, v, follow));
     }
     free(bs.items);
@@ -595,8 +621,10 @@ static TSNode bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const 
         TSNode n = ts_tree_cursor_current_node(&cur);
         if (ts_node_start_byte(n) >= ts_node_start_byte(stmt))
             break;
-        if (al_node_is(n, "assignment") && al_node_is(al_node_field(n, "left"), "identifier") &&
-            al_node_text_eq(pf, al_node_field(n, "left"), name))
+        if (al_node_is(n, "assignment") &&
+            ((al_node_is(al_node_field(n, "left"), "identifier") &&
+              al_node_text_eq(pf, al_node_field(n, "left"), name)) ||
+             al_own_unpacked_position(pf, al_node_field(n, "left"), name) >= 0))
             v = al_node_field(n, "right");
         bool nested = al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
                       al_node_is(n, "lambda");
@@ -757,10 +785,10 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
                              ? known_dtype(m, before)
                              : (al_dtype){AL_DTYPE_UNKNOWN, 0};
         al_strlist_free(&bound);
-        /* Callees are followed only where that could make the fix safe:
-         * with autograd off and the operands proved. */
+        /* Callees are followed always (memoised): an unsafe fix may rest
+         * on autograd being off, never on a callee that returns its input. */
         char *other = unproved(w->in, func, stmt, &ip, dtype, name);
-        al_own own = ownership(m, func, stmt, asg, name, param, other == NULL, &dom);
+        al_own own = ownership(m, func, stmt, asg, name, param, true, &dom);
         if (own.kind != AL_OWN_NO)
             own = al_own_meet(own, unaliased(m, func, asg, dom, name));
         if (own.kind == AL_OWN_NO)

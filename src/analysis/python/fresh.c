@@ -10,7 +10,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 3
+/* How far a walk has gone: calls followed into the project's functions
+ * and modules, and hops inside the current function (a name to its
+ * bindings, a value to its parts). Each callee starts its own hops, so a
+ * forward that rebinds its argument three times is followed as far as
+ * one that returns a call. */
+typedef struct {
+    int calls, hops;
+    int elem; /* the element of a returned tuple the caller takes, or -1 */
+} walk;
+
+#define MAX_CALLS 4
+#define MAX_HOPS 6
+#define MAX_BASES 3
+
+static walk hop(walk w)
+{
+    w.hops++;
+    return w;
+}
+
+/* Asking about the whole value (an operand, a receiver), not an element. */
+static walk whole(walk w)
+{
+    w.elem = -1;
+    return w;
+}
+
+static walk element(walk w, int k)
+{
+    w.elem = k;
+    return w;
+}
+
+static walk enter(walk w)
+{
+    w.calls++;
+    w.hops = 0;
+    return w;
+}
 
 static bool has_torch_call(const al_pyfile *pf, const al_imports *im, TSNode n, int depth)
 {
@@ -110,7 +148,7 @@ static al_own make(al_own_kind kind, const char *fmt, ...)
     return o;
 }
 
-static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth);
+static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w);
 
 /* The text of n for a message, shortened. */
 static char *shown(const al_pyfile *pf, TSNode n)
@@ -144,7 +182,7 @@ typedef struct {
     const al_pymodule *m;
     TSNode func;
     const char *name;
-    int depth;
+    walk w;
     al_own own;
     bool any;
 } bindings;
@@ -152,6 +190,23 @@ typedef struct {
 static bool binds_name(const al_pyfile *pf, TSNode target, const char *name)
 {
     return al_py_count_ident(pf, target, name) > 0;
+}
+
+/* Where name sits in a flat unpacking `a, b = ...` (no starred or nested
+ * target), or -1. */
+int al_own_unpacked_position(const al_pyfile *pf, TSNode left, const char *name)
+{
+    if (!al_node_is(left, "pattern_list") && !al_node_is(left, "tuple_pattern"))
+        return -1;
+    int at = -1;
+    for (uint32_t i = 0; i < ts_node_named_child_count(left); i++) {
+        TSNode t = ts_node_named_child(left, i);
+        if (!al_node_is(t, "identifier"))
+            return -1;
+        if (al_node_text_eq(pf, t, name))
+            at = (int)i;
+    }
+    return at;
 }
 
 static al_visit visit_binding(TSNode n, void *arg)
@@ -170,16 +225,24 @@ static al_visit visit_binding(TSNode n, void *arg)
         } else if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name)) {
             b->any = true;
             b->own = al_own_meet(b->own, value_own(b->m, b->func, al_node_field(n, "right"),
-                                                    b->depth + 1));
+                                                    hop(b->w)));
         } else if (!al_node_is(left, "subscript") && !al_node_is(left, "attribute") &&
                    binds_name(pf, left, b->name)) {
-            /* `x, _ = proj(x)`: an element of what the call returns */
+            /* `x, _ = proj(x)`: the element of what the call returns in
+             * x's position. */
             TSNode right = al_py_unparen(al_node_field(n, "right"));
+            int k = al_own_unpacked_position(pf, left, b->name);
             b->any = true;
-            b->own = al_own_meet(b->own, al_node_is(right, "call")
-                                             ? value_own(b->m, b->func, right, b->depth + 1)
-                                             : make(AL_OWN_NO, "`%s` is unpacked from a value",
-                                                    b->name));
+            al_own o;
+            if (!al_node_is(right, "call"))
+                o = make(AL_OWN_NO, "`%s` is unpacked from a value", b->name);
+            else if (k < 0 || b->w.elem >= 0)
+                o = make(AL_OWN_ASSUMED, "assumes `%s`, unpacked from a call, is a new tensor "
+                                         "(a nested or starred unpacking is not followed)",
+                         b->name);
+            else
+                o = value_own(b->m, b->func, right, element(hop(b->w), k));
+            b->own = al_own_meet(b->own, o);
         }
     } else if ((al_node_is(n, "for_statement") &&
                 binds_name(pf, al_node_field(n, "left"), b->name)) ||
@@ -191,22 +254,74 @@ static al_visit visit_binding(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
-/* A local name of func: what its every binding gives. */
-static al_own name_own(const al_pymodule *m, TSNode func, const char *name, int depth)
+/* Whether statement st rebinds name to a value that is not a view of
+ * what name held (`x = self.proj(x)`, `x, _ = f(x)`, `x = x * k`; not
+ * `x = x.view(...)` or `x = x[1:]`). */
+static bool rebinds_anew(const al_pyfile *pf, TSNode st, const char *name)
+{
+    if (al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1)
+        st = ts_node_named_child(st, 0);
+    if (!al_node_is(st, "assignment"))
+        return false;
+    TSNode left = al_node_field(st, "left"), right = al_py_unparen(al_node_field(st, "right"));
+    if (ts_node_is_null(right))
+        return false;
+    if (al_node_is(left, "identifier"))
+        return al_node_text_eq(pf, left, name) &&
+               (!al_own_updates_itself(pf, right, name) || al_node_is(right, "binary_operator"));
+    return al_own_unpacked_position(pf, left, name) >= 0;
+}
+
+/* The last statement that every path from the start of func to `at`
+ * passes and that rebinds name anew: one in the same block before it, or
+ * before a block around it (an `if`'s branch, a loop's body, a `with`);
+ * null when some path skips every rebinding. */
+static TSNode rebound_before(const al_pyfile *pf, TSNode func, TSNode at, const char *name)
+{
+    TSNode body = al_node_field(func, "body");
+    for (TSNode n = at; !ts_node_is_null(n) && !ts_node_eq(n, func);) {
+        TSNode par = ts_node_parent(n);
+        if (al_node_is(par, "block"))
+            for (TSNode p = ts_node_prev_named_sibling(n); !ts_node_is_null(p);
+                 p = ts_node_prev_named_sibling(p))
+                if (rebinds_anew(pf, p, name))
+                    return p;
+        if (ts_node_eq(par, body))
+            break;
+        n = par;
+    }
+    return (TSNode){0};
+}
+
+/* Whether n sits in a loop of func (a use after it may run before it). */
+static bool in_loop(TSNode n, TSNode func)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         p = ts_node_parent(p))
+        if (al_node_is(p, "for_statement") || al_node_is(p, "while_statement"))
+            return true;
+    return false;
+}
+
+/* A local name of func at `at` (a return, or null): what its every
+ * binding gives. */
+static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNode at, walk w)
 {
     bool param = al_py_is_param(m->pf, func, name);
-    bindings b = {m, func, name, depth, {AL_OWN_FRESH, NULL}, false};
+    bindings b = {m, func, name, w, {AL_OWN_FRESH, NULL}, false};
     al_node_preorder(al_node_field(func, "body"), visit_binding, &b);
     if (param && !b.any) {
         al_own_free(&b.own);
         return make(AL_OWN_NO, "returns its argument `%s`", name);
     }
-    /* A parameter rebound in the body may still be the argument on a
-     * path that skips the rebinding. */
-    if (param)
-        return al_own_meet(b.own, make(AL_OWN_ASSUMED, "assumes `%s` is rebound before it is "
-                                                       "returned, not the argument itself",
-                                       name));
+    /* A parameter rebound in the body is still the argument on a path
+     * that skips every rebinding. */
+    if (param && (ts_node_is_null(at) || ts_node_is_null(rebound_before(m->pf, func, at, name)))) {
+        al_own_free(&b.own);
+        return make(AL_OWN_NO, "it may return its argument `%s`: line %zu returns it where not "
+                               "every path rebinds it first",
+                    name, ts_node_is_null(at) ? al_node_row(func) : al_node_row(at));
+    }
     if (!b.any) {
         al_own_free(&b.own);
         return make(AL_OWN_NO, "`%s` is not bound in the function", name);
@@ -217,32 +332,93 @@ static al_own name_own(const al_pymodule *m, TSNode func, const char *name, int 
 typedef struct {
     const al_pymodule *m;
     const char *name;
-    TSNode use; /* the first use that lets it live on, or null */
+    uint32_t from; /* uses before this byte hold an older value */
+    TSNode use;    /* the first use that lets it live on, or null */
 } kept;
+
+/* Whether use sits in the right side of `name = f(name)` or `name, _ =
+ * f(name)`: it reads the value before the rebinding, which the returned
+ * one can be only if f returns it (and then the binding is not new). */
+static bool rebinding_reads_old(const al_pyfile *pf, TSNode use, const char *name)
+{
+    for (TSNode c = use, p = ts_node_parent(use); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+        if (al_node_is(p, "assignment")) {
+            if (!ts_node_eq(al_node_field(p, "right"), c))
+                return false;
+            TSNode left = al_node_field(p, "left");
+            return (al_node_is(left, "identifier") && al_node_text_eq(pf, left, name)) ||
+                   al_own_unpacked_position(pf, left, name) >= 0;
+        }
+        if (al_node_is(p, "expression_statement") || al_node_is(p, "block"))
+            return false;
+    }
+    return false;
+}
+
+/* Whether use is an argument of a kernel launch `kernel[grid](...)`: a
+ * launch reads and writes its tensors, and keeps none of them. */
+static bool launch_argument(TSNode use)
+{
+    TSNode args = ts_node_parent(use);
+    if (!al_node_is(args, "argument_list"))
+        return false;
+    TSNode call = ts_node_parent(args);
+    return al_node_is(call, "call") && al_node_is(al_node_field(call, "function"), "subscript");
+}
 
 static al_visit visit_kept(TSNode n, void *arg)
 {
     kept *k = arg;
     if (!ts_node_is_null(k->use) || al_node_is(n, "return_statement"))
         return AL_VISIT_OVER;
-    if (al_node_is(n, "identifier") && al_node_text_eq(k->m->pf, n, k->name)) {
+    if (al_node_is(n, "identifier") && ts_node_start_byte(n) >= k->from &&
+        al_node_text_eq(k->m->pf, n, k->name)) {
         TSNode par = ts_node_parent(n);
         bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
-        if (!bound && al_use_escapes(k->m->pf, &k->m->imports, n))
+        if (!bound && !rebinding_reads_old(k->m->pf, n, k->name) && !launch_argument(n) &&
+            al_use_escapes(k->m->pf, &k->m->imports, n))
             k->use = n;
     }
     return AL_VISIT_INTO;
 }
 
+/* Whether use certainly keeps the value alive past the function: stored
+ * into an attribute or an element (`self.cache = x`, `d[k] = x`), or put
+ * into a container (`items.append(x)`). A call that may keep it is only
+ * assumed not to. */
+static bool surely_kept(const al_pyfile *pf, TSNode use)
+{
+    TSNode par = ts_node_parent(use);
+    if (al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "right"), use)) {
+        TSNode left = al_node_field(par, "left");
+        return al_node_is(left, "attribute") || al_node_is(left, "subscript");
+    }
+    if (!al_node_is(par, "argument_list"))
+        return false;
+    TSNode fn = al_node_field(ts_node_parent(par), "function");
+    static const char *const puts_in[] = {"append", "extend", "insert", "add", "appendleft",
+                                          "setdefault", "put", "put_nowait", NULL};
+    size_t len;
+    const char *meth = al_node_is(fn, "attribute")
+                           ? al_node_ptr(pf, al_node_field(fn, "attribute"), &len)
+                           : NULL;
+    return meth && al_str_in_list(puts_in, meth, len);
+}
+
 /* A local returned by its function: new when every binding is, and no
  * use but the return lets it live on (stored, aliased, handed to a call
  * that may keep it). */
-static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *name, int depth)
+static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *name, TSNode ret,
+                                walk w)
 {
-    al_own o = name_own(m, func, name, depth);
+    al_own o = name_own(m, func, name, ret, w);
     if (o.kind != AL_OWN_FRESH)
         return o;
-    kept k = {m, name, {{0}, NULL, NULL}};
+    /* Past the last rebinding every path takes (outside a loop), the name
+     * holds the returned value; before it, an older one. */
+    TSNode last = ts_node_is_null(ret) ? ret : rebound_before(m->pf, func, ret, name);
+    uint32_t from = !ts_node_is_null(last) && !in_loop(last, func) ? ts_node_start_byte(last) : 0;
+    kept k = {m, name, from, {{0}, NULL, NULL}};
     al_node_preorder(al_node_field(func, "body"), visit_kept, &k);
     if (ts_node_is_null(k.use))
         return o;
@@ -251,8 +427,10 @@ static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *n
            !al_node_is(st, "assignment"))
         st = ts_node_parent(st);
     char *t = shown(m->pf, st);
-    al_own a = make(AL_OWN_ASSUMED, "assumes nothing keeps `%s` (line %zu: `%s`)", name,
-                    al_node_row(k.use), t);
+    al_own a = surely_kept(m->pf, k.use)
+                   ? make(AL_OWN_NO, "`%s` is kept (line %zu: `%s`)", name, al_node_row(k.use), t)
+                   : make(AL_OWN_ASSUMED, "assumes nothing keeps `%s` (line %zu: `%s`)", name,
+                          al_node_row(k.use), t);
     free(t);
     return a;
 }
@@ -260,7 +438,7 @@ static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *n
 typedef struct {
     const al_pymodule *m;
     TSNode func;
-    int depth;
+    walk w;
     al_own own;
     bool any;
 } returns;
@@ -284,13 +462,26 @@ static al_visit visit_return(TSNode n, void *arg)
         return AL_VISIT_OVER;
     }
     v = al_py_unparen(v);
+    walk w = r->w;
+    /* `return out, bias` and the caller takes element k: out. */
+    if (w.elem >= 0 && (al_node_is(v, "tuple") || al_node_is(v, "expression_list")) &&
+        (uint32_t)w.elem < ts_node_named_child_count(v) &&
+        !al_node_is(ts_node_named_child(v, (uint32_t)w.elem), "list_splat")) {
+        bool splat = false;
+        for (uint32_t i = 0; i < (uint32_t)w.elem; i++)
+            splat |= al_node_is(ts_node_named_child(v, i), "list_splat");
+        if (!splat) {
+            v = al_py_unparen(ts_node_named_child(v, (uint32_t)w.elem));
+            w = whole(w);
+        }
+    }
     al_own o;
     if (al_node_is(v, "identifier")) {
         char *name = al_node_text(r->m->pf, v);
-        o = returned_name_own(r->m, r->func, name, r->depth);
+        o = returned_name_own(r->m, r->func, name, n, w);
         free(name);
     } else {
-        o = value_own(r->m, r->func, v, r->depth);
+        o = value_own(r->m, r->func, v, w);
     }
     r->own = al_own_meet(r->own, o);
     return AL_VISIT_OVER;
@@ -304,7 +495,7 @@ static void own_free_boxed(void *p)
 
 /* What a project function returns: the meet over its returns. Its module
  * (a view the index parsed) follows calls through the caller's index. */
-static al_own returns_own(const al_def *d, int depth, const al_pymodule *caller)
+static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
 {
     struct al_index *ix = caller->index;
     al_pymodule scoped = *d->mod;
@@ -317,12 +508,12 @@ static al_own returns_own(const al_def *d, int depth, const al_pymodule *caller)
     /* What a call returns depends on the op tables, which a configuration
      * of the run may extend: one memo per table. */
     char key[600];
-    snprintf(key, sizeof key, "own\n%s\n%llu\n%u\n%p", d->path, d->pf->memo_tag,
-             ts_node_start_byte(d->def), (const void *)scoped.ops);
+    snprintf(key, sizeof key, "own\n%s\n%llu\n%u\n%p\n%d\n%d", d->path, d->pf->memo_tag,
+             ts_node_start_byte(d->def), (const void *)scoped.ops, w.calls, w.elem);
     al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
     if (memo)
         return (al_own){memo->kind, memo->why ? al_xstrdup(memo->why) : NULL};
-    returns r = {&scoped, d->def, depth, {AL_OWN_FRESH, NULL}, false};
+    returns r = {&scoped, d->def, w, {AL_OWN_FRESH, NULL}, false};
     al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
     if (!r.any) {
         al_own_free(&r.own);
@@ -341,12 +532,12 @@ static al_own returns_own(const al_def *d, int depth, const al_pymodule *caller)
 typedef struct {
     const al_pymodule *m;
     const char *attr;
-    int depth;
+    walk w;
     al_own own;
     bool any;
 } modules;
 
-static al_own returns_own(const al_def *d, int depth, const al_pymodule *caller);
+static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller);
 
 /* `self.<attr> = C(...)` with C a class of the project: what its forward
  * returns (its own, or the one it inherits). */
@@ -355,10 +546,10 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
     const al_pymodule *m = s->m;
     al_def d;
     al_pysite site = {m->path, m->pf, m};
-    if (!m->index || s->depth >= MAX_DEPTH ||
+    if (!m->index || s->w.calls >= MAX_CALLS ||
         !al_index_class_method(m->index, &site, cls, "forward", &d))
         return false;
-    al_own o = returns_own(&d, s->depth + 1, m);
+    al_own o = returns_own(&d, enter(s->w), m);
     char *t = shown(m->pf, cls);
     /* An inherited forward: say whose. */
     TSNode owner = ts_node_parent(d.def);
@@ -371,7 +562,11 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
         al_strbuf_printf(&whose, " (inherited from `%s`)", base);
     free(base);
     al_strbuf sb = {0};
-    if (o.kind == AL_OWN_FRESH)
+    if (o.kind == AL_OWN_FRESH && s->w.elem >= 0)
+        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor as element "
+                              "%d on every path",
+                         s->attr, t, whose.data ? whose.data : "", s->w.elem);
+    else if (o.kind == AL_OWN_FRESH)
         al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor on every path",
                          s->attr, t, whose.data ? whose.data : "");
     else
@@ -435,12 +630,12 @@ static al_visit visit_module(TSNode n, void *arg)
 
 /* Every assignment of `self.<attr>` in class cls and in its bases' lines
  * that the project holds. */
-static void visit_class_modules(modules *s, const al_def *cls, int depth)
+static void visit_class_modules(modules *s, const al_def *cls, int bases_up)
 {
     al_pyfile_class_trimmed_assigns(cls->pf, cls->def, s->attr); /* every assignment counts */
     al_node_preorder(al_node_field(cls->def, "body"), visit_module, s);
     const al_pymodule *m = s->m;
-    if (!m->index || depth >= MAX_DEPTH)
+    if (!m->index || bases_up >= MAX_BASES)
         return;
     al_def bases[4];
     bool all;
@@ -454,21 +649,21 @@ static void visit_class_modules(modules *s, const al_def *cls, int depth)
         if (!scoped.ops)
             scoped.ops = m->ops;
         s->m = &scoped;
-        visit_class_modules(s, &bases[i], depth + 1);
+        visit_class_modules(s, &bases[i], bases_up + 1);
         s->m = m;
     }
 }
 
 static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
-                              int depth)
+                              walk w)
 {
     TSNode cls = ts_node_parent(func);
     while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
         cls = ts_node_parent(cls);
-    modules s = {m, attr, depth, {AL_OWN_FRESH, NULL}, false};
+    modules s = {m, attr, w, {AL_OWN_FRESH, NULL}, false};
     if (!ts_node_is_null(cls)) {
         al_def d = {m->path, m->pf, m, cls, false, false};
-        visit_class_modules(&s, &d, depth);
+        visit_class_modules(&s, &d, 0);
     }
     if (!s.any) {
         al_own_free(&s.own);
@@ -487,7 +682,7 @@ static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, co
  * `of` is what an alias would be of: a method's receiver, a function's
  * first argument. */
 static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_op_table *t,
-                      bool schema, const char *q, TSNode of, bool method, int depth, al_own *out)
+                      bool schema, const char *q, TSNode of, bool method, walk w, al_own *out)
 {
     const al_pyfile *pf = m->pf;
     const al_op_result *r = al_ops_find_result(t, q);
@@ -526,7 +721,7 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
     }
     of = al_py_unparen(of);
     if (!ts_node_is_null(of) && !al_node_is(of, "identifier") && !al_node_is(of, "attribute")) {
-        *out = value_own(m, func, of, depth); /* a new value's view stays new */
+        *out = value_own(m, func, of, whole(hop(w))); /* a new value's view stays new */
         return true;
     }
     char *o = ts_node_is_null(of) ? al_xstrdup("its argument") : shown(pf, of);
@@ -558,7 +753,7 @@ static bool tensor_evidence(const al_pymodule *m, TSNode fn)
     return al_tensor_method(meth, len);
 }
 
-static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth)
+static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
 {
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
@@ -572,8 +767,8 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         TSNode first = a.npos ? a.pos[0] : (TSNode){0};
         const al_op_table *schemas =
             !strncmp(q, "torch.ops.", 10) && m->index ? al_index_schemas(m->index, m->path) : NULL;
-        bool said = table_own(m, func, call, m->ops, false, q, first, false, depth, &o) ||
-                    (schemas && table_own(m, func, call, schemas, true, q, first, false, depth, &o));
+        bool said = table_own(m, func, call, m->ops, false, q, first, false, w, &o) ||
+                    (schemas && table_own(m, func, call, schemas, true, q, first, false, w, &o));
         free(q);
         if (said)
             return o;
@@ -584,7 +779,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         if (al_node_is(obj, "attribute") && al_node_text_eq(pf, al_node_field(obj, "object"), "self") &&
             al_node_text_eq(pf, al_node_field(fn, "attribute"), "forward")) {
             char *a = al_node_text(pf, al_node_field(obj, "attribute"));
-            o = module_call_own(m, func, call, a, depth);
+            o = module_call_own(m, func, call, a, w);
             free(a);
             return o;
         }
@@ -600,7 +795,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         size_t len;
         const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
         al_strbuf_printf(&key, "torch.Tensor.%.*s", (int)len, meth);
-        bool said = tensor && table_own(m, func, call, m->ops, false, key.data, obj, true, depth, &o);
+        bool said = tensor && table_own(m, func, call, m->ops, false, key.data, obj, true, w, &o);
         al_strbuf_free(&key);
         if (said)
             return o;
@@ -608,14 +803,23 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
     /* A project function: its returns. */
     al_def d;
     al_pysite site = {m->path, pf, m};
-    if (m->index && depth < MAX_DEPTH && al_index_resolve(m->index, &site, fn, call, &d) &&
-        !d.kernel) {
-        o = returns_own(&d, depth + 1, m);
-        if (o.kind == AL_OWN_FRESH && depth == 0) {
+    bool found = m->index && al_index_resolve(m->index, &site, fn, call, &d) && !d.kernel;
+    if (found && w.calls >= MAX_CALLS)
+        return make_about(pf, AL_OWN_ASSUMED,
+                          "assumes `%s(...)` returns a new tensor: a function of the project "
+                          "past the depth alloclint follows",
+                          fn);
+    if (found) {
+        o = returns_own(&d, enter(w), m);
+        if (o.kind == AL_OWN_FRESH && w.calls == 0 && w.hops == 0) {
             char *t = shown(pf, fn);
             free(o.why);
             al_strbuf sb = {0};
-            al_strbuf_printf(&sb, "`%s` returns a new tensor on every path", t);
+            if (w.elem >= 0)
+                al_strbuf_printf(&sb, "`%s` returns a new tensor as element %d on every path", t,
+                                 w.elem);
+            else
+                al_strbuf_printf(&sb, "`%s` returns a new tensor on every path", t);
             o.why = al_strbuf_detach(&sb);
             free(t);
         }
@@ -634,7 +838,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
     /* `self.<attr>(...)`: a module. */
     if (al_node_is(fn, "attribute") && al_node_text_eq(pf, al_node_field(fn, "object"), "self")) {
         char *a = al_node_text(pf, al_node_field(fn, "attribute"));
-        o = module_call_own(m, func, call, a, depth);
+        o = module_call_own(m, func, call, a, w);
         free(a);
         return o;
     }
@@ -647,7 +851,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
         size_t len;
         const char *name = al_node_ptr(pf, fn, &len);
         al_strbuf_printf(&key, "builtins.%.*s", (int)len, name);
-        bool said = table_own(m, func, call, m->ops, false, key.data, (TSNode){0}, false, depth, &o);
+        bool said = table_own(m, func, call, m->ops, false, key.data, (TSNode){0}, false, w, &o);
         al_strbuf_free(&key);
         if (said)
             return o;
@@ -668,30 +872,41 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, int depth
                       fn);
 }
 
-static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
+static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
 {
     const al_pyfile *pf = m->pf;
     v = al_py_unparen(v);
-    if (depth > MAX_DEPTH + 2)
+    if (w.hops > MAX_HOPS)
         return make(AL_OWN_ASSUMED, "assumes the value is a new tensor (too deep to follow)");
     if (al_node_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3)
-        return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), depth + 1),
-                           value_own(m, func, ts_node_named_child(v, 2), depth + 1));
+        return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), hop(w)),
+                           value_own(m, func, ts_node_named_child(v, 2), hop(w)));
     /* An operator expression with a torch call in it (`owner * base` may
      * be two ints); a call is what the op tables or its callee say. */
     if (al_node_is(v, "binary_operator") && has_torch_call(pf, &m->imports, v, 0))
         return make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
-        return call_own(m, func, v, depth);
+        return call_own(m, func, v, w);
     /* `x.topk(k)[1]`, `f(...)[0]`: an element or a view of what the call
      * returns, held by no one else when that is. */
-    if (al_node_is(v, "subscript") && al_node_is(al_py_unparen(al_node_field(v, "value")), "call"))
-        return value_own(m, func, al_node_field(v, "value"), depth + 1);
+    if (al_node_is(v, "subscript") && al_node_is(al_py_unparen(al_node_field(v, "value")), "call")) {
+        TSNode ix = al_node_field(v, "subscript");
+        int k = -1;
+        if (w.elem < 0 && al_node_is(ix, "integer")) {
+            char *t = al_node_text(pf, ix);
+            char *end;
+            long l = strtol(t, &end, 10);
+            if (!*end && l >= 0 && l < 64)
+                k = (int)l;
+            free(t);
+        }
+        return value_own(m, func, al_node_field(v, "value"), element(hop(w), k));
+    }
     /* `a * b` is a new value; a tensor when an operand is one: a call that
      * gives one (not `len(x) * 2`; `owner * base` may be two ints). An
      * operand only assumed to be a tensor leaves the whole assumed (`path
      * = get_root() / name` may be a path). */
-    if (al_node_is(v, "binary_operator") && depth <= MAX_DEPTH) {
+    if (al_node_is(v, "binary_operator") && w.hops < MAX_HOPS) {
         al_own assumed = {AL_OWN_NO, NULL};
         static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
                                                "round", "divmod", NULL};
@@ -704,7 +919,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
             free(fn);
             if (builtin)
                 continue;
-            al_own so = call_own(m, func, o, depth + 1);
+            al_own so = call_own(m, func, o, whole(hop(w)));
             if (so.kind == AL_OWN_FRESH) {
                 al_own_free(&so);
                 al_own_free(&assumed);
@@ -719,6 +934,16 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, int depth)
         }
         if (assumed.kind == AL_OWN_ASSUMED)
             return assumed;
+    }
+    /* `(torch.tanh(x), bias)` and the caller takes element 0. */
+    if ((al_node_is(v, "tuple") || al_node_is(v, "expression_list")) && w.elem >= 0 &&
+        (uint32_t)w.elem < ts_node_named_child_count(v)) {
+        bool plain = true;
+        for (uint32_t i = 0; i <= (uint32_t)w.elem; i++)
+            plain &= !al_node_is(ts_node_named_child(v, i), "list_splat");
+        TSNode e = al_py_unparen(ts_node_named_child(v, (uint32_t)w.elem));
+        if (plain && !al_node_is(e, "identifier"))
+            return value_own(m, func, e, whole(hop(w)));
     }
     /* `return out, bias`: which element the caller takes is not followed. */
     if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
@@ -737,6 +962,17 @@ al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow
     TSNode v = al_py_unparen(value);
     if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
         return make_about(m->pf, AL_OWN_NO, "`%s` is a tuple, not a tensor", v);
-    /* Not following: start where the depth limit stops the index. */
-    return value_own(m, func, value, follow ? 0 : MAX_DEPTH);
+    /* Not following: start where the call limit stops the index. */
+    walk w = {follow ? 0 : MAX_CALLS, 0, -1};
+    return value_own(m, func, value, w);
+}
+
+al_own al_value_own_element(const al_pymodule *m, TSNode func, TSNode value, int elem,
+                            bool follow)
+{
+    TSNode v = al_py_unparen(value);
+    if (!al_node_is(v, "call"))
+        return make_about(m->pf, AL_OWN_NO, "it is unpacked from `%s`, not from a call", v);
+    walk w = {follow ? 0 : MAX_CALLS, 0, elem};
+    return value_own(m, func, v, w);
 }

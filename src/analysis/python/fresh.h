@@ -28,6 +28,14 @@ typedef struct {
  * assumed): for a caller whose fix is unsafe on other grounds anyway, as
  * following costs time and memory. */
 al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow);
+/* What the element `elem` of value gives: `a, b = f(x)` binds b to
+ * element 1 of what f returns (a new tensor when every path of f returns
+ * a tuple with a new tensor there). */
+al_own al_value_own_element(const al_pymodule *m, TSNode func, TSNode value, int elem,
+                            bool follow);
+/* Where name sits in a flat unpacking target `a, b` (no starred or nested
+ * target), or -1. */
+int al_own_unpacked_position(const al_pyfile *pf, TSNode left, const char *name);
 /* The meet of two facts: the weaker one, with its reason (takes both). */
 al_own al_own_meet(al_own a, al_own b);
 void al_own_free(al_own *o);

@@ -3,6 +3,7 @@
 # followed is assumed and said; what may be someone else's is left alone.
 import torch
 from torch import nn
+import torch.nn.functional as F
 
 try:
     from engine_ops import fused_gemm  # not in the project: not followed
@@ -55,8 +56,9 @@ def relu_maybe_cast(x):
 
 @torch.inference_mode()
 def relu_cached(x, w, items):
+    # The list holds the same tensor: an update in place would change it.
     h = cached_project(x, w, items)
-    h = h.clamp(min=0)  # expect: AL401 unsafe
+    h = h.clamp(min=0)  # expect: none
     return h
 
 
@@ -166,8 +168,8 @@ class MaybeSkip(nn.Module):
 
 
 class Rebinds(nn.Module):
-    # Rebinds its argument before returning it: which is returned depends
-    # on a path alloclint does not follow.
+    # Rebinds its argument before returning it, on every path: what it
+    # returns is the Linear's new output.
     def __init__(self, hidden):
         super().__init__()
         self.inner = nn.Linear(hidden, hidden)
@@ -175,6 +177,65 @@ class Rebinds(nn.Module):
     def forward(self, x):
         x = self.inner(x)
         return x
+
+
+class RebindsWhenEnabled(nn.Module):
+    # Rebinds its argument only when enabled: otherwise it returns it.
+    def __init__(self, hidden, enabled):
+        super().__init__()
+        self.enabled = enabled
+        self.inner = nn.Linear(hidden, hidden)
+
+    def forward(self, x):
+        if self.enabled:
+            x = self.inner(x)
+        return x
+
+
+class RebindsAsView(nn.Module):
+    # A view of the argument is the argument's memory.
+    def forward(self, x):
+        x = x.view(-1, x.shape[-1])
+        return x
+
+
+class RowLinear(nn.Module):
+    # A parallel linear layer: returns its output and the bias it skipped.
+    def __init__(self, hidden, out):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(out, hidden))
+        self.bias = nn.Parameter(torch.zeros(out))
+
+    def forward(self, x):
+        out = torch.matmul(x, self.weight.t())
+        return out, self.bias
+
+
+class GatedMLP(nn.Module):
+    # Rebinds its argument three times through pairs: element 0 of each
+    # pair is a new tensor.
+    def __init__(self, hidden, inter):
+        super().__init__()
+        self.gate_up = RowLinear(hidden, 2 * inter)
+        self.down = RowLinear(inter, hidden)
+
+    def forward(self, x):
+        x, _ = self.gate_up(x)
+        gate, up = x.chunk(2, dim=-1)
+        x = F.silu(gate) * up
+        x, _ = self.down(x)
+        return x
+
+
+class DecoderLayer(nn.Module):
+    # Follows GatedMLP's forward, and RowLinear's inside it.
+    def __init__(self, hidden, inter):
+        super().__init__()
+        self.mlp = GatedMLP(hidden, inter)
+
+    def forward(self, x):
+        h = self.mlp(x)
+        return h
 
 
 class WithBias(nn.Module):
@@ -194,7 +255,7 @@ class TakesFirst(nn.Module):
 
     def forward(self, x):
         y, _ = self.inner(x)
-        y = y * 2.0
+        y = y * 2.0  # expect: AL401 unsafe
         return y
 
 
@@ -209,6 +270,10 @@ class Block(nn.Module):
         self.skip = MaybeSkip(False)
         self.rebinds = Rebinds(hidden)
         self.first = TakesFirst(hidden)
+        self.when = RebindsWhenEnabled(hidden, False)
+        self.as_view = RebindsAsView()
+        self.pair = WithBias(hidden)
+        self.layer = DecoderLayer(hidden, 4 * hidden)
 
     @torch.inference_mode()
     def forward_gate(self, x):
@@ -225,7 +290,7 @@ class Block(nn.Module):
     @torch.inference_mode()
     def forward_rebinds(self, x):
         h = self.rebinds(x)
-        h = h.clamp(min=0)  # expect: AL401 unsafe
+        h = h.clamp(min=0)  # expect: AL401 safe
         return h
 
     @torch.inference_mode()
@@ -256,8 +321,54 @@ class Block(nn.Module):
 
     @torch.inference_mode()
     def forward_first(self, x):
+        # TakesFirst unpacks element 0 of WithBias's pair: `torch.tanh(x)`.
         h = self.first(x)
-        h = h.clamp(min=0)  # expect: AL401 unsafe
+        h = h.clamp(min=0)  # expect: AL401 safe
+        return h
+
+    @torch.inference_mode()
+    def forward_when(self, x):
+        h = self.when(x)
+        h = h.clamp(min=0)  # expect: none
+        return h
+
+    @torch.inference_mode()
+    def forward_as_view(self, x):
+        h = self.as_view(x)
+        h = h.clamp(min=0)  # expect: none
+        return h
+
+    @torch.inference_mode()
+    def forward_second(self, x):
+        # Element 1 of the pair is the module's own bias.
+        _, h = self.pair(x)
+        h = h.clamp(min=0)  # expect: none
+        return h
+
+    @torch.inference_mode()
+    def forward_unpacked(self, x):
+        h, _ = self.pair(x)
+        h = h.clamp(min=0)  # expect: AL401 safe
+        return h
+
+    @torch.inference_mode()
+    def forward_halves(self, x):
+        # chunk gives views of x: the caller's tensor.
+        h, _ = x.chunk(2, dim=-1)
+        h = h.clamp(min=0)  # expect: none
+        return h
+
+    @torch.inference_mode()
+    def forward_taken(self, x):
+        h = self.pair(x)[0]
+        h = h.clamp(min=0)  # expect: AL401 safe
+        return h
+
+    @torch.inference_mode()
+    def forward_layer(self, x):
+        # Three modules down: DecoderLayer, GatedMLP, RowLinear.
+        h = self.layer(x)
+        h = h.clamp(min=0)  # expect: AL401 safe
         return h
 
 
