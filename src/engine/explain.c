@@ -185,11 +185,8 @@ static void python_allocations(const al_source *src, al_pymodule *m, const al_py
         it.subject = al_strbuf_detach(&subject);
         it.code = "AL101";
         al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "`%s` makes %s%s%s%s", a->method ? a->qualified + 1 : a->qualified,
-                         bound ? "`" : "a buffer ", a->name, bound ? "`" : "",
-                         a->padded_shape ? "; its shape is padded or rounded, so a kernel's "
-                                           "write is not taken to cover it"
-                                         : "");
+        al_strbuf_printf(&sb, "`%s` makes %s%s%s", a->method ? a->qualified + 1 : a->qualified,
+                         bound ? "`" : "a buffer ", a->name, bound ? "`" : "");
         step(&it, NULL, al_node_row(a->call), false, sb.data);
         al_strbuf_free(&sb);
         judge(&it, b->proof, b->evidence, b->evidence_row, b->why,

@@ -79,3 +79,31 @@ __global__ void gather_rows(float* out, const float* table, const int* ids, int 
         out[i] = table[id];
     }
 }
+
+// Each expert thread writes its own blocks' ids, from one entry of the
+// prefix sum to the next: blocks past the last entry keep the fill.
+__global__ void expert_ids_of_blocks(int* expert_ids, const int* cumsum, int num_experts,
+                                     int block_size) {
+    int e = threadIdx.x;
+    if (e < num_experts) {
+        for (int i = cumsum[e]; i < cumsum[e + 1]; i += block_size) {
+            expert_ids[i / block_size] = e;
+        }
+    }
+}
+
+// The count is computed by thread 0 into shared memory, then every thread
+// fills the blocks below it: how many is data.
+__global__ void fill_used_blocks(int* ids, const int* counts, int n) {
+    __shared__ int s_total;
+    if (threadIdx.x == 0) {
+        int t = 0;
+        for (int k = 0; k < n; ++k) t += counts[k];
+        s_total = t;
+    }
+    __syncthreads();
+    const int used = s_total;
+    for (int i = threadIdx.x; i < used; i += blockDim.x) {
+        ids[i] = i;
+    }
+}

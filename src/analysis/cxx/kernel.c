@@ -90,6 +90,50 @@ static bool enclosing_if(const al_cxx_fn *f, size_t i, size_t *ca, size_t *cb)
     return false;
 }
 
+/* Whether a `for` around token i has a header that reads memory (`for (i
+ * = cumsum[e]; i < cumsum[e + 1]; ...)`, a bound loaded into a local or
+ * a shared variable): the data chooses how far the loop stores. */
+static bool in_loop_bounded_by_data(const al_cxx_fn *f, const al_cxx_param *ps, size_t np,
+                                    size_t i, const al_strlist *loaded)
+{
+    const al_cxx_unit *u = f->u;
+    for (size_t k = i; k > f->body; k--) {
+        if ((!is(u, k, "for") && !is(u, k, "while")) || !is(u, k + 1, "("))
+            continue;
+        size_t close = al_cxx_match(u, k + 1);
+        size_t stmt_end;
+        if (is(u, close + 1, "{")) {
+            stmt_end = al_cxx_match(u, close + 1);
+        } else {
+            stmt_end = close + 1;
+            while (stmt_end < f->end && !is(u, stmt_end, ";"))
+                stmt_end++;
+        }
+        if (i > close && i <= stmt_end && reads_memory(f, ps, np, k + 2, close, loaded))
+            return true;
+    }
+    return false;
+}
+
+/* The variables a kernel declares `__shared__`: what one thread computed
+ * there is memory to the others. */
+static void shared_names(const al_cxx_fn *f, al_strlist *out)
+{
+    const al_cxx_unit *u = f->u;
+    for (size_t i = f->body + 1; i < f->end; i++) {
+        if (!is(u, i, "__shared__"))
+            continue;
+        size_t last = 0;
+        for (size_t k = i + 1; k < f->end && !is(u, k, ";") && !is(u, k, "[") && !is(u, k, "=");
+             k++)
+            if (u->tokens[k].kind == AL_CXX_IDENT)
+                last = k;
+        if (last)
+            al_strlist_add(out, al_xstrndup(u->src->bytes + u->tokens[last].start,
+                                            u->tokens[last].end - u->tokens[last].start));
+    }
+}
+
 /* Whether tokens a..b hold a store `name[...] = ...`. */
 static bool stores_between(const al_cxx_fn *f, size_t name, size_t a, size_t b)
 {
@@ -289,10 +333,12 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
         return;
     }
     al_strlist loaded = {0};
+    shared_names(f, &loaded);
     loaded_locals(f, ps, np, &loaded);
     int stores = 0;
     size_t store_at = 0, index_a = 0, index_b = 0;
     size_t loaded_index_at = 0; /* a store at an index read from memory, or 0 */
+    size_t data_loop_at = 0;    /* a store in a loop whose bounds are read from memory */
     for (size_t i = f->body + 1; i < f->end; i++) {
         if (!al_cxx_fn_is_use(f, i, p->name))
             continue;
@@ -325,6 +371,8 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
                 index_b = close;
                 if (!loaded_index_at && reads_memory(f, ps, np, index_a, index_b, &loaded))
                     loaded_index_at = i;
+                if (!data_loop_at && in_loop_bounded_by_data(f, ps, np, i, &loaded))
+                    data_loop_at = i;
             } else {
                 al_effect_set(out, AL_EFFECT_READS, f->path, row, "reads it");
             }
@@ -363,6 +411,9 @@ void al_cxx_kernel_param_effect(const al_cxx_fn *f, int param, al_call_effect *o
         if (loaded_index_at)
             al_effect_set(out, AL_EFFECT_SKIPS, f->path, al_cxx_row(u, u->tokens[loaded_index_at].start),
                 "stores at an index loaded from memory");
+        else if (data_loop_at)
+            al_effect_set(out, AL_EFFECT_SKIPS, f->path, al_cxx_row(u, u->tokens[data_loop_at].start),
+                "stores in a loop whose bounds are loaded from memory");
         size_t ca, cb;
         if (out->effect != AL_EFFECT_SKIPS && enclosing_if(f, store_at, &ca, &cb) &&
             thread_guard < 0) {

@@ -54,28 +54,6 @@ static bool takes_fill(al_factory f)
     return f == AL_FACTORY_FULL || f == AL_FACTORY_NEW_FULL || f == AL_FACTORY_FULL_LIKE;
 }
 
-static const char *const PAD_WORDS[] = {"round_up", "roundup", "cdiv", "align", "pad",
-                                        "max_", "ceil", "//", NULL};
-
-static bool looks_padded(const char *text)
-{
-    char low[512];
-    size_t n = strlen(text);
-    if (n >= sizeof low)
-        n = sizeof low - 1;
-    for (size_t i = 0; i < n; i++)
-        low[i] = (char)tolower((unsigned char)text[i]);
-    low[n] = '\0';
-    for (int i = 0; PAD_WORDS[i]; i++)
-        if (strstr(low, PAD_WORDS[i]))
-            return true;
-    /* `n + 128`: a constant added to a size. */
-    for (size_t i = 0; i + 1 < n; i++)
-        if (low[i] == '+' && isdigit((unsigned char)low[i + 1]))
-            return true;
-    return false;
-}
-
 /* The keyword_argument node `name=...` itself, or a null node. */
 static TSNode keyword_node(const al_pyfile *pf, const al_py_args *a, const char *name)
 {
@@ -171,12 +149,6 @@ bool al_alloc_call_match(const al_pyfile *pf, const al_imports *im, TSNode call,
     if (!is_like(out->factory)) {
         out->size_expr = a->npos > 0 ? a->pos[0] : al_py_kwarg(pf, a, "size");
         out->size_multiple = !takes_fill(out->factory) && !out->method && a->npos > 1;
-        if (!ts_node_is_null(out->size_expr) || out->size_multiple) {
-            char *text = al_node_text_compact(
-                pf, out->size_multiple ? al_node_field(call, "arguments") : out->size_expr);
-            out->padded_shape = looks_padded(text);
-            free(text);
-        }
     }
     if (takes_fill(out->factory)) {
         out->fill_arg = a->npos > 1 ? a->pos[1] : kw_fill;

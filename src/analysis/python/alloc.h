@@ -48,7 +48,6 @@ typedef struct {
     al_fill_dtype fill_dtype;
     TSNode size_expr;   /* the size argument, or null */
     bool size_multiple; /* zeros(a, b, c): the sizes are the positional arguments */
-    bool padded_shape;  /* round_up, cdiv, align, max_, `+ 128` ... */
 } al_alloc_site;
 
 /* Whether stmt is an allocation site; fills out (free it) when it is. */

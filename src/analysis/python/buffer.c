@@ -61,7 +61,6 @@ typedef struct {
     int alloc_node;
     const char *root;
     size_t root_len;
-    bool padded;
     al_extents ext;
     al_use_ctx uses;
     bstate *in;
@@ -102,7 +101,6 @@ const char *al_block_reason_text(al_block_reason r)
     case AL_BLOCK_READ: return "read before a full write";
     case AL_BLOCK_ESCAPE: return "escapes before a full write";
     case AL_BLOCK_ACCUMULATE: return "accumulated into";
-    case AL_BLOCK_PADDED_KERNEL: return "padded shape written by a kernel";
     case AL_BLOCK_GLOBAL: return "global or nonlocal name";
     case AL_BLOCK_CALLEE: return "a callee may leave elements unwritten";
     case AL_BLOCK_NOT_FOUND: return "handed to a callee not found in the project";
@@ -238,8 +236,6 @@ static void apply_write(actx *a, bstate *s, int rid, const char *evidence, size_
     if (!al_extents_covered(&a->ext, s->cov, s->ncov))
         return;
     bool unsafe = al_extents_any_unsafe(&a->ext, s->cov, s->ncov);
-    if (unsafe && a->padded)
-        block(a, AL_BLOCK_PADDED_KERNEL, row);
     if (unsafe)
         a->completed_unsafe = true;
     else
@@ -378,9 +374,6 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
         }
         if (e->kind == AL_USE_WRITE && e->through_must)
             apply_write(a, out, e->region, e->evidence, e->row, e);
-        if ((e->kind == AL_USE_WRITE || e->kind == AL_USE_PARTIAL) && e->evidence_kind &&
-            strcmp(e->evidence_kind, "kernel") == 0 && a->padded && out->pristine)
-            block(a, AL_BLOCK_PADDED_KERNEL, e->row);
     }
     /* Kills, then new bindings: `x = x.view(-1)` rebinds x to an alias. */
     bool was_pristine = out->pristine;
@@ -650,7 +643,6 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     init_actx(&a, f, root, root_len, zeros);
     a.alloc_node = node_idx;
     a.desc.site = &b.site;
-    a.padded = b.site.padded_shape;
     if (!ts_node_is_null(b.site.size_expr) || b.site.size_multiple)
         al_extents_read_shape(&a.ext, b.site.size_expr, b.site.size_multiple, &b.site.args, 0);
     if (zeros)
@@ -881,7 +873,6 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
         case AL_BLOCK_READ: out->effect = AL_EFFECT_READS; why = "reads it before writing it"; break;
         case AL_BLOCK_ACCUMULATE: out->effect = AL_EFFECT_ACCUMULATES; why = "accumulates into it"; break;
         case AL_BLOCK_CALLEE: out->effect = AL_EFFECT_SKIPS; why = "hands it to a callee that may skip elements"; break;
-        case AL_BLOCK_PADDED_KERNEL: out->effect = AL_EFFECT_WRITES_SOME; why = "writes it with a kernel"; break;
         default: out->effect = AL_EFFECT_ESCAPES; why = "keeps it or hands it on before writing it"; break;
         }
         al_chain_add(&out->chain, env->path, a.reason_row, "%s", why);

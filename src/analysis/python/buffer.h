@@ -21,7 +21,6 @@ typedef enum {
     AL_BLOCK_READ,          /* an element read before a full write */
     AL_BLOCK_ESCAPE,        /* stored, returned, captured or passed to an unknown call */
     AL_BLOCK_ACCUMULATE,    /* read-modify-write (+=, add_, index_add_) */
-    AL_BLOCK_PADDED_KERNEL, /* padded/rounded shape written by a kernel */
     AL_BLOCK_GLOBAL,        /* the name is global or nonlocal */
     AL_BLOCK_CALLEE,        /* a callee may leave elements unwritten (data-dependent exit) */
     AL_BLOCK_NOT_FOUND,     /* handed to a callee not found in the project: not followed */

@@ -257,6 +257,15 @@ static bool int_text(const char *t)
     return sh && al_str_ends_with(t, "]") && !strchr(sh + 7, '.') && !strchr(sh + 7, '(');
 }
 
+/* A name whose value is arithmetic on sizes (`rows = (n + 127) // 128 *
+ * 128`): a number, not a shape (a tuple's text has a comma). */
+static bool scalar_arithmetic(const al_pyfile *pf, TSNode name, const char *value)
+{
+    if (!al_node_is(name, "identifier") || al_node_text_eq(pf, name, value) || strchr(value, ','))
+        return false;
+    return strpbrk(value, "+-*/%") != NULL;
+}
+
 static void read_size(const al_use_ctx *c, size_facts *sf)
 {
     memset(sf, 0, sizeof *sf);
@@ -297,7 +306,8 @@ static void read_size(const al_use_ctx *c, size_facts *sf)
     if (al_str_ends_with(t, ".shape")) {
         t[strlen(t) - 6] = '\0'; /* zeros(x.shape): made like x */
         sf->like = t;
-    } else if (al_node_is(s, "integer") || al_node_is(s, "binary_operator") || int_text(t)) {
+    } else if (al_node_is(s, "integer") || al_node_is(s, "binary_operator") || int_text(t) ||
+               scalar_arithmetic(pf, s, t)) {
         sf->dims[0] = t;
         sf->ndims = 1;
     } else {
@@ -461,6 +471,130 @@ static int requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
     return met;
 }
 
+/* Whether the buffer's element count, as its dims spell it, is built from
+ * the count a writer covers and is not that count (`head_dim + 1` against
+ * `head_dim`, `(n + 127) // 128 * 128` against `n`): the writer leaves the
+ * rest, a padding whose fill the code keeps on purpose. NULL, or the
+ * buffer's count (the caller frees it). */
+static char *padded_past(const al_use_ctx *c, const char *covered)
+{
+    size_facts sf;
+    read_size(c, &sf);
+    char *product = sf.ndims > 0 ? dims_product(sf.dims, sf.ndims) : NULL;
+    size_free(&sf);
+    if (!product || !strcmp(product, covered) || !*covered) {
+        free(product);
+        return NULL;
+    }
+    size_t n = strlen(covered);
+    for (const char *p = strstr(product, covered); p; p = strstr(p + 1, covered)) {
+        bool left = p == product || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '.' || p[n] == '(' ||
+                       p[n] == '[');
+        if (left && right)
+            return product;
+    }
+    free(product);
+    return NULL;
+}
+
+/* Whether text names identifier `name` (a whole word, not an attribute's). */
+static bool names(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); n && p; p = strstr(p + 1, name)) {
+        bool left = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+        bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+static void padding_use(const al_use_ctx *c, TSNode call, const al_call_effect *e, al_use *u,
+                        const char *fmt, const char *a, const char *b)
+{
+    al_use_free(u);
+    *u = make(AL_USE_NEEDED, call);
+    al_chain_add(&u->chain, c->env->path, al_node_row(call), fmt, e->callee, a, b);
+    al_chain_append(&u->chain, &e->chain);
+}
+
+/* A write not proved to cover the buffer, where the buffer's size says why
+ * (no words: how it relates to what the writer covers):
+ * - its count is built from the bound the writer covers, or from a
+ *   dimension of the launch grid, and is not it (`n + 1`, rounded up):
+ *   the rest is padding;
+ * - segments whose lengths are data, in a buffer sized by a value that
+ *   none of those names (a capacity): the tail past their sum keeps it.
+ * Replaces *u with the use that keeps the fill, and says so. */
+static bool padding_left(const al_use_ctx *c, TSNode call, const al_call_effect *e, al_use *u)
+{
+    if (!c->buf || !c->buf->site)
+        return false;
+    const al_pyfile *pf = c->env->pf;
+    TSNode func = c->buf->func;
+    if (e->req.kind == AL_REQ_NUMEL_IS_VALUE && !ts_node_is_null(e->req.node)) {
+        char *covered = al_value_text(pf, func, call, e->req.node);
+        char *padded = padded_past(c, covered);
+        if (padded)
+            padding_use(c, call, e, u, "%s writes `%s` elements of a buffer of `%s`: the rest is "
+                                       "padding that keeps its fill",
+                        covered, padded);
+        free(covered);
+        if (padded) {
+            free(padded);
+            return true;
+        }
+    }
+    if (e->req.kind == AL_REQ_NUMEL_IS_SUM && !ts_node_is_null(c->buf->site->size_expr)) {
+        char *size = al_value_text(pf, func, c->buf->site->stmt, c->buf->site->size_expr);
+        bool related = false;
+        const TSNode of[] = {e->req.node, e->req.node2, e->req.node3};
+        for (int i = 0; i < 3 && !related; i++)
+            if (!ts_node_is_null(of[i])) {
+                char *t = al_node_text_compact(pf, of[i]);
+                related = names(size, t);
+                free(t);
+            }
+        if (!related) {
+            char *lens = ts_node_is_null(e->req.node) ? al_xstrdup("?")
+                                                      : al_node_text_compact(pf, e->req.node);
+            padding_use(c, call, e, u, "%s writes segments of the lengths in `%s`, into a buffer "
+                                       "sized `%s`, which none of them names: a capacity whose "
+                                       "tail keeps its fill",
+                        lens, size);
+            free(lens);
+        }
+        free(size);
+        if (!related)
+            return true;
+    }
+    /* `kernel[grid](...)`: a count built from a dimension of the grid. */
+    TSNode fn = al_node_field(call, "function");
+    TSNode grid = al_node_is(fn, "subscript") ? al_py_unparen(al_node_field(fn, "subscript"))
+                                               : (TSNode){0};
+    if (ts_node_is_null(grid) || (!al_node_is(grid, "tuple") && !al_node_is(grid, "list")))
+        return false;
+    TSNode dims[AL_MAX_DIMS];
+    int n = al_py_elements(grid, dims, AL_MAX_DIMS);
+    for (int i = 0; i < n; i++) {
+        char *dim = al_value_text(pf, func, call, dims[i]);
+        char *padded = padded_past(c, dim);
+        if (padded)
+            padding_use(c, call, e, u, "%s runs on a grid of `%s` programs, and the buffer has "
+                                       "`%s` elements, built from it: the rest is padding that "
+                                       "keeps its fill",
+                        dim, padded);
+        free(dim);
+        if (padded) {
+            free(padded);
+            return true;
+        }
+    }
+    return false;
+}
+
 static const char *requirement_text(al_req_kind k)
 {
     switch (k) {
@@ -518,6 +652,8 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
         u = make_write(c, wr, met == 0 || e->assumed, call, e->callee);
         if (met != 0 && e->assumed && e->why)
             u.why = al_xstrdup(e->why);
+        if (met == 0 && padding_left(c, call, e, &u))
+            return u;
         if (met == 0) {
             char *v = ts_node_is_null(e->req.node) ? al_xstrdup("?")
                                                    : al_node_text_compact(c->env->pf, e->req.node);
@@ -558,6 +694,8 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
             return u;
         }
         u = make_write(c, wr, true, call, e->callee);
+        if (padding_left(c, call, e, &u))
+            return u;
         u.evidence_kind = "kernel";
         if (e->why)
             u.why = al_xstrdup(e->why);

@@ -121,9 +121,11 @@ def build_kv_indices_stale_total(slot_table, req_ids, seq_lens, kv_indptr):
 
 
 def build_kv_indices_sized_by_caller(slot_table, req_ids, seq_lens, num_slots):
-    # The caller passes the size; nothing here ties it to the lengths.
+    # The caller passes the size; nothing here ties it to the lengths, so
+    # it may be a capacity, as `max_tokens` above (the name says nothing):
+    # the tail past the sum keeps its zeros.
     kv_indptr = torch.cat([torch.zeros(1, dtype=seq_lens.dtype, device=seq_lens.device), torch.cumsum(seq_lens, dim=0)])
-    kv_indices = torch.zeros(num_slots, dtype=torch.int32, device=seq_lens.device)  # expect: AL101 unsafe
+    kv_indices = torch.zeros(num_slots, dtype=torch.int32, device=seq_lens.device)  # expect: none
     gather_slots_kernel[(len(seq_lens),)](
         slot_table, req_ids, seq_lens, kv_indptr, kv_indices, slot_table.stride(0), BLOCK=512
     )
