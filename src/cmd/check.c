@@ -272,6 +272,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
             if (o->unsafe_fixes < 0 && cfg->unsafe_fixes >= 0)
                 fo.apply_unsafe = cfg->unsafe_fixes;
         }
+        fo.line_length = al_config_line_length(r->configs, r->files.paths[i]);
         r->per_file[kept] = fo;
         al_file_list_move(&r->files, kept++, i);
     }

@@ -25,6 +25,7 @@ typedef struct {
     const char *cwd;         /* notes' paths are shown relative to it (may be NULL) */
     bool no_prefilter;       /* parse every file whole (--no-prefilter) */
     bool inference;          /* the configuration says no autograd runs */
+    size_t line_length;      /* what fixes keep their lines to; 0: the file's longest line */
     al_findings *declined;   /* explain: where rules looked and reported nothing, and why */
 } al_lint_options;
 

@@ -188,6 +188,7 @@ struct al_config_cache {
     al_memo dirs;      /* folder -> its al_config, or &no_config */
     al_memo real_dirs; /* a folder as named -> its real path */
     const al_file_list *walk; /* what the walk saw, or NULL */
+    al_memo lengths;   /* folder -> its line length (a boxed size_t, 0: none) */
     al_config **owned;
     size_t n_owned, cap_owned;
 };
@@ -208,6 +209,7 @@ void al_config_cache_free(al_config_cache *c)
         return;
     al_memo_free(&c->dirs);
     al_memo_free(&c->real_dirs);
+    al_memo_free(&c->lengths);
     for (size_t i = 0; i < c->n_owned; i++) {
         al_config_free(c->owned[i]);
         free(c->owned[i]);
@@ -459,4 +461,114 @@ void al_config_cache_add_ops(al_config_cache *c, const al_op_table *extra)
 {
     for (size_t i = 0; i < c->n_owned; i++)
         al_ops_append(&c->owned[i]->ops, extra);
+}
+
+/* ------------------------------------------------------------------ */
+/* The formatter's line length                                          */
+
+/* `line-length = N` among the pairs of table (or the top level), 0 when
+ * absent. */
+static size_t length_in(const al_toml *doc, TSNode table, uint32_t first)
+{
+    size_t found = 0;
+    for (uint32_t j = first; j < ts_node_named_child_count(table); j++) {
+        TSNode p = ts_node_named_child(table, j);
+        if (!al_toml_is(p, "pair"))
+            continue;
+        char *key = al_toml_key(doc, ts_node_named_child(p, 0));
+        if (!strcmp(key, "line-length")) {
+            char *v = al_toml_text(doc, ts_node_named_child(p, 1));
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (!*end && n > 0 && n < 100000)
+                found = (size_t)n;
+            free(v);
+        }
+        free(key);
+    }
+    return found;
+}
+
+/* The line length file path sets: ruff's `line-length` (ruff.toml,
+ * .ruff.toml: at the top; pyproject.toml: in [tool.ruff]), else black's
+ * ([tool.black]), each 88 when the tool is configured there without one;
+ * 0 when neither is. */
+static size_t length_of_file(const char *path, bool pyproject)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    al_source src;
+    if (al_source_load(&src, path) != AL_SOURCE_OK)
+        return 0;
+    al_toml doc;
+    TSNode bad = {0};
+    size_t ruff = 0, black = 0;
+    bool has_ruff = !pyproject, has_black = false;
+    if (al_toml_parse(&doc, src.bytes, src.len, &bad)) {
+        if (!pyproject)
+            ruff = length_in(&doc, doc.root, 0);
+        for (uint32_t i = 0; pyproject && i < ts_node_named_child_count(doc.root); i++) {
+            TSNode c = ts_node_named_child(doc.root, i);
+            if (!al_toml_is(c, "table"))
+                continue;
+            char *name = al_toml_key(&doc, ts_node_named_child(c, 0));
+            if (!strcmp(name, "tool.ruff"))
+                ruff = length_in(&doc, c, 1);
+            else if (!strcmp(name, "tool.black"))
+                black = length_in(&doc, c, 1);
+            has_ruff |= !strncmp(name, "tool.ruff", 9) && (!name[9] || name[9] == '.');
+            has_black |= !strncmp(name, "tool.black", 10) && (!name[10] || name[10] == '.');
+            free(name);
+        }
+    }
+    al_toml_free(&doc);
+    al_source_free(&src);
+    if (has_ruff)
+        return ruff ? ruff : 88;
+    return has_black ? (black ? black : 88) : 0;
+}
+
+size_t al_config_line_length(al_config_cache *c, const char *path)
+{
+    char real[PATH_MAX];
+    if (!absolute_path_cached(c, path, true, real))
+        return 0;
+    char *slash = strrchr(real, '/');
+    if (slash)
+        *slash = '\0';
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", real[0] ? real : "/");
+    char *stack[256];
+    size_t depth = 0, length = 0;
+    for (;;) {
+        size_t *known = al_memo_get(&c->lengths, dir);
+        if (known) {
+            length = *known;
+            break;
+        }
+        if (depth < 256)
+            stack[depth++] = al_xstrdup(dir);
+        static const char *const names[] = {"ruff.toml", ".ruff.toml", "pyproject.toml"};
+        for (int i = 0; i < 3 && !length; i++) {
+            al_strbuf p = {0};
+            al_strbuf_printf(&p, "%s/%s", strcmp(dir, "/") ? dir : "", names[i]);
+            length = length_of_file(p.data, i == 2);
+            al_strbuf_free(&p);
+        }
+        if (length || !strcmp(dir, "/"))
+            break;
+        char *s = strrchr(dir, '/');
+        if (s == dir)
+            dir[1] = '\0';
+        else
+            *s = '\0';
+    }
+    for (size_t i = 0; i < depth; i++) {
+        size_t *box = al_xmalloc(sizeof *box);
+        *box = length;
+        al_memo_put(&c->lengths, stack[i], box, free);
+        free(stack[i]);
+    }
+    return length;
 }

@@ -52,6 +52,11 @@ bool al_config_for(al_config_cache *cache, const char *path, bool regular,
                    const al_config **out, al_config_error *err);
 /* Adds op summaries (from C++ schemas) to every configuration loaded. */
 void al_config_cache_add_ops(al_config_cache *cache, const al_op_table *extra);
+
+/* The line length the formatter of path's project keeps to: the nearest
+ * ruff.toml, .ruff.toml or pyproject.toml above it that sets ruff's
+ * `line-length` (or black's, in [tool.black]); 0 when none does. */
+size_t al_config_line_length(al_config_cache *cache, const char *path);
 /* Reads one configuration text (for tests). */
 bool al_config_parse(al_config *cfg, const char *path, const char *text, size_t len,
                      bool pyproject, bool *found, al_config_error *err);

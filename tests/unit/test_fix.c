@@ -12,6 +12,7 @@
 #include "engine/chain.h"
 #include "engine/fix.h"
 #include "engine/lint.h"
+#include "engine/wrap.h"
 #include "rules/rules.h"
 
 static al_fix *fix1(size_t s, size_t e, const char *text)
@@ -376,6 +377,91 @@ static void prefilter_skips_files_without_factories(void **state)
     al_lint_result_free(&res);
 }
 
+/* What the fix makes of src, applied alone. */
+static char *fixed_by(const char *src, al_fix *f)
+{
+    bool applied = false;
+    size_t n;
+    al_fix *const list[1] = {f};
+    return al_fix_apply(src, strlen(src), list, 1, &applied, &n);
+}
+
+static void wrap_leaves_short_lines(void **state)
+{
+    (void)state;
+    const char *src = "def f(n, d):\n    return torch.zeros(n).to(d)\n";
+    al_fix *f = fix1(37, 44, "");
+    al_fix_add_edit(f, 35, 35, ", device=d");
+    assert_false(al_wrap_fix(src, strlen(src), f, 40));
+    assert_int_equal(f->n_edits, 2);
+    free_fix(f);
+}
+
+static void wrap_breaks_inside_the_call(void **state)
+{
+    (void)state;
+    const char *src = "def f(num_tokens, device):\n"
+                      "    pos = torch.arange(num_tokens, dtype=torch.int64).to(device)  # why\n";
+    size_t at = strstr(src, ".to(") - src;
+    al_fix *f = fix1(at, at + strlen(".to(device)"), "");
+    al_fix_add_edit(f, at - 1, at - 1, ", device=device");
+    assert_true(al_wrap_fix(src, strlen(src), f, 60));
+    char *out = fixed_by(src, f);
+    assert_string_equal(out, "def f(num_tokens, device):\n"
+                             "    pos = torch.arange(  # why\n"
+                             "        num_tokens, dtype=torch.int64, device=device\n"
+                             "    )\n");
+    free(out);
+    free_fix(f);
+}
+
+static void wrap_puts_one_item_a_line(void **state)
+{
+    (void)state;
+    const char *src = "    x = 1\n";
+    al_fix *f = fix1(4, 9, "starts = torch.empty(lens.shape[0] + 1, dtype=torch.int32, "
+                           "device=lens.device)");
+    assert_true(al_wrap_fix(src, strlen(src), f, 40));
+    char *out = fixed_by(src, f);
+    assert_string_equal(out, "    starts = torch.empty(\n"
+                             "        lens.shape[0] + 1,\n"
+                             "        dtype=torch.int32,\n"
+                             "        device=lens.device\n"
+                             "    )\n");
+    free(out);
+    free_fix(f);
+}
+
+static void wrap_skips_strings_and_untouched_lines(void **state)
+{
+    (void)state;
+    /* The bracket inside the string is not one; the long line above the
+     * edit is the project's own. */
+    const char *src = "    s = 'a very long string with a ( in it that goes on and on'\n"
+                      "    y = f(x)\n";
+    size_t at = strstr(src, "f(x)") - src;
+    al_fix *f = fix1(at, at + 4, "g(x, 'one ( two', another_argument_name)");
+    assert_true(al_wrap_fix(src, strlen(src), f, 30));
+    char *out = fixed_by(src, f);
+    assert_string_equal(out, "    s = 'a very long string with a ( in it that goes on and on'\n"
+                             "    y = g(\n"
+                             "        x,\n"
+                             "        'one ( two',\n"
+                             "        another_argument_name\n"
+                             "    )\n");
+    free(out);
+    free_fix(f);
+}
+
+static void wrap_gives_up_without_brackets(void **state)
+{
+    (void)state;
+    const char *src = "    y = 1\n";
+    al_fix *f = fix1(8, 9, "first_long_name + second_long_name + third_long_name");
+    assert_false(al_wrap_fix(src, strlen(src), f, 30));
+    free_fix(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -393,6 +479,11 @@ int main(void)
         cmocka_unit_test(syntax_error_file_is_not_fixed),
         cmocka_unit_test(nul_byte_file_is_not_fixed),
         cmocka_unit_test(prefilter_skips_files_without_factories),
+        cmocka_unit_test(wrap_leaves_short_lines),
+        cmocka_unit_test(wrap_breaks_inside_the_call),
+        cmocka_unit_test(wrap_puts_one_item_a_line),
+        cmocka_unit_test(wrap_skips_strings_and_untouched_lines),
+        cmocka_unit_test(wrap_gives_up_without_brackets),
     };
     return cmocka_run_group_tests(tests, load_ops, free_ops);
 }
