@@ -512,9 +512,7 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
         }
     keep_comments(src, module.comments, module.n_comments, out, first);
     scope_fixes(&pf, src, out, first);
-    size_t limit = opt->line_length ? opt->line_length : al_wrap_default_limit(src->bytes, src->len);
-    for (size_t i = first; i < out->n; i++)
-        al_wrap_fix(src->bytes, src->len, out->items[i].fix, limit);
+    al_wrap_fixes(src->bytes, src->len, out, first, opt->line_length);
     relative_notes(opt, out);
     al_suppressions sup;
     suppress(src, opt, module.comments, module.n_comments, out, &sup);

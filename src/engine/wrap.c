@@ -64,7 +64,10 @@ static size_t trim_end(const char *s, size_t n)
 
 /* The contents of the bracket pair split at its top-level commas, each
  * item trimmed: appended to out, one a line, at indent. */
-static void one_item_a_line(al_strbuf *out, const char *body, size_t n, size_t indent)
+static char *break_line(const char *line, size_t n, size_t limit);
+
+static void one_item_a_line(al_strbuf *out, const char *body, size_t n, size_t indent,
+                            size_t limit)
 {
     int depth = 0;
     char quote = 0;
@@ -89,9 +92,18 @@ static void one_item_a_line(al_strbuf *out, const char *body, size_t n, size_t i
             while (a < b && body[a] == ' ')
                 a++;
             b = trim_end(body, b);
-            if (b > a)
-                al_strbuf_printf(out, "%*s%.*s%s\n", (int)indent, "", (int)(b - a), body + a,
+            if (b > a) {
+                /* An item still too long is broken in turn. */
+                al_strbuf item = {0};
+                al_strbuf_printf(&item, "%*s%.*s%s", (int)indent, "", (int)(b - a), body + a,
                                  i < n ? "," : "");
+                char *broken = width(item.data, item.len) > limit
+                                   ? break_line(item.data, item.len, limit)
+                                   : NULL;
+                al_strbuf_printf(out, "%s\n", broken ? broken : item.data);
+                free(broken);
+                al_strbuf_free(&item);
+            }
             from = i + 1;
         }
     }
@@ -159,7 +171,7 @@ static char *break_code(const char *line, size_t n, size_t limit, const char *tr
         if (close == (size_t)-1 || comment)
             return NULL;
         size_t k = close + 1;
-        while (k < n && strchr(")]}:", line[k]))
+        while (k < n && strchr(")]}:,", line[k]))
             k++;
         if (trim_end(line, n) != k || close == i + 1)
             continue;
@@ -175,7 +187,7 @@ static char *break_code(const char *line, size_t n, size_t limit, const char *tr
         if (indent + 4 + width(line + a, b - a) <= limit)
             al_strbuf_printf(&out, "%*s%.*s\n", (int)(indent + 4), "", (int)(b - a), line + a);
         else
-            one_item_a_line(&out, line + a, b - a, indent + 4);
+            one_item_a_line(&out, line + a, b - a, indent + 4, limit);
         al_strbuf_printf(&out, "%*s%.*s", (int)indent, "", (int)(trim_end(line, n) - close),
                          line + close);
         if (width(line, i + 1) > limit) {
@@ -260,4 +272,18 @@ bool al_wrap_fix(const char *src, size_t len, al_fix *fix, size_t limit)
     al_strbuf_free(&out);
     al_strbuf_free(&made);
     return changed;
+}
+
+void al_wrap_fixes(const char *src, size_t len, al_findings *findings, size_t first, size_t limit)
+{
+    for (size_t i = first; i < findings->n; i++) {
+        al_fix *fix = findings->items[i].fix;
+        if (!fix)
+            continue;
+        /* No configured length: as the function or class around the fix
+         * (its scope) is written. */
+        bool scoped = fix->scope_end > fix->scope_start && fix->scope_end <= len;
+        size_t a = scoped ? fix->scope_start : 0, b = scoped ? fix->scope_end : len;
+        al_wrap_fix(src, len, fix, limit ? limit : al_wrap_default_limit(src + a, b - a));
+    }
 }

@@ -7,8 +7,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The line length a file's fixes keep to when the project names none: its
- * longest line, and at least 79 (PEP 8). */
+/* The line length a fix keeps to when the project names none: the longest
+ * line of the text around it (its function or class), and at least 79
+ * (PEP 8). */
 size_t al_wrap_default_limit(const char *src, size_t len);
 
 /* Rewrites fix so that no line it makes is longer than limit where one of
@@ -19,5 +20,9 @@ size_t al_wrap_default_limit(const char *src, size_t len);
  * edits become one edit of the lines they touch. Returns whether it
  * changed the fix. */
 bool al_wrap_fix(const char *src, size_t len, al_fix *fix, size_t limit);
+
+/* al_wrap_fix on the fixes of findings [first, n): to limit, or (limit 0)
+ * to the default limit of each fix's scope. */
+void al_wrap_fixes(const char *src, size_t len, al_findings *findings, size_t first, size_t limit);
 
 #endif
