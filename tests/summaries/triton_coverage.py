@@ -170,3 +170,17 @@ def expert_blocks(out_ptr, cumsum_ptr, block_size):
     end = tl.load(cumsum_ptr + pid + 1)
     for i in range(start, end, block_size):
         tl.store(out_ptr + i // block_size, pid)
+
+
+@triton.jit
+def expert_blocks_then_tokens(ids_ptr, tokens_ptr, cumsum_ptr, block_size, per_program):
+    # As expert_blocks, and then the name `start` is bound again for the
+    # program's own tokens: the loop reads the loaded one, bound before it.
+    pid = tl.program_id(0)
+    start = tl.load(cumsum_ptr + pid)
+    end = tl.load(cumsum_ptr + pid + 1)
+    for i in range(start, end, block_size):
+        tl.store(ids_ptr + i // block_size, pid)
+    start = pid * per_program
+    for j in range(start, start + per_program):
+        tl.store(tokens_ptr + j, pid)

@@ -158,6 +158,29 @@ static bool triangular_loop(al_tf_kernel *k, TSNode loop)
     return uses_pid(k, a.pos[a.npos == 1 ? 0 : 1]);
 }
 
+/* The value of the last `name = v` on every path before at (a statement
+ * of its block, or of a block around it), or a null node. A name bound
+ * twice in a kernel (`start = tl.load(...)`, later `start = pid * n`)
+ * has no one value; the loop sees the binding before it. */
+static TSNode value_before(const al_tf_kernel *k, TSNode name, TSNode at)
+{
+    char *want = al_node_text(k->pf, name);
+    TSNode v = {0};
+    for (TSNode n = at; ts_node_is_null(v) && !ts_node_is_null(n) && !ts_node_eq(n, k->def);
+         n = ts_node_parent(n)) {
+        if (!al_node_is(ts_node_parent(n), "block"))
+            continue;
+        for (TSNode s = ts_node_prev_named_sibling(n); !ts_node_is_null(s) && ts_node_is_null(v);
+             s = ts_node_prev_named_sibling(s)) {
+            TSNode asg = al_py_name_assignment(s);
+            if (!ts_node_is_null(asg) && al_node_text_eq(k->pf, al_node_field(asg, "left"), want))
+                v = al_node_field(asg, "right");
+        }
+    }
+    free(want);
+    return v;
+}
+
 /* `for v in range(a, b, ...)` whose start `a` is read from memory. */
 static bool loaded_start(al_tf_kernel *k, TSNode loop)
 {
@@ -166,7 +189,12 @@ static bool loaded_start(al_tf_kernel *k, TSNode loop)
         return false;
     al_py_args a;
     al_py_args_read(it, &a);
-    return a.npos >= 2 && al_tf_has_load(k, a.pos[0], 0);
+    if (a.npos < 2)
+        return false;
+    if (al_tf_has_load(k, a.pos[0], 0))
+        return true;
+    TSNode v = al_node_is(a.pos[0], "identifier") ? value_before(k, a.pos[0], loop) : (TSNode){0};
+    return !ts_node_is_null(v) && al_tf_has_load(k, v, 0);
 }
 
 /* The one structure a store may sit in: loops over blocks whose variable
