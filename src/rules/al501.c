@@ -19,6 +19,7 @@ typedef struct {
     char *dtype;           /* also converts dtype */
     bool non_blocking, random, has_device;
     bool from_data;        /* torch.tensor(data): the data is on the host anyway */
+    bool requires_grad;    /* the factory makes an autograd leaf */
 } move;
 
 /* Factories that copy Python data: made on the host whatever `device=`
@@ -54,6 +55,11 @@ static void report(const move *f, al_findings *out)
         if (f->non_blocking) {
             tier = AL_FIX_UNSAFE;
             al_strbuf_puts(&msg, "; `non_blocking` is dropped");
+        }
+        if (f->requires_grad) {
+            tier = AL_FIX_UNSAFE;
+            al_strbuf_puts(&msg, "; the moved tensor becomes the autograd leaf (`.grad` was the "
+                                 "host tensor's)");
         }
         if (f->dtype) {
             tier = AL_FIX_UNSAFE;
@@ -199,6 +205,8 @@ static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
     f.insert_at = after_last_argument(al_node_field(inner, "arguments"));
     f.args_empty = fa.npos == 0 && fa.nkw == 0;
     f.has_device = !ts_node_is_null(al_py_kwarg(pf, &fa, "device"));
+    TSNode rg = al_py_kwarg(pf, &fa, "requires_grad");
+    f.requires_grad = !ts_node_is_null(rg) && !al_node_text_eq(pf, rg, "False");
     f.move_start = ts_node_end_byte(inner);
     f.move_end = f.end;
     if (read_move(m, cuda, &ma, &f)) {

@@ -76,6 +76,13 @@ def random_numbers(n, device):
     return noise
 
 
+def leaf_for_a_gradient_test(n, device):
+    # The host tensor was the leaf; after the fix the device one is, and
+    # `.grad` lands there.
+    w = torch.randn(n, 16, requires_grad=True).to(device)  # expect: AL501 unsafe
+    return w
+
+
 def cuda_with_index(n, i):
     # .cuda(i): which device expression to spell is left to the reader.
     t = torch.zeros(n).cuda(i)  # expect: none
