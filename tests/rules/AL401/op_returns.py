@@ -134,3 +134,18 @@ class SwappedHead(Head):
         h = self.proj(x)
         h = h.clamp(min=0)  # expect: none
         return h
+
+
+class EncoderBlock(nn.Module):
+    # F.dropout with `training=self.training` returns its input in eval
+    # mode: the sum's left operand may be the attention's own output.
+    def __init__(self, hidden):
+        super().__init__()
+        self.proj = nn.Linear(hidden, hidden)
+        self.p = 0.1
+
+    @torch.inference_mode()
+    def forward(self, x):
+        h = F.dropout(x, p=self.p, training=self.training)
+        h = h * 0.5  # expect: none
+        return h
