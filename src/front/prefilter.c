@@ -536,6 +536,14 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             const char *after = al_lex_skip_blanks(w, end, true);
             if (after < end && *after == '(') {
                 unsigned k = name_class(p, n);
+                /* `torch.ops.aten.zeros.default(`: the op's name is the
+                 * word before the overload's. */
+                if (al_lex_word_is(p, n, "default") && p - 1 > bytes && p[-1] == '.') {
+                    const char *b = p - 1;
+                    while (b > bytes && al_lex_ident_char((unsigned char)b[-1]))
+                        b--;
+                    k |= name_class(b, (size_t)(p - 1 - b));
+                }
                 t |= k;
                 if (k & AL_TOK_FACTORY) {
                     al_site_context ctx = {depth, depth > 64 || (depth > 0 && open_call[depth - 1]),

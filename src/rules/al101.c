@@ -108,6 +108,13 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         } else {
             al_strbuf_puts(&replacement, to);
         }
+        /* `aten.zeros.default` -> `aten.empty.memory_format`: the overload
+         * names differ (aten.empty has no `default`). */
+        size_t renamed_end = ts_node_end_byte(renamed);
+        if (!ts_node_is_null(a->callee_overload)) {
+            al_strbuf_printf(&replacement, ".%s", strcmp(to, "empty") ? "default" : "memory_format");
+            renamed_end = ts_node_end_byte(a->callee_overload);
+        }
 
         al_strbuf msg = {0};
         /* A factory passed straight to a call has no name of its own. */
@@ -125,8 +132,7 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
                              dtype ? "`" : "");
             fix = al_fix_new(tier, fixmsg.data);
             al_strbuf_free(&fixmsg);
-            al_fix_add_edit(fix, ts_node_start_byte(renamed), ts_node_end_byte(renamed),
-                            replacement.data);
+            al_fix_add_edit(fix, ts_node_start_byte(renamed), renamed_end, replacement.data);
             if (dtype) {
                 al_strbuf kw = {0};
                 al_strbuf_printf(&kw, "dtype=%s.%s", torch, dtype);

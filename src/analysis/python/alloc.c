@@ -100,6 +100,24 @@ static bool factory_of(const al_pyfile *pf, const al_imports *im, TSNode fn, al_
     char *q = al_imports_resolve(im, pf, fn);
     if (!q)
         return false;
+    /* The ATen op a compiled graph calls (`torch.ops.aten.full.default`,
+     * or its overload packet `torch.ops.aten.zeros`): the same factory,
+     * named by the packet's attribute. */
+    if (al_str_starts_with(q, "torch.ops.aten.") && al_node_is(fn, "attribute")) {
+        bool overload = al_str_ends_with(q, ".default");
+        size_t n = strlen(q + 15) - (overload ? 8 : 0);
+        TSNode packet = overload ? al_node_field(fn, "object") : fn;
+        for (int i = 0; TORCH_FACTORIES[i].suffix && al_node_is(packet, "attribute"); i++)
+            if (strlen(TORCH_FACTORIES[i].suffix) == n &&
+                !strncmp(q + 15, TORCH_FACTORIES[i].suffix, n)) {
+                s->factory = TORCH_FACTORIES[i].factory;
+                s->qualified = q;
+                s->callee_bare = false;
+                s->callee_name = al_node_field(packet, "attribute");
+                s->callee_overload = overload ? al_node_field(fn, "attribute") : (TSNode){0};
+                return true;
+            }
+    }
     for (int i = 0; TORCH_FACTORIES[i].suffix; i++)
         if (al_str_starts_with(q, "torch.") && strcmp(q + 6, TORCH_FACTORIES[i].suffix) == 0) {
             s->factory = TORCH_FACTORIES[i].factory;
@@ -140,13 +158,27 @@ bool al_alloc_call_match(const al_pyfile *pf, const al_imports *im, TSNode call,
     al_py_args_read(call, &out->args);
     const al_py_args *a = &out->args;
     TSNode kw_fill = keyword_node(pf, a, "fill_value");
-    if (!ts_node_is_null(al_py_kwarg(pf, a, "out")) || a->splat) {
+    /* `torch.zeros(*shape, dtype=...)`: the size is the splat's, not
+     * known; `**kwargs` may hold `out=`, and a fill's position is not
+     * known after a splat. */
+    bool shape_splat = a->splat && !takes_fill(out->factory) && !is_like(out->factory);
+    for (int i = 0; i < a->nall && shape_splat; i++)
+        if (!al_node_is(a->all[i], "list_splat") && !al_node_is(a->all[i], "keyword_argument") &&
+            i >= a->npos + a->nkw + 1)
+            shape_splat = false;
+    for (int i = 0; i < a->nall && shape_splat; i++)
+        if (al_node_is(a->all[i], "dictionary_splat"))
+            shape_splat = false;
+    if (!ts_node_is_null(al_py_kwarg(pf, a, "out")) || (a->splat && !shape_splat) ||
+        a->nall >= 32 || a->npos >= 16) {
         al_alloc_site_free(out);
         return false;
     }
     out->call = call;
     out->callee = fn;
-    if (!is_like(out->factory)) {
+    if (shape_splat) {
+        /* size unknown: no size_expr */
+    } else if (!is_like(out->factory)) {
         out->size_expr = a->npos > 0 ? a->pos[0] : al_py_kwarg(pf, a, "size");
         out->size_multiple = !takes_fill(out->factory) && !out->method && a->npos > 1;
     }

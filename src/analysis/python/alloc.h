@@ -41,6 +41,7 @@ typedef struct {
     TSNode target;      /* the bound name */
     TSNode callee;      /* the called expression */
     TSNode callee_name; /* the identifier naming the factory */
+    TSNode callee_overload; /* `default` of `torch.ops.aten.zeros.default`, or null */
     bool callee_bare;   /* `zeros(...)` from an import */
     bool method;        /* x.new_zeros(...) */
     al_py_args args;
