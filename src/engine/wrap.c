@@ -28,6 +28,26 @@ size_t al_wrap_default_limit(const char *src, size_t len)
     return longest > 79 ? longest : 79;
 }
 
+/* Steps over string literals: true when s[*i] is part of one (it opens,
+ * continues or closes it, an escape included, *i moved past the escaped
+ * character), which the caller then skips. *quote holds the open quote. */
+static bool in_string(const char *s, size_t *i, char *quote)
+{
+    char c = s[*i];
+    if (*quote) {
+        if (c == '\\')
+            (*i)++;
+        else if (c == *quote)
+            *quote = 0;
+        return true;
+    }
+    if (c == '\'' || c == '"') {
+        *quote = c;
+        return true;
+    }
+    return false;
+}
+
 /* The bracket matching the one at open, skipping strings; or (size_t)-1.
  * Sets *comment when a `#` outside strings is met on the way. */
 static size_t matching(const char *s, size_t n, size_t open, bool *comment)
@@ -36,16 +56,9 @@ static size_t matching(const char *s, size_t n, size_t open, bool *comment)
     char quote = 0;
     for (size_t i = open; i < n; i++) {
         char c = s[i];
-        if (quote) {
-            if (c == '\\')
-                i++;
-            else if (c == quote)
-                quote = 0;
+        if (in_string(s, &i, &quote))
             continue;
-        }
-        if (c == '\'' || c == '"')
-            quote = c;
-        else if (c == '#')
+        if (c == '#')
             *comment = true;
         else if (c == '(' || c == '[' || c == '{')
             depth++;
@@ -74,16 +87,9 @@ static void one_item_a_line(al_strbuf *out, const char *body, size_t n, size_t i
     size_t from = 0;
     for (size_t i = 0; i <= n; i++) {
         char c = i < n ? body[i] : ',';
-        if (quote) {
-            if (c == '\\')
-                i++;
-            else if (c == quote)
-                quote = 0;
+        if (i < n && in_string(body, &i, &quote))
             continue;
-        }
-        if (c == '\'' || c == '"')
-            quote = c;
-        else if (c == '(' || c == '[' || c == '{')
+        if (c == '(' || c == '[' || c == '{')
             depth++;
         else if (c == ')' || c == ']' || c == '}')
             depth--;
@@ -113,19 +119,9 @@ static void one_item_a_line(al_strbuf *out, const char *body, size_t n, size_t i
 static size_t comment_at(const char *line, size_t n)
 {
     char quote = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = line[i];
-        if (quote) {
-            if (c == '\\')
-                i++;
-            else if (c == quote)
-                quote = 0;
-        } else if (c == '\'' || c == '"') {
-            quote = c;
-        } else if (c == '#') {
+    for (size_t i = 0; i < n; i++)
+        if (!in_string(line, &i, &quote) && line[i] == '#')
             return i;
-        }
-    }
     return n;
 }
 
@@ -151,17 +147,8 @@ static char *break_code(const char *line, size_t n, size_t limit, const char *tr
     char quote = 0;
     for (size_t i = indent; i < n; i++) {
         char c = line[i];
-        if (quote) {
-            if (c == '\\')
-                i++;
-            else if (c == quote)
-                quote = 0;
+        if (in_string(line, &i, &quote))
             continue;
-        }
-        if (c == '\'' || c == '"') {
-            quote = c;
-            continue;
-        }
         if (c == '#')
             return NULL;
         if (c != '(' && c != '[' && c != '{')

@@ -64,6 +64,19 @@ static bool nested_in_body(const al_cxx_fn *f, size_t i)
     return depth > 0;
 }
 
+/* The last token of the statement a header `if (...)`/`for (...)` whose
+ * `)` is close governs: its block's `}`, or the `;` of a lone statement. */
+static size_t governed_end(const al_cxx_fn *f, size_t close)
+{
+    const al_cxx_unit *u = f->u;
+    if (is(u, close + 1, "{"))
+        return al_cxx_match(u, close + 1);
+    size_t end = close + 1;
+    while (end < f->end && !is(u, end, ";"))
+        end++;
+    return end;
+}
+
 /* The innermost `if (...)` whose body holds token i, as the token range
  * of its condition; false when there is none. */
 static bool enclosing_if(const al_cxx_fn *f, size_t i, size_t *ca, size_t *cb)
@@ -73,14 +86,7 @@ static bool enclosing_if(const al_cxx_fn *f, size_t i, size_t *ca, size_t *cb)
         if (!is(u, k, "if") || !is(u, k + 1, "("))
             continue;
         size_t close = al_cxx_match(u, k + 1);
-        size_t stmt_end;
-        if (is(u, close + 1, "{")) {
-            stmt_end = al_cxx_match(u, close + 1);
-        } else {
-            stmt_end = close + 1;
-            while (stmt_end < f->end && !is(u, stmt_end, ";"))
-                stmt_end++;
-        }
+        size_t stmt_end = governed_end(f, close);
         if (i > close && i <= stmt_end) {
             *ca = k + 2;
             *cb = close;
@@ -101,15 +107,7 @@ static bool in_loop_bounded_by_data(const al_cxx_fn *f, const al_cxx_param *ps, 
         if ((!is(u, k, "for") && !is(u, k, "while")) || !is(u, k + 1, "("))
             continue;
         size_t close = al_cxx_match(u, k + 1);
-        size_t stmt_end;
-        if (is(u, close + 1, "{")) {
-            stmt_end = al_cxx_match(u, close + 1);
-        } else {
-            stmt_end = close + 1;
-            while (stmt_end < f->end && !is(u, stmt_end, ";"))
-                stmt_end++;
-        }
-        if (i > close && i <= stmt_end && reads_memory(f, ps, np, k + 2, close, loaded))
+        if (i > close && i <= governed_end(f, close) && reads_memory(f, ps, np, k + 2, close, loaded))
             return true;
     }
     return false;
