@@ -18,9 +18,17 @@
 typedef struct {
     int calls, hops;
     int elem; /* the element of a returned tuple the caller takes, or -1 */
+    bool *cut; /* set when a limit stopped the walk: its result is not memoised */
 } walk;
 
-#define MAX_CALLS 4
+/* The walk stops here: say so to the summary being made. */
+static void stopped(walk w)
+{
+    if (w.cut)
+        *w.cut = true;
+}
+
+#define MAX_CALLS 3
 #define MAX_HOPS 6
 #define MAX_BASES 3
 
@@ -506,20 +514,27 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
     if (!scoped.ops)
         scoped.ops = caller->ops;
     /* What a call returns depends on the op tables, which a configuration
-     * of the run may extend: one memo per table. */
+     * of the run may extend: one memo per table. A summary the depth limit
+     * cut short depends on where the walk began: it is not kept, so that
+     * what is kept is the same whichever file asked first. */
     char key[600];
-    snprintf(key, sizeof key, "own\n%s\n%llu\n%u\n%p\n%d\n%d", d->path, d->pf->memo_tag,
-             ts_node_start_byte(d->def), (const void *)scoped.ops, w.calls, w.elem);
+    snprintf(key, sizeof key, "own\n%s\n%llu\n%u\n%p\n%d", d->path, d->pf->memo_tag,
+             ts_node_start_byte(d->def), (const void *)scoped.ops, w.elem);
     al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
     if (memo)
         return (al_own){memo->kind, memo->why ? al_xstrdup(memo->why) : NULL};
-    returns r = {&scoped, d->def, w, {AL_OWN_FRESH, NULL}, false};
+    bool cut = false;
+    walk inner = w;
+    inner.cut = &cut;
+    returns r = {&scoped, d->def, inner, {AL_OWN_FRESH, NULL}, false};
     al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
     if (!r.any) {
         al_own_free(&r.own);
         r.own = make(AL_OWN_NO, "it returns nothing");
     }
-    if (ix) {
+    if (cut)
+        stopped(w);
+    if (ix && !cut) {
         al_own *box = al_xmalloc(sizeof *box);
         *box = (al_own){r.own.kind, r.own.why ? al_xstrdup(r.own.why) : NULL};
         al_index_memo_put(ix, key, box, own_free_boxed);
@@ -546,7 +561,9 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
     const al_pymodule *m = s->m;
     al_def d;
     al_pysite site = {m->path, m->pf, m};
-    if (!m->index || s->w.calls >= MAX_CALLS ||
+    if (m->index && s->w.calls >= MAX_CALLS && (stopped(s->w), true))
+        return false;
+    if (!m->index ||
         !al_index_class_method(m->index, &site, cls, "forward", &d))
         return false;
     al_own o = returns_own(&d, enter(s->w), m);
@@ -803,12 +820,15 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
     /* A project function: its returns. */
     al_def d;
     al_pysite site = {m->path, pf, m};
-    bool found = m->index && al_index_resolve(m->index, &site, fn, call, &d) && !d.kernel;
-    if (found && w.calls >= MAX_CALLS)
+    /* Past the depth followed, nothing is resolved (that is the cost the
+     * limit saves): a call there is assumed, and says so. */
+    if (m->index && w.calls >= MAX_CALLS && (stopped(w), !al_node_is(fn, "attribute")))
         return make_about(pf, AL_OWN_ASSUMED,
-                          "assumes `%s(...)` returns a new tensor: a function of the project "
-                          "past the depth alloclint follows",
+                          "assumes `%s(...)` returns a new tensor: it is past the depth "
+                          "alloclint follows",
                           fn);
+    bool found = m->index && w.calls < MAX_CALLS &&
+                 al_index_resolve(m->index, &site, fn, call, &d) && !d.kernel;
     if (found) {
         o = returns_own(&d, enter(w), m);
         if (o.kind == AL_OWN_FRESH && w.calls == 0 && w.hops == 0) {
@@ -876,7 +896,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
 {
     const al_pyfile *pf = m->pf;
     v = al_py_unparen(v);
-    if (w.hops > MAX_HOPS)
+    if (w.hops > MAX_HOPS && (stopped(w), true))
         return make(AL_OWN_ASSUMED, "assumes the value is a new tensor (too deep to follow)");
     if (al_node_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3)
         return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), hop(w)),
@@ -906,7 +926,9 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
      * gives one (not `len(x) * 2`; `owner * base` may be two ints). An
      * operand only assumed to be a tensor leaves the whole assumed (`path
      * = get_root() / name` may be a path). */
-    if (al_node_is(v, "binary_operator") && w.hops < MAX_HOPS) {
+    if (al_node_is(v, "binary_operator") && w.hops >= MAX_HOPS)
+        stopped(w); /* its operands are not read */
+    else if (al_node_is(v, "binary_operator")) {
         al_own assumed = {AL_OWN_NO, NULL};
         static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
                                                "round", "divmod", NULL};
@@ -963,7 +985,7 @@ al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow
     if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
         return make_about(m->pf, AL_OWN_NO, "`%s` is a tuple, not a tensor", v);
     /* Not following: start where the call limit stops the index. */
-    walk w = {follow ? 0 : MAX_CALLS, 0, -1};
+    walk w = {follow ? 0 : MAX_CALLS, 0, -1, NULL};
     return value_own(m, func, value, w);
 }
 
@@ -973,6 +995,6 @@ al_own al_value_own_element(const al_pymodule *m, TSNode func, TSNode value, int
     TSNode v = al_py_unparen(value);
     if (!al_node_is(v, "call"))
         return make_about(m->pf, AL_OWN_NO, "it is unpacked from `%s`, not from a call", v);
-    walk w = {follow ? 0 : MAX_CALLS, 0, elem};
+    walk w = {follow ? 0 : MAX_CALLS, 0, elem, NULL};
     return value_own(m, func, v, w);
 }
