@@ -240,6 +240,20 @@ static void padding_use(const al_use_ctx *c, TSNode call, const al_call_effect *
     al_chain_append(&u->chain, &e->chain);
 }
 
+/* Whether the buffer's count pads past the count `covered` (at call)
+ * stands for; then *u keeps the fill and fmt says so. */
+static bool padded_by(const al_use_ctx *c, TSNode call, const al_call_effect *e, al_use *u,
+                      TSNode covered, const char *fmt)
+{
+    char *text = al_value_text(c->env->pf, c->buf->func, call, covered);
+    char *padded = al_padded_past(c, text);
+    if (padded)
+        padding_use(c, call, e, u, fmt, text, padded);
+    free(text);
+    free(padded);
+    return padded != NULL;
+}
+
 /* A write not proved to cover the buffer, where the buffer's size says why
  * (no words: how it relates to what the writer covers):
  * - its count is built from the bound the writer covers, or from a
@@ -254,19 +268,11 @@ static bool padding_left(const al_use_ctx *c, TSNode call, const al_call_effect 
         return false;
     const al_pyfile *pf = c->env->pf;
     TSNode func = c->buf->func;
-    if (e->req.kind == AL_REQ_NUMEL_IS_VALUE && !ts_node_is_null(e->req.node)) {
-        char *covered = al_value_text(pf, func, call, e->req.node);
-        char *padded = al_padded_past(c, covered);
-        if (padded)
-            padding_use(c, call, e, u, "%s writes `%s` elements of a buffer of `%s`: the rest is "
-                                       "padding that keeps its fill",
-                        covered, padded);
-        free(covered);
-        if (padded) {
-            free(padded);
-            return true;
-        }
-    }
+    if (e->req.kind == AL_REQ_NUMEL_IS_VALUE && !ts_node_is_null(e->req.node) &&
+        padded_by(c, call, e, u, e->req.node,
+                  "%s writes `%s` elements of a buffer of `%s`: the rest is padding that keeps "
+                  "its fill"))
+        return true;
     if (e->req.kind == AL_REQ_NUMEL_IS_SUM && !ts_node_is_null(c->buf->site->size_expr)) {
         char *size = al_value_text(pf, func, c->buf->site->stmt, c->buf->site->size_expr);
         bool related = false;
@@ -298,20 +304,11 @@ static bool padding_left(const al_use_ctx *c, TSNode call, const al_call_effect 
         return false;
     TSNode dims[AL_MAX_DIMS];
     int n = al_py_elements(grid, dims, AL_MAX_DIMS);
-    for (int i = 0; i < n; i++) {
-        char *dim = al_value_text(pf, func, call, dims[i]);
-        char *padded = al_padded_past(c, dim);
-        if (padded)
-            padding_use(c, call, e, u, "%s runs on a grid of `%s` programs, and the buffer has "
-                                       "`%s` elements, built from it: the rest is padding that "
-                                       "keeps its fill",
-                        dim, padded);
-        free(dim);
-        if (padded) {
-            free(padded);
+    for (int i = 0; i < n; i++)
+        if (padded_by(c, call, e, u, dims[i],
+                      "%s runs on a grid of `%s` programs, and the buffer has `%s` elements, "
+                      "built from it: the rest is padding that keeps its fill"))
             return true;
-        }
-    }
     return false;
 }
 
