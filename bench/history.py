@@ -120,44 +120,38 @@ def sites_of(commits):
 
 
 class Tree:
-    """One work directory kept at a commit, moved between commits by diff."""
+    """A git work tree of the mirror kept at one commit, as users have
+    their checkout: a clone sharing the mirror's objects, its `.git`, the
+    project's `.gitignore` and configuration files in place, so alloclint
+    finds the project root, its sub-packages and its settings as it does
+    for them. Sparse: the mirror lacks some large binary files (images),
+    and only sources and configuration are checked out."""
+
+    SPARSE = ['*.py', '*.pyi', '*.cu', '*.cuh', '*.cpp', '*.cc', '*.c', '*.h', '*.hpp',
+              '*.toml', '*.cfg', '*.ini', '*.ipynb', '.gitignore', '.pre-commit-config.yaml']
 
     def __init__(self, git_dir, path):
         self.git_dir, self.path, self.rev = git_dir, path, None
 
-    def _write(self, rev, paths):
-        cat = subprocess.Popen(['git', '--git-dir', self.git_dir, 'cat-file', '--batch'],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        for p in paths:
-            cat.stdin.write(f'{rev}:{p}\n'.encode())
-            cat.stdin.flush()
-            header = cat.stdout.readline().split()
-            dest = os.path.join(self.path, p)
-            if len(header) < 3 or header[1] == b'missing':
-                if os.path.lexists(dest):
-                    os.remove(dest)
-                continue
-            data = cat.stdout.read(int(header[2]))
-            cat.stdout.read(1)
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            with open(dest, 'wb') as fh:
-                fh.write(data)
-        cat.stdin.close()
-        cat.wait()
+    def _git(self, *args):
+        return subprocess.run(['git', '-C', self.path, *args], capture_output=True, text=True,
+                              errors='replace')
 
     def goto(self, rev):
         if self.rev == rev:
             return
         if self.rev is None:
             shutil.rmtree(self.path, ignore_errors=True)
-            os.makedirs(self.path)
-            subprocess.run(['git', 'init', '-q', self.path], check=True)  # the project root
-            files = [p for p in git(self.git_dir, 'ls-tree', '-r', '--name-only', rev).split('\n')
-                     if p.endswith(SOURCE_EXT) or p.endswith('pyproject.toml')]
-        else:
-            files = [p for p in git(self.git_dir, 'diff', '--name-only', self.rev, rev).split('\n')
-                     if p.endswith(SOURCE_EXT) or p.endswith('pyproject.toml')]
-        self._write(rev, [p for p in files if p])
+            subprocess.run(['git', 'clone', '-q', '--shared', '--no-checkout',
+                            os.path.abspath(self.git_dir), self.path], check=True)
+            self._git('sparse-checkout', 'set', '--no-cone', *self.SPARSE)
+        # The mirror's missing blobs lie outside the sparse patterns; git
+        # still names them while it checks the index, so the commit the
+        # work tree reached is what is checked, not the exit status.
+        self._git('checkout', '-q', '--detach', '-f', rev)
+        head = self._git('rev-parse', 'HEAD').stdout.strip()
+        if head != git(self.git_dir, 'rev-parse', rev).strip():
+            raise RuntimeError(f'work tree did not reach {rev}')
         self.rev = rev
 
 
@@ -248,7 +242,7 @@ def first_parent_order(git_dir):
 
 def run_alloclint(alloclint, tree, path, select='AL101,AL102,AL103'):
     r = subprocess.run([alloclint, 'check', '--select', select, '--output-format',
-                        'json', '--exit-zero', '--no-respect-gitignore', path],
+                        'json', '--exit-zero', path],
                        cwd=tree, capture_output=True, text=True)
     try:
         return json.loads(r.stdout or '[]')

@@ -58,28 +58,25 @@ NP_PAD_OLD = re.compile(r'\b(np|numpy)\.(pad|concatenate)\s*\(.*cumsum')
 BUFFER_NAME = re.compile(r'(\w+)\s*\[\s*(?:1\s*:|:\s*1\s*\]\s*\.zero_)')
 # `x = <pad>` or `x[...].copy_(<pad>` / `x.copy_(<pad>`: the buffer padded into.
 PAD_TARGET = re.compile(r'^\s*([\w.]+)\s*(?:\[[^\]]*\])?\s*(?:=|\.copy_\()')
-INPLACE_OLD = re.compile(r'^\s*([A-Za-z_]\w*)\s*=\s*(?:\1\s*[-+*/]\s*\S|\S.*?\s[-+*]\s*\1\s*$|\1\.(add|sub|mul|div|clamp|clamp_min|clamp_max|masked_fill|masked_scatter)\(|torch\.(add|sub|mul|div|clamp)\(\s*\1\s*,)')
+# Methods and functions with an in-place twin (`x.add_`, `x.clamp_`, ...).
+TWINNED = ('add|sub|mul|div|clamp|clamp_min|clamp_max|masked_fill|masked_scatter|minimum|maximum|'
+           'pow|exp|sigmoid|tanh|relu|neg|abs|sqrt|rsqrt|log|floor|round|scatter|scatter_add|'
+           'index_fill|index_add|index_copy|copy|fill|zero|lerp|addcmul|addcdiv|reciprocal|silu|gelu|'
+           't|transpose|unsqueeze|squeeze|where|bitwise_and|'
+           'bitwise_or|logical_and|logical_or')
+INPLACE_OLD = re.compile(r'^\s*([A-Za-z_]\w*)\s*=\s*(?:\1\s*(?:[-+*/]|//|\*\*)\s*\S|\S.*?\s[-+*]\s*\1\s*$|'
+                         r'\1\.(?:%s)\(|(?:torch|F)\.(?:%s)\(\s*\1\s*[,)])' % (TWINNED, TWINNED))
 OP_METHOD = {'+': 'add', '-': 'sub', '*': 'mul', '/': 'div'}
 
 
 def inplace_form_of(line, name):
-    """The in-place forms of the update on `line` (`x = x * y`): the same
-    operation, `x *= ...` or `x.mul_(...)`, not another in-place update
-    of x that happens to be near it."""
-    rhs = line.split('=', 1)[1].strip()
-    m = re.match(r'(?:torch\.)?(?:%s\.)?(\w+)\(' % re.escape(name), rhs)
-    if m and m.group(1) in ('add', 'sub', 'mul', 'div', 'clamp', 'clamp_min', 'clamp_max',
-                            'masked_fill', 'masked_scatter'):
-        meth = m.group(1)
-        op = {v: k for k, v in OP_METHOD.items()}.get(meth)
-    else:
-        ops = re.findall(r'\s([-+*/])\s', ' ' + rhs + ' ')
-        op = ops[0] if ops else None
-        meth = OP_METHOD.get(op)
-    forms = [r'\.%s_\(' % meth] if meth else []
-    if op:
-        forms.append(r'\s*%s=\s*\S' % re.escape(op))
-    return r'^\s*%s(?:%s)' % (re.escape(name), '|'.join(forms) or r'\.NEVER')
+    """Any in-place update of `name` (issue 43 widens the miner from the
+    same operation to any in-place form): `x op= ...`, `x.meth_(...)`,
+    `torch.meth_(x, ...)`. The out-of-place line itself must be gone from
+    the other side, which `sites` checks: a moved line is no site."""
+    n = re.escape(name)
+    return (r'^\s*(?:%s\s*(?:[-+*/&|^]|//|\*\*)=\s*\S|%s\.[a-z]\w*_\(|'
+            r'torch\.[a-z]\w*_\(\s*%s\s*[,)])' % (n, n, n))
 
 
 # A decorator that makes the function below a Triton kernel: its values
@@ -206,7 +203,8 @@ def sites(git_dir):
                     continue
                 name = m.group(1)
                 pat = re.compile(inplace_form_of(t, name))
-                if any(pat.match(t2) for _, t2 in dst):
+                if any(pat.match(t2) for _, t2 in dst) and \
+                        t.strip() not in {t2.strip() for _, t2 in dst}:
                     found.append(dict(pattern='inplace', kind=kind, sha=sha, parent=parent, file=path,
                                       row=no, text=t.strip()))
         # cat-parts, both ways: the cat out, ops writing with out= in

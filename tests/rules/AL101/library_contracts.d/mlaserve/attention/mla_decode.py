@@ -1,5 +1,6 @@
 # MLA decode on ROCm and the trtllm ragged prefill: buffers handed to
-# library kernels whose contract names the rows they write.
+# library kernels whose contract names the rows they write, or says
+# some rows are left as they were.
 import torch
 from flashinfer.prefill import trtllm_ragged_attention_deepseek
 
@@ -27,7 +28,10 @@ class MLADecoder:
 
 
 def ragged_prefill(q, k, v, workspace, seq_lens, cu_q, cu_kv, max_q, max_kv, scale, bs):
-    out = torch.zeros(q.shape[0], q.shape[1], v.shape[2], device=q.device, dtype=torch.bfloat16)  # expect: AL101 unsafe
+    # The ragged kernel leaves the rows of a sequence with no KV (a chunk
+    # of a chunked prefill with nothing cached yet) unwritten: the zeros
+    # are what the merge of the chunks reads there.
+    out = torch.zeros(q.shape[0], q.shape[1], v.shape[2], device=q.device, dtype=torch.bfloat16)  # expect: none
     attn_out, lse = trtllm_ragged_attention_deepseek(
         query=q, key=k, value=v, workspace_buffer=workspace, seq_lens=seq_lens,
         max_q_len=max_q, max_kv_len=max_kv, bmm1_scale=scale, bmm2_scale=1.0,
