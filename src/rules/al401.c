@@ -8,6 +8,7 @@
 #include "../analysis/python/dtype.h"
 #include "../analysis/python/fresh.h"
 #include "../analysis/python/lifetime.h"
+#include "../analysis/python/rebinding.h"
 #include "../base/util.h"
 
 #include <stdlib.h>
@@ -372,7 +373,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
             /* `a, x = ...`: a binding ownership reads when flat; nested or
              * starred, not followed */
             no = !al_node_is(left, "identifier") && al_py_count_ident(pf, left, name) &&
-                 !al_node_is(left, "subscript") && al_own_unpacked_position(pf, left, name) < 0;
+                 !al_node_is(left, "subscript") && al_unpacked_position(pf, left, name) < 0;
         } else if (!strcmp(t, "identifier") && al_node_text_eq(pf, n, name) &&
                    !(ts_node_start_byte(n) >= ts_node_start_byte(asg) &&
                      ts_node_end_byte(n) <= ts_node_end_byte(asg)) &&
@@ -394,7 +395,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                 st = ts_node_parent(st);
             if (al_node_is(st, "assignment") &&
                 al_node_text_eq(pf, al_node_field(st, "left"), name) &&
-                al_own_updates_itself(pf, al_node_field(st, "right"), name))
+                al_rebind_updates_itself(pf, al_node_field(st, "right"), name))
                 bound = true;
             TSNode call;
             if (!meta && !kwname && !bound && al_use_escapes(pf, &m->imports, n) &&
@@ -494,7 +495,7 @@ static al_visit visit_binding(TSNode n, void *arg)
     if (al_node_is(n, "assignment") &&
         ((al_node_is(al_node_field(n, "left"), "identifier") &&
           al_node_text_eq(w->pf, al_node_field(n, "left"), w->name)) ||
-         al_own_unpacked_position(w->pf, al_node_field(n, "left"), w->name) >= 0))
+         al_unpacked_position(w->pf, al_node_field(n, "left"), w->name) >= 0))
         push_binding(w->out, n);
     return AL_VISIT_INTO;
 }
@@ -508,7 +509,7 @@ static TSNode binding_statement(const al_pyfile *pf, TSNode st, const char *name
         return al_node_text_eq(pf, al_node_field(a, "left"), name) ? a : (TSNode){0};
     if (al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 &&
         al_node_is(ts_node_named_child(st, 0), "assignment") &&
-        al_own_unpacked_position(pf, al_node_field(ts_node_named_child(st, 0), "left"), name) >= 0)
+        al_unpacked_position(pf, al_node_field(ts_node_named_child(st, 0), "left"), name) >= 0)
         return ts_node_named_child(st, 0);
     return (TSNode){0};
 }
@@ -538,7 +539,7 @@ static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *
                  s = ts_node_prev_named_sibling(s)) {
                 TSNode a = binding_statement(pf, s, name);
                 if (!ts_node_is_null(a) && plain_binding(a) &&
-                    al_own_updates_itself(pf, al_node_field(a, "right"), name))
+                    al_rebind_updates_itself(pf, al_node_field(a, "right"), name))
                     continue;
                 if (!ts_node_is_null(a)) {
                     push_binding(out, a);
@@ -599,9 +600,9 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
             continue;
         if (!plain_binding(bs.items[i]))
             own = al_own_meet(own, al_value_own_element(m, func, v,
-                                       al_own_unpacked_position(pf, al_node_field(bs.items[i], "left"), name),
+                                       al_unpacked_position(pf, al_node_field(bs.items[i], "left"), name),
                                        follow));
-        else if (!al_own_updates_itself(pf, v, name))
+        else if (!al_rebind_updates_itself(pf, v, name))
             own = al_own_meet(own, al_value_own(m, func, v, follow));
     }
     free(bs.items);
@@ -624,7 +625,7 @@ static TSNode bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const 
         if (al_node_is(n, "assignment") &&
             ((al_node_is(al_node_field(n, "left"), "identifier") &&
               al_node_text_eq(pf, al_node_field(n, "left"), name)) ||
-             al_own_unpacked_position(pf, al_node_field(n, "left"), name) >= 0))
+             al_unpacked_position(pf, al_node_field(n, "left"), name) >= 0))
             v = al_node_field(n, "right");
         bool nested = al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
                       al_node_is(n, "lambda");

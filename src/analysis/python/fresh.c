@@ -2,6 +2,7 @@
 #include "tensor_methods.h"
 
 #include "lifetime.h"
+#include "rebinding.h"
 #include "../core/index.h"
 #include "../../base/util.h"
 
@@ -111,19 +112,6 @@ static bool asked_in_place(const al_pyfile *pf, TSNode call)
     return !ts_node_is_null(v) && !al_node_text_eq(pf, v, "False");
 }
 
-bool al_own_updates_itself(const al_pyfile *pf, TSNode v, const char *name)
-{
-    v = al_py_unparen(v);
-    if (al_node_is(v, "binary_operator"))
-        return al_node_text_eq(pf, al_py_unparen(al_node_field(v, "left")), name) ||
-               al_node_text_eq(pf, al_py_unparen(al_node_field(v, "right")), name);
-    if (al_node_is(v, "subscript"))
-        return al_node_text_eq(pf, al_node_field(v, "value"), name);
-    if (al_node_is(v, "call") && al_node_is(al_node_field(v, "function"), "attribute"))
-        return al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), name);
-    return false;
-}
-
 void al_own_free(al_own *o)
 {
     free(o->why);
@@ -200,23 +188,6 @@ static bool binds_name(const al_pyfile *pf, TSNode target, const char *name)
     return al_py_count_ident(pf, target, name) > 0;
 }
 
-/* Where name sits in a flat unpacking `a, b = ...` (no starred or nested
- * target), or -1. */
-int al_own_unpacked_position(const al_pyfile *pf, TSNode left, const char *name)
-{
-    if (!al_node_is(left, "pattern_list") && !al_node_is(left, "tuple_pattern"))
-        return -1;
-    int at = -1;
-    for (uint32_t i = 0; i < ts_node_named_child_count(left); i++) {
-        TSNode t = ts_node_named_child(left, i);
-        if (!al_node_is(t, "identifier"))
-            return -1;
-        if (al_node_text_eq(pf, t, name))
-            at = (int)i;
-    }
-    return at;
-}
-
 static al_visit visit_binding(TSNode n, void *arg)
 {
     bindings *b = arg;
@@ -227,7 +198,7 @@ static al_visit visit_binding(TSNode n, void *arg)
     if (al_node_is(n, "assignment")) {
         TSNode left = al_node_field(n, "left");
         /* `x = x * k`, `x = x.view(...)`: owned as x's value was */
-        bool own_update = al_own_updates_itself(pf, al_node_field(n, "right"), b->name);
+        bool own_update = al_rebind_updates_itself(pf, al_node_field(n, "right"), b->name);
         if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name) && own_update) {
             b->any = true;
         } else if (al_node_is(left, "identifier") && al_node_text_eq(pf, left, b->name)) {
@@ -239,7 +210,7 @@ static al_visit visit_binding(TSNode n, void *arg)
             /* `x, _ = proj(x)`: the element of what the call returns in
              * x's position. */
             TSNode right = al_py_unparen(al_node_field(n, "right"));
-            int k = al_own_unpacked_position(pf, left, b->name);
+            int k = al_unpacked_position(pf, left, b->name);
             b->any = true;
             al_own o;
             if (!al_node_is(right, "call"))
@@ -262,55 +233,6 @@ static al_visit visit_binding(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
-/* Whether statement st rebinds name to a value that is not a view of
- * what name held (`x = self.proj(x)`, `x, _ = f(x)`, `x = x * k`; not
- * `x = x.view(...)` or `x = x[1:]`). */
-static bool rebinds_anew(const al_pyfile *pf, TSNode st, const char *name)
-{
-    if (al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1)
-        st = ts_node_named_child(st, 0);
-    if (!al_node_is(st, "assignment"))
-        return false;
-    TSNode left = al_node_field(st, "left"), right = al_py_unparen(al_node_field(st, "right"));
-    if (ts_node_is_null(right))
-        return false;
-    if (al_node_is(left, "identifier"))
-        return al_node_text_eq(pf, left, name) &&
-               (!al_own_updates_itself(pf, right, name) || al_node_is(right, "binary_operator"));
-    return al_own_unpacked_position(pf, left, name) >= 0;
-}
-
-/* The last statement that every path from the start of func to `at`
- * passes and that rebinds name anew: one in the same block before it, or
- * before a block around it (an `if`'s branch, a loop's body, a `with`);
- * null when some path skips every rebinding. */
-static TSNode rebound_before(const al_pyfile *pf, TSNode func, TSNode at, const char *name)
-{
-    TSNode body = al_node_field(func, "body");
-    for (TSNode n = at; !ts_node_is_null(n) && !ts_node_eq(n, func);) {
-        TSNode par = ts_node_parent(n);
-        if (al_node_is(par, "block"))
-            for (TSNode p = ts_node_prev_named_sibling(n); !ts_node_is_null(p);
-                 p = ts_node_prev_named_sibling(p))
-                if (rebinds_anew(pf, p, name))
-                    return p;
-        if (ts_node_eq(par, body))
-            break;
-        n = par;
-    }
-    return (TSNode){0};
-}
-
-/* Whether n sits in a loop of func (a use after it may run before it). */
-static bool in_loop(TSNode n, TSNode func)
-{
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func);
-         p = ts_node_parent(p))
-        if (al_node_is(p, "for_statement") || al_node_is(p, "while_statement"))
-            return true;
-    return false;
-}
-
 /* A local name of func at `at` (a return, or null): what its every
  * binding gives. */
 static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNode at, walk w)
@@ -324,7 +246,7 @@ static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNo
     }
     /* A parameter rebound in the body is still the argument on a path
      * that skips every rebinding. */
-    if (param && (ts_node_is_null(at) || ts_node_is_null(rebound_before(m->pf, func, at, name)))) {
+    if (param && (ts_node_is_null(at) || ts_node_is_null(al_rebound_before(m->pf, func, at, name)))) {
         al_own_free(&b.own);
         return make(AL_OWN_NO, "it may return its argument `%s`: line %zu returns it where not "
                                "every path rebinds it first",
@@ -344,36 +266,6 @@ typedef struct {
     TSNode use;    /* the first use that lets it live on, or null */
 } kept;
 
-/* Whether use sits in the right side of `name = f(name)` or `name, _ =
- * f(name)`: it reads the value before the rebinding, which the returned
- * one can be only if f returns it (and then the binding is not new). */
-static bool rebinding_reads_old(const al_pyfile *pf, TSNode use, const char *name)
-{
-    for (TSNode c = use, p = ts_node_parent(use); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
-        if (al_node_is(p, "assignment")) {
-            if (!ts_node_eq(al_node_field(p, "right"), c))
-                return false;
-            TSNode left = al_node_field(p, "left");
-            return (al_node_is(left, "identifier") && al_node_text_eq(pf, left, name)) ||
-                   al_own_unpacked_position(pf, left, name) >= 0;
-        }
-        if (al_node_is(p, "expression_statement") || al_node_is(p, "block"))
-            return false;
-    }
-    return false;
-}
-
-/* Whether use is an argument of a kernel launch `kernel[grid](...)`: a
- * launch reads and writes its tensors, and keeps none of them. */
-static bool launch_argument(TSNode use)
-{
-    TSNode args = ts_node_parent(use);
-    if (!al_node_is(args, "argument_list"))
-        return false;
-    TSNode call = ts_node_parent(args);
-    return al_node_is(call, "call") && al_node_is(al_node_field(call, "function"), "subscript");
-}
-
 static al_visit visit_kept(TSNode n, void *arg)
 {
     kept *k = arg;
@@ -383,34 +275,11 @@ static al_visit visit_kept(TSNode n, void *arg)
         al_node_text_eq(k->m->pf, n, k->name)) {
         TSNode par = ts_node_parent(n);
         bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
-        if (!bound && !rebinding_reads_old(k->m->pf, n, k->name) && !launch_argument(n) &&
+        if (!bound && !al_rebinding_reads_old(k->m->pf, n, k->name) && !al_launch_argument(n) &&
             al_use_escapes(k->m->pf, &k->m->imports, n))
             k->use = n;
     }
     return AL_VISIT_INTO;
-}
-
-/* Whether use certainly keeps the value alive past the function: stored
- * into an attribute or an element (`self.cache = x`, `d[k] = x`), or put
- * into a container (`items.append(x)`). A call that may keep it is only
- * assumed not to. */
-static bool surely_kept(const al_pyfile *pf, TSNode use)
-{
-    TSNode par = ts_node_parent(use);
-    if (al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "right"), use)) {
-        TSNode left = al_node_field(par, "left");
-        return al_node_is(left, "attribute") || al_node_is(left, "subscript");
-    }
-    if (!al_node_is(par, "argument_list"))
-        return false;
-    TSNode fn = al_node_field(ts_node_parent(par), "function");
-    static const char *const puts_in[] = {"append", "extend", "insert", "add", "appendleft",
-                                          "setdefault", "put", "put_nowait", NULL};
-    size_t len;
-    const char *meth = al_node_is(fn, "attribute")
-                           ? al_node_ptr(pf, al_node_field(fn, "attribute"), &len)
-                           : NULL;
-    return meth && al_str_in_list(puts_in, meth, len);
 }
 
 /* A local returned by its function: new when every binding is, and no
@@ -424,8 +293,8 @@ static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *n
         return o;
     /* Past the last rebinding every path takes (outside a loop), the name
      * holds the returned value; before it, an older one. */
-    TSNode last = ts_node_is_null(ret) ? ret : rebound_before(m->pf, func, ret, name);
-    uint32_t from = !ts_node_is_null(last) && !in_loop(last, func) ? ts_node_start_byte(last) : 0;
+    TSNode last = ts_node_is_null(ret) ? ret : al_rebound_before(m->pf, func, ret, name);
+    uint32_t from = !ts_node_is_null(last) && ts_node_is_null(al_enclosing_loop(func, last)) ? ts_node_start_byte(last) : 0;
     kept k = {m, name, from, {{0}, NULL, NULL}};
     al_node_preorder(al_node_field(func, "body"), visit_kept, &k);
     if (ts_node_is_null(k.use))
@@ -435,7 +304,7 @@ static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *n
            !al_node_is(st, "assignment"))
         st = ts_node_parent(st);
     char *t = shown(m->pf, st);
-    al_own a = surely_kept(m->pf, k.use)
+    al_own a = al_use_surely_kept(m->pf, k.use)
                    ? make(AL_OWN_NO, "`%s` is kept (line %zu: `%s`)", name, al_node_row(k.use), t)
                    : make(AL_OWN_ASSUMED, "assumes nothing keeps `%s` (line %zu: `%s`)", name,
                           al_node_row(k.use), t);

@@ -33,16 +33,8 @@ al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow
  * a tuple with a new tensor there). */
 al_own al_value_own_element(const al_pymodule *m, TSNode func, TSNode value, int elem,
                             bool follow);
-/* Where name sits in a flat unpacking target `a, b` (no starred or nested
- * target), or -1. */
-int al_own_unpacked_position(const al_pyfile *pf, TSNode left, const char *name);
 /* The meet of two facts: the weaker one, with its reason (takes both). */
 al_own al_own_meet(al_own a, al_own b);
 void al_own_free(al_own *o);
-
-/* `x = x <op> ...`, `x = x.<method>(...)`, `x = x[...]`: a new tensor made
- * from x's, or x's own (a view, a no-op conversion); either way held by
- * whoever held x's. */
-bool al_own_updates_itself(const al_pyfile *pf, TSNode v, const char *name);
 
 #endif

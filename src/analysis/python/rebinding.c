@@ -1,0 +1,159 @@
+#include "rebinding.h"
+
+#include "../../base/util.h"
+
+#include <string.h>
+
+/* Where name sits in a flat unpacking `a, b = ...` (no starred or nested
+ * target), or -1. */
+int al_unpacked_position(const al_pyfile *pf, TSNode left, const char *name)
+{
+    if (!al_node_is(left, "pattern_list") && !al_node_is(left, "tuple_pattern"))
+        return -1;
+    int at = -1;
+    for (uint32_t i = 0; i < ts_node_named_child_count(left); i++) {
+        TSNode t = ts_node_named_child(left, i);
+        if (!al_node_is(t, "identifier"))
+            return -1;
+        if (al_node_text_eq(pf, t, name))
+            at = (int)i;
+    }
+    return at;
+}
+
+bool al_rebind_updates_itself(const al_pyfile *pf, TSNode v, const char *name)
+{
+    v = al_py_unparen(v);
+    if (al_node_is(v, "binary_operator"))
+        return al_node_text_eq(pf, al_py_unparen(al_node_field(v, "left")), name) ||
+               al_node_text_eq(pf, al_py_unparen(al_node_field(v, "right")), name);
+    if (al_node_is(v, "subscript"))
+        return al_node_text_eq(pf, al_node_field(v, "value"), name);
+    if (al_node_is(v, "call") && al_node_is(al_node_field(v, "function"), "attribute"))
+        return al_node_text_eq(pf, al_node_field(al_node_field(v, "function"), "object"), name);
+    return false;
+}
+
+/* Whether statement st rebinds name to a value that is not a view of
+ * what name held (`x = self.proj(x)`, `x, _ = f(x)`, `x = x * k`; not
+ * `x = x.view(...)` or `x = x[1:]`). */
+static bool rebinds_anew(const al_pyfile *pf, TSNode st, const char *name)
+{
+    if (al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1)
+        st = ts_node_named_child(st, 0);
+    if (!al_node_is(st, "assignment"))
+        return false;
+    TSNode left = al_node_field(st, "left"), right = al_py_unparen(al_node_field(st, "right"));
+    if (ts_node_is_null(right))
+        return false;
+    if (al_node_is(left, "identifier"))
+        return al_node_text_eq(pf, left, name) &&
+               (!al_rebind_updates_itself(pf, right, name) || al_node_is(right, "binary_operator"));
+    return al_unpacked_position(pf, left, name) >= 0;
+}
+
+/* The last statement that every path from the start of func to `at`
+ * passes and that rebinds name anew: one in the same block before it, or
+ * before a block around it (an `if`'s branch, a loop's body, a `with`);
+ * null when some path skips every rebinding. */
+TSNode al_rebound_before(const al_pyfile *pf, TSNode func, TSNode at, const char *name)
+{
+    TSNode body = al_node_field(func, "body");
+    for (TSNode n = at; !ts_node_is_null(n) && !ts_node_eq(n, func);) {
+        TSNode par = ts_node_parent(n);
+        if (al_node_is(par, "block"))
+            for (TSNode p = ts_node_prev_named_sibling(n); !ts_node_is_null(p);
+                 p = ts_node_prev_named_sibling(p))
+                if (rebinds_anew(pf, p, name))
+                    return p;
+        if (ts_node_eq(par, body))
+            break;
+        n = par;
+    }
+    return (TSNode){0};
+}
+
+/* Whether use sits in the right side of `name = f(name)` or `name, _ =
+ * f(name)`: it reads the value before the rebinding, which the returned
+ * one can be only if f returns it (and then the binding is not new). */
+bool al_rebinding_reads_old(const al_pyfile *pf, TSNode use, const char *name)
+{
+    for (TSNode c = use, p = ts_node_parent(use); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+        if (al_node_is(p, "assignment")) {
+            if (!ts_node_eq(al_node_field(p, "right"), c))
+                return false;
+            TSNode left = al_node_field(p, "left");
+            return (al_node_is(left, "identifier") && al_node_text_eq(pf, left, name)) ||
+                   al_unpacked_position(pf, left, name) >= 0;
+        }
+        if (al_node_is(p, "expression_statement") || al_node_is(p, "block"))
+            return false;
+    }
+    return false;
+}
+
+/* Whether use is an argument of a kernel launch `kernel[grid](...)`: a
+ * launch reads and writes its tensors, and keeps none of them. */
+bool al_launch_argument(TSNode use)
+{
+    TSNode args = ts_node_parent(use);
+    if (!al_node_is(args, "argument_list"))
+        return false;
+    TSNode call = ts_node_parent(args);
+    return al_node_is(call, "call") && al_node_is(al_node_field(call, "function"), "subscript");
+}
+
+/* Whether use certainly keeps the value alive past the function: stored
+ * into an attribute or an element (`self.cache = x`, `d[k] = x`), or put
+ * into a container (`items.append(x)`). A call that may keep it is only
+ * assumed not to. */
+bool al_use_surely_kept(const al_pyfile *pf, TSNode use)
+{
+    TSNode par = ts_node_parent(use);
+    if (al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "right"), use)) {
+        TSNode left = al_node_field(par, "left");
+        return al_node_is(left, "attribute") || al_node_is(left, "subscript");
+    }
+    if (!al_node_is(par, "argument_list"))
+        return false;
+    TSNode fn = al_node_field(ts_node_parent(par), "function");
+    static const char *const puts_in[] = {"append", "extend", "insert", "add", "appendleft",
+                                          "setdefault", "put", "put_nowait", NULL};
+    size_t len;
+    const char *meth = al_node_is(fn, "attribute")
+                           ? al_node_ptr(pf, al_node_field(fn, "attribute"), &len)
+                           : NULL;
+    return meth && al_str_in_list(puts_in, meth, len);
+}
+
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    uint32_t from;
+    TSNode use;
+} read_after;
+
+static al_visit visit_read_after(TSNode n, void *arg)
+{
+    read_after *r = arg;
+    if (!ts_node_is_null(r->use))
+        return AL_VISIT_OVER;
+    if (ts_node_end_byte(n) <= r->from)
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "identifier") && ts_node_start_byte(n) >= r->from &&
+        al_node_text_eq(r->pf, n, r->name)) {
+        TSNode par = ts_node_parent(n);
+        bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
+        if (!bound)
+            r->use = n;
+    }
+    return AL_VISIT_INTO;
+}
+
+TSNode al_read_after(const al_pyfile *pf, TSNode func, TSNode after, const char *name)
+{
+    read_after r = {pf, name, ts_node_end_byte(after), {{0}, NULL, NULL}};
+    al_node_preorder(al_node_field(func, "body"), visit_read_after, &r);
+    return r.use;
+}

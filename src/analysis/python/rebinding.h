@@ -1,0 +1,38 @@
+/* Where a local name is bound again and what a use of it does to the
+ * value it holds, for the question of whether that value is a tensor of
+ * its own (fresh.h) and whether an in-place update of it is seen (AL401):
+ * the rebinding every path takes before a statement, a use that reads
+ * the old value inside its own rebinding, a use that surely keeps it. */
+#ifndef ALLOCLINT_REBINDING_H
+#define ALLOCLINT_REBINDING_H
+
+#include "../../front/python/syntax.h"
+
+#include <stdbool.h>
+
+/* `x = x <op> ...`, `x = x.<method>(...)`, `x = x[...]`: a new tensor made
+ * from x's, or x's own (a view, a no-op conversion); either way held by
+ * whoever held x's. */
+bool al_rebind_updates_itself(const al_pyfile *pf, TSNode v, const char *name);
+/* Where name sits in a flat unpacking target `a, b` (no starred or nested
+ * target), or -1. */
+int al_unpacked_position(const al_pyfile *pf, TSNode left, const char *name);
+/* The last statement that every path from the start of func to `at`
+ * passes and that rebinds name anew (not to a view of what it held): one
+ * in the same block before it, or before a block around it; null when
+ * some path skips every rebinding. */
+TSNode al_rebound_before(const al_pyfile *pf, TSNode func, TSNode at, const char *name);
+/* Whether use sits in the right side of `name = f(name)` or `name, _ =
+ * f(name)`: it reads the value before the rebinding. */
+bool al_rebinding_reads_old(const al_pyfile *pf, TSNode use, const char *name);
+/* Whether use is an argument of a kernel launch `kernel[grid](...)`: a
+ * launch reads and writes its tensors, and keeps none of them. */
+bool al_launch_argument(TSNode use);
+/* Whether use certainly keeps the value alive past the function: stored
+ * into an attribute or an element, or put into a container. */
+bool al_use_surely_kept(const al_pyfile *pf, TSNode use);
+/* The first use of name in func after node `after` ends that reads it
+ * (not a plain rebinding `name = ...`), or null. */
+TSNode al_read_after(const al_pyfile *pf, TSNode func, TSNode after, const char *name);
+
+#endif
