@@ -348,7 +348,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                         const char *name)
 {
     const al_pyfile *pf = m->pf;
-    al_own own = {AL_OWN_FRESH, NULL};
+    al_own own = {AL_OWN_FRESH, NULL, NULL};
     TSTreeCursor cur = ts_tree_cursor_new(func);
     bool more = ts_tree_cursor_goto_first_child(&cur);
     while (more && own.kind != AL_OWN_NO) {
@@ -408,7 +408,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                                               "to `%s`",
                                          c, al_node_row(call), name);
                         free(c);
-                        own = al_own_meet(own, (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb)});
+                        own = al_own_meet(own, (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL});
                     }
                 } else {
                     no = true;
@@ -416,7 +416,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
             }
         }
         if (no)
-            own = al_own_meet(own, (al_own){AL_OWN_NO, NULL});
+            own = al_own_meet(own, (al_own){AL_OWN_NO, NULL, NULL});
         if (descend && ts_tree_cursor_goto_first_child(&cur))
             continue;
         while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
@@ -578,7 +578,7 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
     const al_pyfile *pf = m->pf;
     node_list bs = {0};
     reaching(pf, func, stmt, name, &bs, dom);
-    al_own own = {AL_OWN_FRESH, NULL};
+    al_own own = {AL_OWN_FRESH, NULL, NULL};
     if (ts_node_is_null(*dom) && param) {
         size_t row = updated_in_place_before(pf, func, stmt, name);
         al_strbuf sb = {0};
@@ -590,9 +590,9 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
             al_strbuf_printf(&sb, "`%s` is a parameter (the caller's tensor), not updated in "
                                   "place before in this function",
                              name);
-        own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, al_strbuf_detach(&sb)};
+        own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, al_strbuf_detach(&sb), NULL};
     } else if (ts_node_is_null(*dom) && bs.n == 0) {
-        own = (al_own){AL_OWN_NO, NULL};
+        own = (al_own){AL_OWN_NO, NULL, NULL};
     }
     for (size_t i = 0; i < bs.n && own.kind != AL_OWN_NO; i++) {
         TSNode v = al_node_field(bs.items[i], "right");

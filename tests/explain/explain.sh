@@ -9,7 +9,8 @@
 # custom op whose schema says only `Tensor!` (blocked), one handed to a
 # function not found in the project (blocked, said so), an update of
 # element 0 of a project module's pair (proved through its forward) and
-# of a module that may return its argument (declined), and lines
+# of a module that may return its argument (declined) or is handed a new
+# tensor it may return (proved through the argument), and lines
 # that AL401, AL201, AL205, AL202 and AL303 examined and declined (what failed); text and JSON against golden files
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
@@ -22,7 +23,8 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             declined.py:8:declined_al401 declined.py:14:declined_al201 declined.py:23:declined_al205 \
             declined.py:29:declined_al202 declined.py:35:declined_al303 \
             triton_masks.py:15:data_mask triton_masks.py:21:mutable \
-            callees.py:6:not_found modules.py:37:tuple_element modules.py:39:returns_argument; do
+            callees.py:6:not_found modules.py:37:tuple_element modules.py:39:returns_argument \
+            modules.py:46:through_argument; do
     file=${case%%:*}
     rest=${case#*:}
     line=${rest%%:*}

@@ -3,6 +3,7 @@
 
 #include "lifetime.h"
 #include "rebinding.h"
+#include "call_args.h"
 #include "../core/index.h"
 #include "../../base/util.h"
 
@@ -59,68 +60,28 @@ static walk enter(walk w)
     return w;
 }
 
-static bool has_torch_call(const al_pyfile *pf, const al_imports *im, TSNode n, int depth)
-{
-    if (depth > 100)
-        return false;
-    if (al_node_is(n, "call")) {
-        char *q = al_imports_resolve(im, pf, al_node_field(n, "function"));
-        bool yes = q && !strncmp(q, "torch.", 6);
-        free(q);
-        if (yes)
-            return true;
-    }
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        if (has_torch_call(pf, im, ts_node_named_child(n, i), depth + 1))
-            return true;
-    return false;
-}
-
-/* The tensor a call is handed to write its result into (`out=buf`, or
- * where the op table puts the op's output), which the call returns; a
- * null node when there is none. */
-static TSNode output_handed(const al_pymodule *m, TSNode call, const char *q)
-{
-    al_py_args a;
-    al_py_args_read(call, &a);
-    TSNode out = al_py_kwarg(m->pf, &a, "out");
-    if (!ts_node_is_null(out))
-        return out;
-    for (size_t i = 0; m->ops && i < m->ops->n; i++) {
-        const al_op_summary *op = &m->ops->items[i];
-        if (!al_op_name_matches(op->name, q))
-            continue;
-        int pos = op->out_position >= 0 ? op->out_position
-                  : op->out_keyword    ? al_op_param_position(op, op->out_keyword)
-                                       : -1;
-        if (op->out_keyword && !ts_node_is_null(out = al_py_kwarg(m->pf, &a, op->out_keyword)))
-            return out;
-        if (pos >= 0 && pos < a.npos)
-            return a.pos[pos];
-    }
-    return (TSNode){0};
-}
-
-/* `inplace=True` (anything but a literal False): the call returns its
- * input. */
-static bool asked_in_place(const al_pyfile *pf, TSNode call)
-{
-    al_py_args a;
-    al_py_args_read(call, &a);
-    TSNode v = al_py_kwarg(pf, &a, "inplace");
-    return !ts_node_is_null(v) && !al_node_text_eq(pf, v, "False");
-}
-
 void al_own_free(al_own *o)
 {
     free(o->why);
+    free(o->param);
     o->why = NULL;
+    o->param = NULL;
 }
 
 al_own al_own_meet(al_own a, al_own b)
 {
-    if (b.kind < a.kind || (b.kind == a.kind && !a.why)) {
+    /* Returns of the same parameter stay one; any other weaker fact
+     * beside it is the weaker fact alone. */
+    bool same_param = a.param && b.param && !strcmp(a.param, b.param);
+    if (a.param && b.kind != AL_OWN_FRESH && !same_param) {
+        free(a.param);
+        a.param = NULL;
+    }
+    if (b.param && a.kind != AL_OWN_FRESH && !same_param) {
+        free(b.param);
+        b.param = NULL;
+    }
+    if (b.kind < a.kind || (b.kind == a.kind && !a.why && !a.param)) {
         al_own t = a;
         a = b;
         b = t;
@@ -132,7 +93,7 @@ al_own al_own_meet(al_own a, al_own b)
 static al_own make(al_own_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static al_own make(al_own_kind kind, const char *fmt, ...)
 {
-    al_own o = {kind, NULL};
+    al_own o = {kind, NULL, NULL};
     if (fmt) {
         char buf[512];
         va_list ap;
@@ -163,7 +124,7 @@ static al_own make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt,
     char buf[512];
     snprintf(buf, sizeof buf, fmt, t);
     free(t);
-    return (al_own){kind, al_xstrdup(buf)};
+    return (al_own){kind, al_xstrdup(buf), NULL};
 }
 
 static bool param_named(const al_pymodule *m, TSNode func, TSNode id)
@@ -181,6 +142,8 @@ typedef struct {
     walk w;
     al_own own;
     bool any;
+    TSNode skip; /* `x = f(x)` asking what x is handed: this binding is
+                  * what the answer gives, not an input to it */
 } bindings;
 
 static bool binds_name(const al_pyfile *pf, TSNode target, const char *name)
@@ -195,6 +158,8 @@ static al_visit visit_binding(TSNode n, void *arg)
     if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
         al_node_is(n, "lambda"))
         return AL_VISIT_OVER;
+    if (al_node_is(n, "assignment") && ts_node_eq(n, b->skip))
+        return AL_VISIT_INTO;
     if (al_node_is(n, "assignment")) {
         TSNode left = al_node_field(n, "left");
         /* `x = x * k`, `x = x.view(...)`: owned as x's value was */
@@ -235,22 +200,29 @@ static al_visit visit_binding(TSNode n, void *arg)
 
 /* A local name of func at `at` (a return, or null): what its every
  * binding gives. */
-static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNode at, walk w)
+static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNode at, walk w,
+                       TSNode skip)
 {
     bool param = al_py_is_param(m->pf, func, name);
-    bindings b = {m, func, name, w, {AL_OWN_FRESH, NULL}, false};
+    bindings b = {m, func, name, w, {AL_OWN_FRESH, NULL, NULL}, false, skip};
     al_node_preorder(al_node_field(func, "body"), visit_binding, &b);
     if (param && !b.any) {
         al_own_free(&b.own);
-        return make(AL_OWN_NO, "returns its argument `%s`", name);
+        al_own o = make(AL_OWN_NO, "returns its argument `%s`", name);
+        o.param = al_xstrdup(name);
+        return o;
     }
     /* A parameter rebound in the body is still the argument on a path
      * that skips every rebinding. */
     if (param && (ts_node_is_null(at) || ts_node_is_null(al_rebound_before(m->pf, func, at, name)))) {
+        bool fresh_else = b.own.kind == AL_OWN_FRESH;
         al_own_free(&b.own);
-        return make(AL_OWN_NO, "it may return its argument `%s`: line %zu returns it where not "
-                               "every path rebinds it first",
-                    name, ts_node_is_null(at) ? al_node_row(func) : al_node_row(at));
+        al_own o = make(AL_OWN_NO, "it may return its argument `%s`: line %zu returns it where not "
+                                   "every path rebinds it first",
+                        name, ts_node_is_null(at) ? al_node_row(func) : al_node_row(at));
+        if (fresh_else)
+            o.param = al_xstrdup(name);
+        return o;
     }
     if (!b.any) {
         al_own_free(&b.own);
@@ -264,6 +236,7 @@ typedef struct {
     const char *name;
     uint32_t from; /* uses before this byte hold an older value */
     TSNode use;    /* the first use that lets it live on, or null */
+    TSNode handed; /* the use the question is about (a call's argument), or null */
 } kept;
 
 static al_visit visit_kept(TSNode n, void *arg)
@@ -275,7 +248,8 @@ static al_visit visit_kept(TSNode n, void *arg)
         al_node_text_eq(k->m->pf, n, k->name)) {
         TSNode par = ts_node_parent(n);
         bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
-        if (!bound && !al_rebinding_reads_old(k->m->pf, n, k->name) && !al_launch_argument(n) &&
+        if (!bound && !ts_node_eq(n, k->handed) && !al_rebinding_reads_old(k->m->pf, n, k->name) &&
+            !al_launch_argument(n) &&
             al_use_escapes(k->m->pf, &k->m->imports, n))
             k->use = n;
     }
@@ -286,16 +260,21 @@ static al_visit visit_kept(TSNode n, void *arg)
  * use but the return lets it live on (stored, aliased, handed to a call
  * that may keep it). */
 static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *name, TSNode ret,
-                                walk w)
+                                walk w, TSNode handed)
 {
-    al_own o = name_own(m, func, name, ret, w);
+    /* `x = f(x)`: the binding the handed x makes is not one of x's inputs. */
+    TSNode skip = {0};
+    if (!ts_node_is_null(handed) && al_rebinding_reads_old(m->pf, handed, name))
+        for (skip = ts_node_parent(handed); !al_node_is(skip, "assignment");)
+            skip = ts_node_parent(skip);
+    al_own o = name_own(m, func, name, ret, w, skip);
     if (o.kind != AL_OWN_FRESH)
         return o;
     /* Past the last rebinding every path takes (outside a loop), the name
      * holds the returned value; before it, an older one. */
     TSNode last = ts_node_is_null(ret) ? ret : al_rebound_before(m->pf, func, ret, name);
     uint32_t from = !ts_node_is_null(last) && ts_node_is_null(al_enclosing_loop(func, last)) ? ts_node_start_byte(last) : 0;
-    kept k = {m, name, from, {{0}, NULL, NULL}};
+    kept k = {m, name, from, {{0}, NULL, NULL}, handed};
     al_node_preorder(al_node_field(func, "body"), visit_kept, &k);
     if (ts_node_is_null(k.use))
         return o;
@@ -355,13 +334,19 @@ static al_visit visit_return(TSNode n, void *arg)
     al_own o;
     if (al_node_is(v, "identifier")) {
         char *name = al_node_text(r->m->pf, v);
-        o = returned_name_own(r->m, r->func, name, n, w);
+        o = returned_name_own(r->m, r->func, name, n, w, (TSNode){0});
         free(name);
     } else {
         o = value_own(r->m, r->func, v, w);
     }
     r->own = al_own_meet(r->own, o);
     return AL_VISIT_OVER;
+}
+
+static al_own own_copy(const al_own *o)
+{
+    return (al_own){o->kind, o->why ? al_xstrdup(o->why) : NULL,
+                    o->param ? al_xstrdup(o->param) : NULL};
 }
 
 static void own_free_boxed(void *p)
@@ -391,11 +376,11 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
              ts_node_start_byte(d->def), (const void *)scoped.ops, w.elem);
     al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
     if (memo)
-        return (al_own){memo->kind, memo->why ? al_xstrdup(memo->why) : NULL};
+        return own_copy(memo);
     bool cut = false;
     walk inner = w;
     inner.cut = &cut;
-    returns r = {&scoped, d->def, inner, {AL_OWN_FRESH, NULL}, false};
+    returns r = {&scoped, d->def, inner, {AL_OWN_FRESH, NULL, NULL}, false};
     al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
     if (!r.any) {
         al_own_free(&r.own);
@@ -405,10 +390,62 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
         stopped(w);
     if (ix && !cut) {
         al_own *box = al_xmalloc(sizeof *box);
-        *box = (al_own){r.own.kind, r.own.why ? al_xstrdup(r.own.why) : NULL};
+        *box = own_copy(&r.own);
         al_index_memo_put(ix, key, box, own_free_boxed);
     }
     return r.own;
+}
+
+/* o: d returns its parameter o.param on some path, new tensors on the
+ * others. The call's value is then what the caller hands it there, when
+ * that is a new tensor the caller does not read again (a temporary, or a
+ * local name not read after the call, outside a loop, that nothing
+ * keeps): no one else holds what comes back. */
+static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, const al_def *d,
+                               bool bound, al_own o, walk w)
+{
+    TSNode arg = al_call_argument_for(m, call, d, bound, o.param);
+    if (ts_node_is_null(arg))
+        return o;
+    arg = al_py_unparen(arg);
+    al_own a;
+    if (al_node_is(arg, "identifier")) {
+        char *name = al_node_text(m->pf, arg);
+        /* `x = f(x)`: what x held dies at the rebinding. */
+        bool rebound = al_rebinding_reads_old(m->pf, arg, name);
+        TSNode later = rebound ? (TSNode){0} : al_read_after(m->pf, func, call, name);
+        if (al_py_is_param(m->pf, func, name)) {
+            a = make(AL_OWN_NO, "`%s` is a parameter", name);
+        } else if (!ts_node_is_null(later)) {
+            a = make(AL_OWN_NO, "`%s` is read again on line %zu", name, al_node_row(later));
+        } else if (!rebound && !ts_node_is_null(al_enclosing_loop(func, call))) {
+            a = make(AL_OWN_NO, "`%s` is handed on in a loop", name);
+        } else {
+            /* Its bindings, and no use before the call that keeps it. */
+            a = returned_name_own(m, func, name, (TSNode){0}, hop(w), arg);
+        }
+        free(name);
+    } else {
+        a = value_own(m, func, arg, whole(hop(w)));
+    }
+    if (a.kind == AL_OWN_NO) {
+        al_own_free(&a);
+        return o;
+    }
+    char *t = shown(m->pf, arg);
+    char *p = o.param;
+    o.param = NULL;
+    al_own_free(&o);
+    /* Said after the callee's name: "`f` returns ...". */
+    al_own r = make(a.kind, a.kind == AL_OWN_FRESH
+                                ? "returns its argument `%s` or a new tensor; line %zu hands it `%s`, "
+                                  "a new tensor not read after the call"
+                                : "returns its argument `%s` or a new tensor; line %zu hands it `%s`: %s",
+                    p, al_node_row(call), t, a.why ? a.why : "");
+    free(p);
+    free(t);
+    al_own_free(&a);
+    return r;
 }
 
 /* `self.<attr>(...)`: the modules assigned to `self.<attr>` in the class
@@ -419,6 +456,8 @@ typedef struct {
     walk w;
     al_own own;
     bool any;
+    const al_pymodule *caller; /* where the call is: its arguments are read there */
+    TSNode func, call;
 } modules;
 
 static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller);
@@ -436,6 +475,9 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
         !al_index_class_method(m->index, &site, cls, "forward", &d))
         return false;
     al_own o = returns_own(&d, enter(s->w), m);
+    bool through = o.param != NULL;
+    if (through)
+        o = through_argument(s->caller, s->func, s->call, &d, true, o, s->w);
     char *t = shown(m->pf, cls);
     /* An inherited forward: say whose. */
     TSNode owner = ts_node_parent(d.def);
@@ -448,13 +490,17 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
         al_strbuf_printf(&whose, " (inherited from `%s`)", base);
     free(base);
     al_strbuf sb = {0};
-    if (o.kind == AL_OWN_FRESH && s->w.elem >= 0)
+    if (through && o.kind != AL_OWN_NO)
+        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s %s", s->attr, t,
+                         whose.data ? whose.data : "", o.why ? o.why : "");
+    else if (o.kind == AL_OWN_FRESH && s->w.elem >= 0)
         al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor as element "
                               "%d on every path",
                          s->attr, t, whose.data ? whose.data : "", s->w.elem);
     else if (o.kind == AL_OWN_FRESH)
-        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor on every path",
-                         s->attr, t, whose.data ? whose.data : "");
+        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor on every path%s%s%s",
+                         s->attr, t, whose.data ? whose.data : "", o.why ? " (" : "",
+                         o.why ? o.why : "", o.why ? ")" : "");
     else
         al_strbuf_printf(&sb, "`self.%s` is `%s`; in its forward%s, %s", s->attr, t,
                          whose.data ? whose.data : "", o.why ? o.why : "the returns are not followed");
@@ -488,7 +534,7 @@ static al_visit visit_module(TSNode n, void *arg)
     const al_op_result *r = q ? al_ops_find_result(s->m->ops, key.data) : NULL;
     al_strbuf_free(&key);
     al_own o;
-    if (r && r->returns == AL_RETURNS_NEW && !asked_in_place(pf, v))
+    if (r && r->returns == AL_RETURNS_NEW && !al_call_asked_in_place(pf, v))
         o = r->library ? make(AL_OWN_ASSUMED,
                               "assumes `self.%s` (`%s`) returns a new tensor, as its library "
                               "documents",
@@ -546,7 +592,7 @@ static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, co
     TSNode cls = ts_node_parent(func);
     while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
         cls = ts_node_parent(cls);
-    modules s = {m, attr, w, {AL_OWN_FRESH, NULL}, false};
+    modules s = {m, attr, w, {AL_OWN_FRESH, NULL, NULL}, false, m, func, call};
     if (!ts_node_is_null(cls)) {
         al_def d = {m->path, m->pf, m, cls, false, false};
         visit_class_modules(&s, &d, 0);
@@ -574,12 +620,12 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
     const al_op_result *r = al_ops_find_result(t, q);
     if (!r)
         return false;
-    TSNode given = method || schema ? (TSNode){0} : output_handed(m, call, q);
+    TSNode given = method || schema ? (TSNode){0} : al_call_output_handed(m, call, q);
     if (!ts_node_is_null(given)) {
         *out = make_about(pf, AL_OWN_NO, "it returns the output it is handed, `%s`", given);
         return true;
     }
-    al_op_returns returns = asked_in_place(pf, call) ? AL_RETURNS_ALIAS : r->returns;
+    al_op_returns returns = al_call_asked_in_place(pf, call) ? AL_RETURNS_ALIAS : r->returns;
     const char *name = method                           ? strrchr(q, '.') + 1
                        : al_str_starts_with(q, "builtins.") ? q + 9
                                                             : q;
@@ -617,26 +663,17 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
                     method ? "." : "", name, o);
     else
         *out = make(AL_OWN_NO, "it is a view of `%s`", o);
+    /* A view of a parameter that is the argument (or a new tensor): what
+     * the argument is, the caller knows (through_argument). */
+    if (returns != AL_RETURNS_MAY_ALIAS && !ts_node_is_null(of) && al_node_is(of, "identifier") &&
+        al_py_is_param(pf, func, o)) {
+        al_own p = name_own(m, func, o, (TSNode){0}, hop(w), (TSNode){0});
+        out->param = p.param;
+        p.param = NULL;
+        al_own_free(&p);
+    }
     free(o);
     return true;
-}
-
-/* Whether calling fn may give a tensor, by what alloclint can read of fn
- * alone: torch's own functions, and methods torch.Tensor has that return
- * one (an in-place method returns its receiver; `.split()` a tuple). */
-static bool tensor_evidence(const al_pymodule *m, TSNode fn)
-{
-    char *q = al_pymodule_resolve(m, fn);
-    if (q) {
-        bool torch = !strcmp(q, "torch") || !strncmp(q, "torch.", 6);
-        free(q);
-        return torch;
-    }
-    if (!al_node_is(fn, "attribute"))
-        return false;
-    size_t len;
-    const char *meth = al_node_ptr(m->pf, al_node_field(fn, "attribute"), &len);
-    return al_tensor_method(meth, len);
 }
 
 static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
@@ -700,7 +737,17 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
                  al_index_resolve(m->index, &site, fn, call, &d) && !d.kernel;
     if (found) {
         o = returns_own(&d, enter(w), m);
-        if (o.kind == AL_OWN_FRESH && w.calls == 0 && w.hops == 0) {
+        bool through = o.param != NULL;
+        if (through) {
+            o = through_argument(m, func, call, &d, d.method && al_node_is(fn, "attribute"), o, w);
+            char *t = shown(pf, fn);
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "`%s` %s", t, o.why ? o.why : "");
+            free(t);
+            free(o.why);
+            o.why = al_strbuf_detach(&sb);
+        }
+        if (o.kind == AL_OWN_FRESH && w.calls == 0 && w.hops == 0 && !through) {
             char *t = shown(pf, fn);
             free(o.why);
             al_strbuf sb = {0};
@@ -750,7 +797,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
      * torch.Tensor has (on a value not known to be anything else); not a
      * library outside torch (numpy, mlx, pathlib), `config.get(...)`,
      * `getattr(...)` or a tokenizer's `encode(...)`. */
-    if (!tensor_evidence(m, fn))
+    if (!al_call_tensor_evidence(m, fn))
         return make_about(pf, AL_OWN_NO,
                           "`%s(...)` is not known to return a tensor (not torch's, not a tensor "
                           "method, not a function of the project)",
@@ -772,7 +819,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
                            value_own(m, func, ts_node_named_child(v, 2), hop(w)));
     /* An operator expression with a torch call in it (`owner * base` may
      * be two ints); a call is what the op tables or its callee say. */
-    if (al_node_is(v, "binary_operator") && has_torch_call(pf, &m->imports, v, 0))
+    if (al_node_is(v, "binary_operator") && al_call_has_torch(pf, &m->imports, v, 0))
         return make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
         return call_own(m, func, v, w);
@@ -798,7 +845,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
     if (al_node_is(v, "binary_operator") && w.hops >= MAX_HOPS)
         stopped(w); /* its operands are not read */
     else if (al_node_is(v, "binary_operator")) {
-        al_own assumed = {AL_OWN_NO, NULL};
+        al_own assumed = {AL_OWN_NO, NULL, NULL};
         static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
                                                "round", "divmod", NULL};
         for (int side = 0; side < 2; side++) {

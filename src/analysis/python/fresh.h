@@ -21,6 +21,10 @@ typedef struct {
     al_own_kind kind;
     char *why; /* NO: the reason; ASSUMED: the assumption; FRESH: the callee that
                 * proved it, or NULL */
+    char *param; /* NO only because a function returns this parameter of its
+                  * own unchanged on some path (new tensors on the others): a
+                  * caller that hands it a new tensor it does not read again
+                  * gets one back. NULL otherwise. */
 } al_own;
 
 /* What `value`, evaluated in function func of module m, gives. With

@@ -38,3 +38,10 @@ class Block(nn.Module):
         g = self.gate(x)
         g = g + residual
         return h, g
+
+    @torch.inference_mode()
+    def gated(self, x):
+        h, _ = self.proj(x)
+        g = self.gate(h)
+        g = g.clamp(min=0)
+        return g
