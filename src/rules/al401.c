@@ -446,7 +446,8 @@ static bool inplace_statement(const al_pyfile *pf, TSNode st, const char *name)
 }
 
 /* The row of an in-place update of x on every path from the function's
- * start to stmt: a statement of a block around stmt, before it; or 0. */
+ * start to stmt: a statement of a block around stmt, before it (in the
+ * same block, or before the branch, loop or `with` that holds it); or 0. */
 static size_t updated_in_place_before(const al_pyfile *pf, TSNode func, TSNode stmt,
                                       const char *name)
 {
@@ -458,10 +459,10 @@ static size_t updated_in_place_before(const al_pyfile *pf, TSNode func, TSNode s
              s = ts_node_prev_named_sibling(s))
             if (inplace_statement(pf, s, name))
                 return al_node_row(s);
+        /* Statements before the branch, loop or `with` around stmt run on
+         * every path to it too (an update inside another branch is not
+         * before it in a block around it). */
         if (ts_node_eq(ts_node_parent(block), func))
-            break;
-        /* a branch or loop body: the paths around it need not run it */
-        if (!al_node_is(ts_node_parent(block), "with_statement"))
             break;
     }
     return 0;
@@ -594,18 +595,35 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
     } else if (ts_node_is_null(*dom) && bs.n == 0) {
         own = (al_own){AL_OWN_NO, NULL, NULL};
     }
-    for (size_t i = 0; i < bs.n && own.kind != AL_OWN_NO; i++) {
+    bool tensor_seen = false; /* some binding gives a tensor */
+    for (size_t i = 0; i < bs.n && (own.kind != AL_OWN_NO || !tensor_seen); i++) {
         TSNode v = al_node_field(bs.items[i], "right");
         if (ts_node_eq(bs.items[i], asg))
             continue;
+        al_own b = {AL_OWN_FRESH, NULL, NULL};
         if (!plain_binding(bs.items[i]))
-            own = al_own_meet(own, al_value_own_element(m, func, v,
-                                       al_unpacked_position(pf, al_node_field(bs.items[i], "left"), name),
-                                       follow));
+            b = al_value_own_element(m, func, v,
+                                     al_unpacked_position(pf, al_node_field(bs.items[i], "left"), name),
+                                     follow);
         else if (!al_rebind_updates_itself(pf, v, name))
-            own = al_own_meet(own, al_value_own(m, func, v, follow));
+            b = al_value_own(m, func, v, follow);
+        tensor_seen |= b.kind != AL_OWN_NO && al_node_is(al_py_unparen(v), "call");
+        own = al_own_meet(own, b);
     }
     free(bs.items);
+    /* Updated in place on every path before (`x *= k`), and a tensor on
+     * some binding: whoever else may hold its tensor has seen it change
+     * already. Assumed, as for a parameter so updated. */
+    size_t row;
+    if (own.kind == AL_OWN_NO && tensor_seen && !ts_node_is_null(*dom) &&
+        (row = updated_in_place_before(pf, func, stmt, name))) {
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "`%s` is already updated in place on line %zu on every path (%s): "
+                              "assumes nothing else that holds its tensor reads it after",
+                         name, row, own.why ? own.why : "one binding is not followed");
+        al_own_free(&own);
+        own = (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL};
+    }
     return own;
 }
 
