@@ -149,3 +149,24 @@ class EncoderBlock(nn.Module):
         h = F.dropout(x, p=self.p, training=self.training)
         h = h * 0.5  # expect: none
         return h
+
+
+if torch.cuda.is_available():
+    from flashinfer.gemm import gemm_fp8_nt_groupwise
+
+
+@torch.inference_mode()
+def block_fp8_linear(q_input, weight, x_scale, w_scale, bias):
+    # The library makes its output when none is handed (its entry in
+    # libraries.toml): assumed new, as the library documents.
+    output = gemm_fp8_nt_groupwise(q_input, weight, x_scale, w_scale, "MN")
+    output = output + bias  # expect: AL401 unsafe
+    return output
+
+
+@torch.inference_mode()
+def block_fp8_linear_into(q_input, weight, x_scale, w_scale, bias, out):
+    # Handed an output: it returns that, the caller's.
+    output = gemm_fp8_nt_groupwise(q_input, weight, x_scale, w_scale, "MN", out=out)
+    output = output + bias  # expect: none
+    return output
