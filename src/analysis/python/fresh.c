@@ -73,6 +73,13 @@ al_own al_own_meet(al_own a, al_own b)
     /* Returns of the same parameter stay one; any other weaker fact
      * beside it is the weaker fact alone. */
     bool same_param = a.param && b.param && !strcmp(a.param, b.param);
+    /* Both weak, one only for returning its argument: the other's reason
+     * is what stands in the way. */
+    if (a.kind == AL_OWN_NO && b.kind == AL_OWN_NO && a.param && !b.param) {
+        al_own t = a;
+        a = b;
+        b = t;
+    }
     if (a.param && b.kind != AL_OWN_FRESH && !same_param) {
         free(a.param);
         a.param = NULL;
