@@ -525,7 +525,28 @@ static bool plain_binding(TSNode a)
  * it on every path (a statement of a block around stmt, before it; its
  * own updates `x = x + y` pass the binding before them on), or a null
  * node when the function's start (a parameter) may reach it. */
-static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name,
+/* Whether parameter name of func is annotated `torch.Tensor` (dtype
+ * still unknown). */
+static bool annotated_tensor(const al_pyfile *pf, TSNode func, const char *name)
+{
+    TSNode params = al_node_field(func, "parameters");
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode id = al_node_is(p, "typed_parameter")           ? ts_node_named_child(p, 0)
+                    : al_node_is(p, "typed_default_parameter") ? al_node_field(p, "name")
+                                                               : (TSNode){0};
+        if (!ts_node_is_null(id) && al_node_is(id, "identifier") && al_node_text_eq(pf, id, name)) {
+            TSNode type = al_node_field(p, "type");
+            return !ts_node_is_null(type) && (al_node_text_eq(pf, type, "torch.Tensor") ||
+                                              al_node_text_eq(pf, type, "Tensor"));
+        }
+    }
+    return false;
+}
+
+/* tensor: x is known to be a tensor, so `x = x + y` makes a new one (for
+ * a list it would make a list; its own updates are passed otherwise). */
+static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name, bool tensor,
                      node_list *out, TSNode *dom)
 {
     *dom = (TSNode){0};
@@ -540,7 +561,9 @@ static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *
                  s = ts_node_prev_named_sibling(s)) {
                 TSNode a = binding_statement(pf, s, name);
                 if (!ts_node_is_null(a) && plain_binding(a) &&
-                    al_rebind_updates_itself(pf, al_node_field(a, "right"), name))
+                    al_rebind_updates_itself(pf, al_node_field(a, "right"), name) &&
+                    !(tensor && al_node_is(al_py_unparen(al_node_field(a, "right")),
+                                           "binary_operator")))
                     continue;
                 if (!ts_node_is_null(a)) {
                     push_binding(out, a);
@@ -578,8 +601,17 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
 {
     const al_pyfile *pf = m->pf;
     node_list bs = {0};
-    reaching(pf, func, stmt, name, &bs, dom);
+    /* A kept `x = x + y` of a tensor parameter made x a new tensor. */
+    bool tensor = param && annotated_tensor(pf, func, name);
+    reaching(pf, func, stmt, name, tensor, &bs, dom);
     al_own own = {AL_OWN_FRESH, NULL, NULL};
+    if (tensor && !ts_node_is_null(*dom) && plain_binding(*dom) &&
+        al_rebind_updates_itself(pf, al_node_field(*dom, "right"), name)) {
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "line %zu's `%s = ...` of the tensor parameter made a new tensor",
+                         al_node_row(*dom), name);
+        own.why = al_strbuf_detach(&sb);
+    }
     if (ts_node_is_null(*dom) && param) {
         size_t row = updated_in_place_before(pf, func, stmt, name);
         al_strbuf sb = {0};
