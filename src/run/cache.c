@@ -489,6 +489,7 @@ static bool parse_cache(al_cache *c, const char *bytes, size_t len)
         uint32_t no = get_u32(&r);
         for (uint32_t k = 0; k < no && !r.bad; k++) {
             al_op_summary op = {0};
+            op.out_element = -1; /* schemas hand outputs whole */
             op.name = get_str(&r);
             op.out_keyword = get_u8(&r) ? get_str(&r) : NULL;
             op.out_position = (int)(int32_t)get_u32(&r);

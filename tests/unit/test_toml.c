@@ -102,6 +102,20 @@ static void op_contracts_read(void **state)
     assert_int_equal(m->writes, AL_OP_ACCUMULATES);
     al_ops_free(&table);
 
+    /* `element`: the output is an item of a list handed as `out`; the
+     * list itself, or another item, is no output. */
+    static const char listed[] =
+        "[[op]]\nname = \"npu.attn.out\"\nargs = [\"q\"]\nout = \"out\"\nelement = 0\n"
+        "writes = \"rows\"\nrows = \"q.shape[0]\"\nlibrary = true\n";
+    assert_true(al_ops_load_toml(&table, listed, sizeof listed - 1, "c.toml", &err));
+    const al_op_summary *e = al_ops_find_output_element(&table, "npu.attn.out", -1, "out", 3, 0);
+    assert_non_null(e);
+    assert_int_equal(e->out_element, 0);
+    assert_null(al_ops_find_output_element(&table, "npu.attn.out", -1, "out", 3, 1));
+    assert_null(al_ops_find_output(&table, "npu.attn.out", -1, "out", 3));
+    assert_null(al_ops_find_output_element(&table, "npu.attn.out", -1, "out", 3, -1));
+    al_ops_free(&table);
+
     static const struct {
         const char *text, *error;
     } bad[] = {
@@ -123,6 +137,8 @@ static void op_contracts_read(void **state)
          "c.toml:1: `rows` names `q`, which `args` does not list"},
         {"[[op]]\nname = \"a\"\nargs = [\"x,y\"]\nout = 0\nfull = true\n",
          "c.toml:3: key `args` must list the positional parameters' names"},
+        {"[[op]]\nname = \"a\"\nout = \"out\"\nelement = 99\nfull = true\n",
+         "c.toml:4: key `element` must be an element index 0-64"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         al_op_table t2 = {0};

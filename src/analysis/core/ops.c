@@ -78,7 +78,7 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                     const char *origin, al_ops_error *err)
 {
     al_op_summary op = {.name = NULL, .out_keyword = NULL, .out_position = -1,
-                        .full_write = false, .origin = al_xstrdup(origin)};
+                        .full_write = false, .origin = al_xstrdup(origin), .out_element = -1};
     bool have_out = false, have_full = false, have_writes = false, have_returns = false, ok = true;
     al_op_returns returns = AL_RETURNS_NEW;
     uint32_t k = ts_node_named_child_count(element);
@@ -159,6 +159,16 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                 ok = false;
             }
             free(r);
+        } else if (strcmp(keytext, "element") == 0 && al_toml_is(value, "integer")) {
+            char *num = al_toml_text(doc, value);
+            char *end;
+            long el = strtol(num, &end, 10);
+            if (*end || el < 0 || el > 64) {
+                set_error(err, origin, pair, "key `%s` must be an element index 0-64", keytext);
+                ok = false;
+            }
+            op.out_element = (int)el;
+            free(num);
         } else if (strcmp(keytext, "args") == 0 && al_toml_is(value, "array")) {
             free(op.params);
             op.params = read_params(doc, value);
@@ -169,7 +179,7 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             }
         } else {
             set_error(err, origin, pair,
-                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\"|\"not_tensor\")",
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, element = N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\"|\"not_tensor\")",
                       keytext);
             ok = false;
         }
@@ -313,12 +323,12 @@ static int param_position(const al_op_summary *op, const char *name, size_t n)
     return -1;
 }
 
-const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
-                                        const char *kw, size_t kwlen)
+static const al_op_summary *find_output(const al_op_table *table, const char *name, int pos,
+                                        const char *kw, size_t kwlen, int elem)
 {
     for (size_t i = table->n; i-- > 0;) {
         const al_op_summary *op = &table->items[i];
-        if (!al_op_name_matches(op->name, name))
+        if (op->out_element != elem || !al_op_name_matches(op->name, name))
             continue;
         if (kw ? (op->out_keyword && strlen(op->out_keyword) == kwlen &&
                   memcmp(op->out_keyword, kw, kwlen) == 0)
@@ -336,6 +346,17 @@ const al_op_summary *al_ops_find_output(const al_op_table *table, const char *na
     return NULL;
 }
 
+const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
+                                        const char *kw, size_t kwlen)
+{
+    return find_output(table, name, pos, kw, kwlen, -1);
+}
+
+const al_op_summary *al_ops_find_output_element(const al_op_table *table, const char *name,
+                                                int pos, const char *kw, size_t kwlen, int elem)
+{
+    return elem < 0 ? NULL : find_output(table, name, pos, kw, kwlen, elem);
+}
 
 int al_op_param_position(const al_op_summary *op, const char *name)
 {

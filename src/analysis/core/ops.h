@@ -34,6 +34,8 @@ typedef struct {
     char *params;      /* the positional parameters' names, comma-separated, or NULL */
     char *rows_param;  /* WRITES_ROWS: rows = "<rows_param>.shape[<rows_dim>]" */
     int rows_dim;
+    int out_element;   /* the output is this element of the list handed as the
+                        * output argument (`out=[attn, lse]`), or -1 */
 } al_op_summary;
 
 /* What an op's result is (the `returns` key). */
@@ -88,6 +90,10 @@ const al_op_summary *al_ops_find(const al_op_table *table, const char *name);
  * one named by position under its keyword. */
 const al_op_summary *al_ops_find_output(const al_op_table *table, const char *name, int pos,
                                         const char *kw, size_t kwlen);
+/* The same for a tensor handed as element elem of a list or tuple that is
+ * the argument (`out=[a, b]`): only entries with `element` match. */
+const al_op_summary *al_ops_find_output_element(const al_op_table *table, const char *name,
+                                                int pos, const char *kw, size_t kwlen, int elem);
 void al_ops_free(al_op_table *table);
 /* What the table says the op (any spelling al_op_key reads) returns, or
  * NULL; a later entry (user config) overrides an earlier one. An entry

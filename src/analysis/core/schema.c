@@ -133,7 +133,8 @@ static void parse_schema(const char *schema, const char *ns, const char *origin,
                     al_op_summary op = {.name = al_xstrdup(name.data),
                                         .out_position = index,
                                         .origin = al_xstrdup(origin),
-                                        .writes = AL_OP_MUTATES};
+                                        .writes = AL_OP_MUTATES,
+                                        .out_element = -1};
                     AL_PUSH(out->items, out->n, out->cap, op);
                 }
                 index++;

@@ -20,10 +20,13 @@ char *al_contract_why(const al_op_summary *op, const char *name)
     const char *origin = op->origin ? op->origin : "its op summary";
     al_strbuf sb = {0};
     if (op->writes == AL_OP_WRITES_ROWS) {
-        char pos[32];
+        char pos[32], elem[32] = "";
         snprintf(pos, sizeof pos, "argument %d", op->out_position);
-        al_strbuf_printf(&sb, "assumes `%s` writes every row of `%s` for the rows of `%s` (%s)",
-                         name, op->out_keyword ? op->out_keyword : pos, op->rows_param, origin);
+        if (op->out_element >= 0)
+            snprintf(elem, sizeof elem, "element %d of ", op->out_element);
+        al_strbuf_printf(&sb, "assumes `%s` writes every row of %s`%s` for the rows of `%s` (%s)",
+                         name, elem, op->out_keyword ? op->out_keyword : pos, op->rows_param,
+                         origin);
     } else if (op->library && op->full_write) {
         al_strbuf_printf(&sb, "`%s` is a library outside the project: its summary says it "
                               "writes the whole output, which alloclint cannot check",

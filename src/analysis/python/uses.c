@@ -449,15 +449,17 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
     return u;
 }
 
+/* elem: the buffer is that element of the list or tuple handed as the
+ * argument (`out=[attn, lse]`), or -1. */
 static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_alias_kind kind,
-                      int rid)
+                      int rid, int elem)
 {
     TSNode fn = al_node_field(call, "function");
     int wr = write_region(kind, rid);
     /* With the repo index: the callee's own summary first. What it cannot
      * find is no write, but for ops an op summary describes. */
     bool indexed = c->env->index != NULL;
-    if (indexed) {
+    if (indexed && elem < 0) {
         al_call_effect e;
         if (al_callee_effect(c->env, call, pos, kw, &e)) {
             al_use u = effect_use(c, call, kind, wr, &e);
@@ -480,10 +482,13 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
     size_t kwlen = 0;
     const char *kwp = ts_node_is_null(kw) ? NULL : al_node_ptr(c->env->pf, kw, &kwlen);
     const al_op_summary *op = name ? al_ops_find(c->env->ops, name) : NULL;
-    const al_op_summary *out_op = name ? al_ops_find_output(c->env->ops, name, pos, kwp, kwlen) : NULL;
+    const al_op_summary *out_op =
+        !name       ? NULL
+        : elem >= 0 ? al_ops_find_output_element(c->env->ops, name, pos, kwp, kwlen, elem)
+                    : al_ops_find_output(c->env->ops, name, pos, kwp, kwlen);
     /* A run over one file has not read the project's C++ schemas: the
      * index has, so that `check FILE` and `explain` judge as `check .`. */
-    if (!out_op && name && !strncmp(name, "torch.ops.", 10) && c->env->index) {
+    if (!out_op && elem < 0 && name && !strncmp(name, "torch.ops.", 10) && c->env->index) {
         const al_op_table *schemas = al_index_schemas(c->env->index, c->env->path);
         out_op = schemas ? al_ops_find_output(schemas, name, pos, kwp, kwlen) : NULL;
     }
@@ -679,7 +684,7 @@ static al_use argument_list_use(const al_use_ctx *c, TSNode q, TSNode E, al_alia
             pos++;
     }
     TSNode nokw = {0};
-    return arg_use(c, call, pos < 0 ? -1 : pos, nokw, kind, rid);
+    return arg_use(c, call, pos < 0 ? -1 : pos, nokw, kind, rid, -1);
 }
 
 /* `x is None` reads no element. */
@@ -696,6 +701,53 @@ static al_use comparison_use(TSNode q)
         }
     }
     return make(identity ? AL_USE_META : AL_USE_READ, q);
+}
+
+/* `op(..., out=[buf, lse])`: E is an element of the list handed to a
+ * call as an argument, and an op summary names that element as an
+ * output. False when nothing says so (the list then holds E: an escape). */
+static bool listed_output_use(const al_use_ctx *c, TSNode list, TSNode E, al_alias_kind kind,
+                              int rid, al_use *out)
+{
+    TSNode p = ts_node_parent(list), call, kw = {0};
+    int pos = -1;
+    if (al_node_is(p, "keyword_argument") && al_py_node_eq(al_node_field(p, "value"), list)) {
+        kw = al_node_field(p, "name");
+        call = ts_node_parent(ts_node_parent(p));
+    } else if (al_node_is(p, "argument_list")) {
+        int k = 0;
+        for (uint32_t i = 0; i < ts_node_named_child_count(p) && pos < 0; i++) {
+            TSNode a = ts_node_named_child(p, i);
+            if (al_py_node_eq(a, list))
+                pos = k;
+            else if (!al_node_is(a, "keyword_argument") && !al_node_is(a, "comment"))
+                k++;
+        }
+        call = ts_node_parent(p);
+    } else {
+        return false;
+    }
+    if (!al_node_is(call, "call") || (ts_node_is_null(kw) && pos < 0))
+        return false;
+    int elem = -1;
+    for (uint32_t i = 0, k = 0; i < ts_node_named_child_count(list); i++) {
+        TSNode a = ts_node_named_child(list, i);
+        if (al_node_is(a, "comment"))
+            continue;
+        if (al_node_is(a, "list_splat"))
+            return false;
+        if (al_py_node_eq(a, E))
+            elem = (int)k;
+        k++;
+    }
+    char *q = al_imports_resolve(&c->env->mod->imports, c->env->pf, al_node_field(call, "function"));
+    size_t kwlen = 0;
+    const char *kwp = ts_node_is_null(kw) ? NULL : al_node_ptr(c->env->pf, kw, &kwlen);
+    bool said = q && al_ops_find_output_element(c->env->ops, q, pos, kwp, kwlen, elem);
+    free(q);
+    if (said)
+        *out = arg_use(c, call, pos, kw, kind, rid, elem);
+    return said;
 }
 
 static al_use use_of_value(const al_use_ctx *c, TSNode E, al_alias_kind kind, int rid,
@@ -735,7 +787,7 @@ static al_use use_of_value(const al_use_ctx *c, TSNode E, al_alias_kind kind, in
         TSNode call = ts_node_parent(ts_node_parent(q));
         if (!al_node_is(call, "call"))
             return make(AL_USE_READ, q);
-        return arg_use(c, call, -1, al_node_field(q, "name"), kind, rid);
+        return arg_use(c, call, -1, al_node_field(q, "name"), kind, rid, -1);
     }
     if (strcmp(type, "comparison_operator") == 0)
         return comparison_use(q);
@@ -750,6 +802,11 @@ static al_use use_of_value(const al_use_ctx *c, TSNode E, al_alias_kind kind, in
         e.akind = kind;
         e.aregion = rid;
         return e;
+    }
+    if (strcmp(type, "list") == 0 || strcmp(type, "tuple") == 0) {
+        al_use u;
+        if (listed_output_use(c, q, E, kind, rid, &u))
+            return u;
     }
     if (in_list_z(ESCAPE_PARENTS, type))
         return make(AL_USE_ESCAPE, q);
