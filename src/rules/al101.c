@@ -5,6 +5,7 @@
 
 #include "../base/util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *empty_name(al_factory f)
@@ -42,6 +43,182 @@ static const char *fill_word(al_factory f)
     }
 }
 
+/* The edit that turns the factory into `to`: the bytes [start of *renamed,
+ * *end) become *replacement. False when it cannot be written: a
+ * from-import (`zeros(...)`) and no torch module name to call `empty`
+ * through. */
+static bool factory_rename(const al_alloc_site *a, const char *torch, const char *to,
+                           al_strbuf *replacement, TSNode *renamed, size_t *end)
+{
+    *renamed = a->callee_name;
+    if (a->callee_bare) {
+        if (!torch)
+            return false;
+        al_strbuf_printf(replacement, "%s.%s", torch, to);
+        *renamed = a->callee;
+    } else {
+        al_strbuf_puts(replacement, to);
+    }
+    /* `aten.zeros.default` -> `aten.empty.memory_format`: the overload
+     * names differ (aten.empty has no `default`). */
+    *end = ts_node_end_byte(*renamed);
+    if (!ts_node_is_null(a->callee_overload)) {
+        al_strbuf_printf(replacement, ".%s", strcmp(to, "empty") ? "default" : "memory_format");
+        *end = ts_node_end_byte(a->callee_overload);
+    }
+    return true;
+}
+
+/* An expression that gives the same value evaluated twice in a row:
+ * names, attributes, numbers, arithmetic, `x.shape[k]`, `x.size(k)`,
+ * `x.numel()`, `len(x)`. */
+static bool pure(const al_pyfile *pf, TSNode n, int depth)
+{
+    n = al_py_unparen(n);
+    if (depth > 12 || ts_node_is_null(n))
+        return false;
+    if (al_node_is(n, "identifier") || al_node_is(n, "integer"))
+        return true;
+    if (al_node_is(n, "attribute"))
+        return pure(pf, al_node_field(n, "object"), depth + 1);
+    if (al_node_is(n, "binary_operator"))
+        return pure(pf, al_node_field(n, "left"), depth + 1) &&
+               pure(pf, al_node_field(n, "right"), depth + 1);
+    if (al_node_is(n, "unary_operator"))
+        return pure(pf, al_node_field(n, "argument"), depth + 1);
+    if (al_node_is(n, "subscript")) {
+        TSNode v = al_node_field(n, "value");
+        TSNode idx[2];
+        return al_node_is(v, "attribute") && al_py_last_name_is(pf, v, "shape") &&
+               pure(pf, v, depth + 1) && al_node_field_children(n, "subscript", idx, 2) == 1 &&
+               pure(pf, idx[0], depth + 1);
+    }
+    if (al_node_is(n, "call")) {
+        TSNode fn = al_node_field(n, "function");
+        al_py_args a;
+        al_py_args_read(n, &a);
+        if (a.splat || a.nkw || a.npos > 1 || (a.npos == 1 && !pure(pf, a.pos[0], depth + 1)))
+            return false;
+        if (al_node_is(fn, "identifier"))
+            return al_node_text_eq(pf, fn, "len") && a.npos == 1;
+        return al_node_is(fn, "attribute") &&
+               (al_py_last_name_is(pf, fn, "size") || al_py_last_name_is(pf, fn, "numel")) &&
+               pure(pf, al_node_field(fn, "object"), depth + 1);
+    }
+    return false;
+}
+
+/* `name[:end]`: a slice of the leading dimension from its start, and
+ * its end; null otherwise. */
+static TSNode prefix_end(const al_pyfile *pf, TSNode sub, const char *name)
+{
+    TSNode idx[2];
+    if (!al_node_is(sub, "subscript") || !al_node_text_eq(pf, al_node_field(sub, "value"), name) ||
+        al_node_field_children(sub, "subscript", idx, 2) != 1 || !al_node_is(idx[0], "slice"))
+        return (TSNode){0};
+    /* The parts of the slice by the colons before them: `:end` only. */
+    TSNode end = {0};
+    int colons = 0;
+    for (uint32_t i = 0; i < ts_node_child_count(idx[0]); i++) {
+        TSNode c = ts_node_child(idx[0], i);
+        if (!ts_node_is_named(c)) {
+            colons += !strcmp(ts_node_type(c), ":");
+            continue;
+        }
+        if (al_node_is(c, "comment") || colons != 1 || !ts_node_is_null(end))
+            return (TSNode){0};
+        end = c;
+    }
+    return colons == 1 ? end : (TSNode){0};
+}
+
+/* The statement after the allocation writes all of `name[:end]` from a
+ * value that does not read the buffer: `name[:end] = v`,
+ * `name[:end].copy_(v)`, `.fill_(v)`, `.zero_()`. Its end, or null. */
+static TSNode prefix_write(const al_pyfile *pf, TSNode st, const char *name)
+{
+    if (!al_node_is(st, "expression_statement") || ts_node_named_child_count(st) != 1)
+        return (TSNode){0};
+    TSNode e = ts_node_named_child(st, 0), target, value = {0};
+    if (al_node_is(e, "assignment")) {
+        target = al_node_field(e, "left");
+        value = al_node_field(e, "right");
+        if (ts_node_is_null(value) || !ts_node_is_null(al_node_field(e, "type")))
+            return (TSNode){0};
+    } else if (al_node_is(e, "call") && al_node_is(al_node_field(e, "function"), "attribute")) {
+        TSNode fn = al_node_field(e, "function");
+        al_py_args a;
+        al_py_args_read(e, &a);
+        target = al_node_field(fn, "object");
+        bool copy = al_py_last_name_is(pf, fn, "copy_"), fill = al_py_last_name_is(pf, fn, "fill_");
+        if (a.splat || (!copy && !fill && !al_py_last_name_is(pf, fn, "zero_")) ||
+            a.npos != (copy || fill ? 1 : 0) || a.nkw > (copy ? 1 : 0))
+            return (TSNode){0};
+        if (a.nkw && !al_node_text_eq(pf, al_node_field(a.kw[0], "name"), "non_blocking"))
+            return (TSNode){0};
+        if (a.npos)
+            value = a.pos[0];
+    } else {
+        return (TSNode){0};
+    }
+    TSNode end = prefix_end(pf, target, name);
+    if (ts_node_is_null(end) || !pure(pf, end, 0) ||
+        (!ts_node_is_null(value) && al_py_count_ident(pf, value, name)))
+        return (TSNode){0};
+    return end;
+}
+
+/* `buf = x.new_zeros(n + k)` then `buf[:n].copy_(x)`: only the rows past n
+ * need the zeros. `buf[:n]` and `buf[n:]` are complementary for any
+ * integer n, so `buf[n:].zero_()` after the write leaves the buffer as the
+ * zero fill did, whatever n is. */
+static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findings *out)
+{
+    const al_alloc_site *a = &b->site;
+    const al_pyfile *pf = in->py->pf;
+    if (a->factory != AL_FACTORY_ZEROS && a->factory != AL_FACTORY_ZEROS_LIKE &&
+        a->factory != AL_FACTORY_NEW_ZEROS)
+        return;
+    if (ts_node_is_null(a->target) || !al_node_is(a->target, "identifier") ||
+        ts_node_is_null(a->stmt) || !al_node_is(ts_node_parent(a->stmt), "block"))
+        return;
+    TSNode next = ts_node_next_named_sibling(a->stmt);
+    while (!ts_node_is_null(next) && al_node_is(next, "comment"))
+        next = ts_node_next_named_sibling(next);
+    TSNode end = ts_node_is_null(next) ? next : prefix_write(pf, next, a->name);
+    if (ts_node_is_null(end))
+        return;
+    const char *to = empty_name(a->factory);
+    al_strbuf replacement = {0};
+    TSNode renamed;
+    size_t renamed_end;
+    if (!factory_rename(a, in->py->torch, to, &replacement, &renamed, &renamed_end)) {
+        al_strbuf_free(&replacement);
+        return;
+    }
+    char *e = al_node_text(pf, end);
+    size_t len;
+    const char *at = al_node_ptr(pf, next, &len);
+    uint32_t col = ts_node_start_point(next).column;
+    al_strbuf rest = {0}, msg = {0}, fm = {0};
+    al_strbuf_printf(&rest, "\n%.*s%s[%s:].zero_()", (int)col, at - col, a->name, e);
+    al_strbuf_printf(&msg, "`%s` buffer `%s` is written on rows `[:%s]` on line %zu before "
+                           "any read: only the rows past them need the zero fill (`%s[%s:].zero_()`)",
+                     a->method ? a->qualified + 1 : a->qualified, a->name, e, al_node_row(next),
+                     a->name, e);
+    al_strbuf_printf(&fm, "Replace `%s` with `%s` and zero `%s[%s:]` after the write",
+                     al_factory_name(a->factory), to, a->name, e);
+    al_fix *fix = al_fix_new(AL_FIX_SAFE, fm.data);
+    al_fix_add_edit(fix, ts_node_start_byte(renamed), renamed_end, replacement.data);
+    al_fix_add_edit(fix, ts_node_end_byte(next), ts_node_end_byte(next), rest.data);
+    al_findings_add(out, "AL101", "zeros-overwritten", ts_node_start_byte(a->call),
+                    ts_node_end_byte(a->call), al_strbuf_detach(&msg), fix);
+    al_strbuf_free(&fm);
+    al_strbuf_free(&rest);
+    al_strbuf_free(&replacement);
+    free(e);
+}
+
 void al_rule_al101(const al_rule_input *in, al_findings *out)
 {
     const char *torch = in->py->torch;
@@ -50,8 +227,10 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         const al_buffer *b = &buffers->items[i];
         const al_alloc_site *a = &b->site;
         if (b->proof != AL_PROOF_FULL_WRITE && b->proof != AL_PROOF_OUTPUT_ONLY &&
-            b->proof != AL_PROOF_UNREAD)
+            b->proof != AL_PROOF_UNREAD) {
+            zero_the_rest(in, b, out);
             continue;
+        }
         const char *to = empty_name(a->factory);
         const char *callee = a->method ? a->qualified + 1 : a->qualified;
 
@@ -93,29 +272,11 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         if (!ts_node_is_null(a->fill_arg))
             al_py_arg_delete_range(&a->args, a->fill_arg, &fill_start, &fill_end);
 
-        /* A from-import (`zeros(...)`) needs a torch module name to call
-         * `empty` through; without one the fix is not offered. */
         al_strbuf replacement = {0};
-        TSNode renamed = a->callee_name;
-        bool fixable = !dtype_unknown;
-        if (a->callee_bare) {
-            if (torch) {
-                al_strbuf_printf(&replacement, "%s.%s", torch, to);
-                renamed = a->callee;
-            } else {
-                fixable = false;
-            }
-        } else {
-            al_strbuf_puts(&replacement, to);
-        }
-        /* `aten.zeros.default` -> `aten.empty.memory_format`: the overload
-         * names differ (aten.empty has no `default`). */
-        size_t renamed_end = ts_node_end_byte(renamed);
-        if (!ts_node_is_null(a->callee_overload)) {
-            al_strbuf_printf(&replacement, ".%s", strcmp(to, "empty") ? "default" : "memory_format");
-            renamed_end = ts_node_end_byte(a->callee_overload);
-        }
-
+        TSNode renamed;
+        size_t renamed_end;
+        bool fixable = !dtype_unknown && factory_rename(a, torch, to, &replacement, &renamed,
+                                                        &renamed_end);
         al_strbuf msg = {0};
         /* A factory passed straight to a call has no name of its own. */
         bool named = !ts_node_is_null(a->target);
