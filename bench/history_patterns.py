@@ -12,8 +12,9 @@ repository's history (a bare mirror): the commits in which engineers
   np-pad    the NumPy twin of pad in host code: `np.pad(np.cumsum(..), (1, 0))`
             or `np.concatenate([[0], np.cumsum(..)])` into `out=buf[1:]`
                                                                       (AL201)
-  fill-loop replaced `for i in range(..): buf[i].zero_()` (or fill_) with
-            one fill of a slice                                      (AL303)
+  fill-loop replaced `for i in range(..): buf[i].zero_()` (or fill_), or
+            `for idx in t: buf[idx].zero_()`, with one fill of a slice or
+            an index (`buf[t] = 0`)                                  (AL303)
   cat-parts replaced `torch.cat([torch.cos(x), torch.sin(x)], d)` (parts
             that are ops of one name) with ops writing slices of one
             output through `out=`                                    (AL204)
@@ -128,9 +129,10 @@ def in_triton_kernel(lines, row):
         if ind < indent:
             indent = ind
     return False
-LOOP_HEAD = re.compile(r'^\s*for\s+(\w+)\s+in\s+range\(')
+# `for i in range(..):` or `for idx in t:` (an index tensor or list)
+LOOP_HEAD = re.compile(r'^\s*for\s+(\w+)\s+in\s+\S')
 LOOP_FILL = r'\[\s*{var}\s*\]\s*\.(zero_|fill_)\('
-SLICE_FILL = re.compile(r'\[[^\]]*:[^\]]*\]\s*\.(zero_|fill_)\(')
+SLICE_FILL = re.compile(r'\[[^\]]*:[^\]]*\]\s*\.(zero_|fill_)\(|\[[^\]]+\]\s*=\s*(0|0\.0|False)\s*$')
 # torch.cat([torch.op(x), ...]) / ([x.op(), ...]) / ([-x, ...]): x
 CAT_PARTS = re.compile(r'torch\.(?:cat|concat|concatenate)\s*\(\s*[\[(]\s*'
                        r'(?:torch\.\w+\(\s*(\w+)\s*\)|(\w+)\.\w+\(\s*\)|-(\w+)\b)')

@@ -126,6 +126,76 @@ static bool known_tensor(const al_pymodule *m, TSNode func, TSNode buf)
     return !ts_node_is_null(cls) && all_bindings_made(m, cls, buf, &count, 0) && count > 0;
 }
 
+/* `for idx in t: buf[idx].zero_()` (or `.fill_(v)`): one fill per
+ * element of t, each a kernel launch, and for a tensor t on the GPU a
+ * device-to-host read of each element to index with; `buf[t] = 0` is one
+ * launch. The same only when t is a 1-D integer tensor or a list of ints
+ * (a bool tensor selects by mask, a 2-D one indexes by rows, a tuple is
+ * one index per dimension): nothing here proves what t is, so the fix is
+ * unsafe and says that. */
+static void index_fill_loop(al_rule_visit *w, TSNode func, TSNode loop, TSNode only, TSNode call,
+                            TSNode buf, TSNode var, TSNode iter, bool zero)
+{
+    const al_pyfile *pf = w->in->py->pf;
+    char *i = al_node_text(pf, var);
+    al_py_args fa;
+    al_py_args_read(call, &fa);
+    TSNode fv = !zero && fa.npos == 1 ? al_py_unparen(fa.pos[0]) : (TSNode){0};
+    if (!ts_node_is_null(fv) && al_node_is(fv, "unary_operator"))
+        fv = al_node_field(fv, "argument");
+    bool value_ok = zero ? fa.npos == 0 && fa.nkw == 0 && !fa.splat
+                         : fa.npos == 1 && fa.nkw == 0 && !fa.splat &&
+                               (al_node_is(fv, "integer") || al_node_is(fv, "float") ||
+                                al_node_is(fv, "true") || al_node_is(fv, "false"));
+    bool ok = plain_reference(buf) && known_tensor(w->in->py, func, buf) &&
+              !al_py_count_ident(pf, buf, i) && !al_py_count_ident(pf, iter, i) && value_ok;
+    if (!ok) {
+        if (w->in->declined) {
+            const char *why = !plain_reference(buf) ? "the filled buffer is not a name or an attribute"
+                              : !known_tensor(w->in->py, func, buf)
+                                  ? "the buffer is not known to be a tensor (a list of tensors "
+                                    "cannot be indexed by a tensor)"
+                              : !value_ok ? "the fill value is not a number literal"
+                                          : "the buffer's expression uses the loop variable";
+            char *b = al_node_text(pf, buf);
+            al_rule_decline(w->in, "AL303", "fill-loop", ts_node_start_byte(loop),
+                            ts_node_end_byte(loop),
+                            "a loop filling `%s` one element of an index at a time, left as it "
+                            "is: %s", b, why);
+            free(b);
+        }
+        free(i);
+        return;
+    }
+    bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i);
+    char *b = al_node_text(pf, buf), *t = al_node_text(pf, iter);
+    char *v = zero ? al_xstrdup("0") : al_node_text(pf, fa.pos[0]);
+    al_strbuf repl = {0}, msg = {0};
+    al_strbuf_printf(&repl, "%s[%s] = %s", b, t, v);
+    al_strbuf_printf(&msg, "a loop that fills `%s` at one element of `%s` per iteration, one "
+                           "kernel launch each (and a read of each index to the host when it "
+                           "is on the GPU): `%s` fills the same elements at once",
+                     b, t, repl.data);
+    al_fix *fix = NULL;
+    if (!var_dead) {
+        al_strbuf_printf(&msg, " (no fix: `%s` is read after the loop)", i);
+    } else {
+        al_strbuf_printf(&msg, " (unsafe: assumes `%s` is a 1-D integer tensor or a list of "
+                               "ints; a bool tensor would select by mask, a 2-D one by rows, a "
+                               "tuple one index per dimension)",
+                         t);
+        al_strbuf fm = {0};
+        al_strbuf_printf(&fm, "Replace the loop with `%s`", repl.data);
+        fix = al_fix_new(AL_FIX_UNSAFE, fm.data);
+        al_fix_add_edit(fix, ts_node_start_byte(loop), ts_node_end_byte(only), repl.data);
+        al_strbuf_free(&fm);
+    }
+    al_findings_add(w->out, "AL303", "fill-loop", ts_node_start_byte(call), ts_node_end_byte(call),
+                    al_strbuf_detach(&msg), fix);
+    al_strbuf_free(&repl);
+    free(i), free(b), free(t), free(v);
+}
+
 static void fill_loop(TSNode func, TSNode loop, void *arg)
 {
     al_rule_visit *w = arg;
@@ -134,8 +204,13 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
         return;
     TSNode var = al_node_field(loop, "left"), iter = al_node_field(loop, "right");
     TSNode body = al_node_field(loop, "body");
-    if (!al_node_is(var, "identifier") || !al_node_is(iter, "call") ||
-        !al_node_text_eq(pf, al_node_field(iter, "function"), "range") ||
+    bool ranged = al_node_is(iter, "call") &&
+                  al_node_text_eq(pf, al_node_field(iter, "function"), "range");
+    /* `for idx in t:` over the elements of an index tensor (or a list of
+     * them): one fill by advanced indexing, `buf[t] = 0`. */
+    bool indexed = !ranged && (al_node_is(iter, "identifier") || al_node_is(iter, "attribute") ||
+                               al_node_is(iter, "subscript") || al_node_is(iter, "call"));
+    if (!al_node_is(var, "identifier") || (!ranged && !indexed) ||
         al_py_named_statements(body) != 1)
         return;
     /* buf[i].zero_() / buf[i].fill_(v); the fix replaces the loop up to
@@ -158,6 +233,10 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
         !al_py_same_text(pf, idx[0], var))
         return;
     TSNode buf = al_node_field(sub, "value");
+    if (indexed) {
+        index_fill_loop(w, func, loop, only, call, buf, var, iter, zero);
+        return;
+    }
     char *i = al_node_text(pf, var);
     al_py_args fa, ra;
     al_py_args_read(call, &fa);

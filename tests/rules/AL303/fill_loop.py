@@ -109,9 +109,10 @@ def two_statements(buf: torch.Tensor, out, n):
 
 
 def over_a_list(buf: torch.Tensor, rows):
-    # Not a range: rows may repeat or be out of order.
+    # Not a range: rows may repeat or be out of order, which a constant
+    # fill does not mind; what rows is (1-D ints?) nothing here says.
     for r in rows:
-        buf[r].zero_()  # expect: none
+        buf[r].zero_()  # expect: AL303 unsafe
     return buf
 
 
