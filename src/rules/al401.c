@@ -836,6 +836,11 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
                              ? known_dtype(m, before)
                              : (al_dtype){AL_DTYPE_UNKNOWN, 0};
         al_strlist_free(&bound);
+        /* `x = y.float()`, `.to(torch.float32)`, a float factory or true
+         * division reaching the update: floating whatever else it is. */
+        if (dtype.kind == AL_DTYPE_UNKNOWN &&
+            al_dtype_floating(m, func, stmt, al_node_field(asg, "left")))
+            dtype = (al_dtype){AL_DTYPE_FLOAT, 0};
         /* Callees are followed always (memoised): an unsafe fix may rest
          * on autograd being off, never on a callee that returns its input. */
         char *other = unproved(w->in, func, stmt, &ip, dtype, name);

@@ -1,0 +1,35 @@
+# AL401: `.float()` and `.to(torch.float32)` say the dtype a float operand
+# cannot change; of a new tensor they keep it new (the same tensor when it
+# is float32 already, a copy otherwise). Of the caller's tensor they may be
+# that tensor itself.
+import torch
+
+
+@torch.inference_mode()
+def router_logits(hidden, gate_weight):
+    logits = torch.matmul(hidden, gate_weight.t()).float()
+    logits = logits * 0.5  # expect: AL401 safe
+    return logits
+
+
+@torch.inference_mode()
+def scaled_scores(q, k, scale):
+    scores = torch.matmul(q, k.transpose(-1, -2)).to(torch.float32)
+    scores = scores / 8.0  # expect: AL401 safe
+    return scores
+
+
+@torch.inference_mode()
+def scaled_in_dtype(q, k, ref):
+    # `ref.dtype` may be an integer type: a float operand would promote.
+    scores = torch.matmul(q, k.transpose(-1, -2)).to(ref.dtype)
+    scores = scores * 0.5  # expect: AL401 unsafe
+    return scores
+
+
+@torch.inference_mode()
+def weigh_expert_output(expert_out, topk_weights):
+    # The caller's tensor when it is float32 already.
+    h = expert_out.to(torch.float32)
+    h = h * 2.0  # expect: AL401 unsafe
+    return h
