@@ -74,6 +74,19 @@ static bool read_rows(const char *text, char **param, int *dim)
 static const char *const WRITES[] = {"some", "all", "rows", "part", "accumulates", "mutates"};
 static const char *const RETURNS[] = {"new", "alias", "may_alias", "not_tensor"};
 
+/* An integer 0-64 (a position, an element): false for anything else. */
+static bool small_index(const al_toml *doc, TSNode value, int *out)
+{
+    char *num = al_toml_text(doc, value);
+    char *end;
+    long v = strtol(num, &end, 10);
+    bool ok = !*end && v >= 0 && v <= 64;
+    if (ok)
+        *out = (int)v;
+    free(num);
+    return ok;
+}
+
 static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
                     const char *origin, al_ops_error *err)
 {
@@ -100,16 +113,10 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             op.out_keyword = al_toml_string(doc, value);
             have_out = op.out_keyword != NULL;
         } else if (strcmp(keytext, "out") == 0 && al_toml_is(value, "integer")) {
-            char *num = al_toml_text(doc, value);
-            char *end;
-            long pos = strtol(num, &end, 10);
-            if (*end || pos < 0 || pos > 64) {
+            ok = small_index(doc, value, &op.out_position);
+            if (!ok)
                 set_error(err, origin, pair, "key `%s` must be a keyword name or a position 0-64", keytext);
-                ok = false;
-            }
-            op.out_position = (int)pos;
             have_out = true;
-            free(num);
         } else if (strcmp(keytext, "full") == 0 && al_toml_is(value, "boolean")) {
             char *b = al_toml_text(doc, value);
             op.full_write = strcmp(b, "true") == 0;
@@ -160,15 +167,9 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             }
             free(r);
         } else if (strcmp(keytext, "element") == 0 && al_toml_is(value, "integer")) {
-            char *num = al_toml_text(doc, value);
-            char *end;
-            long el = strtol(num, &end, 10);
-            if (*end || el < 0 || el > 64) {
+            ok = small_index(doc, value, &op.out_element);
+            if (!ok)
                 set_error(err, origin, pair, "key `%s` must be an element index 0-64", keytext);
-                ok = false;
-            }
-            op.out_element = (int)el;
-            free(num);
         } else if (strcmp(keytext, "args") == 0 && al_toml_is(value, "array")) {
             free(op.params);
             op.params = read_params(doc, value);
