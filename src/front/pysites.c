@@ -30,7 +30,8 @@ static bool call_ends_value(const char *open, const char *end)
 static bool inplace_method(const char *p, size_t n)
 {
     static const char *const m[] = {"add", "sub", "mul", "div", "clamp", "clamp_min",
-                                    "clamp_max", "masked_fill", "masked_scatter", NULL};
+                                    "clamp_max", "masked_fill", "masked_scatter", "minimum",
+                                    "maximum", NULL};
     for (int i = 0; m[i]; i++)
         if (al_lex_word_is(p, n, m[i]))
             return true;
@@ -170,6 +171,24 @@ bool al_site_rebind(const char *bytes, const char *p, const char *w, const char 
             nm--;
         if (inplace_method(nm, (size_t)(ne - nm)))
             return true;
+    }
+    /* `x = torch.maximum(c, x)`: x second, in the same call, on one line. */
+    if (b > bytes && b[-1] == ',') {
+        int depth = 0;
+        const char *o = b - 1;
+        while (o > bytes && o[-1] != '\n' && (depth > 0 || o[-1] != '(')) {
+            depth += o[-1] == ')' || o[-1] == ']';
+            depth -= o[-1] == '(' || o[-1] == '[';
+            o--;
+        }
+        if (o > bytes && o[-1] == '(') {
+            const char *ne = o - 1, *nm = ne;
+            while (nm > bytes && al_lex_ident_char((unsigned char)nm[-1]))
+                nm--;
+            if (al_lex_word_is(nm, (size_t)(ne - nm), "minimum") ||
+                al_lex_word_is(nm, (size_t)(ne - nm), "maximum"))
+                return true;
+        }
     }
     return b > bytes && (b[-1] == '+' || b[-1] == '*') &&
            (a >= end || *a == '\n' || *a == '\r' || *a == '#' || *a == ';');

@@ -178,6 +178,25 @@ static bool call_form(const al_pymodule *m, TSNode rhs, const char *name, inplac
     const char *method = NULL;
     int first = 0; /* the first argument that is not x */
     char *q = al_pymodule_resolve(m, fn);
+    /* `torch.minimum(x, c)` is `x.clamp_(max=c)` in place (maximum: min=),
+     * either argument x; c a tensor, so it may broadcast or promote. */
+    bool lesser = q && !strcmp(q, "torch.minimum"), greater = q && !strcmp(q, "torch.maximum");
+    if ((lesser || greater) && a.npos == 2 && a.nall == 2) {
+        int xi = al_node_is(a.pos[0], "identifier") && al_node_text_eq(pf, a.pos[0], name) ? 0
+                 : al_node_is(a.pos[1], "identifier") && al_node_text_eq(pf, a.pos[1], name) ? 1
+                                                                                           : -1;
+        free(q);
+        if (xi < 0 || al_py_count_ident(pf, a.pos[1 - xi], name))
+            return false;
+        char *c = al_node_text(pf, a.pos[1 - xi]);
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "%s=%s", lesser ? "max" : "min", c);
+        free(c);
+        ip->args = al_strbuf_detach(&sb);
+        ip->method = "clamp_";
+        ip->kind = OPERAND_TENSOR;
+        return true;
+    }
     if (q && !strncmp(q, "torch.", 6)) {
         for (int i = 0; METHODS[i] && !method; i++)
             if (!strcmp(q + 6, METHODS[i]) && strncmp(METHODS[i], "masked", 6) != 0)

@@ -99,3 +99,27 @@ def comparison_value(x, y):
     m = torch.exp(x)
     m = m - y > 0  # expect: none
     return m
+
+
+@torch.inference_mode()
+def capped_noise(sigma_next, sigma_down, ratio):
+    # `torch.minimum(x, c)` in place is `x.clamp_(max=c)`; c is a tensor,
+    # which may broadcast x larger or promote its dtype.
+    sigma_up = torch.sqrt(sigma_next.square() - sigma_down.square() * ratio)
+    sigma_up = torch.minimum(sigma_up, sigma_next * 0.9999)  # expect: AL401 unsafe
+    return sigma_up
+
+
+@torch.inference_mode()
+def floored_scale(scale, eps_tensor):
+    s = scale.abs().amax(dim=-1)
+    s = torch.maximum(eps_tensor, s)  # expect: AL401 unsafe
+    return s
+
+
+@torch.inference_mode()
+def capped_by_itself(x):
+    # The bound reads x: no in-place form.
+    y = torch.exp(x)
+    y = torch.minimum(y, y.flip(0))  # expect: none
+    return y
