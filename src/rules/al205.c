@@ -150,7 +150,17 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
         size_t ls, le;
         if (al_py_statement_lines(pf, f->append_stmt, &ls, &le))
             al_fix_add_edit(fix, ls, le, "");
-        al_fix_add_edit(fix, ts_node_start_byte(f->stack_call), ts_node_end_byte(f->stack_call), f->list);
+        /* `xs = torch.stack(xs)` would become `xs = xs`: the line goes. */
+        TSNode asg = ts_node_parent(f->stack_call);
+        size_t ss, se;
+        if (al_node_is(asg, "assignment") &&
+            ts_node_eq(al_node_field(asg, "right"), f->stack_call) &&
+            al_node_text_eq(pf, al_node_field(asg, "left"), f->list) &&
+            al_py_statement_lines(pf, ts_node_parent(asg), &ss, &se))
+            al_fix_add_edit(fix, ss, se, "");
+        else
+            al_fix_add_edit(fix, ts_node_start_byte(f->stack_call), ts_node_end_byte(f->stack_call),
+                            f->list);
         al_strbuf_free(&e1);
         al_strbuf_free(&e2);
         al_strbuf_free(&sizes);
@@ -216,16 +226,26 @@ static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, b
     const al_pyfile *pf = m->pf;
     *uses = 0;
     TSNode found = {0};
-    for (TSNode s = ts_node_next_named_sibling(loop); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
-        *uses += al_py_count_ident(pf, s, list);
     bool gap;
-    TSNode s = next_naming(pf, loop, list, &gap);
-    if (ts_node_is_null(s))
-        return found;
-    stack_scan sc = {.m = m, .list = list};
-    al_node_preorder(s, stack_call, &sc);
-    found = sc.found;
-    *cat = sc.cat;
+    TSNode st = next_naming(pf, loop, list, &gap);
+    if (!ts_node_is_null(st)) {
+        stack_scan sc = {.m = m, .list = list};
+        al_node_preorder(st, stack_call, &sc);
+        found = sc.found;
+        *cat = sc.cat;
+    }
+    /* Uses of the list after the loop; `xs = torch.stack(xs)` rebinds the
+     * name to the result, which is all that later lines see. */
+    TSNode a = ts_node_is_null(st) ? st : al_py_name_assignment(st);
+    bool rebinds = !ts_node_is_null(found) && !ts_node_is_null(a) &&
+                   al_node_text_eq(pf, al_node_field(a, "left"), list);
+    for (TSNode s = ts_node_next_named_sibling(loop); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
+        if (rebinds && ts_node_eq(s, st)) {
+            *uses += al_py_count_ident(pf, al_node_field(a, "right"), list);
+            break;
+        }
+        *uses += al_py_count_ident(pf, s, list);
+    }
     return found;
 }
 

@@ -136,3 +136,25 @@ def factory_stacked_later(x, w, n, d):
         parts.append(buf)
     width = d * n
     return torch.stack(parts), width  # expect: AL205 unsafe
+
+
+def draft_logits_rebound(hidden, steps: int, vocab: int):
+    # The stack takes the list's own name: nothing reads the list after.
+    logits = []
+    for i in range(steps):
+        step = torch.empty(hidden.shape[0], vocab, dtype=hidden.dtype)
+        step.copy_(hidden[:, :vocab] * i)
+        logits.append(step)
+    logits = torch.stack(logits)  # expect: AL205 unsafe
+    return logits
+
+
+def draft_logits_rebound_then_list(hidden, steps: int, vocab: int):
+    # The list is read again after the stack (its length).
+    logits = []
+    for i in range(steps):
+        step = torch.empty(hidden.shape[0], vocab, dtype=hidden.dtype)
+        step.copy_(hidden[:, :vocab] * i)
+        logits.append(step)
+    stacked = torch.stack(logits)  # expect: AL205 nofix
+    return stacked, len(logits)
