@@ -239,7 +239,18 @@ bool al_wrap_fix(const char *src, size_t len, al_fix *fix, size_t limit)
         if (width(t + a, b - a) > limit && !has_line(src + from, to - from, t + a, b - a))
             broken = break_line(t + a, b - a, limit);
         if (broken) {
-            al_strbuf_puts(&out, broken);
+            /* A CRLF line breaks into CRLF lines. */
+            bool crlf = b > a && t[b - 1] == '\r';
+            for (const char *c = broken; crlf && *c; c++)
+                if (*c == '\n' && (c == broken || c[-1] != '\r'))
+                    al_strbuf_puts(&out, "\r\n");
+                else
+                    al_strbuf_printf(&out, "%c", *c);
+            /* the line's own \r may have gone with a trailing comment */
+            if (crlf && (!out.len || out.data[out.len - 1] != '\r'))
+                al_strbuf_puts(&out, "\r");
+            if (!crlf)
+                al_strbuf_puts(&out, broken);
             changed = true;
             free(broken);
         } else {

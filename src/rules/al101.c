@@ -200,8 +200,29 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
     size_t len;
     const char *at = al_node_ptr(pf, next, &len);
     uint32_t col = ts_node_start_point(next).column;
+    /* After the write's line: its trailing comment stays on it, and a
+     * second statement on it (`; y = buf.sum()`) would run before the
+     * zeros: no fix then. The file's own line ending (CRLF stays CRLF). */
+    const char *bytes = pf->src->bytes;
+    size_t at_end = ts_node_end_byte(next);
+    while (at_end < pf->src->len && (bytes[at_end] == ' ' || bytes[at_end] == '\t'))
+        at_end++;
+    if (at_end < pf->src->len && bytes[at_end] == '#')
+        while (at_end < pf->src->len && bytes[at_end] != '\r' && bytes[at_end] != '\n')
+            at_end++;
+    if (at_end < pf->src->len && bytes[at_end] != '\r' && bytes[at_end] != '\n') {
+        al_strbuf_free(&replacement);
+        free(e);
+        return;
+    }
+    /* At the end of the file, the line before says which ending. */
+    size_t ref = at_end < pf->src->len ? at_end + 1 : ts_node_start_byte(next);
+    while (ref > 0 && bytes[ref - 1] != '\n')
+        ref--;
+    bool crlf = ref >= 2 && bytes[ref - 2] == '\r';
     al_strbuf rest = {0}, msg = {0}, fm = {0};
-    al_strbuf_printf(&rest, "\n%.*s%s[%s:].zero_()", (int)col, at - col, a->name, e);
+    al_strbuf_printf(&rest, "%s%.*s%s[%s:].zero_()", crlf ? "\r\n" : "\n", (int)col, at - col,
+                     a->name, e);
     al_strbuf_printf(&msg, "`%s` buffer `%s` is written on rows `[:%s]` on line %zu before "
                            "any read: only the rows past them need the zero fill (`%s[%s:].zero_()`)",
                      a->method ? a->qualified + 1 : a->qualified, a->name, e, al_node_row(next),
@@ -210,7 +231,7 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
                      al_factory_name(a->factory), to, a->name, e);
     al_fix *fix = al_fix_new(AL_FIX_SAFE, fm.data);
     al_fix_add_edit(fix, ts_node_start_byte(renamed), renamed_end, replacement.data);
-    al_fix_add_edit(fix, ts_node_end_byte(next), ts_node_end_byte(next), rest.data);
+    al_fix_add_edit(fix, at_end, at_end, rest.data);
     al_findings_add(out, "AL101", "zeros-overwritten", ts_node_start_byte(a->call),
                     ts_node_end_byte(a->call), al_strbuf_detach(&msg), fix);
     al_strbuf_free(&fm);

@@ -421,6 +421,25 @@ static void wrap_breaks_inside_the_call(void **state)
     free_fix(f);
 }
 
+/* A CRLF file's broken line is CRLF line by line: no bare \n appears. */
+static void wrap_keeps_crlf(void **state)
+{
+    (void)state;
+    const char *src = "def f(num_tokens, device):\r\n"
+                      "    pos = torch.arange(num_tokens, dtype=torch.int64).to(device)  # why\r\n";
+    size_t at = strstr(src, ".to(") - src;
+    al_fix *f = fix1(at, at + strlen(".to(device)"), "");
+    al_fix_add_edit(f, at - 1, at - 1, ", device=device");
+    assert_true(al_wrap_fix(src, strlen(src), f, 60));
+    char *out = fixed_by(src, f);
+    assert_string_equal(out, "def f(num_tokens, device):\r\n"
+                             "    pos = torch.arange(  # why\r\n"
+                             "        num_tokens, dtype=torch.int64, device=device\r\n"
+                             "    )\r\n");
+    free(out);
+    free_fix(f);
+}
+
 static void wrap_puts_one_item_a_line(void **state)
 {
     (void)state;
@@ -487,6 +506,7 @@ int main(void)
         cmocka_unit_test(prefilter_skips_files_without_factories),
         cmocka_unit_test(wrap_leaves_short_lines),
         cmocka_unit_test(wrap_breaks_inside_the_call),
+        cmocka_unit_test(wrap_keeps_crlf),
         cmocka_unit_test(wrap_puts_one_item_a_line),
         cmocka_unit_test(wrap_skips_strings_and_untouched_lines),
         cmocka_unit_test(wrap_gives_up_without_brackets),

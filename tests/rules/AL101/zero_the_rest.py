@@ -74,3 +74,17 @@ def pad_impure_bound(x, stream):
     buf = x.new_zeros(x.shape[0] * 2, x.shape[1])  # expect: none
     buf[: next(stream)] = x
     return buf
+
+
+def pad_commented(x, k):
+    # The write's trailing comment stays on its line.
+    buf = x.new_zeros(x.shape[0] + k, x.shape[1])  # expect: AL101 safe
+    buf[: x.shape[0]] = x  # the real rows
+    return buf
+
+
+def pad_then_read_same_line(x, k):
+    # A read after the write on its line would run before the zeros.
+    buf = x.new_zeros(x.shape[0] + k, x.shape[1])  # expect: none
+    buf[: x.shape[0]] = x; total = buf.sum()  # noqa: E702
+    return buf, total
