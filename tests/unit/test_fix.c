@@ -403,41 +403,38 @@ static void wrap_leaves_short_lines(void **state)
     free_fix(f);
 }
 
-static void wrap_breaks_inside_the_call(void **state)
+/* The call broken inside its brackets, the trailing comment on its first
+ * line; with nl the file's line ending, which every new line keeps. */
+static void broken_call_case(const char *nl)
 {
-    (void)state;
-    const char *src = "def f(num_tokens, device):\n"
-                      "    pos = torch.arange(num_tokens, dtype=torch.int64).to(device)  # why\n";
+    char src[200], want[300];
+    snprintf(src, sizeof src,
+             "def f(num_tokens, device):%s"
+             "    pos = torch.arange(num_tokens, dtype=torch.int64).to(device)  # why%s", nl, nl);
+    snprintf(want, sizeof want,
+             "def f(num_tokens, device):%s    pos = torch.arange(  # why%s"
+             "        num_tokens, dtype=torch.int64, device=device%s    )%s", nl, nl, nl, nl);
     size_t at = strstr(src, ".to(") - src;
     al_fix *f = fix1(at, at + strlen(".to(device)"), "");
     al_fix_add_edit(f, at - 1, at - 1, ", device=device");
     assert_true(al_wrap_fix(src, strlen(src), f, 60));
     char *out = fixed_by(src, f);
-    assert_string_equal(out, "def f(num_tokens, device):\n"
-                             "    pos = torch.arange(  # why\n"
-                             "        num_tokens, dtype=torch.int64, device=device\n"
-                             "    )\n");
+    assert_string_equal(out, want);
     free(out);
     free_fix(f);
+}
+
+static void wrap_breaks_inside_the_call(void **state)
+{
+    (void)state;
+    broken_call_case("\n");
 }
 
 /* A CRLF file's broken line is CRLF line by line: no bare \n appears. */
 static void wrap_keeps_crlf(void **state)
 {
     (void)state;
-    const char *src = "def f(num_tokens, device):\r\n"
-                      "    pos = torch.arange(num_tokens, dtype=torch.int64).to(device)  # why\r\n";
-    size_t at = strstr(src, ".to(") - src;
-    al_fix *f = fix1(at, at + strlen(".to(device)"), "");
-    al_fix_add_edit(f, at - 1, at - 1, ", device=device");
-    assert_true(al_wrap_fix(src, strlen(src), f, 60));
-    char *out = fixed_by(src, f);
-    assert_string_equal(out, "def f(num_tokens, device):\r\n"
-                             "    pos = torch.arange(  # why\r\n"
-                             "        num_tokens, dtype=torch.int64, device=device\r\n"
-                             "    )\r\n");
-    free(out);
-    free_fix(f);
+    broken_call_case("\r\n");
 }
 
 static void wrap_puts_one_item_a_line(void **state)
