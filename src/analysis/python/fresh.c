@@ -246,21 +246,6 @@ typedef struct {
     TSNode handed; /* the use the question is about (a call's argument), or null */
 } kept;
 
-/* `x.shape`, `x.dtype`, `x.size(0)`, `x.dim()`: what is read is a number
- * or a description, never the tensor. */
-static bool metadata_use(const al_pyfile *pf, TSNode id)
-{
-    TSNode p = ts_node_parent(id);
-    if (!al_node_is(p, "attribute") || !ts_node_eq(al_node_field(p, "object"), id))
-        return false;
-    static const char *const meta[] = {"shape", "dtype", "device", "ndim", "is_cuda", "layout",
-                                       "size", "dim", "numel", "stride", "is_contiguous",
-                                       "element_size", NULL};
-    size_t len;
-    const char *a = al_node_ptr(pf, al_node_field(p, "attribute"), &len);
-    return al_str_in_list(meta, a, len);
-}
-
 static al_visit visit_kept(TSNode n, void *arg)
 {
     kept *k = arg;
@@ -271,7 +256,7 @@ static al_visit visit_kept(TSNode n, void *arg)
         TSNode par = ts_node_parent(n);
         bool bound = al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n);
         if (!bound && !ts_node_eq(n, k->handed) && !al_rebinding_reads_old(k->m->pf, n, k->name) &&
-            !al_launch_argument(n) && !metadata_use(k->m->pf, n) &&
+            !al_launch_argument(n) &&
             al_use_escapes(k->m->pf, &k->m->imports, n))
             k->use = n;
     }

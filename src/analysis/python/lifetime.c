@@ -1,4 +1,5 @@
 #include "lifetime.h"
+#include "uses.h"
 
 #include "../../base/util.h"
 
@@ -107,6 +108,9 @@ bool al_use_escapes(const al_pyfile *pf, const al_imports *im, TSNode id)
         return true;
     if (!strcmp(t, "assignment")) /* y = t (alias) or obj.a = t / d[k] = t (store) */
         return ts_node_eq(al_node_field(p, "right"), e);
+    if (!strcmp(t, "attribute") && al_py_node_eq(al_node_field(p, "object"), e) &&
+        al_use_reads_metadata(pf, p))
+        return false; /* `n = t.shape[0]`, `t.size(1)`: a description, not t */
     if (!strcmp(t, "subscript") || !strcmp(t, "attribute")) {
         /* t[...] / t.view(...) bound to a name is an alias too. */
         TSNode q = ts_node_parent(p);

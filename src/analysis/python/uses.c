@@ -106,6 +106,19 @@ static bool has_keyword(const al_use_ctx *c, TSNode call, const char *kw, const 
     return false;
 }
 
+bool al_use_reads_metadata(const al_pyfile *pf, TSNode attr)
+{
+    size_t len;
+    const char *a = al_node_ptr(pf, al_node_field(attr, "attribute"), &len);
+    TSNode g = ts_node_parent(attr);
+    bool called = al_node_is(g, "call") && al_py_node_eq(al_node_field(g, "function"), attr);
+    if (!called)
+        return al_str_in_list(META_ATTRS, a, len);
+    /* a data pointer or the storage hands out the elements themselves */
+    return al_str_in_list(META_METHODS, a, len) && !(len == 8 && !memcmp(a, "data_ptr", 8)) &&
+           !(len == 15 && !memcmp(a, "untyped_storage", 15));
+}
+
 static al_alias_kind view_kind(al_alias_kind kind)
 {
     return kind == AL_ALIAS_SAME || kind == AL_ALIAS_RESHAPED ? AL_ALIAS_RESHAPED

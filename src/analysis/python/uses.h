@@ -91,4 +91,9 @@ al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
                        al_alias_kind kind, int region);
 void al_use_free(al_use *u);
 
+/* Whether attr (an `attribute` node, `x.shape` or the callee of
+ * `x.size(0)`) reads only what describes the tensor (its shape, dtype,
+ * device, strides), not its elements or its memory. */
+bool al_use_reads_metadata(const al_pyfile *pf, TSNode attr);
+
 #endif
