@@ -3,6 +3,8 @@
  * the tier and writes the message and the edits. */
 #include "rules.h"
 
+#include "../analysis/python/lifetime.h"
+
 #include "../base/util.h"
 
 #include <stdlib.h>
@@ -69,43 +71,19 @@ static bool factory_rename(const al_alloc_site *a, const char *torch, const char
     return true;
 }
 
-/* An expression that gives the same value evaluated twice in a row:
- * names, attributes, numbers, arithmetic, `x.shape[k]`, `x.size(k)`,
- * `x.numel()`, `len(x)`. */
-static bool pure(const al_pyfile *pf, TSNode n, int depth)
+/* The bound gives the same value where the write and the added line read
+ * it: it reads no element of the buffer (the write changes those), and
+ * calls nothing but `.size()`, `.dim()`, `.numel()` (or `len()` of such)
+ * that could change what it reads. */
+static bool same_twice(const al_pyfile *pf, TSNode end, const al_strlist *buf)
 {
-    n = al_py_unparen(n);
-    if (depth > 12 || ts_node_is_null(n))
-        return false;
-    if (al_node_is(n, "identifier") || al_node_is(n, "integer"))
-        return true;
-    if (al_node_is(n, "attribute"))
-        return pure(pf, al_node_field(n, "object"), depth + 1);
-    if (al_node_is(n, "binary_operator"))
-        return pure(pf, al_node_field(n, "left"), depth + 1) &&
-               pure(pf, al_node_field(n, "right"), depth + 1);
-    if (al_node_is(n, "unary_operator"))
-        return pure(pf, al_node_field(n, "argument"), depth + 1);
-    if (al_node_is(n, "subscript")) {
-        TSNode v = al_node_field(n, "value");
-        TSNode idx[2];
-        return al_node_is(v, "attribute") && al_py_last_name_is(pf, v, "shape") &&
-               pure(pf, v, depth + 1) && al_node_field_children(n, "subscript", idx, 2) == 1 &&
-               pure(pf, idx[0], depth + 1);
+    end = al_py_unparen(end);
+    if (al_node_is(end, "call") && al_node_text_eq(pf, al_node_field(end, "function"), "len")) {
+        TSNode args = al_node_field(end, "arguments");
+        return ts_node_named_child_count(args) == 1 &&
+               al_loop_invariant(pf, ts_node_named_child(args, 0), buf);
     }
-    if (al_node_is(n, "call")) {
-        TSNode fn = al_node_field(n, "function");
-        al_py_args a;
-        al_py_args_read(n, &a);
-        if (a.splat || a.nkw || a.npos > 1 || (a.npos == 1 && !pure(pf, a.pos[0], depth + 1)))
-            return false;
-        if (al_node_is(fn, "identifier"))
-            return al_node_text_eq(pf, fn, "len") && a.npos == 1;
-        return al_node_is(fn, "attribute") &&
-               (al_py_last_name_is(pf, fn, "size") || al_py_last_name_is(pf, fn, "numel")) &&
-               pure(pf, al_node_field(fn, "object"), depth + 1);
-    }
-    return false;
+    return al_loop_invariant(pf, end, buf);
 }
 
 /* `name[:end]`: a slice of the leading dimension from its start, and
@@ -162,10 +140,17 @@ static TSNode prefix_write(const al_pyfile *pf, TSNode st, const char *name)
         return (TSNode){0};
     }
     TSNode end = prefix_end(pf, target, name);
-    if (ts_node_is_null(end) || !pure(pf, end, 0) ||
-        (!ts_node_is_null(value) && al_py_count_ident(pf, value, name)))
-        return (TSNode){0};
-    return end;
+    al_strlist buf = {0};
+    al_strlist_add(&buf, al_xstrdup(name));
+    /* `buf[:n].copy_(v)` reads n before v: a call in v runs between n and
+     * the added line's n, and must be one that changes nothing (the same
+     * test). `buf[:n] = v` reads n after v: only the store is between. */
+    bool ok = !ts_node_is_null(end) && same_twice(pf, end, &buf) &&
+              (ts_node_is_null(value) || !al_py_count_ident(pf, value, name)) &&
+              (al_node_is(e, "assignment") || ts_node_is_null(value) ||
+               al_loop_invariant(pf, value, &buf));
+    al_strlist_free(&buf);
+    return ok ? end : (TSNode){0};
 }
 
 /* `buf = x.new_zeros(n + k)` then `buf[:n].copy_(x)`: only the rows past n
@@ -196,33 +181,27 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
         al_strbuf_free(&replacement);
         return;
     }
-    char *e = al_node_text(pf, end);
-    size_t len;
-    const char *at = al_node_ptr(pf, next, &len);
-    uint32_t col = ts_node_start_point(next).column;
-    /* After the write's line: its trailing comment stays on it, and a
-     * second statement on it (`; y = buf.sum()`) would run before the
-     * zeros: no fix then. The file's own line ending (CRLF stays CRLF). */
-    const char *bytes = pf->src->bytes;
-    size_t at_end = ts_node_end_byte(next);
-    while (at_end < pf->src->len && (bytes[at_end] == ' ' || bytes[at_end] == '\t'))
-        at_end++;
-    if (at_end < pf->src->len && bytes[at_end] == '#')
-        while (at_end < pf->src->len && bytes[at_end] != '\r' && bytes[at_end] != '\n')
-            at_end++;
-    if (at_end < pf->src->len && bytes[at_end] != '\r' && bytes[at_end] != '\n') {
+    /* On the line after the write's (its trailing comment stays); not
+     * when another statement shares that line (`; y = buf.sum()` would run
+     * before the zeros). The file's own line ending. */
+    size_t line, after;
+    char *indent = al_py_indent_of(pf, next);
+    if (!indent || !al_py_statement_lines(pf, next, &line, &after)) {
+        free(indent);
         al_strbuf_free(&replacement);
-        free(e);
         return;
     }
-    /* At the end of the file, the line before says which ending. */
-    size_t ref = at_end < pf->src->len ? at_end + 1 : ts_node_start_byte(next);
-    while (ref > 0 && bytes[ref - 1] != '\n')
-        ref--;
-    bool crlf = ref >= 2 && bytes[ref - 2] == '\r';
+    const char *bytes = pf->src->bytes;
+    bool ended = after > 0 && bytes[after - 1] == '\n';
+    size_t nl = ended ? after - 1 : line;
+    while (nl > 0 && bytes[nl] != '\n')
+        nl--;
+    const char *eol = nl > 0 && bytes[nl - 1] == '\r' ? "\r\n" : "\n";
+    char *e = al_node_text(pf, end);
     al_strbuf rest = {0}, msg = {0}, fm = {0};
-    al_strbuf_printf(&rest, "%s%.*s%s[%s:].zero_()", crlf ? "\r\n" : "\n", (int)col, at - col,
-                     a->name, e);
+    al_strbuf_printf(&rest, "%s%s%s[%s:].zero_()%s", ended ? "" : eol, indent, a->name, e,
+                     ended ? eol : "");
+    free(indent);
     al_strbuf_printf(&msg, "`%s` buffer `%s` is written on rows `[:%s]` on line %zu before "
                            "any read: only the rows past them need the zero fill (`%s[%s:].zero_()`)",
                      a->method ? a->qualified + 1 : a->qualified, a->name, e, al_node_row(next),
@@ -231,7 +210,7 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
                      al_factory_name(a->factory), to, a->name, e);
     al_fix *fix = al_fix_new(AL_FIX_SAFE, fm.data);
     al_fix_add_edit(fix, ts_node_start_byte(renamed), renamed_end, replacement.data);
-    al_fix_add_edit(fix, at_end, at_end, rest.data);
+    al_fix_add_edit(fix, after, after, rest.data);
     al_findings_add(out, "AL101", "zeros-overwritten", ts_node_start_byte(a->call),
                     ts_node_end_byte(a->call), al_strbuf_detach(&msg), fix);
     al_strbuf_free(&fm);

@@ -88,3 +88,11 @@ def pad_then_read_same_line(x, k):
     buf = x.new_zeros(x.shape[0] + k, x.shape[1])  # expect: none
     buf[: x.shape[0]] = x; total = buf.sum()  # noqa: E702
     return buf, total
+
+
+def pad_from_queue(pending, width):
+    # copy_ reads the bound before its value: a call in the value may
+    # change what the bound reads (it pops from the list the bound counts).
+    buf = torch.zeros(8, width)  # expect: none
+    buf[: len(pending)].copy_(torch.stack([pending.pop() for _ in range(2)]))
+    return buf
