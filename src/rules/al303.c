@@ -126,6 +126,17 @@ static bool known_tensor(const al_pymodule *m, TSNode func, TSNode buf)
     return !ts_node_is_null(cls) && all_bindings_made(m, cls, buf, &count, 0) && count > 0;
 }
 
+/* A number (or bool) literal, signed or not: a fill value no view of the
+ * buffer can be. */
+static bool number_literal(TSNode v)
+{
+    v = al_py_unparen(v);
+    if (!ts_node_is_null(v) && al_node_is(v, "unary_operator"))
+        v = al_node_field(v, "argument");
+    return al_node_is(v, "integer") || al_node_is(v, "float") || al_node_is(v, "true") ||
+           al_node_is(v, "false");
+}
+
 /* `for idx in t: buf[idx].zero_()` (or `.fill_(v)`): one fill per
  * element of t, each a kernel launch, and for a tensor t on the GPU a
  * device-to-host read of each element to index with; `buf[t] = 0` is one
@@ -140,13 +151,8 @@ static void index_fill_loop(al_rule_visit *w, TSNode func, TSNode loop, TSNode o
     char *i = al_node_text(pf, var);
     al_py_args fa;
     al_py_args_read(call, &fa);
-    TSNode fv = !zero && fa.npos == 1 ? al_py_unparen(fa.pos[0]) : (TSNode){0};
-    if (!ts_node_is_null(fv) && al_node_is(fv, "unary_operator"))
-        fv = al_node_field(fv, "argument");
-    bool value_ok = zero ? fa.npos == 0 && fa.nkw == 0 && !fa.splat
-                         : fa.npos == 1 && fa.nkw == 0 && !fa.splat &&
-                               (al_node_is(fv, "integer") || al_node_is(fv, "float") ||
-                                al_node_is(fv, "true") || al_node_is(fv, "false"));
+    bool value_ok = fa.nkw == 0 && !fa.splat && fa.npos == (zero ? 0 : 1) &&
+                    (zero || number_literal(fa.pos[0]));
     bool ok = plain_reference(buf) && known_tensor(w->in->py, func, buf) &&
               !al_py_count_ident(pf, buf, i) && !al_py_count_ident(pf, iter, i) && value_ok;
     if (!ok) {
@@ -279,11 +285,7 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
                      non_negative(pf, stop, 0);
     /* A tensor fill value may be a view of the buffer, read while the one
      * fill writes it; a number cannot. */
-    TSNode fv = fill ? al_py_unparen(fa.pos[0]) : (TSNode){0};
-    if (!ts_node_is_null(fv) && al_node_is(fv, "unary_operator"))
-        fv = al_node_field(fv, "argument");
-    bool value_ok = !fill || al_node_is(fv, "integer") || al_node_is(fv, "float") ||
-                    al_node_is(fv, "true") || al_node_is(fv, "false");
+    bool value_ok = !fill || number_literal(fa.pos[0]);
     /* Python keeps the loop variable after the loop. */
     bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i);
     char *b = al_node_text(pf, buf), *st = ts_node_is_null(start) ? NULL : al_node_text(pf, start);
