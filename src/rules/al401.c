@@ -7,6 +7,7 @@
 #include "../analysis/python/alloc.h"
 #include "../analysis/python/dtype.h"
 #include "../analysis/python/fresh.h"
+#include "../analysis/python/callers.h"
 #include "../analysis/python/lifetime.h"
 #include "../analysis/python/rebinding.h"
 #include "../base/util.h"
@@ -544,25 +545,6 @@ static bool plain_binding(TSNode a)
  * it on every path (a statement of a block around stmt, before it; its
  * own updates `x = x + y` pass the binding before them on), or a null
  * node when the function's start (a parameter) may reach it. */
-/* Whether parameter name of func is annotated `torch.Tensor` (dtype
- * still unknown). */
-static bool annotated_tensor(const al_pyfile *pf, TSNode func, const char *name)
-{
-    TSNode params = al_node_field(func, "parameters");
-    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
-        TSNode p = ts_node_named_child(params, i);
-        TSNode id = al_node_is(p, "typed_parameter")           ? ts_node_named_child(p, 0)
-                    : al_node_is(p, "typed_default_parameter") ? al_node_field(p, "name")
-                                                               : (TSNode){0};
-        if (!ts_node_is_null(id) && al_node_is(id, "identifier") && al_node_text_eq(pf, id, name)) {
-            TSNode type = al_node_field(p, "type");
-            return !ts_node_is_null(type) && (al_node_text_eq(pf, type, "torch.Tensor") ||
-                                              al_node_text_eq(pf, type, "Tensor"));
-        }
-    }
-    return false;
-}
-
 /* tensor: x is known to be a tensor, so `x = x + y` makes a new one (for
  * a list it would make a list; its own updates are passed otherwise). */
 static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name, bool tensor,
@@ -621,7 +603,7 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
     const al_pyfile *pf = m->pf;
     node_list bs = {0};
     /* A kept `x = x + y` of a tensor parameter made x a new tensor. */
-    bool tensor = param && annotated_tensor(pf, func, name);
+    bool tensor = param && al_py_param_annotated_tensor(pf, func, name);
     reaching(pf, func, stmt, name, tensor, &bs, dom);
     al_own own = {AL_OWN_FRESH, NULL, NULL};
     if (tensor && !ts_node_is_null(*dom) && plain_binding(*dom) &&
@@ -643,6 +625,20 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
                                   "place before in this function",
                              name);
         own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, al_strbuf_detach(&sb), NULL};
+        /* The callers the project has may each hand it a tensor of its
+         * own making. */
+        if (!row && follow) {
+            al_own callers = al_param_callers_own(m, func, name);
+            if (callers.kind != AL_OWN_NO) {
+                al_own_free(&own);
+                own = callers;
+            } else {
+                al_strbuf_printf(&sb, "%s; %s", own.why, callers.why ? callers.why : "");
+                free(own.why);
+                own.why = al_strbuf_detach(&sb);
+                al_own_free(&callers);
+            }
+        }
     } else if (ts_node_is_null(*dom) && bs.n == 0) {
         own = (al_own){AL_OWN_NO, NULL, NULL};
     }

@@ -1,12 +1,15 @@
-/* Methods by name across a project (al_index_methods): one byte scan of
- * every Python file for indented `def name(`, then, per name asked, the
- * files that also name the call's keywords, parsed in the parts that
- * define it. */
+/* Names across a project. Methods by name (al_index_methods): one byte
+ * scan of every Python file for indented `def name(`, then, per name
+ * asked, the files that also name the call's keywords, parsed in the
+ * parts that define it. The files that name a word at all
+ * (al_index_name_views), for the callers of a function. */
 #include "index.h"
 #include "index_internal.h"
 #include "languages.h"
 #include "../../front/python/syntax.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,3 +109,73 @@ size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
     return n;
 }
 
+
+/* Whether src holds `word` as a whole word (a dot before it counts). */
+static bool names_word(const al_source *src, const char *word)
+{
+    size_t n = strlen(word);
+    const char *p = src->bytes, *end = src->bytes + src->len;
+    while ((p = memmem(p, (size_t)(end - p), word, n)) != NULL) {
+        bool start = p == src->bytes || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool whole = p + n == end || !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (start && whole)
+            return true;
+        p += n;
+    }
+    return false;
+}
+
+/* The views found for one word, kept for the run; n SIZE_MAX: too many,
+ * or a file that names it could not be parsed. */
+typedef struct {
+    size_t n;
+    al_pysite sites[];
+} found_views;
+
+size_t al_index_name_views(al_index *ix, const char *from_path, const char *word, al_pysite *out,
+                           size_t max)
+{
+    al_index_lock(ix);
+    project *p = al_index_project_of(ix, from_path);
+    al_strbuf key = {0};
+    al_strbuf_printf(&key, "name-views\n%s\n%s\n%zu", p ? p->root : "", word, max);
+    found_views *fv = al_memo_get(&ix->memo, key.data);
+    if (!fv) {
+        fv = al_xcalloc(1, sizeof *fv + max * sizeof(al_pysite));
+        if (p)
+            al_index_walk_project(p);
+        for (size_t i = 0; p && i < p->py_files.n && fv->n != SIZE_MAX; i++) {
+            const char *f = p->py_files.items[i];
+            al_source src;
+            bool named = false;
+            al_source_status st = al_index_load_bytes(ix, &src, f);
+            if (st == AL_SOURCE_OK)
+                named = names_word(&src, word);
+            al_source_free(&src);
+            if (st != AL_SOURCE_OK) {
+                fv->n = SIZE_MAX; /* what it holds is unknown */
+                break;
+            }
+            if (!named)
+                continue;
+            pyfile *pyf = fv->n < max ? al_index_load_py(ix, f) : NULL;
+            const al_pyfile *pf;
+            const struct al_pymodule *mod;
+            /* Views grow: the second holds the definitions the first
+             * kept and the other statements that name it. */
+            if (!pyf || !al_language_table.python.parts_view_mentioning(pyf->parts, word, true, &pf, &mod) ||
+                !al_language_table.python.parts_view_mentioning(pyf->parts, word, false, &pf, &mod)) {
+                fv->n = SIZE_MAX;
+                break;
+            }
+            fv->sites[fv->n++] = (al_pysite){pyf->path, pf, mod};
+        }
+        al_memo_put(&ix->memo, key.data, fv, free);
+    }
+    size_t n = fv->n;
+    if (n != SIZE_MAX)
+        memcpy(out, fv->sites, n * sizeof *out);
+    al_strbuf_free(&key);
+    al_index_unlock(ix);
+    return n;
+}

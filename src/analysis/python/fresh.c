@@ -416,11 +416,45 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
     return r.own;
 }
 
+/* What the argument arg of call, in func, hands its callee: a new tensor
+ * the caller does not read again (a temporary, or a local name not read
+ * after the call, outside a loop, that nothing keeps), or why not. */
+static al_own handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg, walk w)
+{
+    arg = al_py_unparen(arg);
+    if (!al_node_is(arg, "identifier"))
+        return value_own(m, func, arg, whole(hop(w)));
+    al_own a;
+    char *name = al_node_text(m->pf, arg);
+    /* `x = f(x)`: what x held dies at the rebinding. */
+    bool rebound = al_rebinding_reads_old(m->pf, arg, name);
+    TSNode later = rebound || ts_node_is_null(func) ? (TSNode){0} : al_read_after(m->pf, func, call, name);
+    if (ts_node_is_null(func)) {
+        a = make(AL_OWN_NO, "`%s` is a name of the module", name);
+    } else if (al_py_is_param(m->pf, func, name)) {
+        a = make(AL_OWN_NO, "`%s` is a parameter", name);
+    } else if (!ts_node_is_null(later)) {
+        a = make(AL_OWN_NO, "`%s` is read again on line %zu", name, al_node_row(later));
+    } else if (!rebound && !ts_node_is_null(al_enclosing_loop(func, call))) {
+        a = make(AL_OWN_NO, "`%s` is handed on in a loop", name);
+    } else {
+        /* Its bindings, and no use before the call that keeps it. */
+        a = returned_name_own(m, func, name, (TSNode){0}, hop(w), arg);
+    }
+    free(name);
+    return a;
+}
+
+al_own al_handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg)
+{
+    walk w = {0, 0, -1, NULL};
+    return handed_own(m, func, call, arg, w);
+}
+
 /* o: d returns its parameter o.param on some path, new tensors on the
  * others. The call's value is then what the caller hands it there, when
- * that is a new tensor the caller does not read again (a temporary, or a
- * local name not read after the call, outside a loop, that nothing
- * keeps): no one else holds what comes back. */
+ * that is a new tensor the caller does not read again: no one else holds
+ * what comes back. */
 static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, const al_def *d,
                                bool bound, al_own o, walk w)
 {
@@ -428,26 +462,7 @@ static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, c
     if (ts_node_is_null(arg))
         return o;
     arg = al_py_unparen(arg);
-    al_own a;
-    if (al_node_is(arg, "identifier")) {
-        char *name = al_node_text(m->pf, arg);
-        /* `x = f(x)`: what x held dies at the rebinding. */
-        bool rebound = al_rebinding_reads_old(m->pf, arg, name);
-        TSNode later = rebound ? (TSNode){0} : al_read_after(m->pf, func, call, name);
-        if (al_py_is_param(m->pf, func, name)) {
-            a = make(AL_OWN_NO, "`%s` is a parameter", name);
-        } else if (!ts_node_is_null(later)) {
-            a = make(AL_OWN_NO, "`%s` is read again on line %zu", name, al_node_row(later));
-        } else if (!rebound && !ts_node_is_null(al_enclosing_loop(func, call))) {
-            a = make(AL_OWN_NO, "`%s` is handed on in a loop", name);
-        } else {
-            /* Its bindings, and no use before the call that keeps it. */
-            a = returned_name_own(m, func, name, (TSNode){0}, hop(w), arg);
-        }
-        free(name);
-    } else {
-        a = value_own(m, func, arg, whole(hop(w)));
-    }
+    al_own a = handed_own(m, func, call, arg, w);
     if (a.kind == AL_OWN_NO) {
         al_own_free(&a);
         return o;
@@ -870,6 +885,17 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
                                                "round", "divmod", NULL};
         for (int side = 0; side < 2; side++) {
             TSNode o = al_py_unparen(side ? al_node_field(v, "right") : al_node_field(v, "left"));
+            /* `sigma * eta` of a parameter annotated a tensor. */
+            if (al_node_is(o, "identifier") && !ts_node_is_null(func)) {
+                char *name = al_node_text(pf, o);
+                bool tensor = al_py_param_annotated_tensor(pf, func, name) &&
+                              !al_rebound_anywhere(pf, func, name);
+                free(name);
+                if (tensor) {
+                    al_own_free(&assumed);
+                    return make(AL_OWN_FRESH, NULL);
+                }
+            }
             if (!al_node_is(o, "call"))
                 continue;
             char *fn = al_node_text_compact(pf, al_node_field(o, "function"));

@@ -37,6 +37,11 @@ al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow
  * a tuple with a new tensor there). */
 al_own al_value_own_element(const al_pymodule *m, TSNode func, TSNode value, int elem,
                             bool follow);
+/* What argument arg of call (in func; a null func: at module level)
+ * hands its callee: a new tensor the caller does not read again (a
+ * temporary; a local name not read after the call, outside a loop, that
+ * nothing keeps), or why not. */
+al_own al_handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg);
 /* The meet of two facts: the weaker one, with its reason (takes both). */
 al_own al_own_meet(al_own a, al_own b);
 void al_own_free(al_own *o);

@@ -499,6 +499,37 @@ bool al_py_is_param(const al_pyfile *pf, TSNode def, const char *name)
     return false;
 }
 
+bool al_py_param_annotated_tensor(const al_pyfile *pf, TSNode def, const char *name)
+{
+    static const char *const tensor_types[] = {
+        "torch.Tensor",           "Tensor",           "Optional[torch.Tensor]",
+        "Optional[Tensor]",       "torch.Tensor|None", "Tensor|None",
+        "None|torch.Tensor",      "None|Tensor",      "typing.Optional[torch.Tensor]",
+        NULL};
+    TSNode params = al_node_field(def, "parameters");
+    for (uint32_t i = 0; i < ts_node_named_child_count(params); i++) {
+        TSNode p = ts_node_named_child(params, i);
+        TSNode id = al_node_is(p, "typed_parameter")           ? ts_node_named_child(p, 0)
+                    : al_node_is(p, "typed_default_parameter") ? al_node_field(p, "name")
+                                                               : (TSNode){0};
+        if (ts_node_is_null(id) || !al_node_is(id, "identifier") || !al_node_text_eq(pf, id, name))
+            continue;
+        TSNode type = al_node_field(p, "type");
+        if (ts_node_is_null(type))
+            return false;
+        char *t = al_node_text(pf, type);
+        size_t k = 0;
+        for (size_t j = 0; t[j]; j++)
+            if (t[j] != ' ' && t[j] != '\t' && t[j] != '\n' && t[j] != '\r')
+                t[k++] = t[j];
+        t[k] = 0;
+        bool yes = al_str_in_list(tensor_types, t, k);
+        free(t);
+        return yes;
+    }
+    return false;
+}
+
 TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name)
 {
     uint32_t k = ts_node_named_child_count(block);

@@ -113,6 +113,10 @@ void al_py_walk_function(TSNode func, const al_py_walker *w);
 void al_py_param_names(const al_pyfile *pf, TSNode def, al_strlist *out);
 /* Whether `name` is a parameter of def (`*args` and `**kw` included). */
 bool al_py_is_param(const al_pyfile *pf, TSNode def, const char *name);
+/* Whether parameter name of def is annotated a tensor: `torch.Tensor`,
+ * or an optional one (`Optional[torch.Tensor]`, `torch.Tensor | None`),
+ * which holds a tensor wherever an operation on it completed. */
+bool al_py_param_annotated_tensor(const al_pyfile *pf, TSNode def, const char *name);
 
 /* Names. */
 /* Occurrences of `name` as a variable under n (attribute and keyword

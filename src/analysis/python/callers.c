@@ -1,0 +1,259 @@
+#include "callers.h"
+
+#include "call_args.h"
+#include "../core/index.h"
+#include "../../base/paths.h"
+#include "../../base/util.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* More files naming the function than this, or more calls: its callers
+ * are not read (a name that common is no one function's). */
+#define MAX_FILES 16
+#define MAX_CALLS 16
+
+typedef enum { PLAIN, STATIC, CLASS, INSTANCE } def_kind;
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    def_kind kind;
+    TSNode calls[MAX_CALLS];
+    bool bound[MAX_CALLS];
+    size_t n;
+    TSNode other; /* a use of the name that is not a call of it, or null */
+} occurrences;
+
+/* How the def is called: a method taking self or cls, a static method, a
+ * function; NO_KIND (returned as -1) for a decorator that may call it
+ * itself or register it. */
+static int kind_of(const al_pyfile *pf, TSNode func)
+{
+    TSNode parent = ts_node_parent(func);
+    bool decorated = al_node_is(parent, "decorated_definition");
+    TSNode owner = decorated ? ts_node_parent(parent) : parent;
+    bool method = al_node_is(owner, "block") && al_node_is(ts_node_parent(owner), "class_definition");
+    def_kind k = method ? INSTANCE : PLAIN;
+    for (uint32_t i = 0; decorated && i < ts_node_named_child_count(parent); i++) {
+        TSNode d = ts_node_named_child(parent, i);
+        if (!al_node_is(d, "decorator"))
+            continue;
+        TSNode e = ts_node_named_child(d, 0);
+        if (method && al_node_text_eq(pf, e, "staticmethod"))
+            k = STATIC;
+        else if (method && al_node_text_eq(pf, e, "classmethod"))
+            k = CLASS;
+        else if (!al_node_text_eq(pf, e, "torch.no_grad()") &&
+                 !al_node_text_eq(pf, e, "torch.inference_mode()"))
+            return -1;
+    }
+    return (int)k;
+}
+
+/* `Name.f(...)`: a class, by the convention that names classes in
+ * capitals; an instance method so called takes its self explicitly. */
+static bool names_class(const al_pyfile *pf, TSNode receiver)
+{
+    if (al_node_is(receiver, "attribute"))
+        receiver = al_node_field(receiver, "attribute");
+    if (!al_node_is(receiver, "identifier"))
+        return false;
+    size_t len;
+    const char *s = al_node_ptr(pf, receiver, &len);
+    return len && isupper((unsigned char)s[0]);
+}
+
+static void other_use(occurrences *o, TSNode n)
+{
+    if (ts_node_is_null(o->other))
+        o->other = n;
+}
+
+static void add_call(occurrences *o, TSNode call, bool bound, TSNode at)
+{
+    if (o->n == MAX_CALLS) {
+        other_use(o, at);
+        return;
+    }
+    o->calls[o->n] = call;
+    o->bound[o->n++] = bound;
+}
+
+static al_visit visit_name(TSNode n, void *arg)
+{
+    occurrences *o = arg;
+    if (al_node_is(n, "string_content") && al_node_text_eq(o->pf, n, o->name)) {
+        other_use(o, n); /* getattr(obj, "f"), a registry by name */
+        return AL_VISIT_OVER;
+    }
+    if (!al_node_is(n, "identifier") || !al_node_text_eq(o->pf, n, o->name))
+        return AL_VISIT_INTO;
+    TSNode par = ts_node_parent(n);
+    if ((al_node_is(par, "function_definition") || al_node_is(par, "class_definition")) &&
+        ts_node_eq(al_node_field(par, "name"), n))
+        return AL_VISIT_INTO;
+    if (al_node_is(par, "keyword_argument") && ts_node_eq(al_node_field(par, "name"), n))
+        return AL_VISIT_INTO;
+    if (al_node_is(par, "dotted_name")) {
+        /* `from m import f` binds f under its own name; `as g` does not. */
+        TSNode up = ts_node_parent(par);
+        if (al_node_is(up, "aliased_import"))
+            other_use(o, n);
+        return AL_VISIT_INTO;
+    }
+    if (al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "attribute"), n)) {
+        TSNode call = ts_node_parent(par);
+        if (!al_node_is(call, "call") || !ts_node_eq(al_node_field(call, "function"), par)) {
+            other_use(o, n); /* `fn = self.f`: called under another name */
+            return AL_VISIT_INTO;
+        }
+        TSNode receiver = al_node_field(par, "object");
+        if (o->kind == INSTANCE && names_class(o->pf, receiver))
+            other_use(o, n);
+        else
+            add_call(o, call, o->kind == INSTANCE || o->kind == CLASS, n);
+        return AL_VISIT_INTO;
+    }
+    if (al_node_is(par, "call") && ts_node_eq(al_node_field(par, "function"), n)) {
+        /* A bare name never reaches a method. */
+        if (o->kind == PLAIN)
+            add_call(o, par, false, n);
+        return AL_VISIT_INTO;
+    }
+    other_use(o, n);
+    return AL_VISIT_INTO;
+}
+
+/* The function around n, or null at module level or inside a lambda. */
+static TSNode caller_of(TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (al_node_is(p, "lambda"))
+            return (TSNode){0};
+        if (al_node_is(p, "function_definition"))
+            return p;
+    }
+    return (TSNode){0};
+}
+
+/* path (real), for a message: as the run names files, when from (real)
+ * is the file the run named as `named`; else relative to the folder the
+ * two files share. */
+static const char *shown_path(const char *path, const char *from, const char *named)
+{
+    size_t nf = strlen(from), nn = strlen(named);
+    if (named[0] != '/' && nn < nf && !strcmp(from + nf - nn, named) && from[nf - nn - 1] == '/' &&
+        !strncmp(path, from, nf - nn))
+        return path + (nf - nn);
+    size_t cut = 0;
+    for (size_t i = 0; path[i] && path[i] == from[i]; i++)
+        if (path[i] == '/')
+            cut = i + 1;
+    return path + cut;
+}
+
+/* acc replaced by a NO with this reason (fmt takes two strings). */
+static al_own refuse(al_own *acc, const char *fmt, const char *a, const char *b)
+{
+    al_own_free(acc);
+    char buf[600];
+    snprintf(buf, sizeof buf, fmt, a, b);
+    return (al_own){AL_OWN_NO, al_xstrdup(buf), NULL};
+}
+
+al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param)
+{
+    al_own acc = {AL_OWN_FRESH, NULL, NULL};
+    TSNode name_node = al_node_field(func, "name");
+    char *name = al_node_text(m->pf, name_node);
+    int kind = kind_of(m->pf, func);
+    if (!m->index || !m->path)
+        acc = refuse(&acc, "the project of `%s` is not read%s", name, "");
+    else if (!strcmp(name, "forward") || (name[0] == '_' && name[1] == '_'))
+        acc = refuse(&acc, "`%s` is called through its object, not by its name%s", name, "");
+    else if (kind < 0)
+        acc = refuse(&acc, "`%s` is decorated: the decorator may call it or hand it on%s", name, "");
+    if (acc.kind == AL_OWN_NO) {
+        free(name);
+        return acc;
+    }
+    al_pysite views[MAX_FILES];
+    size_t nv = al_index_name_views(m->index, m->path, name, views, MAX_FILES);
+    char *self = al_path_real(m->path);
+    const char *from = self ? self : m->path;
+    al_strbuf calls = {0};
+    size_t total = 0;
+    if (nv == SIZE_MAX)
+        acc = refuse(&acc, "more than %s files of the project name `%s`", "16", name);
+    al_def d = {m->path, m->pf, m, func, false, kind == INSTANCE || kind == CLASS};
+    for (size_t v = 0; v < nv && acc.kind != AL_OWN_NO; v++) {
+        al_pymodule scoped = *views[v].mod;
+        if (!scoped.index) {
+            scoped.index = m->index;
+            scoped.path = views[v].path;
+        }
+        if (!scoped.ops)
+            scoped.ops = m->ops;
+        occurrences o = {.pf = views[v].pf, .name = name, .kind = (def_kind)kind};
+        al_node_preorder(views[v].pf->root, visit_name, &o);
+        const char *where = shown_path(views[v].path, from, m->path);
+        if (!ts_node_is_null(o.other)) {
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "`%s` is named other than in a call (%s:%zu)", name, where,
+                             al_node_row(o.other));
+            al_own_free(&acc);
+            acc = (al_own){AL_OWN_NO, al_strbuf_detach(&sb), NULL};
+            break;
+        }
+        for (size_t i = 0; i < o.n && acc.kind != AL_OWN_NO; i++) {
+            TSNode caller = caller_of(o.calls[i]);
+            TSNode arg = al_call_argument_for(&scoped, o.calls[i], &d, o.bound[i], param);
+            al_own a;
+            if (ts_node_is_null(caller))
+                a = (al_own){AL_OWN_NO, al_xstrdup("it is called at module level or in a lambda"), NULL};
+            else if (ts_node_is_null(arg))
+                a = (al_own){AL_OWN_NO, al_xstrdup("it does not hand the parameter by name or position"),
+                             NULL};
+            else
+                a = al_handed_own(&scoped, caller, o.calls[i], arg);
+            if (a.kind == AL_OWN_NO) {
+                al_strbuf sb = {0};
+                al_strbuf_printf(&sb, "the call on %s:%zu: %s", where, al_node_row(o.calls[i]),
+                                 a.why ? a.why : "not a new tensor");
+                al_own_free(&a);
+                al_own_free(&acc);
+                acc = (al_own){AL_OWN_NO, al_strbuf_detach(&sb), NULL};
+                break;
+            }
+            if (total++ < 3)
+                al_strbuf_printf(&calls, "%s%s:%zu", total > 1 ? ", " : "", where,
+                                 al_node_row(o.calls[i]));
+            if (a.kind == AL_OWN_ASSUMED && !acc.why) {
+                al_own_free(&acc);
+                acc = a;
+            } else {
+                al_own_free(&a);
+            }
+        }
+    }
+    if (acc.kind != AL_OWN_NO && total == 0)
+        acc = refuse(&acc, "no call of `%s` is found in the project%s", name, "");
+    if (acc.kind != AL_OWN_NO) {
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb,
+                         "every call of `%s` in the project (%zu: %s%s) hands `%s` a new tensor not "
+                         "read after the call%s%s; assumes no caller outside the project",
+                         name, total, calls.data, total > 3 ? ", ..." : "", param,
+                         acc.why ? ": " : "", acc.why ? acc.why : "");
+        al_own_free(&acc);
+        acc = (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL};
+    }
+    al_strbuf_free(&calls);
+    free(self);
+    free(name);
+    return acc;
+}
