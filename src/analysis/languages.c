@@ -2,6 +2,7 @@
  * (core/languages.h): the one place that sees them all. */
 #include "core/languages.h"
 
+#include "cxx/returns.h"
 #include "cxx/summary.h"
 #include "python/buffer.h"
 #include "python/module.h"
@@ -87,5 +88,5 @@ const al_languages al_language_table = {
     .python = {parts_open, parts_free, parts_source, parts_view, parts_view_mentioning, parts_stats,
                al_pyparts_parse_marked, module_imports, al_buffer_param_effect},
     .triton = {kernel_summarise, kernel_free, kernel_launch},
-    .cxx = {al_cxx_param_effect},
+    .cxx = {al_cxx_param_effect, al_cxx_returns_new},
 };

@@ -197,3 +197,16 @@ void al_path_relative_to(char *path, const char *dir)
     if (path && dl && !strncmp(path, dir, dl) && path[dl] == '/')
         memmove(path, path + dl + 1, strlen(path + dl + 1) + 1);
 }
+
+const char *al_path_shown(const char *path, const char *from, const char *named)
+{
+    size_t nf = strlen(from), nn = strlen(named);
+    if (named[0] != '/' && nn < nf && !strcmp(from + nf - nn, named) && from[nf - nn - 1] == '/' &&
+        !strncmp(path, from, nf - nn))
+        return path + (nf - nn);
+    size_t cut = 0;
+    for (size_t i = 0; path[i] && path[i] == from[i]; i++)
+        if (path[i] == '/')
+            cut = i + 1;
+    return path + cut;
+}

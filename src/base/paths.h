@@ -23,6 +23,10 @@ bool al_path_is_dir(const char *path);
 bool al_path_is_file(const char *path);
 /* The canonical absolute path, or NULL when it does not exist. */
 char *al_path_real(const char *path);
+/* A real path, for a message: as the run names files, when `from` (real)
+ * is the file the run named as `named` (the same prefix taken off); else
+ * relative to the folder path and from share. */
+const char *al_path_shown(const char *path, const char *from, const char *named);
 /* The folder of the running program's file (its installation's bin/), or
  * NULL when it cannot be read. Caller frees. */
 char *al_path_self_dir(void);

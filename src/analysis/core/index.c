@@ -101,6 +101,7 @@ void al_index_free(al_index *ix)
         free(p->defs);
         al_impls_free(&p->py_ops);
         al_impls_free(&p->cxx_ops);
+        al_impls_free(&p->pybind);
         al_memo_free(&p->method_files);
         al_memo_free(&p->macro_words);
         al_ops_free(&p->schemas);
@@ -503,6 +504,13 @@ static char *module_file(al_index *ix, const char *from_path, const char *module
         f = path_keep(ix, key.data, find_module_file(ix, from_path, module));
     al_strbuf_free(&key);
     return f;
+}
+
+bool al_index_module_in_project(al_index *ix, const char *from_path, const char *module)
+{
+    char *f = module_file(ix, from_path, module);
+    free(f);
+    return f != NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -103,6 +103,14 @@ bool al_index_macro_names(al_index *ix, const char *from_path, const char *name)
  * _FRAGMENT, _EXPAND) `m.impl("op", &fn)`, found and parsed in the
  * project. */
 bool al_index_cxx_op(al_index *ix, const char *from_path, const char *op, al_cxx_def *out);
+/* The C++ function that a pybind11 module of the project binds as
+ * `name` (`m.def("name", &fn, ...)`), for a call of `module.name` where
+ * module (qualified, "vllm._C.ops") starts with a package of the project
+ * and no Python file of it holds module itself: a compiled extension.
+ * *bound_in: the file that binds it. False when two bindings of the name
+ * find different definitions. */
+bool al_index_pybind_function(al_index *ix, const char *from_path, const char *module,
+                              const char *name, al_cxx_def *out, const char **bound_in);
 /* A C++ function with a body, named `name`, in the project of from_path
  * (the file itself first). */
 bool al_index_cxx_function(al_index *ix, const char *from_path, const char *name,

@@ -182,8 +182,9 @@ static void read_definitions(al_index *ix, project *p)
         for (const char *q = b; q < end; q++) {
             if (*q != '(' || q == b)
                 continue;
+            /* `Tensor gptq_gemm\n(\n...`: the name may end a line. */
             const char *e = q;
-            while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+            while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
                 e--;
             const char *s0 = e;
             while (s0 > b && (isalnum((unsigned char)s0[-1]) || s0[-1] == '_'))
@@ -323,4 +324,99 @@ const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
         read_cxx_ops(ix, p);
     al_index_unlock(ix);
     return p ? &p->schemas : NULL;
+}
+
+/* The functions the project's pybind11 modules bind: `.def("name", &fn`
+ * (`&ns::fn` too) in a file that holds PYBIND11_MODULE. */
+static void read_pybind(al_index *ix, project *p)
+{
+    if (p->pybind_read)
+        return;
+    p->pybind_read = true;
+    al_index_walk_project(p);
+    for (size_t i = 0; i < p->cxx_files.n; i++) {
+        al_source src;
+        if (al_index_load(ix, &src, p->cxx_files.items[i]) != AL_SOURCE_OK ||
+            !memmem(src.bytes, src.len, "PYBIND11_MODULE", 15)) {
+            al_source_free(&src);
+            continue;
+        }
+        const char *b = src.bytes, *end = src.bytes + src.len;
+        while ((b = memmem(b, (size_t)(end - b), ".def(", 5)) != NULL) {
+            const char *q = b + 5;
+            b += 5;
+            while (q < end && isspace((unsigned char)*q))
+                q++;
+            if (q >= end || *q != '"')
+                continue;
+            const char *name = ++q;
+            while (q < end && *q != '"' && *q != '\\' && *q != '\n')
+                q++;
+            if (q >= end || *q != '"' || q == name)
+                continue;
+            size_t nlen = (size_t)(q - name);
+            for (q++; q < end && isspace((unsigned char)*q); q++)
+                ;
+            if (q >= end || *q != ',')
+                continue;
+            for (q++; q < end && isspace((unsigned char)*q); q++)
+                ;
+            if (q >= end || *q != '&')
+                continue;
+            const char *fn = ++q;
+            while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == ':'))
+                q++;
+            /* The last name of `ns::fn`. */
+            const char *last = fn;
+            for (const char *c = fn; c < q; c++)
+                if (*c == ':')
+                    last = c + 1;
+            if (last == q)
+                continue;
+            al_impl ob = {al_xstrndup(name, nlen), al_xstrdup(src.path),
+                          al_xstrndup(last, (size_t)(q - last))};
+            AL_PUSH(p->pybind.items, p->pybind.n, p->pybind.cap, ob);
+        }
+        al_source_free(&src);
+    }
+}
+
+bool al_index_pybind_function(al_index *ix, const char *from_path, const char *module,
+                              const char *name, al_cxx_def *out, const char **bound_in)
+{
+    bool ok = false;
+    al_index_lock(ix);
+    project *p = from_path ? al_index_project_of(ix, from_path) : NULL;
+    /* A module of the project's own packages (its first name one of
+     * them) that no Python file holds: compiled. */
+    char first[200];
+    size_t k = strcspn(module, ".");
+    if (p && k < sizeof first && module[k] == '.') {
+        memcpy(first, module, k);
+        first[k] = '\0';
+        ok = al_index_module_in_project(ix, from_path, first) &&
+             !al_index_module_in_project(ix, from_path, module);
+    }
+    if (ok) {
+        read_pybind(ix, p);
+        /* One binding of that name, or every one binding the same
+         * definition. */
+        size_t found = 0;
+        for (size_t i = 0; ok && i < p->pybind.n; i++) {
+            const al_impl *b = &p->pybind.items[i];
+            al_cxx_def d;
+            if (strcmp(b->op, name))
+                continue;
+            ok = find_cxx_function(ix, p, b->path, b->func, true, &d) &&
+                 (!found || (!strcmp(d.path, out->path) && d.function == out->function));
+            if (ok) {
+                *out = d;
+                *bound_in = b->path;
+            }
+            found++;
+        }
+        ok = ok && found;
+    }
+    al_index_unlock(ix);
+    return ok;
 }

@@ -30,8 +30,9 @@ typedef struct {
     size_t n_defs, cap_defs;
     bool walked;
     al_strlist py_files, cxx_files;
-    bool py_ops_read, cxx_ops_read;
+    bool py_ops_read, cxx_ops_read, pybind_read;
     al_impls py_ops, cxx_ops;
+    al_impls pybind; /* pybind11 `.def("name", &fn)`: op "name", func fn */
     al_op_table schemas;
     al_memo macro_words; /* every identifier in a #define of its C++ files (read
                           * with the definitions) */
@@ -100,6 +101,9 @@ pyfile *al_index_load_py(al_index *ix, const char *path);
 /* A C++ file of the index, read and tokenised once; NULL when it cannot
  * be read or parsed. */
 cxxfile *al_index_load_cxx(al_index *ix, const char *path);
+/* Whether Python module `module`, imported from from_path, is a file of
+ * the project. */
+bool al_index_module_in_project(al_index *ix, const char *from_path, const char *module);
 /* An al_def for a definition found in a parsed view. */
 void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
                        const struct al_pymodule *mod, TSNode def);

@@ -58,10 +58,14 @@ typedef struct {
                    const char *who, const char *path, int pos, TSNode kw, al_call_effect *out);
 } al_triton_language;
 
-/* The C++ side: what a function with a body does to parameter `param`. */
+/* The C++ side: what a function with a body does to parameter `param`,
+ * and what it returns. */
 typedef struct {
     void (*param_effect)(al_index *ix, const al_cxx_def *def, int param, int depth,
                          al_call_effect *out);
+    /* Whether every return of def is a tensor it makes (why says how, or
+     * which return is not). */
+    bool (*returns_new)(const al_cxx_def *def, char *why, size_t len);
 } al_cxx_language;
 
 typedef struct {

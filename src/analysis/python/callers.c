@@ -140,22 +140,6 @@ static TSNode caller_of(TSNode n)
     return (TSNode){0};
 }
 
-/* path (real), for a message: as the run names files, when from (real)
- * is the file the run named as `named`; else relative to the folder the
- * two files share. */
-static const char *shown_path(const char *path, const char *from, const char *named)
-{
-    size_t nf = strlen(from), nn = strlen(named);
-    if (named[0] != '/' && nn < nf && !strcmp(from + nf - nn, named) && from[nf - nn - 1] == '/' &&
-        !strncmp(path, from, nf - nn))
-        return path + (nf - nn);
-    size_t cut = 0;
-    for (size_t i = 0; path[i] && path[i] == from[i]; i++)
-        if (path[i] == '/')
-            cut = i + 1;
-    return path + cut;
-}
-
 /* acc replaced by a NO with this reason (fmt takes two strings). */
 static al_own refuse(al_own *acc, const char *fmt, const char *a, const char *b)
 {
@@ -200,7 +184,7 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
             scoped.ops = m->ops;
         occurrences o = {.pf = views[v].pf, .name = name, .kind = (def_kind)kind};
         al_node_preorder(views[v].pf->root, visit_name, &o);
-        const char *where = shown_path(views[v].path, from, m->path);
+        const char *where = al_path_shown(views[v].path, from, m->path);
         if (!ts_node_is_null(o.other)) {
             al_strbuf sb = {0};
             al_strbuf_printf(&sb, "`%s` is named other than in a call (%s:%zu)", name, where,

@@ -4,6 +4,7 @@
 #include "lifetime.h"
 #include "rebinding.h"
 #include "call_args.h"
+#include "extension.h"
 #include "../core/index.h"
 #include "../../base/util.h"
 
@@ -726,7 +727,8 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
         const al_op_table *schemas =
             !strncmp(q, "torch.ops.", 10) && m->index ? al_index_schemas(m->index, m->path) : NULL;
         bool said = table_own(m, func, call, m->ops, false, q, first, false, w, &o) ||
-                    (schemas && table_own(m, func, call, schemas, true, q, first, false, w, &o));
+                    (schemas && table_own(m, func, call, schemas, true, q, first, false, w, &o)) ||
+                    al_extension_call_own(m, q, &o);
         free(q);
         if (said)
             return o;
