@@ -70,6 +70,54 @@ INPLACE_OLD = re.compile(r'^\s*([A-Za-z_]\w*)\s*=\s*(?:\1\s*(?:[-+*/]|//|\*\*)\s
 OP_METHOD = {'+': 'add', '-': 'sub', '*': 'mul', '/': 'div'}
 
 
+OPEN_ASSIGN = re.compile(r'^(\s*[A-Za-z_]\w*\s*=\s*)\(\s*$')
+
+
+def logical_lines(lines):
+    """The hunk's lines with `x = (` continued on the lines after it (of
+    consecutive numbers, up to the closing parenthesis, or to the hunk's
+    end when that line is unchanged) joined into one line `x = ...`: a
+    long `x = (x + y)` is the same site."""
+    out, i = [], 0
+    while i < len(lines):
+        no, t = lines[i]
+        m = OPEN_ASSIGN.match(t)
+        if m:
+            depth, parts, j = 1, [], i + 1
+            while j < len(lines) and lines[j][0] == lines[j - 1][0] + 1 and depth > 0:
+                u = lines[j][1]
+                depth += u.count('(') - u.count(')')
+                parts.append(u.strip())
+                j += 1
+            # With -U0 an unchanged `)` line may close it outside the hunk.
+            if depth in (0, 1) and parts:
+                inner = ' '.join(parts)
+                if depth == 0:
+                    inner = inner[:inner.rfind(')')].strip()
+                out.append((no, m.group(1) + inner))
+                i = j
+                continue
+        out.append((no, t))
+        i += 1
+    return out
+
+
+def loop_counter(lines, row, name):
+    """Whether `name` is bound, in the function around line `row`, as the
+    index of `enumerate(...)` or the target of `range(...)`: an int, which
+    has no in-place form (`x += 1` rebinds it)."""
+    n = re.escape(name)
+    counter = re.compile(r'^\s*(?:async\s+)?for\s+(?:\(?\s*%s\s*,.*\bin\s+enumerate\(|%s\s+in\s+range\()'
+                         % (n, n))
+    for i in range(row - 1, -1, -1):
+        t = lines[i]
+        if counter.match(t):
+            return True
+        if re.match(r'^\s*(?:async\s+)?def\s', t):
+            return False
+    return False
+
+
 def inplace_form_of(line, name):
     """Any in-place update of `name` (issue 43 widens the miner from the
     same operation to any in-place form): `x op= ...`, `x.meth_(...)`,
@@ -199,7 +247,7 @@ def sites(git_dir):
                     break
         # inplace, both ways
         for src, dst, kind in ((old, new, 'removal'), (new, old, 'reverse')):
-            for no, t in src:
+            for no, t in logical_lines(src):
                 m = INPLACE_OLD.match(t)
                 if not m:
                     continue
@@ -274,6 +322,8 @@ def main():
             with open(os.path.join(tree.path, s['file']), encoding='utf-8', errors='replace') as fh:
                 lines = fh.read().split('\n')
             if s['pattern'] == 'inplace' and in_triton_kernel(lines, s['row']):
+                continue
+            if s['pattern'] == 'inplace' and loop_counter(lines, s['row'], INPLACE_OLD.match(s['text']).group(1)):
                 continue
             if s['pattern'] == 'hoist' and not in_loop(lines, s['row']):
                 continue

@@ -40,6 +40,12 @@ typedef struct {
     /* x is a name bound by the statement just before, used nowhere else */
     size_t cumsum_stmt_start, cumsum_stmt_end;
     bool cumsum_stmt;
+    /* `x = cumsum(...).to(D)`: summed in D only for an integer input */
+    bool cumsum_cast;
+    /* a zero block held in a name by the statement just before, read
+     * nowhere else: that statement goes with the fix */
+    char *zero_name;
+    size_t zero_row, zero_stmt_start, zero_stmt_end;
     al201_target target; /* `target = <the call>` alone on its lines */
     const char *torch, *functional; /* local names; functional may be NULL */
 } catzero;
@@ -48,7 +54,7 @@ static void catzero_free(catzero *f)
 {
     free(f->extent[0]), free(f->extent[1]), free(f->other), free(f->dtype), free(f->device);
     free(f->cumsum_input), free(f->cumsum_dim), free(f->cumsum_dtype);
-    free(f->sum_dtype), free(f->assumption);
+    free(f->sum_dtype), free(f->assumption), free(f->zero_name);
     al201_target_free(&f->target);
 }
 
@@ -161,6 +167,8 @@ static void report(const catzero *f, al_findings *out)
                                                            "buffer");
             if (f->cumsum_stmt)
                 al_fix_add_edit(fix, f->cumsum_stmt_start, f->cumsum_stmt_end, "");
+            if (f->zero_name)
+                al_fix_add_edit(fix, f->zero_stmt_start, f->zero_stmt_end, "");
             al_fix_add_edit(fix, f->target.start, f->target.end, repl);
             free(repl);
         } else {
@@ -186,6 +194,8 @@ static void report(const catzero *f, al_findings *out)
             al_strbuf_printf(&repl, "%s.pad(%s, %s)", F, f->other, pad);
             /* cat promotes dtypes, pad does not. */
             fix = al_fix_new(AL_FIX_DISPLAY_ONLY, repl.data);
+            if (f->zero_name)
+                al_fix_add_edit(fix, f->zero_stmt_start, f->zero_stmt_end, "");
             al_fix_add_edit(fix, f->start, f->end, repl.data);
             al_strbuf_free(&repl);
             if (!f->dtype_same)
@@ -193,6 +203,9 @@ static void report(const catzero *f, al_findings *out)
         }
         free(pad);
     }
+    if (f->zero_name)
+        al_strbuf_printf(&msg, " (the zeros are `%s`, made on line %zu and read only here%s)",
+                         f->zero_name, f->zero_row, fix ? ": the fix drops that line" : "");
     al_findings_add(out, "AL201", "cat-with-zeros", f->start, f->end, al_strbuf_detach(&msg),
                     fix);
 }
@@ -203,12 +216,34 @@ static bool read_cumsum_call(const al_pymodule *m, TSNode o, catzero *f)
 {
     const al_pyfile *pf = m->pf;
     al_cumsum c;
+    /* `cumsum(x, 0).to(torch.int32)`: an integer cast of a sum without
+     * `dtype=`, which summing in that dtype matches (mod 2^bits) when x
+     * holds integers; not for floats (the cast truncates the sums). */
+    TSNode cast = {0};
+    o = al_py_unparen(o);
+    TSNode fn = al_node_is(o, "call") ? al_node_field(o, "function") : (TSNode){0};
+    if (!ts_node_is_null(fn) && al_node_is(fn, "attribute") && al_py_last_name_is(pf, fn, "to")) {
+        al_py_args ta;
+        al_py_args_read(o, &ta);
+        TSNode d = ta.npos == 1 && ta.nkw == 0 ? ta.pos[0]
+                   : ta.npos == 0 && ta.nkw == 1 ? al_py_kwarg(pf, &ta, "dtype")
+                                                 : (TSNode){0};
+        al_dtype dt = al_dtype_read(m, d, AL_DTYPE_TORCH);
+        if (ts_node_is_null(d) || ta.splat || dt.kind != AL_DTYPE_SIGNED)
+            return false;
+        cast = d;
+        o = al_py_unparen(al_node_field(fn, "object"));
+    }
     if (!al_cumsum_read(m, o, &c) ||
-        !(al_node_is(c.input, "identifier") || al_node_is(c.input, "attribute")))
+        !(al_node_is(c.input, "identifier") || al_node_is(c.input, "attribute")) ||
+        (!ts_node_is_null(cast) && !ts_node_is_null(c.dtype)))
         return false;
     f->cumsum = true;
     f->cumsum_input = al_node_text(pf, c.input);
     f->cumsum_dim = al_node_text(pf, c.dim);
+    if (!ts_node_is_null(cast))
+        c.dtype = cast;
+    f->cumsum_cast = !ts_node_is_null(cast);
     if (!ts_node_is_null(c.dtype))
         f->cumsum_dtype = al_node_text_compact(pf, c.dtype);
     f->cumsum_dt = al_dtype_read(m, c.dtype, AL_DTYPE_TORCH);
@@ -232,6 +267,7 @@ static void read_cumsum(const al_pymodule *m, TSNode call, TSNode other, catzero
         f->cumsum_dim = probe.cumsum_dim;
         f->cumsum_dtype = probe.cumsum_dtype;
         f->cumsum_dt = probe.cumsum_dt;
+        f->cumsum_cast = probe.cumsum_cast;
         f->cumsum_stmt = true;
         f->cumsum_stmt_start = ds;
         f->cumsum_stmt_end = de;
@@ -315,6 +351,20 @@ static void settle_sum_dtype(catzero *f, al_dtype zero)
     al_strbuf_free(&why);
 }
 
+/* `cumsum(x, 0).to(D)` summed in D: the same only for integer x. */
+static void settle_cast(catzero *f)
+{
+    if (!f->cumsum_cast || !f->sum_dtype)
+        return;
+    al_strbuf why = {0};
+    al_strbuf_printf(&why, "%s%s`%s` holds integers: summed in `%s` they are the sums cast to it "
+                           "(mod 2^bits); the cast of float sums truncates them instead",
+                     f->assumption ? f->assumption : "", f->assumption ? "; " : "", f->cumsum_input,
+                     f->sum_dtype);
+    free(f->assumption);
+    f->assumption = al_strbuf_detach(&why);
+}
+
 /* The zero block's dtype: spelled; int64 for torch.tensor([0]); the
  * default (float) for zeros without `dtype=`. */
 static al_dtype zero_dtype(const al_pymodule *m, const al_zero_block *z)
@@ -381,6 +431,7 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
         read_cumsum(m, call, padded, &f);
         if (f.cumsum) {
             settle_sum_dtype(&f, (al_dtype){AL_DTYPE_UNKNOWN, 0});
+            settle_cast(&f);
             f.other = al_node_text(pf, padded);
             report(&f, out);
         }
@@ -390,10 +441,28 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
     bool cat = al_pymodule_calls_torch_cat(m, call);
     al_py_args a;
     al_py_args_read(call, &a);
-    if (!cat || a.splat || a.npos < 1 || a.npos > 2)
+    /* `torch.cat(tensors=[...], dim=0)` too */
+    TSNode list = a.npos >= 1 ? a.pos[0] : al_py_kwarg(pf, &a, "tensors");
+    if (!cat || a.splat || ts_node_is_null(list) || a.npos > 2)
         return;
     TSNode items[3];
-    int n = al_py_elements(a.pos[0], items, 3);
+    int n = al_py_elements(list, items, 3);
+    al201_target_read(pf, call, &f.target);
+    /* `padding = torch.zeros(...)` just before, read only by the cat: the
+     * block it holds. */
+    for (int end = 0; end < 2 && (n == 2 || n == 3) && !f.zero_name; end++) {
+        int k = end ? n - 1 : 0;
+        size_t zs, ze;
+        TSNode held = al201_held_value(pf, call, items[k], f.target.name, &zs, &ze);
+        al_zero_block probe;
+        if (ts_node_is_null(held) || !al_zero_block_read(m, held, items[n - 1 - k], &probe))
+            continue;
+        f.zero_name = al_node_text(pf, items[k]);
+        f.zero_row = al_node_row(held);
+        f.zero_stmt_start = zs;
+        f.zero_stmt_end = ze;
+        items[k] = held;
+    }
     /* [z, x], [x, z] or [z, x, z] */
     al_zero_block z[2];
     int nz = 0;
@@ -403,8 +472,10 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
         al_zero_block middle;
         if (!al_zero_block_read(m, items[0], other, &z[0]) ||
             !al_zero_block_read(m, items[2], other, &z[1]) ||
-            al_zero_block_read(m, items[1], (TSNode){0}, &middle))
+            al_zero_block_read(m, items[1], (TSNode){0}, &middle)) {
+            catzero_free(&f);
             return;
+        }
         nz = 2;
         f.side = SIDE_BOTH;
     } else if (n == 2) {
@@ -417,10 +488,12 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
         } else {
             if (in->declined)
                 decline_named_zeros(in, call, items, n);
+            catzero_free(&f);
             return;
         }
         nz = 1;
     } else {
+        catzero_free(&f);
         return;
     }
     f.other = al_node_text_compact(pf, other);
@@ -437,7 +510,6 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
         f.dtype = al_node_text_compact(pf, z[0].dtype);
     if (!ts_node_is_null(z[0].device))
         f.device = al_node_text(pf, z[0].device);
-    al201_target_read(pf, call, &f.target);
     read_cumsum(m, call, other, &f);
     f.dtype_same = true;
     for (int i = 0; i < nz; i++)
@@ -446,6 +518,7 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
         f.cumsum = false; /* a trailing zero after a prefix sum: plain padding */
     if (f.cumsum)
         settle_sum_dtype(&f, zero_dtype(m, &z[0]));
+    settle_cast(&f);
     if (!f.cumsum) {
         free(f.other);
         f.other = al_node_text(pf, other);

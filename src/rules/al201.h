@@ -25,7 +25,8 @@ TSNode al201_previous_statement(TSNode stmt);
 /* When other (an operand of value) is a name that the statement just
  * before binds and nothing else reads (or that value's own target
  * rebinds, where its old value dies): the right side of that binding,
- * and the lines of its statement. A null node otherwise. */
+ * and the lines of its statement. A null node otherwise. target may be
+ * NULL (`return value`). */
 TSNode al201_held_value(const al_pyfile *pf, TSNode value, TSNode other, const char *target,
                         size_t *start, size_t *end);
 

@@ -71,9 +71,13 @@ TSNode al201_held_value(const al_pyfile *pf, TSNode value, TSNode other, const c
                         size_t *start, size_t *end)
 {
     other = al_py_unparen(other);
-    if (!al_node_is(other, "identifier") || !target)
+    if (!al_node_is(other, "identifier"))
         return (TSNode){0};
-    TSNode stmt = ts_node_parent(ts_node_parent(value));
+    /* The statement of value: `x = value`, `return value`, ... */
+    TSNode stmt = value;
+    while (!ts_node_is_null(ts_node_parent(stmt)) && !al_node_is(ts_node_parent(stmt), "block") &&
+           !al_node_is(ts_node_parent(stmt), "module"))
+        stmt = ts_node_parent(stmt);
     TSNode prev = al201_previous_statement(stmt);
     TSNode func = al_enclosing_function(value);
     TSNode asg = ts_node_is_null(prev) ? prev : al_py_name_assignment(prev);
@@ -85,7 +89,7 @@ TSNode al201_held_value(const al_pyfile *pf, TSNode value, TSNode other, const c
     char *name = al_node_text(pf, other);
     /* Rebound by value's statement: the held value dies there. Otherwise
      * the binding and value are its only mentions. */
-    bool dies = !strcmp(name, target) && al_py_count_ident(pf, value, name) == 1;
+    bool dies = target && !strcmp(name, target) && al_py_count_ident(pf, value, name) == 1;
     bool only = al_py_count_ident(pf, func, name) == 2;
     free(name);
     return dies || only ? al_node_field(asg, "right") : (TSNode){0};
