@@ -126,6 +126,9 @@ uint64_t al_hash_bytes(const char *s, size_t len);
 /* Whether the bytes hold `.attr` with attr a whole name (read as text:
  * a comment or a string counts too). */
 bool al_source_names_attribute(const al_source *src, const char *attr);
+/* How many times src spells word as a whole word (a dot before it
+ * counts), counting up to max. */
+size_t al_source_count_word(const al_source *src, const char *word, size_t max);
 
 const char *al_source_strerror(al_source_status status);
 

@@ -377,8 +377,8 @@ static al_dtype zero_dtype(const al_pymodule *m, const al_zero_block *z)
 }
 
 /* For explain: the end element of a `torch.cat` list that is a name bound
- * to a zero block by a statement before the cat's, in its block (the rule
- * reads zero blocks made in the call only). */
+ * to a zero block by a statement before the cat's, in its block, which the
+ * rule did not take (not the statement just before, or read again). */
 static void decline_named_zeros(const al_rule_input *in, TSNode call, const TSNode *items, int n)
 {
     const al_pymodule *m = in->py;
@@ -401,8 +401,8 @@ static void decline_named_zeros(const al_rule_input *in, TSNode call, const TSNo
                 al_rule_decline(in, "AL201", "cat-with-zeros", ts_node_start_byte(call),
                                 ts_node_end_byte(call),
                                 "`%s` is a zero block made on line %zu and then concatenated; "
-                                "AL201 reads zero blocks made inside the `torch.cat` call, not "
-                                "through a name",
+                                "AL201 reads a named zero block only when the statement just "
+                                "before the `torch.cat` makes it and nothing else reads it",
                                 name, al_node_row(p));
                 free(name);
                 return;

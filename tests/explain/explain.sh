@@ -24,7 +24,7 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             declined.py:29:declined_al202 declined.py:35:declined_al303 \
             triton_masks.py:15:data_mask triton_masks.py:21:mutable \
             callees.py:6:not_found modules.py:37:tuple_element modules.py:39:returns_argument \
-            modules.py:46:through_argument; do
+            modules.py:46:through_argument callers.py:6:caller_owned extension.py:10:extension_returns; do
     file=${case%%:*}
     rest=${case#*:}
     line=${rest%%:*}

@@ -135,6 +135,23 @@ static void line_ranges_drop_terminators(void **state)
     al_source_free(&s);
 }
 
+/* Whole words only: not inside a longer name, a dot before counts (an
+ * attribute), and counting stops at max. */
+static void count_word_counts_whole_words(void **state)
+{
+    (void)state;
+    const char *text = "def scale(x):\n    return x\n\ny = scale(t) + rescale(t) + mod.scale(u)\n"
+                       "scale_all = scale_\nz = \"scale\"\n";
+    al_source s;
+    al_source_from_memory(&s, "m.py", text, strlen(text));
+    assert_int_equal(al_source_count_word(&s, "scale", 100), 4);
+    assert_int_equal(al_source_count_word(&s, "scale", 2), 2);
+    assert_int_equal(al_source_count_word(&s, "rescale", 100), 1);
+    assert_int_equal(al_source_count_word(&s, "scale_", 100), 1);
+    assert_int_equal(al_source_count_word(&s, "cale", 100), 0);
+    al_source_free(&s);
+}
+
 static void ops_table_loads_and_rejects(void **state)
 {
     (void)state;
@@ -175,6 +192,7 @@ int main(void)
         cmocka_unit_test(missing_file_reports_errno),
         cmocka_unit_test(line_ranges_drop_terminators),
         cmocka_unit_test(ops_table_loads_and_rejects),
+        cmocka_unit_test(count_word_counts_whole_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -56,6 +56,95 @@ static void read_methods(const al_source *src, al_strlist *out)
     }
 }
 
+/* FNV-1a of a word, split into the Bloom filter's three probes. */
+static uint64_t word_hash(const char *w, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)w[i]) * 1099511628211ULL;
+    return h;
+}
+
+#define BLOOM_BITS (AL_WORD_BLOOM_WORDS * 64)
+
+static void bloom_add(uint64_t *words, uint64_t h)
+{
+    for (int k = 0; k < 3; k++) {
+        uint32_t bit = (uint32_t)(h >> (k * 21)) % BLOOM_BITS;
+        words[bit / 64] |= 1ULL << (bit % 64);
+    }
+}
+
+/* Bytes that continue an identifier (ASCII; a UTF-8 byte splits words,
+ * as no identifier the analysis asks about holds one). */
+static const bool word_byte[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['_'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1,
+    ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1,
+    ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+    ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1,
+    ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1,
+    ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1,
+    ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+};
+
+static void read_words(const al_source *src, uint64_t *words)
+{
+    const unsigned char *p = (const unsigned char *)src->bytes, *end = p + src->len;
+    while (p < end) {
+        if (!word_byte[*p]) {
+            p++;
+            continue;
+        }
+        /* A word, hashed as it is read; one starting with a digit is a
+         * number, which no name is. */
+        bool number = *p >= '0' && *p <= '9';
+        uint64_t h = 1469598103934665603ULL;
+        while (p < end && word_byte[*p])
+            h = (h ^ *p++) * 1099511628211ULL;
+        if (!number)
+            bloom_add(words, h);
+    }
+}
+
+const al_file_facts *al_file_facts_words(al_file_facts_table *t, const char *path)
+{
+    al_file_facts *f = (al_file_facts *)al_file_facts_of(t, path);
+    pthread_mutex_lock(&t->lock);
+    bool have = f->words_read;
+    pthread_mutex_unlock(&t->lock);
+    if (have || f->status != AL_SOURCE_OK)
+        return f;
+    /* Read outside the lock, as the facts are; the same bits either way. */
+    uint64_t words[AL_WORD_BLOOM_WORDS] = {0};
+    al_source src;
+    bool ok = al_source_load_bytes(&src, path) == AL_SOURCE_OK && src.hash == f->hash;
+    if (ok)
+        read_words(&src, words);
+    al_source_free(&src);
+    pthread_mutex_lock(&t->lock);
+    if (!f->words_read) {
+        if (ok)
+            memcpy(f->words, words, sizeof words);
+        else
+            memset(f->words, 0xff, sizeof f->words); /* changed since: may name anything */
+        f->words_read = true;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return f;
+}
+
+bool al_file_facts_may_name(const al_file_facts *f, const char *word, size_t len)
+{
+    uint64_t h = word_hash(word, len);
+    for (int k = 0; k < 3; k++) {
+        uint32_t bit = (uint32_t)(h >> (k * 21)) % BLOOM_BITS;
+        if (!(f->words[bit / 64] & (1ULL << (bit % 64))))
+            return false;
+    }
+    return true;
+}
+
 const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
 {
     pthread_mutex_lock(&t->lock);

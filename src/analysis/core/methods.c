@@ -7,6 +7,7 @@
 #include "index_internal.h"
 #include "languages.h"
 #include "../../front/python/syntax.h"
+#include "../../base/paths.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -110,21 +111,6 @@ size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
 }
 
 
-/* Whether src holds `word` as a whole word (a dot before it counts). */
-static bool names_word(const al_source *src, const char *word)
-{
-    size_t n = strlen(word);
-    const char *p = src->bytes, *end = src->bytes + src->len;
-    while ((p = memmem(p, (size_t)(end - p), word, n)) != NULL) {
-        bool start = p == src->bytes || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        bool whole = p + n == end || !(isalnum((unsigned char)p[n]) || p[n] == '_');
-        if (start && whole)
-            return true;
-        p += n;
-    }
-    return false;
-}
-
 /* The views found for one word, kept for the run; n SIZE_MAX: too many,
  * or a file that names it could not be parsed. */
 typedef struct {
@@ -132,50 +118,70 @@ typedef struct {
     al_pysite sites[];
 } found_views;
 
-size_t al_index_name_views(al_index *ix, const char *from_path, const char *word, al_pysite *out,
-                           size_t max)
+size_t al_index_name_views(al_index *ix, const char *from_path, const char *word, bool own,
+                           al_pysite *out, size_t max)
 {
     al_index_lock(ix);
     project *p = al_index_project_of(ix, from_path);
+    char *self = al_path_real(from_path);
     al_strbuf key = {0};
-    al_strbuf_printf(&key, "name-views\n%s\n%s\n%zu", p ? p->root : "", word, max);
+    al_strbuf_printf(&key, "name-views\n%s\n%s\n%d\n%zu", self ? self : from_path, word, own, max);
     found_views *fv = al_memo_get(&ix->memo, key.data);
     if (!fv) {
         fv = al_xcalloc(1, sizeof *fv + max * sizeof(al_pysite));
         if (p)
             al_index_walk_project(p);
+        size_t wlen = strlen(word);
+        /* The files that name it, all found before any is parsed: a word
+         * that more than max files name costs no parse. */
+        size_t *hits = al_xcalloc(max + 1, sizeof *hits);
+        size_t nhits = 0;
+        /* The run's one read of each file, a filter of its words: recorded
+         * once for the cache, whatever the number of words asked. */
+        if (p && !p->words_recorded) {
+            p->words_recorded = true;
+            for (size_t i = 0; i < p->py_files.n; i++) {
+                const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
+                al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
+            }
+        }
         for (size_t i = 0; p && i < p->py_files.n && fv->n != SIZE_MAX; i++) {
             const char *f = p->py_files.items[i];
-            al_source src;
-            bool named = false;
-            al_source_status st = al_index_load_bytes(ix, &src, f);
-            if (st == AL_SOURCE_OK)
-                named = names_word(&src, word);
-            al_source_free(&src);
-            if (st != AL_SOURCE_OK) {
-                fv->n = SIZE_MAX; /* what it holds is unknown */
-                break;
-            }
-            if (!named)
+            if (!self || own != !strcmp(f, self))
                 continue;
-            pyfile *pyf = fv->n < max ? al_index_load_py(ix, f) : NULL;
+            const al_file_facts *ff = al_file_facts_words(ix->facts, f);
+            if (ff->status != AL_SOURCE_OK)
+                fv->n = SIZE_MAX; /* what it holds is unknown */
+            if (ff->status != AL_SOURCE_OK || !al_file_facts_may_name(ff, word, wlen))
+                continue;
+            al_source src;
+            bool named = al_index_load_bytes(ix, &src, f) == AL_SOURCE_OK && al_source_count_word(&src, word, 1) > 0;
+            al_source_free(&src);
+            if (named && nhits == max)
+                fv->n = SIZE_MAX;
+            else if (named)
+                hits[nhits++] = i;
+        }
+        for (size_t h = 0; h < nhits && fv->n != SIZE_MAX; h++) {
+            pyfile *pyf = al_index_load_py(ix, p->py_files.items[hits[h]]);
             const al_pyfile *pf;
             const struct al_pymodule *mod;
             /* Views grow: the second holds the definitions the first
              * kept and the other statements that name it. */
             if (!pyf || !al_language_table.python.parts_view_mentioning(pyf->parts, word, true, &pf, &mod) ||
-                !al_language_table.python.parts_view_mentioning(pyf->parts, word, false, &pf, &mod)) {
+                !al_language_table.python.parts_view_mentioning(pyf->parts, word, false, &pf, &mod))
                 fv->n = SIZE_MAX;
-                break;
-            }
-            fv->sites[fv->n++] = (al_pysite){pyf->path, pf, mod};
+            else
+                fv->sites[fv->n++] = (al_pysite){pyf->path, pf, mod};
         }
+        free(hits);
         al_memo_put(&ix->memo, key.data, fv, free);
     }
     size_t n = fv->n;
     if (n != SIZE_MAX)
         memcpy(out, fv->sites, n * sizeof *out);
     al_strbuf_free(&key);
+    free(self);
     al_index_unlock(ix);
     return n;
 }

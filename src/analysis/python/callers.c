@@ -13,7 +13,7 @@
 
 /* More files naming the function than this, or more calls: its callers
  * are not read (a name that common is no one function's). */
-#define MAX_FILES 16
+#define MAX_FILES 8
 #define MAX_CALLS 16
 
 typedef enum { PLAIN, STATIC, CLASS, INSTANCE } def_kind;
@@ -149,11 +149,78 @@ static al_own refuse(al_own *acc, const char *fmt, const char *a, const char *b)
     return (al_own){AL_OWN_NO, al_xstrdup(buf), NULL};
 }
 
+/* What the calls found so far hand the parameter. */
+typedef struct {
+    const al_pymodule *m;
+    const char *name, *param, *from;
+    def_kind kind;
+    al_def d;
+    al_strbuf calls; /* the first three, for the message */
+    size_t total;
+    al_own acc;
+} survey;
+
+static void refuse_at(survey *s, const char *where, size_t row, const char *what, const char *why)
+{
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, what, s->name, where, row, why);
+    al_own_free(&s->acc);
+    s->acc = (al_own){AL_OWN_NO, al_strbuf_detach(&sb), NULL};
+}
+
+/* The occurrences of the name in one file's view, and what each call
+ * hands the parameter. */
+static void survey_view(survey *s, const al_pysite *view)
+{
+    const al_pymodule *m = s->m;
+    al_pymodule scoped = *view->mod;
+    if (!scoped.index) {
+        scoped.index = m->index;
+        scoped.path = view->path;
+    }
+    if (!scoped.ops)
+        scoped.ops = m->ops;
+    occurrences o = {.pf = view->pf, .name = s->name, .kind = s->kind};
+    al_node_preorder(view->pf->root, visit_name, &o);
+    const char *where = al_path_shown(view->path, s->from, m->path);
+    if (!ts_node_is_null(o.other)) {
+        refuse_at(s, where, al_node_row(o.other), "`%s` is named other than in a call (%s:%zu)%s", "");
+        return;
+    }
+    for (size_t i = 0; i < o.n && s->acc.kind != AL_OWN_NO; i++) {
+        TSNode caller = caller_of(o.calls[i]);
+        TSNode arg = al_call_argument_for(&scoped, o.calls[i], &s->d, o.bound[i], s->param);
+        size_t row = al_node_row(o.calls[i]);
+        if (ts_node_is_null(caller)) {
+            refuse_at(s, where, row, "`%s` is called on %s:%zu at module level or in a lambda%s", "");
+            return;
+        }
+        if (ts_node_is_null(arg)) {
+            refuse_at(s, where, row,
+                      "the call of `%s` on %s:%zu does not hand the parameter by name or position%s", "");
+            return;
+        }
+        al_own a = al_handed_own(&scoped, caller, o.calls[i], arg);
+        if (a.kind == AL_OWN_NO) {
+            refuse_at(s, where, row, "the call of `%s` on %s:%zu: %s", a.why ? a.why : "not a new tensor");
+            al_own_free(&a);
+            return;
+        }
+        if (s->total++ < 3)
+            al_strbuf_printf(&s->calls, "%s%s:%zu", s->total > 1 ? ", " : "", where, row);
+        if (a.kind == AL_OWN_ASSUMED && !s->acc.why) {
+            al_own_free(&s->acc);
+            s->acc = a;
+        } else {
+            al_own_free(&a);
+        }
+    }
+}
+
 al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param)
 {
     al_own acc = {AL_OWN_FRESH, NULL, NULL};
-    TSNode name_node = al_node_field(func, "name");
-    char *name = al_node_text(m->pf, name_node);
+    char *name = al_node_text(m->pf, al_node_field(func, "name"));
     int kind = kind_of(m->pf, func);
     if (!m->index || !m->path)
         acc = refuse(&acc, "the project of `%s` is not read%s", name, "");
@@ -165,78 +232,60 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
         free(name);
         return acc;
     }
-    al_pysite views[MAX_FILES];
-    size_t nv = al_index_name_views(m->index, m->path, name, views, MAX_FILES);
     char *self = al_path_real(m->path);
-    const char *from = self ? self : m->path;
-    al_strbuf calls = {0};
-    size_t total = 0;
-    if (nv == SIZE_MAX)
-        acc = refuse(&acc, "more than %s files of the project name `%s`", "16", name);
-    al_def d = {m->path, m->pf, m, func, false, kind == INSTANCE || kind == CLASS};
-    for (size_t v = 0; v < nv && acc.kind != AL_OWN_NO; v++) {
-        al_pymodule scoped = *views[v].mod;
-        if (!scoped.index) {
-            scoped.index = m->index;
-            scoped.path = views[v].path;
-        }
-        if (!scoped.ops)
-            scoped.ops = m->ops;
-        occurrences o = {.pf = views[v].pf, .name = name, .kind = (def_kind)kind};
-        al_node_preorder(views[v].pf->root, visit_name, &o);
-        const char *where = al_path_shown(views[v].path, from, m->path);
-        if (!ts_node_is_null(o.other)) {
-            al_strbuf sb = {0};
-            al_strbuf_printf(&sb, "`%s` is named other than in a call (%s:%zu)", name, where,
-                             al_node_row(o.other));
-            al_own_free(&acc);
-            acc = (al_own){AL_OWN_NO, al_strbuf_detach(&sb), NULL};
+    survey s = {m, name, param, self ? self : m->path, (def_kind)kind,
+                {m->path, m->pf, m, func, false, kind == INSTANCE || kind == CLASS},
+                {0}, 0, acc};
+    /* Its own file first, as the check parsed it: most functions fail
+     * there, before anything more is read or parsed. A file parsed only
+     * in parts is read again whole in the statements that name it. */
+    al_pysite here = {m->path, m->pf, m};
+    survey probe = s;
+    probe.acc = (al_own){AL_OWN_FRESH, NULL, NULL};
+    /* No call in its own file (the name spelled there once, by its def):
+     * the project is not searched for callers elsewhere, which would read
+     * every file of it for most functions a check meets. */
+    if (al_source_count_word(m->pf->src, name, 2) <= 1)
+        probe.acc = refuse(&probe.acc, "no call of `%s` in its own file (callers only in other "
+                                       "files are not searched)%s",
+                           name, "");
+    else
+        survey_view(&probe, &here);
+    if (probe.acc.kind == AL_OWN_NO || !m->pf->partial) {
+        al_own_free(&s.acc);
+        s = probe;
+    } else {
+        al_own_free(&probe.acc);
+        al_strbuf_free(&probe.calls);
+    }
+    for (int own = m->pf->partial; own >= 0 && s.acc.kind != AL_OWN_NO; own--) {
+        if (!own && s.total == 0) {
+            s.acc = refuse(&s.acc, "no call of `%s` in its own file (callers only in other files "
+                                   "are not searched)%s",
+                           name, "");
             break;
         }
-        for (size_t i = 0; i < o.n && acc.kind != AL_OWN_NO; i++) {
-            TSNode caller = caller_of(o.calls[i]);
-            TSNode arg = al_call_argument_for(&scoped, o.calls[i], &d, o.bound[i], param);
-            al_own a;
-            if (ts_node_is_null(caller))
-                a = (al_own){AL_OWN_NO, al_xstrdup("it is called at module level or in a lambda"), NULL};
-            else if (ts_node_is_null(arg))
-                a = (al_own){AL_OWN_NO, al_xstrdup("it does not hand the parameter by name or position"),
-                             NULL};
-            else
-                a = al_handed_own(&scoped, caller, o.calls[i], arg);
-            if (a.kind == AL_OWN_NO) {
-                al_strbuf sb = {0};
-                al_strbuf_printf(&sb, "the call on %s:%zu: %s", where, al_node_row(o.calls[i]),
-                                 a.why ? a.why : "not a new tensor");
-                al_own_free(&a);
-                al_own_free(&acc);
-                acc = (al_own){AL_OWN_NO, al_strbuf_detach(&sb), NULL};
-                break;
-            }
-            if (total++ < 3)
-                al_strbuf_printf(&calls, "%s%s:%zu", total > 1 ? ", " : "", where,
-                                 al_node_row(o.calls[i]));
-            if (a.kind == AL_OWN_ASSUMED && !acc.why) {
-                al_own_free(&acc);
-                acc = a;
-            } else {
-                al_own_free(&a);
-            }
-        }
+        al_pysite views[MAX_FILES];
+        size_t nv = al_index_name_views(m->index, m->path, name, own, views, MAX_FILES);
+        if (nv == SIZE_MAX)
+            s.acc = refuse(&s.acc, "more than %s files of the project name `%s`", "8", name);
+        for (size_t v = 0; v < nv && nv != SIZE_MAX && s.acc.kind != AL_OWN_NO; v++)
+            survey_view(&s, &views[v]);
     }
-    if (acc.kind != AL_OWN_NO && total == 0)
+    acc = s.acc;
+    if (acc.kind != AL_OWN_NO && s.total == 0)
         acc = refuse(&acc, "no call of `%s` is found in the project%s", name, "");
     if (acc.kind != AL_OWN_NO) {
         al_strbuf sb = {0};
         al_strbuf_printf(&sb,
                          "every call of `%s` in the project (%zu: %s%s) hands `%s` a new tensor not "
                          "read after the call%s%s; assumes no caller outside the project",
-                         name, total, calls.data, total > 3 ? ", ..." : "", param,
+                         name, s.total, s.calls.data, s.total > 3 ? ", ..." : "", param,
                          acc.why ? ": " : "", acc.why ? acc.why : "");
         al_own_free(&acc);
         acc = (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL};
     }
-    al_strbuf_free(&calls);
+    al_strbuf_free(&s.calls);
     free(self);
     free(name);
     return acc;

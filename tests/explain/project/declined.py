@@ -11,7 +11,7 @@ def rope_base(config, scale):
 
 def cu_seqlens(lens):
     start = torch.zeros(1, dtype=lens.dtype, device=lens.device)
-    return torch.cat([start, torch.cumsum(lens, 0)])
+    return torch.cat([start, torch.cumsum(lens, 0)]), start
 
 
 def gather_rows(rows, n):
