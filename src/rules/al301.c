@@ -4,6 +4,7 @@
 #include "rules.h"
 
 #include "../analysis/python/lifetime.h"
+#include "../analysis/python/rebinding.h"
 #include "../base/util.h"
 
 #include <stdbool.h>
@@ -16,6 +17,8 @@ typedef struct {
     char *name, *call, *indent, *stmt_indent, *refill;
     size_t stmt_line_start, stmt_line_end, loop_start, loop_row;
     bool body_has_other_statements;
+    char *handed; /* a call handed the buffer that may keep it, or NULL */
+    size_t handed_row;
 } loopalloc;
 
 static void report(al_pymodule *py, const loopalloc *f, al_findings *out)
@@ -34,6 +37,14 @@ static void report(al_pymodule *py, const loopalloc *f, al_findings *out)
                            "with the same shape, dtype and device, and does not outlive "
                            "the iteration: hoist it",
                      f->name, f->loop_row);
+    /* Hoisted, one buffer serves every iteration. */
+    al_strbuf_puts(&msg, " (unsafe: every iteration then writes the same buffer: assumes nothing "
+                         "still reads the last one's when the next writes it, such as work queued "
+                         "on another stream");
+    if (f->handed)
+        al_strbuf_printf(&msg, "; assumes `%s` on line %zu keeps no reference to it", f->handed,
+                         f->handed_row);
+    al_strbuf_putc(&msg, ')');
     al_fix *fix = NULL;
     if (refill || f->body_has_other_statements) {
         fix = al_fix_new(AL_FIX_UNSAFE, refill ? "Hoist the allocation and refill it in "
@@ -56,10 +67,24 @@ static void report(al_pymodule *py, const loopalloc *f, al_findings *out)
                     fix);
 }
 
+/* The call that use is handed to as an argument (`layer.apply(x, tmp)`,
+ * `f(out=tmp)`), or null. */
+static TSNode handed_to(TSNode use)
+{
+    TSNode par = ts_node_parent(use);
+    if (al_node_is(par, "keyword_argument") && ts_node_eq(al_node_field(par, "value"), use))
+        par = ts_node_parent(par);
+    if (!al_node_is(par, "argument_list"))
+        return (TSNode){0};
+    TSNode call = ts_node_parent(par);
+    return al_node_is(call, "call") ? call : (TSNode){0};
+}
+
 /* Every use of `name` is inside the loop, after the allocation, and none
- * lets the value outlive the iteration. */
+ * lets the value outlive the iteration; a call it is handed to that may
+ * keep it is *handed (the first), an assumption of the fix. */
 static bool lives_in_iteration(const al_pymodule *m, TSNode func, TSNode loop, TSNode stmt,
-                               TSNode target, const char *name)
+                               TSNode target, const char *name, TSNode *handed)
 {
     const al_pyfile *pf = m->pf;
     if (al_py_count_ident(pf, func, name) != al_py_count_ident(pf, loop, name))
@@ -75,10 +100,18 @@ static bool lives_in_iteration(const al_pymodule *m, TSNode func, TSNode loop, T
                                 ts_node_eq(al_node_field(par, "attribute"), n);
             bool is_kw_name = al_node_is(par, "keyword_argument") &&
                               ts_node_eq(al_node_field(par, "name"), n);
-            if (!is_attr_name && !is_kw_name && !ts_node_eq(n, target) &&
-                (ts_node_start_byte(n) < ts_node_start_byte(stmt) ||
-                 al_use_escapes(pf, &m->imports, n)))
+            TSNode call;
+            if (is_attr_name || is_kw_name || ts_node_eq(n, target)) {
+                /* not a use of the value */
+            } else if (ts_node_start_byte(n) < ts_node_start_byte(stmt)) {
                 ok = false;
+            } else if (al_use_escapes(pf, &m->imports, n)) {
+                call = handed_to(n);
+                if (ts_node_is_null(call) || al_use_surely_kept(pf, n))
+                    ok = false;
+                else if (ts_node_is_null(*handed))
+                    *handed = call;
+            }
         }
         if (ts_tree_cursor_goto_first_child(&cur))
             continue;
@@ -317,7 +350,8 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
               (!al_node_is(fn, "attribute") ||
                al_loop_invariant(pf, al_node_field(fn, "object"), &bound));
     al_strlist_free(&bound);
-    if (ok && !lives_in_iteration(m, func, loop, stmt, target, name)) {
+    TSNode handed = {0};
+    if (ok && !lives_in_iteration(m, func, loop, stmt, target, name, &handed)) {
         ok = false;
         if (swapped)
             report_swap(loop, call, name, swapped, w->out);
@@ -344,8 +378,16 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
     f.loop_row = al_node_row(loop);
     f.body_has_other_statements = al_py_named_statements(ts_node_parent(stmt)) > 1;
     f.refill = refill_of(pf, factory, name, call);
+    if (!ts_node_is_null(handed)) {
+        char *fn = al_node_text_compact(pf, al_node_field(handed, "function"));
+        al_strbuf h = {0};
+        al_strbuf_printf(&h, "%s(...)", fn);
+        free(fn);
+        f.handed = al_strbuf_detach(&h);
+        f.handed_row = al_node_row(handed);
+    }
     report(m, &f, w->out);
-    free(f.name), free(f.call), free(f.indent), free(f.stmt_indent), free(f.refill);
+    free(f.name), free(f.call), free(f.indent), free(f.stmt_indent), free(f.refill), free(f.handed);
 }
 
 void al_rule_al301(const al_rule_input *in, al_findings *out)

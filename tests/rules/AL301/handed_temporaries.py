@@ -1,0 +1,56 @@
+# A temporary of unchanging shape handed to a call each iteration, then
+# copied back or added in: made once before the loop. Unsafe, and the call
+# that might keep it is named.
+import torch
+
+
+def run_experts(experts, x: torch.Tensor, out: torch.Tensor):
+    for expert in experts:
+        tmp = torch.empty_like(out)  # expect: AL301 unsafe
+        expert.apply(x, tmp)
+        out.add_(tmp)
+    return out
+
+
+def decode_steps(step, state: torch.Tensor, n: int):
+    for _ in range(n):
+        scratch = torch.empty(state.shape, dtype=state.dtype, device=state.device)  # expect: AL301 unsafe
+        step(state, workspace=scratch)
+        state.copy_(scratch)
+    return state
+
+
+# Traps: the temporary appended, stored through an element, handed inside a
+# list, or rebuilt from a shape bound in the loop.
+
+
+def keep_all(experts, x: torch.Tensor, out: torch.Tensor):
+    kept = []
+    for expert in experts:
+        tmp = torch.empty_like(out)
+        expert.apply(x, tmp)
+        kept.append(tmp)
+    return kept
+
+
+def store_each(experts, x: torch.Tensor, out: torch.Tensor, slots: dict):
+    for i, expert in enumerate(experts):
+        tmp = torch.empty_like(out)
+        expert.apply(x, tmp)
+        slots[i] = tmp
+    return slots
+
+
+def handed_in_list(combine, x: torch.Tensor, out: torch.Tensor, n: int):
+    for _ in range(n):
+        tmp = torch.empty_like(out)
+        combine([x, tmp])
+        out.add_(tmp)
+    return out
+
+
+def shape_per_step(step, chunks):
+    for chunk in chunks:
+        tmp = torch.empty(chunk.shape[0], 8)
+        step(chunk, tmp)
+    return chunks
