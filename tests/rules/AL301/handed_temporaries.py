@@ -21,7 +21,8 @@ def decode_steps(step, state: torch.Tensor, n: int):
 
 
 # Traps: the temporary appended, stored through an element, handed inside a
-# list, or rebuilt from a shape bound in the loop.
+# list or to a class that is built from it, or rebuilt from a shape bound
+# in the loop.
 
 
 def keep_all(experts, x: torch.Tensor, out: torch.Tensor):
@@ -54,3 +55,16 @@ def shape_per_step(step, chunks):
         tmp = torch.empty(chunk.shape[0], 8)
         step(chunk, tmp)
     return chunks
+
+
+def wrap_each(run, x: torch.Tensor, out: torch.Tensor, n: int):
+    for _ in range(n):
+        tmp = torch.empty_like(out)
+        holder = StepBuffer(tmp)
+        run(x, holder)
+    return out
+
+
+class StepBuffer:
+    def __init__(self, buf: torch.Tensor):
+        self.buf = buf
