@@ -121,10 +121,11 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
     const al_pyfile *pf = m->pf;
     al_strbuf msg = {0};
     al_strbuf_printf(&msg, "`%s` collects one tensor per iteration of the loop on line %zu, "
-                           "then `torch.%s` copies them: until the copy the list keeps every "
-                           "element alive, twice the result's memory at the peak; preallocate "
-                           "the result and write each slice",
-                     f->list, al_node_row(f->loop), f->cat ? "cat" : "stack");
+                           "then `torch.%s` on line %zu copies them: until the copy the list "
+                           "keeps every element alive, twice the result's memory at the peak; "
+                           "preallocate the result and write each slice",
+                     f->list, al_node_row(f->loop), f->cat ? "cat" : "stack",
+                     al_node_row(f->stack_call));
     al_fix *fix = NULL;
     if (f->no_fix) {
         al_strbuf_printf(&msg, " (no fix: %s)", f->no_fix);
@@ -168,8 +169,9 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
         free(fn);
         free(elem);
     }
-    al_findings_add(out, "AL205", "list-then-stack", ts_node_start_byte(f->stack_call),
-                    ts_node_end_byte(f->stack_call), al_strbuf_detach(&msg), fix);
+    /* Reported where the list grows: the append is what holds the memory. */
+    al_findings_add(out, "AL205", "list-then-stack", ts_node_start_byte(f->append_stmt),
+                    ts_node_end_byte(f->append_stmt), al_strbuf_detach(&msg), fix);
 }
 
 typedef struct {

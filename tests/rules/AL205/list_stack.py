@@ -8,8 +8,8 @@ def prepare_expert_weights(experts, num_experts):
     weights = []
     for e in range(num_experts):
         w = experts[e].weight.float().t()
-        weights.append(w)
-    return torch.stack(weights)  # expect: AL205 nofix
+        weights.append(w)  # expect: AL205 nofix
+    return torch.stack(weights)
 
 
 def project_per_head(x, w, num_heads, head_dim):
@@ -18,8 +18,8 @@ def project_per_head(x, w, num_heads, head_dim):
     for h in range(num_heads):
         buf = torch.empty(x.shape[0], head_dim, dtype=x.dtype, device=x.device)
         torch.matmul(x, w[h], out=buf)
-        outs.append(buf)
-    return torch.stack(outs)  # expect: AL205 unsafe
+        outs.append(buf)  # expect: AL205 unsafe
+    return torch.stack(outs)
 
 
 def zero_padded_rows(rows, num_rows, width):
@@ -29,8 +29,8 @@ def zero_padded_rows(rows, num_rows, width):
         row = torch.zeros((width,), dtype=torch.float32)
         n = min(width, rows[r].numel())
         row[:n] = rows[r][:n]
-        padded.append(row)
-    out = torch.stack(padded, dim=0)  # expect: AL205 unsafe
+        padded.append(row)  # expect: AL205 unsafe
+    out = torch.stack(padded, dim=0)
     return out
 
 
@@ -38,8 +38,8 @@ def concat_chunks(chunks):
     # cat joins along a dimension the chunks already have.
     parts = []
     for c in chunks:
-        parts.append(c * 2)
-    return torch.cat(parts)  # expect: AL205 nofix
+        parts.append(c * 2)  # expect: AL205 nofix
+    return torch.cat(parts)
 
 
 def until_padding(tokens, n):
@@ -48,16 +48,16 @@ def until_padding(tokens, n):
     for i in range(n):
         if tokens[i] < 0:
             break
-        rows.append(torch.ones(4) * tokens[i])
-    return torch.stack(rows)  # expect: AL205 nofix
+        rows.append(torch.ones(4) * tokens[i])  # expect: AL205 nofix
+    return torch.stack(rows)
 
 
 def kept_list(xs, n):
     # The list is handed on as well as stacked.
     ys = []
     for i in range(n):
-        ys.append(torch.zeros(3))
-    stacked = torch.stack(ys)  # expect: AL205 nofix
+        ys.append(torch.zeros(3))  # expect: AL205 nofix
+    stacked = torch.stack(ys)
     return stacked, ys
 
 
@@ -95,8 +95,8 @@ def rebound_element(x, w, n):
         buf = torch.empty(4, 4)
         torch.mm(x, w, out=buf)
         buf = buf.relu()
-        outs.append(buf)
-    return torch.stack(outs)  # expect: AL205 nofix
+        outs.append(buf)  # expect: AL205 nofix
+    return torch.stack(outs)
 
 
 def element_kept_after(x, w, n):
@@ -106,8 +106,8 @@ def element_kept_after(x, w, n):
     for i in range(n):
         buf = torch.empty(4, 4)
         torch.mm(x, w[i], out=buf)
-        outs.append(buf)
-    y = torch.stack(outs)  # expect: AL205 nofix
+        outs.append(buf)  # expect: AL205 nofix
+    y = torch.stack(outs)
     buf.zero_()
     return y
 
@@ -119,11 +119,11 @@ def shuffled_expert_weights(w13, w2, num_experts, tile):
     w2_shuffled = []
     block = tile * 2
     for i in range(num_experts):
-        w13_shuffled.append(w13[i].flip(0).contiguous())
-        w2_shuffled.append(w2[i][:block].contiguous())
+        w13_shuffled.append(w13[i].flip(0).contiguous())  # expect: AL205 nofix
+        w2_shuffled.append(w2[i][:block].contiguous())  # expect: AL205 nofix
     scale = float(block)
-    w13_out = torch.stack(w13_shuffled)  # expect: AL205 nofix
-    w2_out = torch.stack(w2_shuffled) * scale  # expect: AL205 nofix
+    w13_out = torch.stack(w13_shuffled)
+    w2_out = torch.stack(w2_shuffled) * scale
     return w13_out, w2_out
 
 
@@ -133,9 +133,9 @@ def factory_stacked_later(x, w, n, d):
     for i in range(n):
         buf = torch.empty(x.shape[0], d, dtype=x.dtype, device=x.device)
         torch.matmul(x, w[i], out=buf)
-        parts.append(buf)
+        parts.append(buf)  # expect: AL205 unsafe
     width = d * n
-    return torch.stack(parts), width  # expect: AL205 unsafe
+    return torch.stack(parts), width
 
 
 def draft_logits_rebound(hidden, steps: int, vocab: int):
@@ -144,8 +144,8 @@ def draft_logits_rebound(hidden, steps: int, vocab: int):
     for i in range(steps):
         step = torch.empty(hidden.shape[0], vocab, dtype=hidden.dtype)
         step.copy_(hidden[:, :vocab] * i)
-        logits.append(step)
-    logits = torch.stack(logits)  # expect: AL205 unsafe
+        logits.append(step)  # expect: AL205 unsafe
+    logits = torch.stack(logits)
     return logits
 
 
@@ -155,6 +155,6 @@ def draft_logits_rebound_then_list(hidden, steps: int, vocab: int):
     for i in range(steps):
         step = torch.empty(hidden.shape[0], vocab, dtype=hidden.dtype)
         step.copy_(hidden[:, :vocab] * i)
-        logits.append(step)
-    stacked = torch.stack(logits)  # expect: AL205 nofix
+        logits.append(step)  # expect: AL205 nofix
+    stacked = torch.stack(logits)
     return stacked, len(logits)
