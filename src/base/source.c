@@ -461,15 +461,20 @@ bool al_source_names_attribute(const al_source *src, const char *attr)
     return false;
 }
 
-size_t al_source_count_word(const al_source *src, const char *word, size_t max)
+size_t al_bytes_count_word(const char *bytes, size_t len, const char *word, size_t max)
 {
     size_t n = strlen(word), count = 0;
-    const char *p = src->bytes, *end = src->bytes + src->len;
+    const char *p = bytes, *end = bytes + len;
     while (count < max && (p = memmem(p, (size_t)(end - p), word, n)) != NULL) {
-        bool start = p == src->bytes || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool start = p == bytes || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
         bool whole = p + n == end || !(isalnum((unsigned char)p[n]) || p[n] == '_');
         count += start && whole;
         p += n;
     }
     return count;
+}
+
+size_t al_source_count_word(const al_source *src, const char *word, size_t max)
+{
+    return al_bytes_count_word(src->bytes, src->len, word, max);
 }

@@ -129,6 +129,8 @@ bool al_source_names_attribute(const al_source *src, const char *attr);
 /* How many times src spells word as a whole word (a dot before it
  * counts), counting up to max. */
 size_t al_source_count_word(const al_source *src, const char *word, size_t max);
+/* The same over bytes[0, len), a word at bytes[0] starting there. */
+size_t al_bytes_count_word(const char *bytes, size_t len, const char *word, size_t max);
 
 const char *al_source_strerror(al_source_status status);
 

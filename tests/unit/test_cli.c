@@ -451,10 +451,14 @@ static void configuration(void **state)
                         "zero fill is wasted\n"
                         "proj/a.py:9:15: AL301 [unsafe fix] `tmp` is allocated on every iteration "
                         "of the loop on line 8 with the same shape, dtype and device, and does not "
-                        "outlive the iteration: hoist it\n"
+                        "outlive the iteration: hoist it (unsafe: every iteration then writes the "
+                        "same buffer: assumes nothing still reads the last one's when the next "
+                        "writes it, such as work queued on another stream)\n"
                         "proj/sub/b.py:9:15: AL301 [unsafe fix] `tmp` is allocated on every "
                         "iteration of the loop on line 8 with the same shape, dtype and device, "
-                        "and does not outlive the iteration: hoist it\n");
+                        "and does not outlive the iteration: hoist it (unsafe: every iteration "
+                        "then writes the same buffer: assumes nothing still reads the last one's "
+                        "when the next writes it, such as work queued on another stream)\n");
     /* The command line wins: --select replaces the config's selection. */
     assert_int_equal(run("check --output-format concise -q --select AL501 proj/a.py"), 1);
     assert_non_null(strstr(read_file("out.txt"), "proj/a.py:7:11: AL501"));

@@ -1,6 +1,5 @@
 /* What a C++ host function returns (analysis/cxx/returns.c), read from its
- * tokens: only tensors it makes, or which return is not one; and the
- * word filter of a file the project search reads (core/filefacts.c). */
+ * tokens: only tensors it makes, or which return is not one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "analysis/core/filefacts.h"
 #include "analysis/cxx/returns.h"
 #include "front/cxx/cxx.h"
 
@@ -88,40 +85,10 @@ static void returns_read_from_tokens(void **state)
     al_source_free(&src);
 }
 
-/* Words the file spells pass the filter; these absent ones do not (the
- * hash is fixed, so the answer is too); a file that changed between the
- * two reads may name anything. */
-static void word_filter_answers(void **state)
-{
-    (void)state;
-    char path[] = "/tmp/alloclint-words-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    const char *text = "from engine.sampling import scale_logits\n"
-                       "def pooled(hidden):\n    return normalise_rows(hidden.sum(1), 1e-6)\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    al_file_facts_table *t = al_file_facts_table_new();
-    const al_file_facts *f = al_file_facts_words(t, path);
-    assert_int_equal(f->status, AL_SOURCE_OK);
-    static const char *const present[] = {"scale_logits", "pooled", "normalise_rows", "sum",
-                                           "engine", "def", "hidden"};
-    for (size_t i = 0; i < sizeof present / sizeof *present; i++)
-        assert_true(al_file_facts_may_name(f, present[i], strlen(present[i])));
-    static const char *const absent[] = {"rescale", "forward_native", "gather_rows", "Head"};
-    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
-        assert_false(al_file_facts_may_name(f, absent[i], strlen(absent[i])));
-    /* "1e" of 1e-6 is a number, not a word */
-    assert_false(al_file_facts_may_name(f, "e", 1));
-    al_file_facts_table_free(t);
-    unlink(path);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(returns_read_from_tokens),
-        cmocka_unit_test(word_filter_answers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,20 +9,12 @@
 #include "../../base/util.h"
 
 #include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#define AL_WORD_BLOOM_WORDS 128 /* 8,192 bits */
 
 typedef struct {
     al_source_status status;
     unsigned long long hash; /* of the bytes read (status AL_SOURCE_OK) */
     bool markers;            /* names "custom_op" or "impl(": may register ops */
     al_strlist methods;      /* names of indented `def name(`, dunders left out */
-    /* A Bloom filter of the identifiers the file spells, read on first
-     * demand (al_file_facts_words), as few runs ask. */
-    bool words_read;
-    uint64_t words[AL_WORD_BLOOM_WORDS];
 } al_file_facts;
 
 typedef struct al_file_facts_table al_file_facts_table;
@@ -32,10 +24,5 @@ void al_file_facts_table_free(al_file_facts_table *t);
 /* path's facts: read now, or as another thread read them before. Safe
  * from any thread; the facts live as long as the table. */
 const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path);
-/* path's facts with their word filter read. */
-const al_file_facts *al_file_facts_words(al_file_facts_table *t, const char *path);
-/* Whether the file may spell identifier word (false: it surely does not);
- * facts from al_file_facts_words. */
-bool al_file_facts_may_name(const al_file_facts *f, const char *word, size_t len);
 
 #endif

@@ -128,14 +128,10 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
  * time. */
 size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
                         const char *const *words, al_def *out, size_t max);
-/* Views of the Python files of from_path's project whose bytes name
- * `word` as a whole word, each parsed in the top-level statements that
- * name it: from_path itself (own), or every other file (!own), at most
- * max, in the order the project's files are walked. SIZE_MAX when more
- * files name it, or when a file of the project could not be read or
- * parsed: what it holds is unknown. */
-size_t al_index_name_views(al_index *ix, const char *from_path, const char *word, bool own,
-                           al_pysite *out, size_t max);
+/* A view of Python file path holding every top-level statement whose
+ * bytes hold `word` (parsed now where the index had not); false when the
+ * file cannot be read or parsed. */
+bool al_index_own_view(al_index *ix, const char *path, const char *word, al_pysite *out);
 /* A memo of what the analysis computed once per run (summaries), by key:
  * get returns NULL when absent; put takes ownership of value, freed with
  * free_fn (may be NULL) when the index is freed. */

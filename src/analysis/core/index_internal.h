@@ -37,7 +37,6 @@ typedef struct {
     al_memo macro_words; /* every identifier in a #define of its C++ files (read
                           * with the definitions) */
     bool methods_read;
-    bool words_recorded; /* every file's word filter read (al_index_name_views) */
     al_memo method_files; /* "name" -> file_list: the files holding `def name(` */
 } project;
 

@@ -1,16 +1,13 @@
-/* Names across a project. Methods by name (al_index_methods): one byte
- * scan of every Python file for indented `def name(`, then, per name
- * asked, the files that also name the call's keywords, parsed in the
- * parts that define it. The files that name a word at all
- * (al_index_name_views), for the callers of a function. */
+/* Methods by name across a project (al_index_methods): one byte scan of
+ * every Python file for indented `def name(`, then, per name asked, the
+ * files that also name the call's keywords, parsed in the parts that
+ * define it. And a file's statements that name a word
+ * (al_index_own_view), for the callers of a function in its file. */
 #include "index.h"
 #include "index_internal.h"
 #include "languages.h"
 #include "../../front/python/syntax.h"
-#include "../../base/paths.h"
 
-#include <ctype.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,77 +108,18 @@ size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
 }
 
 
-/* The views found for one word, kept for the run; n SIZE_MAX: too many,
- * or a file that names it could not be parsed. */
-typedef struct {
-    size_t n;
-    al_pysite sites[];
-} found_views;
-
-size_t al_index_name_views(al_index *ix, const char *from_path, const char *word, bool own,
-                           al_pysite *out, size_t max)
+bool al_index_own_view(al_index *ix, const char *path, const char *word, al_pysite *out)
 {
     al_index_lock(ix);
-    project *p = al_index_project_of(ix, from_path);
-    char *self = al_path_real(from_path);
-    al_strbuf key = {0};
-    al_strbuf_printf(&key, "name-views\n%s\n%s\n%d\n%zu", self ? self : from_path, word, own, max);
-    found_views *fv = al_memo_get(&ix->memo, key.data);
-    if (!fv) {
-        fv = al_xcalloc(1, sizeof *fv + max * sizeof(al_pysite));
-        if (p)
-            al_index_walk_project(p);
-        size_t wlen = strlen(word);
-        /* The files that name it, all found before any is parsed: a word
-         * that more than max files name costs no parse. */
-        size_t *hits = al_xcalloc(max + 1, sizeof *hits);
-        size_t nhits = 0;
-        /* The run's one read of each file, a filter of its words: recorded
-         * once for the cache, whatever the number of words asked. */
-        if (p && !p->words_recorded) {
-            p->words_recorded = true;
-            for (size_t i = 0; i < p->py_files.n; i++) {
-                const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
-                al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
-            }
-        }
-        for (size_t i = 0; p && i < p->py_files.n && fv->n != SIZE_MAX; i++) {
-            const char *f = p->py_files.items[i];
-            if (!self || own != !strcmp(f, self))
-                continue;
-            const al_file_facts *ff = al_file_facts_words(ix->facts, f);
-            if (ff->status != AL_SOURCE_OK)
-                fv->n = SIZE_MAX; /* what it holds is unknown */
-            if (ff->status != AL_SOURCE_OK || !al_file_facts_may_name(ff, word, wlen))
-                continue;
-            al_source src;
-            bool named = al_index_load_bytes(ix, &src, f) == AL_SOURCE_OK && al_source_count_word(&src, word, 1) > 0;
-            al_source_free(&src);
-            if (named && nhits == max)
-                fv->n = SIZE_MAX;
-            else if (named)
-                hits[nhits++] = i;
-        }
-        for (size_t h = 0; h < nhits && fv->n != SIZE_MAX; h++) {
-            pyfile *pyf = al_index_load_py(ix, p->py_files.items[hits[h]]);
-            const al_pyfile *pf;
-            const struct al_pymodule *mod;
-            /* Views grow: the second holds the definitions the first
-             * kept and the other statements that name it. */
-            if (!pyf || !al_language_table.python.parts_view_mentioning(pyf->parts, word, true, &pf, &mod) ||
-                !al_language_table.python.parts_view_mentioning(pyf->parts, word, false, &pf, &mod))
-                fv->n = SIZE_MAX;
-            else
-                fv->sites[fv->n++] = (al_pysite){pyf->path, pf, mod};
-        }
-        free(hits);
-        al_memo_put(&ix->memo, key.data, fv, free);
-    }
-    size_t n = fv->n;
-    if (n != SIZE_MAX)
-        memcpy(out, fv->sites, n * sizeof *out);
-    al_strbuf_free(&key);
-    free(self);
+    pyfile *f = al_index_load_py(ix, path);
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    /* Views grow: the second holds the definitions the first kept and the
+     * other statements that name it. */
+    bool ok = f && al_language_table.python.parts_view_mentioning(f->parts, word, true, &pf, &mod) &&
+              al_language_table.python.parts_view_mentioning(f->parts, word, false, &pf, &mod);
+    if (ok)
+        *out = (al_pysite){f->path, pf, mod};
     al_index_unlock(ix);
-    return n;
+    return ok;
 }

@@ -1,6 +1,5 @@
 import torch
 
-from engine import sampling
 from engine.sampling import NoiseSchedule, scale_logits
 
 
@@ -16,11 +15,3 @@ class Runner:
 
     def denoise(self, sample: torch.Tensor, sigma: torch.Tensor) -> torch.Tensor:
         return NoiseSchedule.step(sample, sigma, 0.5)
-
-    def embed(self, hidden: torch.Tensor) -> torch.Tensor:
-        return sampling.pooled(hidden)
-
-
-class Cache:
-    def __init__(self):
-        self.gather_rows = []  # the same name, not the function: not followed
