@@ -84,16 +84,6 @@ static void add_call(occurrences *o, TSNode call, bool bound, TSNode at)
 static al_visit visit_name(TSNode n, void *arg)
 {
     occurrences *o = arg;
-    /* A statement of the module or of a class body that does not spell the
-     * name holds no occurrence: its nodes are not walked. */
-    TSNode up = ts_node_parent(n);
-    bool top = al_node_is(up, "module") ||
-               (al_node_is(up, "block") && al_node_is(ts_node_parent(up), "class_definition"));
-    if (top) {
-        uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-        if (b > o->pf->src->len || !al_bytes_count_word(o->pf->src->bytes + a, b - a, o->name, 1))
-            return AL_VISIT_OVER;
-    }
     if (al_node_is(n, "string_content") && al_node_text_eq(o->pf, n, o->name)) {
         other_use(o, n); /* getattr(obj, "f"), a registry by name */
         return AL_VISIT_OVER;
@@ -134,6 +124,42 @@ static al_visit visit_name(TSNode n, void *arg)
     }
     other_use(o, n);
     return AL_VISIT_INTO;
+}
+
+/* Whether n's text spells o's name. */
+static bool spells(const occurrences *o, TSNode n)
+{
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    return b <= o->pf->src->len && a < b &&
+           al_bytes_count_word(o->pf->src->bytes + a, b - a, o->name, 1) > 0;
+}
+
+/* The occurrences under root: only the statements of the module, and of
+ * its classes' bodies, that spell the name are walked. */
+static void find_occurrences(occurrences *o, TSNode root)
+{
+    for (uint32_t i = 0; i < ts_node_named_child_count(root); i++) {
+        TSNode st = ts_node_named_child(root, i);
+        if (!spells(o, st))
+            continue;
+        TSNode cls = al_node_is(st, "decorated_definition") ? al_node_field(st, "definition") : st;
+        if (!al_node_is(cls, "class_definition")) {
+            al_node_preorder(st, visit_name, o);
+            continue;
+        }
+        TSNode body = al_node_field(cls, "body");
+        for (uint32_t k = 0; !ts_node_eq(st, cls) && k < ts_node_named_child_count(st); k++)
+            if (!ts_node_eq(ts_node_named_child(st, k), cls))
+                al_node_preorder(ts_node_named_child(st, k), visit_name, o); /* decorators */
+        for (uint32_t k = 0; k < ts_node_named_child_count(cls); k++) {
+            TSNode part = ts_node_named_child(cls, k);
+            if (!ts_node_eq(part, body) && spells(o, part))
+                al_node_preorder(part, visit_name, o); /* name, bases */
+        }
+        for (uint32_t k = 0; k < ts_node_named_child_count(body); k++)
+            if (spells(o, ts_node_named_child(body, k)))
+                al_node_preorder(ts_node_named_child(body, k), visit_name, o);
+    }
 }
 
 /* The function around n, or null at module level or inside a lambda. */
@@ -189,7 +215,7 @@ static void survey_view(survey *s, const al_pysite *view)
     if (!scoped.ops)
         scoped.ops = m->ops;
     occurrences o = {.pf = view->pf, .name = s->name, .kind = s->kind};
-    al_node_preorder(view->pf->root, visit_name, &o);
+    find_occurrences(&o, view->pf->root);
     const char *where = al_path_shown(view->path, s->from, m->path);
     if (!ts_node_is_null(o.other)) {
         refuse_at(s, where, al_node_row(o.other), "`%s` is named other than in a call (%s:%zu)%s", "");
