@@ -118,8 +118,11 @@ static bool lives_in_iteration(const al_pymodule *m, TSNode func, TSNode loop, T
             } else if (ts_node_start_byte(n) < ts_node_start_byte(stmt)) {
                 ok = false;
             } else if (al_use_escapes(pf, &m->imports, n)) {
+                /* Only a call whose value is dropped: a result kept
+                 * (`meta = make_meta(tmp)`) may hold it. */
                 call = handed_to(n);
-                if (ts_node_is_null(call) || al_use_surely_kept(pf, n) || constructs(pf, call))
+                if (ts_node_is_null(call) || al_use_surely_kept(pf, n) || constructs(pf, call) ||
+                    !al_node_is(ts_node_parent(call), "expression_statement"))
                     ok = false;
                 else if (ts_node_is_null(*handed))
                     *handed = call;

@@ -21,8 +21,8 @@ def decode_steps(step, state: torch.Tensor, n: int):
 
 
 # Traps: the temporary appended, stored through an element, handed inside a
-# list or to a class that is built from it, or rebuilt from a shape bound
-# in the loop.
+# list, to a class that is built from it or to a call whose result is kept,
+# or rebuilt from a shape bound in the loop.
 
 
 def keep_all(experts, x: torch.Tensor, out: torch.Tensor):
@@ -68,3 +68,11 @@ def wrap_each(run, x: torch.Tensor, out: torch.Tensor, n: int):
 class StepBuffer:
     def __init__(self, buf: torch.Tensor):
         self.buf = buf
+
+
+def metadata_each(make_metadata, run, x: torch.Tensor, out: torch.Tensor, n: int):
+    for _ in range(n):
+        lens = torch.empty_like(out)
+        meta = make_metadata(lens)
+        run(x, meta)
+    return out
