@@ -10,6 +10,7 @@
 #include "../analysis/python/callers.h"
 #include "../analysis/python/lifetime.h"
 #include "../analysis/python/rebinding.h"
+#include "../analysis/python/uses.h"
 #include "../base/util.h"
 
 #include <stdlib.h>
@@ -56,6 +57,36 @@ static void report(TSNode asg, const char *name, const inplace *ip, bool fresh, 
     al_findings_add(out, "AL401", "inplace-candidate", start, end, al_strbuf_detach(&msg), fix);
     al_strbuf_free(&repl);
     al_strbuf_free(&fm);
+}
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    bool other; /* a use of x that is not a metadata read */
+} metadata_uses;
+
+static al_visit visit_metadata_use(TSNode n, void *arg)
+{
+    metadata_uses *u = arg;
+    if (al_node_is(n, "lambda"))
+        u->other = true;
+    if (u->other)
+        return AL_VISIT_STOP;
+    if (al_node_is(n, "identifier") && al_node_text_eq(u->pf, n, u->name)) {
+        TSNode par = ts_node_parent(n);
+        u->other = !(al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "object"), n) &&
+                     al_use_reads_metadata(u->pf, par));
+    }
+    return AL_VISIT_INTO;
+}
+
+/* Whether every use of name in v reads only its metadata (`x.size(0)`,
+ * `x.shape[0]`, `x.dtype`). */
+static bool reads_only_metadata(const al_pyfile *pf, TSNode v, const char *name)
+{
+    metadata_uses u = {pf, name, false};
+    al_node_preorder(v, visit_metadata_use, &u);
+    return !u.other;
 }
 
 static operand_kind literal_kind(const al_pyfile *pf, TSNode n)
@@ -305,7 +336,9 @@ static bool inplace_form(const al_pymodule *m, TSNode rhs, const char *name, inp
         ip->method = "div_", operand = r, ip->needs_float = true;
     else
         return false;
-    bool own = al_py_count_ident(pf, operand, name) > 0;
+    /* `w.view(x.size(0), -1, 1)` reads only x's shape, which the update
+     * leaves as it was: an operand like any other. */
+    bool own = al_py_count_ident(pf, operand, name) > 0 && !reads_only_metadata(pf, operand, name);
     if (own && !own_operand(m, operand, name, &ip->own_needs_float))
         return false;
     ip->args = al_node_text(pf, operand);
