@@ -1,8 +1,8 @@
 # golden-args: --select AL401
 # The other operand reads only the tensor's shape, dtype or device
 # (`x.size(0)`, `x.dtype`): the update leaves those as they were, so the
-# operand is like any other. Traps: an operand that reads x's elements or
-# its memory.
+# operand is like any other. Traps: an operand that reads x's elements (a
+# view of it, an elementwise function of it).
 import torch
 
 
@@ -35,7 +35,7 @@ def minus_view(n: int):
 
 
 @torch.inference_mode()
-def plus_pointer(n: int):
-    x = torch.zeros(n, dtype=torch.int64)
-    x = x + x.data_ptr()  # expect: none
+def times_magnitude(n: int):
+    x = torch.rand(n, 8, dtype=torch.float32)
+    x = x * x.abs()  # expect: none
     return x
