@@ -890,8 +890,13 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
             /* `sigma * eta` of a parameter annotated a tensor. */
             if (al_node_is(o, "identifier") && !ts_node_is_null(func)) {
                 char *name = al_node_text(pf, o);
-                bool tensor = al_py_param_annotated_tensor(pf, func, name) &&
-                              !al_rebound_anywhere(pf, func, name);
+                bool tensor = al_py_param_annotated_tensor(pf, func, name);
+                if (tensor) { /* and never rebound */
+                    al_strlist bound = {0};
+                    al_py_bound_names(pf, al_node_field(func, "body"), &bound);
+                    tensor = al_strlist_count(&bound, name) == 0;
+                    al_strlist_free(&bound);
+                }
                 free(name);
                 if (tensor) {
                     al_own_free(&assumed);

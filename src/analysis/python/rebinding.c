@@ -157,34 +157,3 @@ TSNode al_read_after(const al_pyfile *pf, TSNode func, TSNode after, const char 
     al_node_preorder(al_node_field(func, "body"), visit_read_after, &r);
     return r.use;
 }
-
-typedef struct {
-    const al_pyfile *pf;
-    const char *name;
-    bool found;
-} rebinds;
-
-static al_visit visit_rebinds(TSNode n, void *arg)
-{
-    rebinds *r = arg;
-    if (al_node_is(n, "lambda"))
-        return AL_VISIT_OVER;
-    TSNode target = al_node_is(n, "assignment") || al_node_is(n, "for_statement") ||
-                            al_node_is(n, "for_in_clause")
-                        ? al_node_field(n, "left")
-                    : al_node_is(n, "named_expression") ? al_node_field(n, "name")
-                    : al_node_is(n, "as_pattern")      ? al_node_field(n, "alias")
-                                                        : (TSNode){0};
-    if (!ts_node_is_null(target) && al_py_count_ident(r->pf, target, r->name) > 0) {
-        r->found = true;
-        return AL_VISIT_STOP;
-    }
-    return AL_VISIT_INTO;
-}
-
-bool al_rebound_anywhere(const al_pyfile *pf, TSNode func, const char *name)
-{
-    rebinds r = {pf, name, false};
-    al_node_preorder(al_node_field(func, "body"), visit_rebinds, &r);
-    return r.found;
-}

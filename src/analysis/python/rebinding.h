@@ -22,9 +22,6 @@ int al_unpacked_position(const al_pyfile *pf, TSNode left, const char *name);
  * in the same block before it, or before a block around it; null when
  * some path skips every rebinding. */
 TSNode al_rebound_before(const al_pyfile *pf, TSNode func, TSNode at, const char *name);
-/* Whether func binds name anywhere: an assignment, a loop, `:=`, `as`
- * (an augmented assignment aside: it keeps a tensor a tensor). */
-bool al_rebound_anywhere(const al_pyfile *pf, TSNode func, const char *name);
 /* Whether use sits in the right side of `name = f(name)` or `name, _ =
  * f(name)`: it reads the value before the rebinding. */
 bool al_rebinding_reads_old(const al_pyfile *pf, TSNode use, const char *name);
