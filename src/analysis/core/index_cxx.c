@@ -12,6 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void read_pybind(const al_source *src, al_impls *out);
+
+/* One pass over the project's C++ files for what they register: the ops
+ * of TORCH_LIBRARY blocks (schemas, bound functions) and the functions
+ * pybind11 modules bind. */
 static void read_cxx_ops(al_index *ix, project *p)
 {
     if (p->cxx_ops_read)
@@ -32,6 +37,8 @@ static void read_cxx_ops(al_index *ix, project *p)
             }
             al_op_bindings_free(&b);
         }
+        if (memmem(src.bytes, src.len, "PYBIND11_MODULE", 15))
+            read_pybind(&src, &p->pybind);
         al_source_free(&src);
     }
 }
@@ -326,58 +333,45 @@ const al_op_table *al_index_schemas(al_index *ix, const char *from_path)
     return p ? &p->schemas : NULL;
 }
 
-/* The functions the project's pybind11 modules bind: `.def("name", &fn`
- * (`&ns::fn` too) in a file that holds PYBIND11_MODULE. */
-static void read_pybind(al_index *ix, project *p)
+/* The functions a pybind11 module binds in src: `.def("name", &fn`
+ * (`&ns::fn` too), as op "name", func fn. */
+static void read_pybind(const al_source *src, al_impls *out)
 {
-    if (p->pybind_read)
-        return;
-    p->pybind_read = true;
-    al_index_walk_project(p);
-    for (size_t i = 0; i < p->cxx_files.n; i++) {
-        al_source src;
-        if (al_index_load(ix, &src, p->cxx_files.items[i]) != AL_SOURCE_OK ||
-            !memmem(src.bytes, src.len, "PYBIND11_MODULE", 15)) {
-            al_source_free(&src);
+    const char *b = src->bytes, *end = src->bytes + src->len;
+    while ((b = memmem(b, (size_t)(end - b), ".def(", 5)) != NULL) {
+        const char *q = b + 5;
+        b += 5;
+        while (q < end && isspace((unsigned char)*q))
+            q++;
+        if (q >= end || *q != '"')
             continue;
-        }
-        const char *b = src.bytes, *end = src.bytes + src.len;
-        while ((b = memmem(b, (size_t)(end - b), ".def(", 5)) != NULL) {
-            const char *q = b + 5;
-            b += 5;
-            while (q < end && isspace((unsigned char)*q))
-                q++;
-            if (q >= end || *q != '"')
-                continue;
-            const char *name = ++q;
-            while (q < end && *q != '"' && *q != '\\' && *q != '\n')
-                q++;
-            if (q >= end || *q != '"' || q == name)
-                continue;
-            size_t nlen = (size_t)(q - name);
-            for (q++; q < end && isspace((unsigned char)*q); q++)
-                ;
-            if (q >= end || *q != ',')
-                continue;
-            for (q++; q < end && isspace((unsigned char)*q); q++)
-                ;
-            if (q >= end || *q != '&')
-                continue;
-            const char *fn = ++q;
-            while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == ':'))
-                q++;
-            /* The last name of `ns::fn`. */
-            const char *last = fn;
-            for (const char *c = fn; c < q; c++)
-                if (*c == ':')
-                    last = c + 1;
-            if (last == q)
-                continue;
-            al_impl ob = {al_xstrndup(name, nlen), al_xstrdup(src.path),
-                          al_xstrndup(last, (size_t)(q - last))};
-            AL_PUSH(p->pybind.items, p->pybind.n, p->pybind.cap, ob);
-        }
-        al_source_free(&src);
+        const char *name = ++q;
+        while (q < end && *q != '"' && *q != '\\' && *q != '\n')
+            q++;
+        if (q >= end || *q != '"' || q == name)
+            continue;
+        size_t nlen = (size_t)(q - name);
+        for (q++; q < end && isspace((unsigned char)*q); q++)
+            ;
+        if (q >= end || *q != ',')
+            continue;
+        for (q++; q < end && isspace((unsigned char)*q); q++)
+            ;
+        if (q >= end || *q != '&')
+            continue;
+        const char *fn = ++q;
+        while (q < end && (isalnum((unsigned char)*q) || *q == '_' || *q == ':'))
+            q++;
+        /* The last name of `ns::fn`. */
+        const char *last = fn;
+        for (const char *c = fn; c < q; c++)
+            if (*c == ':')
+                last = c + 1;
+        if (last == q)
+            continue;
+        al_impl ob = {al_xstrndup(name, nlen), al_xstrdup(src->path),
+                      al_xstrndup(last, (size_t)(q - last))};
+        AL_PUSH(out->items, out->n, out->cap, ob);
     }
 }
 
@@ -398,7 +392,7 @@ bool al_index_pybind_function(al_index *ix, const char *from_path, const char *m
              !al_index_module_in_project(ix, from_path, module);
     }
     if (ok) {
-        read_pybind(ix, p);
+        read_cxx_ops(ix, p);
         /* One binding of that name, or every one binding the same
          * definition. */
         size_t found = 0;

@@ -30,9 +30,9 @@ typedef struct {
     size_t n_defs, cap_defs;
     bool walked;
     al_strlist py_files, cxx_files;
-    bool py_ops_read, cxx_ops_read, pybind_read;
+    bool py_ops_read, cxx_ops_read;
     al_impls py_ops, cxx_ops;
-    al_impls pybind; /* pybind11 `.def("name", &fn)`: op "name", func fn */
+    al_impls pybind; /* pybind11 `.def("name", &fn)`: op "name", func fn (read with cxx_ops) */
     al_op_table schemas;
     al_memo macro_words; /* every identifier in a #define of its C++ files (read
                           * with the definitions) */
