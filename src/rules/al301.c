@@ -80,18 +80,6 @@ static TSNode handed_to(TSNode use)
     return al_node_is(call, "call") ? call : (TSNode){0};
 }
 
-/* `Cache(tmp)`, `mod.Holder(tmp)`: a class, by the convention that names
- * classes in capitals, keeps what it is built from. */
-static bool constructs(const al_pyfile *pf, TSNode call)
-{
-    TSNode fn = al_node_field(call, "function");
-    if (al_node_is(fn, "attribute"))
-        fn = al_node_field(fn, "attribute");
-    size_t len;
-    const char *s = al_node_is(fn, "identifier") ? al_node_ptr(pf, fn, &len) : NULL;
-    return s && len && s[0] >= 'A' && s[0] <= 'Z';
-}
-
 /* Every use of `name` is inside the loop, after the allocation, and none
  * lets the value outlive the iteration; a call it is handed to that may
  * keep it is *handed (the first), an assumption of the fix. */
@@ -121,7 +109,9 @@ static bool lives_in_iteration(const al_pymodule *m, TSNode func, TSNode loop, T
                 /* Only a call whose value is dropped: a result kept
                  * (`meta = make_meta(tmp)`) may hold it. */
                 call = handed_to(n);
-                if (ts_node_is_null(call) || al_use_surely_kept(pf, n) || constructs(pf, call) ||
+                if (ts_node_is_null(call) || al_use_surely_kept(pf, n) ||
+                    /* a class built from it keeps it */
+                    al_py_names_class(pf, al_node_field(call, "function")) ||
                     !al_node_is(ts_node_parent(call), "expression_statement"))
                     ok = false;
                 else if (ts_node_is_null(*handed))

@@ -5,7 +5,7 @@
 #include "../../base/paths.h"
 #include "../../base/util.h"
 
-#include <ctype.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,19 +50,6 @@ static int kind_of(const al_pyfile *pf, TSNode func)
             return -1;
     }
     return (int)k;
-}
-
-/* `Name.f(...)`: a class, by the convention that names classes in
- * capitals; an instance method so called takes its self explicitly. */
-static bool names_class(const al_pyfile *pf, TSNode receiver)
-{
-    if (al_node_is(receiver, "attribute"))
-        receiver = al_node_field(receiver, "attribute");
-    if (!al_node_is(receiver, "identifier"))
-        return false;
-    size_t len;
-    const char *s = al_node_ptr(pf, receiver, &len);
-    return len && isupper((unsigned char)s[0]);
 }
 
 static void other_use(occurrences *o, TSNode n)
@@ -110,7 +97,9 @@ static al_visit visit_name(TSNode n, void *arg)
             return AL_VISIT_INTO;
         }
         TSNode receiver = al_node_field(par, "object");
-        if (o->kind == INSTANCE && names_class(o->pf, receiver))
+        /* `Name.f(obj, ...)`: an instance method so called takes its self
+         * explicitly. */
+        if (o->kind == INSTANCE && al_py_names_class(o->pf, receiver))
             other_use(o, n);
         else
             add_call(o, call, o->kind == INSTANCE || o->kind == CLASS, n);
@@ -174,12 +163,16 @@ static TSNode caller_of(TSNode n)
     return (TSNode){0};
 }
 
-/* acc replaced by a NO with this reason (fmt takes two strings). */
-static al_own refuse(al_own *acc, const char *fmt, const char *a, const char *b)
+/* acc replaced by a NO with this reason. */
+static al_own refuse(al_own *acc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static al_own refuse(al_own *acc, const char *fmt, ...)
 {
     al_own_free(acc);
     char buf[600];
-    snprintf(buf, sizeof buf, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
     return (al_own){AL_OWN_NO, al_xstrdup(buf), NULL};
 }
 
@@ -193,14 +186,6 @@ typedef struct {
     size_t total;
     al_own acc;
 } survey;
-
-static void refuse_at(survey *s, const char *where, size_t row, const char *what, const char *why)
-{
-    al_strbuf sb = {0};
-    al_strbuf_printf(&sb, what, s->name, where, row, why);
-    al_own_free(&s->acc);
-    s->acc = (al_own){AL_OWN_NO, al_strbuf_detach(&sb), NULL};
-}
 
 /* The occurrences of the name in one file's view, and what each call
  * hands the parameter. */
@@ -218,7 +203,8 @@ static void survey_view(survey *s, const al_pysite *view)
     find_occurrences(&o, view->pf->root);
     const char *where = al_path_shown(view->path, s->from, m->path);
     if (!ts_node_is_null(o.other)) {
-        refuse_at(s, where, al_node_row(o.other), "`%s` is named other than in a call (%s:%zu)%s", "");
+        s->acc = refuse(&s->acc, "`%s` is named other than in a call (%s:%zu)", s->name,
+                        where, al_node_row(o.other));
         return;
     }
     for (size_t i = 0; i < o.n && s->acc.kind != AL_OWN_NO; i++) {
@@ -226,17 +212,21 @@ static void survey_view(survey *s, const al_pysite *view)
         TSNode arg = al_call_argument_for(&scoped, o.calls[i], &s->d, o.bound[i], s->param);
         size_t row = al_node_row(o.calls[i]);
         if (ts_node_is_null(caller)) {
-            refuse_at(s, where, row, "`%s` is called on %s:%zu at module level or in a lambda%s", "");
+            s->acc = refuse(&s->acc, "`%s` is called on %s:%zu at module level or in a lambda",
+                            s->name, where, row);
             return;
         }
         if (ts_node_is_null(arg)) {
-            refuse_at(s, where, row,
-                      "the call of `%s` on %s:%zu does not hand the parameter by name or position%s", "");
+            s->acc = refuse(&s->acc,
+                            "the call of `%s` on %s:%zu does not hand the parameter by name or "
+                            "position",
+                            s->name, where, row);
             return;
         }
         al_own a = al_handed_own(&scoped, caller, o.calls[i], arg);
         if (a.kind == AL_OWN_NO) {
-            refuse_at(s, where, row, "the call of `%s` on %s:%zu: %s", a.why ? a.why : "not a new tensor");
+            s->acc = refuse(&s->acc, "the call of `%s` on %s:%zu: %s", s->name, where, row,
+                            a.why ? a.why : "not a new tensor");
             al_own_free(&a);
             return;
         }
@@ -275,18 +265,18 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
     char *name = al_node_text(m->pf, al_node_field(func, "name"));
     int kind = kind_of(m->pf, func);
     if (!m->index || !m->path)
-        acc = refuse(&acc, "the project of `%s` is not read%s", name, "");
+        acc = refuse(&acc, "the project of `%s` is not read", name);
     else if (!strcmp(name, "forward") || (name[0] == '_' && name[1] == '_'))
-        acc = refuse(&acc, "`%s` is called through its object, not by its name%s", name, "");
+        acc = refuse(&acc, "`%s` is called through its object, not by its name", name);
     else if (name[0] != '_')
         /* Searching every file of the project for the callers of public
          * functions cost 4.5 % of a cold run over vLLM and SGLang for 3
          * findings (measured, issue 43): only a private one is taken. */
-        acc = refuse(&acc, "`%s` is public: its callers in other files are not searched%s", name, "");
+        acc = refuse(&acc, "`%s` is public: its callers in other files are not searched", name);
     else if (kind < 0)
-        acc = refuse(&acc, "`%s` is decorated: the decorator may call it or hand it on%s", name, "");
+        acc = refuse(&acc, "`%s` is decorated: the decorator may call it or hand it on", name);
     else if (al_source_count_word(m->pf->src, name, 2) <= 1)
-        acc = refuse(&acc, "no call of `%s` in its file%s", name, "");
+        acc = refuse(&acc, "no call of `%s` in its file", name);
     if (acc.kind == AL_OWN_NO) {
         free(name);
         return acc;
@@ -301,11 +291,10 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
     if (parsed_holds_all(m->pf, name) || al_index_own_view(m->index, m->path, name, &here))
         survey_view(&s, &here);
     else
-        s.acc = refuse(&s.acc, "the statements of its file that name `%s` could not be read%s",
-                       name, "");
+        s.acc = refuse(&s.acc, "the statements of its file that name `%s` could not be read", name);
     acc = s.acc;
     if (acc.kind != AL_OWN_NO && s.total == 0)
-        acc = refuse(&acc, "no call of `%s` in its file%s", name, "");
+        acc = refuse(&acc, "no call of `%s` in its file", name);
     if (acc.kind != AL_OWN_NO) {
         al_strbuf sb = {0};
         al_strbuf_printf(&sb,

@@ -698,3 +698,14 @@ bool al_py_has_jump(TSNode body)
 {
     return has_jump(body, 0);
 }
+
+bool al_py_names_class(const al_pyfile *pf, TSNode n)
+{
+    if (al_node_is(n, "attribute"))
+        n = al_node_field(n, "attribute");
+    if (!al_node_is(n, "identifier"))
+        return false;
+    size_t len;
+    const char *s = al_node_ptr(pf, n, &len);
+    return len && s[0] >= 'A' && s[0] <= 'Z';
+}

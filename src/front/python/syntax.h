@@ -119,6 +119,9 @@ bool al_py_is_param(const al_pyfile *pf, TSNode def, const char *name);
 bool al_py_param_annotated_tensor(const al_pyfile *pf, TSNode def, const char *name);
 
 /* Names. */
+/* Whether n (`Name`, `mod.Name`) names a class, by the convention that
+ * names classes in capitals. */
+bool al_py_names_class(const al_pyfile *pf, TSNode n);
 /* Occurrences of `name` as a variable under n (attribute and keyword
  * names excluded); 1000 when n is nested too deeply to tell. */
 int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
