@@ -767,7 +767,17 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
     al_index_lock(ix);
     if (al_node_is(callee, "identifier")) {
         char *name = al_node_text(pf, callee);
-        TSNode def = al_py_def_in_block(pf, pf->root, name);
+        /* A function's own name first: a nested def, or a parameter or
+         * local that hides the module's function of that name. */
+        TSNode def = {0};
+        int local = ts_node_is_null(site) ? 0 : al_py_local_def(pf, site, name, &def);
+        if (local == 0)
+            def = al_py_def_in_block(pf, pf->root, name);
+        if (local < 0) {
+            free(name);
+            al_index_unlock(ix);
+            return false;
+        }
         const al_imports *im = al_language_table.python.imports(from->mod);
         size_t first = 0; /* the first import binding the name, if any */
         while (first < im->n && strcmp(im->items[first].local, name))

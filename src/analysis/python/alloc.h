@@ -60,6 +60,9 @@ bool al_alloc_call_match(const al_pyfile *pf, const al_imports *im, TSNode call,
                          al_alloc_site *out);
 void al_alloc_site_free(al_alloc_site *site);
 bool al_factory_is_zeros(al_factory f);
+/* A cheap test before the dataflow: body's bytes name a fill factory,
+ * directly or under a from-import alias (`from torch import zeros as tz`). */
+bool al_alloc_body_names_factory(const al_pyfile *pf, const al_imports *im, TSNode body);
 
 /* The factory a call makes when it resolves to torch.<name> and <name>
  * makes a tensor ("zeros", "empty_like", "randn", "arange" ...), else NULL.

@@ -1,5 +1,6 @@
 #include "buffer.h"
 
+#include "closures.h"
 #include "extent.h"
 #include "module.h"
 #include "uses.h"
@@ -53,6 +54,7 @@ typedef struct {
     size_t neven, capeven;
     const char **globals;
     size_t nglobals, capglobals;
+    al_closures closures;
 } fctx;
 
 /* One allocation being analysed. */
@@ -302,6 +304,70 @@ static void transfer_alloc(actx *a, const bstate *in, bstate *out)
         }
 }
 
+/* A lambda, generator or nested function naming `name` that may exist
+ * before statement st binds the name to the buffer (written above it, or
+ * in a loop around it) reads the buffer whenever it runs later: an escape
+ * there. */
+static void captured_early(actx *a, const char *name, size_t len, TSNode st)
+{
+    const fctx *f = a->f;
+    if (a->blocked || !f->closures.nscopes)
+        return;
+    char *z = al_xstrndup(name, len);
+    TSNode s = al_closures_captured_before(&f->closures, f->env->pf, &f->cfg, f->func, st, z);
+    free(z);
+    if (ts_node_is_null(s))
+        return;
+    block(a, AL_BLOCK_ESCAPE, al_node_row(s));
+    al_chain_add(&a->block_chain, f->env->path, al_node_row(s),
+                 "`%.*s` is named in %s that may exist before line %zu binds it (written above "
+                 "it, or on an earlier pass of a loop): called later, it reads the buffer",
+                 (int)len, name, al_late_scope_kind(s), al_node_row(st));
+}
+
+/* A use made through alias al. */
+static void through(al_use *e, const alias *al)
+{
+    e->through_must = al->must;
+    e->alias_name = al->name;
+    e->alias_len = al->len;
+    e->via = al->via;
+    e->via_row = al->via_row;
+}
+
+/* The uses that node idx's calls of closures make of the buffer's names:
+ * each the closure's summary of that name, as of a parameter handed to
+ * it (al_buffer_param_effect). */
+static int closure_call_uses(actx *a, int idx, const bstate *in, al_use *evs, int nev, int max)
+{
+    fctx *f = a->f;
+    const al_closures *cs = &f->closures;
+    for (size_t i = 0; i < cs->ncalls && nev < max; i++) {
+        if (cs->calls[i].node != idx)
+            continue;
+        const al_closure *c = &cs->items[cs->calls[i].closure];
+        for (int j = 0; j < in->nal && nev < max; j++) {
+            if (!al_closure_names(f->env->pf, &f->cfg, c, in->al[j].name, in->al[j].len))
+                continue;
+            char *name = al_xstrndup(in->al[j].name, in->al[j].len);
+            al_call_effect e;
+            al_file_env env = *f->env;
+            env.depth++;
+            al_buffer_param_effect(&env, f->cfg.nodes[c->def_node].eval, name, &e);
+            free(name);
+            al_strbuf who = {0};
+            al_strbuf_printf(&who, "the nested function `%s`", c->name);
+            free(e.callee);
+            e.callee = al_strbuf_detach(&who);
+            evs[nev] = al_use_of_closure_call(&a->uses, cs->calls[i].call, in->al[j].kind,
+                                              in->al[j].region, &e);
+            through(&evs[nev++], &in->al[j]);
+            al_call_effect_free(&e);
+        }
+    }
+    return nev;
+}
+
 static void transfer(actx *a, int idx, const bstate *in, bstate *out)
 {
     const al_cfg_node *node = &a->f->cfg.nodes[idx];
@@ -312,7 +378,9 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
         return;
     }
     const occlist *occ = &a->f->occ[idx];
-    if (occ->n == 0 || in->nal == 0)
+    const al_closure *own = al_closure_at(&a->f->closures, &a->f->cfg, idx);
+    bool calls = al_closures_called_at(&a->f->closures, idx);
+    if ((occ->n == 0 && !calls) || in->nal == 0)
         return;
     al_use evs[64];
     int nev = 0;
@@ -320,17 +388,17 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
         for (int j = 0; j < in->nal; j++) {
             if (!name_eq(pf, occ->ids[i], in->al[j].name, in->al[j].len))
                 continue;
+            /* Named by a nested function: used where it is called. */
+            if (al_closure_names(pf, &a->f->cfg, own, in->al[j].name, in->al[j].len))
+                break;
             evs[nev] = al_use_classify(&a->uses, node, occ->ids[i], in->al[j].kind,
                                        in->al[j].region);
-            evs[nev].through_must = in->al[j].must;
-            evs[nev].alias_name = in->al[j].name;
-            evs[nev].alias_len = in->al[j].len;
-            evs[nev].via = in->al[j].via;
-            evs[nev].via_row = in->al[j].via_row;
-            nev++;
+            through(&evs[nev++], &in->al[j]);
             break;
         }
     }
+    if (calls)
+        nev = closure_call_uses(a, idx, in, evs, nev, 64);
     /* Python evaluates operands before the store or call that writes. */
     for (int i = 0; i < nev; i++) {
         al_use *e = &evs[i];
@@ -404,6 +472,7 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
                 al.via_row = e->row;
             }
             add_alias(out, al);
+            captured_early(a, e->target, e->target_len, node->eval);
         }
         al_use_free(e);
     }
@@ -652,6 +721,7 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     empty.reached = true;
     transfer(&a, node_idx, &empty, &first);
     run(&a, node_idx, &first);
+    captured_early(&a, root, root_len, f->cfg.nodes[node_idx].eval);
     /* Escaped or accumulated into: someone else may have written it. */
     bool trust_zero = !(a.blocked && (a.reason == AL_BLOCK_ESCAPE || a.reason == AL_BLOCK_GLOBAL ||
                                       a.reason == AL_BLOCK_NOT_FOUND ||
@@ -778,36 +848,6 @@ static void scan_function_facts(fctx *f, TSNode n, int depth)
         scan_function_facts(f, ts_node_named_child(n, i), depth + 1);
 }
 
-static bool mentions(const char *p, size_t len, const char *word)
-{
-    size_t wl = strlen(word);
-    for (size_t j = 0; j + wl <= len; j++)
-        if (p[j] == word[0] && memcmp(p + j, word, wl) == 0)
-            return true;
-    return false;
-}
-
-/* A cheap test before the dataflow: the body names a factory, directly or
- * under a from-import alias (`from torch import zeros as tz`). */
-static bool mentions_factory(const al_file_env *env, TSNode body)
-{
-    size_t len;
-    const char *p = al_node_ptr(env->pf, body, &len);
-    static const char *const words[] = {"zeros", "ones", "full", NULL};
-    for (int i = 0; words[i]; i++)
-        if (mentions(p, len, words[i]))
-            return true;
-    const al_imports *im = &env->mod->imports;
-    for (size_t i = 0; i < im->n; i++) {
-        const char *t = im->items[i].target;
-        if (!strncmp(t, "torch.", 6) &&
-            (strstr(t, "zeros") || strstr(t, "ones") || strstr(t, "full")) &&
-            mentions(p, len, im->items[i].local))
-            return true;
-    }
-    return false;
-}
-
 static void open_function(fctx *f, const al_file_env *env, TSNode func)
 {
     memset(f, 0, sizeof *f);
@@ -820,10 +860,12 @@ static void open_function(fctx *f, const al_file_env *env, TSNode func)
         if (!ts_node_is_null(f->cfg.nodes[i].eval))
             collect_ids(f->cfg.nodes[i].eval, &f->occ[i], f->cfg.nodes[i].kind == AL_CFG_DEF, 0);
     scan_function_facts(f, body, 1);
+    al_closures_find(env->pf, func, &f->cfg, f->globals, f->nglobals, &f->closures);
 }
 
 static void close_function(fctx *f)
 {
+    al_closures_free(&f->closures);
     for (size_t i = 0; i < f->cfg.n; i++)
         free(f->occ[i].ids);
     free(f->occ);
@@ -836,7 +878,7 @@ static void close_function(fctx *f)
 void al_buffers_analyse_function(al_buffers *out, const al_file_env *env, TSNode func)
 {
     TSNode body = al_node_field(func, "body");
-    if (ts_node_is_null(body) || !mentions_factory(env, body))
+    if (ts_node_is_null(body) || !al_alloc_body_names_factory(env->pf, &env->mod->imports, body))
         return;
     fctx f;
     open_function(&f, env, func);

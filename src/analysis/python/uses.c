@@ -372,7 +372,7 @@ static al_use returned_alias(const al_use_ctx *c, TSNode call, al_alias_kind kin
 
 /* The use that a callee's summary makes of the call. */
 static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, int wr,
-                         al_call_effect *e)
+                         al_call_effect *e, const char *step)
 {
     al_use u;
     switch (e->effect) {
@@ -457,9 +457,16 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
         u = make(AL_USE_ESCAPE, call);
         break;
     }
-    al_chain_add(&u.chain, c->env->path, al_node_row(call), "handed to %s here", e->callee);
+    al_chain_add(&u.chain, c->env->path, al_node_row(call), step, e->callee);
     al_chain_append(&u.chain, &e->chain);
     return u;
+}
+
+al_use al_use_of_closure_call(const al_use_ctx *c, TSNode call, al_alias_kind kind, int region,
+                              al_call_effect *e)
+{
+    return effect_use(c, call, kind, write_region(kind, region), e,
+                      "calls %s here, which names the buffer");
 }
 
 /* elem: the buffer is that element of the list or tuple handed as the
@@ -475,7 +482,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
     if (indexed && elem < 0) {
         al_call_effect e;
         if (al_callee_effect(c->env, call, pos, kw, &e)) {
-            al_use u = effect_use(c, call, kind, wr, &e);
+            al_use u = effect_use(c, call, kind, wr, &e, "handed to %s here");
             al_call_effect_free(&e);
             return u;
         }

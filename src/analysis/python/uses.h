@@ -90,6 +90,11 @@ typedef struct {
 al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
                        al_alias_kind kind, int region);
 void al_use_free(al_use *u);
+/* The use that calling a nested function makes of a buffer it names
+ * without binding (a closure's free variable): e is the function's
+ * summary of that name, as of a parameter. */
+al_use al_use_of_closure_call(const al_use_ctx *c, TSNode call, al_alias_kind kind, int region,
+                              al_call_effect *e);
 
 /* Whether attr (an `attribute` node, `x.shape` or the callee of
  * `x.size(0)`) reads only what describes the tensor (its shape, dtype,

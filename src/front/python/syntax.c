@@ -709,3 +709,57 @@ bool al_py_names_class(const al_pyfile *pf, TSNode n)
     const char *s = al_node_ptr(pf, n, &len);
     return len && s[0] >= 'A' && s[0] <= 'Z';
 }
+
+/* Definitions named `name` among the statements under n, not inside a
+ * nested function or class body. */
+static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *last, int depth)
+{
+    int count = 0;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k && depth < 50; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (al_node_is(c, "function_definition") || al_node_is(c, "class_definition")) {
+            if (al_node_text_eq(pf, al_node_field(c, "name"), name)) {
+                count++;
+                *last = c;
+            }
+            continue;
+        }
+        count += defs_named(pf, c, name, last, depth + 1);
+    }
+    return count;
+}
+
+int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def)
+{
+    *def = (TSNode){0};
+    for (TSNode p = ts_node_parent(site); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (!al_node_is(p, "function_definition") && !al_node_is(p, "lambda"))
+            continue; /* a class body is no scope its methods see */
+        TSNode body = al_node_field(p, "body");
+        bool param = al_node_is(p, "function_definition") ? al_py_is_param(pf, p, name) : true;
+        al_strlist bound = {0};
+        if (al_node_is(p, "function_definition"))
+            al_py_bound_names(pf, body, &bound);
+        bool assigned = al_strlist_has(&bound, name, strlen(name));
+        al_strlist_free(&bound);
+        TSNode last = {0};
+        int defs = al_node_is(p, "function_definition") ? defs_named(pf, body, name, &last, 0) : 0;
+        if (defs == 1 && !param && !assigned && al_node_is(last, "function_definition") &&
+            al_node_is(ts_node_parent(last), "block") &&
+            ts_node_eq(ts_node_parent(last), body)) {
+            *def = last;
+            return 1;
+        }
+        if (al_node_is(p, "lambda")) {
+            /* A lambda binds only its parameters. */
+            TSNode params = al_node_field(p, "parameters");
+            if (!ts_node_is_null(params) && al_py_count_ident(pf, params, name) > 0)
+                return -1;
+            continue;
+        }
+        if (defs || param || assigned)
+            return -1;
+    }
+    return 0;
+}

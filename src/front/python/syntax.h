@@ -130,6 +130,13 @@ int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
  * named expressions; nested definitions are skipped. */
 void al_py_bound_names(const al_pyfile *pf, TSNode n, al_strlist *out);
 
+/* What `name`, called at site, is in the functions around it (Python's
+ * scopes): 1 and *def when the innermost one binding it does so only by
+ * an undecorated def among its own statements (a nested function); -1
+ * when it binds it otherwise (a parameter, an assignment, a def inside a
+ * branch, several defs); 0 when none binds it (a module's name). */
+int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def);
+
 /* The top-level class definition named cls (decorated or not), or null. */
 TSNode al_py_top_class(const al_pyfile *pf, const char *cls);
 
