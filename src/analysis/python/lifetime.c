@@ -103,7 +103,9 @@ bool al_use_escapes(const al_pyfile *pf, const al_imports *im, TSNode id)
     const char *t = ts_node_type(p);
     static const char *const keep[] = {"return_statement", "yield", "list", "tuple", "set",
                                        "dictionary", "pair", "expression_list", "lambda",
-                                       "list_splat", "named_expression", NULL};
+                                       "list_splat", "named_expression",
+                                       /* `lambda t=x: ...`: the default holds x */
+                                       "default_parameter", "typed_default_parameter", NULL};
     if (in_list(keep, t))
         return true;
     if (!strcmp(t, "assignment")) /* y = t (alias) or obj.a = t / d[k] = t (store) */

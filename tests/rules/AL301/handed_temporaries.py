@@ -76,3 +76,26 @@ def metadata_each(make_metadata, run, x: torch.Tensor, out: torch.Tensor, n: int
         meta = make_metadata(lens)
         run(x, meta)
     return out
+
+
+def deferred_sums(x: torch.Tensor, n: int):
+    # A default value holds this pass's tensor: each lambda keeps its own.
+    fns = []
+    for _ in range(n):
+        tmp = torch.empty_like(x)  # expect: none
+        tmp.copy_(x)
+        fns.append(lambda t=tmp: t.sum())
+    return [f() for f in fns]
+
+
+def deferred_scaled(x: torch.Tensor, n: int):
+    fns = []
+    for i in range(n):
+        tmp = torch.empty_like(x)  # expect: none
+        torch.mul(x, i, out=tmp)
+
+        def total(t=tmp):
+            return t.sum()
+
+        fns.append(total)
+    return [f() for f in fns]
