@@ -610,6 +610,17 @@ static bool empty_base(const al_pyfile *pf, const struct al_pymodule *mod, TSNod
     return yes;
 }
 
+bool al_index_class_named(al_index *ix, const al_pysite *from, TSNode e, al_def *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!from->path)
+        return false;
+    al_index_lock(ix);
+    bool ok = class_named(ix, from->path, from->pf, from->mod, e, out);
+    al_index_unlock(ix);
+    return ok;
+}
+
 size_t al_index_class_bases(al_index *ix, const al_def *cls, al_def *out, size_t max, bool *all)
 {
     al_index_lock(ix);

@@ -80,6 +80,9 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
  * or inherited from the one base line that defines it (none unknown). */
 bool al_index_class_method(al_index *ix, const al_pysite *from, TSNode cls, const char *method,
                            al_def *out);
+/* The class (out->def a class_definition) that expression e at `from`
+ * names: a top-level class of its file or of a module it imports. */
+bool al_index_class_named(al_index *ix, const al_pysite *from, TSNode e, al_def *out);
 /* The classes (out->def a class_definition) the bases of class cls name,
  * in order, at most max: top-level classes of its file or of the modules
  * they are imported from; `object`, `nn.Module` and `abc.ABC` left out.

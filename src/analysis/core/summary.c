@@ -435,6 +435,73 @@ static bool accepts(const al_pyfile *pf, const al_py_args *a, const al_strlist *
     return true;
 }
 
+/* The class around definition d, as a definition of its file. */
+static bool class_of(const al_def *d, al_def *out)
+{
+    TSNode c = ts_node_parent(d->def);
+    while (!ts_node_is_null(c) && !al_node_is(c, "class_definition"))
+        c = ts_node_parent(c);
+    if (ts_node_is_null(c))
+        return false;
+    *out = (al_def){d->path, d->pf, d->mod, c, false, false};
+    return true;
+}
+
+static bool same_class(const al_def *a, const al_def *b)
+{
+    if (strcmp(a->path, b->path))
+        return false;
+    char *x = al_node_text(a->pf, al_node_field(a->def, "name"));
+    char *y = al_node_text(b->pf, al_node_field(b->def, "name"));
+    bool same = !strcmp(x, y);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* Whether class cls is base or derives from it in the project; a base
+ * line alloclint cannot follow may: yes (it is kept in the meet). */
+static bool derives(struct al_index *ix, const al_def *cls, const al_def *base, int depth)
+{
+    if (same_class(cls, base))
+        return true;
+    if (depth >= 6)
+        return true;
+    al_def bases[8];
+    bool all;
+    size_t n = al_index_class_bases(ix, cls, bases, 8, &all);
+    if (!all)
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (derives(ix, &bases[i], base, depth + 1))
+            return true;
+    return false;
+}
+
+/* The class `self.<attr>` is declared to hold in the class around call,
+ * found in the project, or false. */
+static bool declared_class(const al_file_env *env, TSNode call, TSNode attr, al_def *out)
+{
+    TSNode cls = ts_node_parent(call);
+    while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
+        cls = ts_node_parent(cls);
+    if (ts_node_is_null(cls))
+        return false;
+    char *name = al_node_text(env->pf, attr);
+    al_pysite site = {env->path, env->pf, env->mod};
+    /* A file parsed in parts may lack the methods that declare it: the
+     * class is read again whole, from the statements that name it. */
+    if (env->pf->partial) {
+        char *cname = al_node_text(env->pf, al_node_field(cls, "name"));
+        bool ok = env->path && al_index_own_view(env->index, env->path, name, &site);
+        cls = ok ? al_py_top_class(site.pf, cname) : (TSNode){0};
+        free(cname);
+    }
+    TSNode type = ts_node_is_null(cls) ? cls : al_py_attribute_type(site.pf, cls, name);
+    free(name);
+    return !ts_node_is_null(type) && al_index_class_named(env->index, &site, type, out);
+}
+
 /* `self.<attr>.<method>(...)`: the object is chosen at run time, so the
  * effect is the meet over the project's classes whose `<method>` accepts
  * the call, and never more than an unsafe write (a class outside the
@@ -458,6 +525,17 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
     for (int i = 0; i < 8; i++)
         free(owned[i]);
     qsort(defs, n, sizeof defs[0], compare_def);
+    /* Declared `self.<attr>: Base`: Base's and its subclasses' methods. */
+    al_def type;
+    bool typed = declared_class(env, call, al_node_field(obj, "attribute"), &type);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        al_def cls;
+        if (!typed || !class_of(&defs[i], &cls) || derives(env->index, &cls, &type, 0))
+            defs[kept++] = defs[i];
+    }
+    size_t others = n - kept;
+    n = kept;
     char *via = al_node_text_compact(env->pf, fn);
     size_t matched = 0, writers = 0;
     al_call_effect worst = {0};
@@ -501,9 +579,21 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
     } else if (ok) {
         out->effect = AL_EFFECT_WRITES_SOME;
         al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "`%s` dispatches at run time: each of the %zu `%s` methods of the "
-                              "project it may reach writes it, but which runs, or whether a class "
-                              "from outside the project does, is not known", via, writers, method);
+        if (typed) {
+            char *tn = al_node_text(type.pf, al_node_field(type.def, "name"));
+            al_strbuf_printf(&sb, "`%s` dispatches at run time: `self.%.*s` is declared `%s`, and "
+                                  "each of the %zu `%s` methods of it and its subclasses in the "
+                                  "project writes it (%zu of other classes left out), but which "
+                                  "runs, or whether a class from outside the project does, is not "
+                                  "known (a declaration Python does not enforce)",
+                             via, (int)strcspn(via + 5, "."), via + 5, tn, writers, method, others);
+            free(tn);
+        } else {
+            al_strbuf_printf(&sb, "`%s` dispatches at run time: each of the %zu `%s` methods of "
+                                  "the project it may reach writes it, but which runs, or whether "
+                                  "a class from outside the project does, is not known",
+                             via, writers, method);
+        }
         out->why = al_strbuf_detach(&sb);
         al_chain_add(&out->chain, env->path, al_node_row(call), "%s", out->why);
     }

@@ -763,3 +763,84 @@ int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *
     }
     return 0;
 }
+
+/* The class a type annotation names, Optional or `| None` taken off. */
+static TSNode annotated_class(const al_pyfile *pf, TSNode t, int depth)
+{
+    if (ts_node_is_null(t) || depth > 6)
+        return (TSNode){0};
+    if (al_node_is(t, "identifier") || al_node_is(t, "attribute"))
+        return al_node_text_eq(pf, t, "None") ? (TSNode){0} : t;
+    uint32_t k = ts_node_named_child_count(t);
+    if (al_node_is(t, "type") || al_node_is(t, "type_parameter") ||
+        al_node_is(t, "parenthesized_expression"))
+        return k == 1 ? annotated_class(pf, ts_node_named_child(t, 0), depth + 1) : (TSNode){0};
+    if (al_node_is(t, "binary_operator") && k == 2) {
+        TSNode l = ts_node_named_child(t, 0), r = ts_node_named_child(t, 1);
+        if (al_node_text_eq(pf, r, "None"))
+            return annotated_class(pf, l, depth + 1);
+        if (al_node_text_eq(pf, l, "None"))
+            return annotated_class(pf, r, depth + 1);
+        return (TSNode){0};
+    }
+    if ((al_node_is(t, "subscript") || al_node_is(t, "generic_type")) && k == 2) {
+        TSNode head = ts_node_named_child(t, 0);
+        if (al_node_text_eq(pf, head, "Optional") || al_node_text_eq(pf, head, "typing.Optional"))
+            return annotated_class(pf, ts_node_named_child(t, 1), depth + 1);
+    }
+    return (TSNode){0};
+}
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *attr;
+    TSNode found;
+    bool conflict;
+} attr_types;
+
+/* `attr: T` in the class body, `self.attr: T = ...` in its methods. */
+static void note_annotation(attr_types *a, TSNode asg, bool in_method)
+{
+    TSNode left = al_node_field(asg, "left"), type = al_node_field(asg, "type");
+    if (ts_node_is_null(type))
+        return;
+    bool named = in_method ? al_node_is(left, "attribute") &&
+                                 al_node_text_eq(a->pf, al_node_field(left, "object"), "self") &&
+                                 al_node_text_eq(a->pf, al_node_field(left, "attribute"), a->attr)
+                           : al_node_is(left, "identifier") && al_node_text_eq(a->pf, left, a->attr);
+    if (!named)
+        return;
+    TSNode cls = annotated_class(a->pf, type, 0);
+    if (ts_node_is_null(cls)) {
+        a->conflict = true;
+        return;
+    }
+    if (!ts_node_is_null(a->found)) {
+        char *x = al_node_text_compact(a->pf, a->found), *y = al_node_text_compact(a->pf, cls);
+        a->conflict |= strcmp(x, y) != 0;
+        free(x);
+        free(y);
+    }
+    a->found = cls;
+}
+
+static void scan_annotations(attr_types *a, TSNode n, bool in_method, int depth)
+{
+    if (depth > 60)
+        return;
+    if (al_node_is(n, "assignment"))
+        note_annotation(a, n, in_method);
+    if (al_node_is(n, "class_definition") && depth > 0)
+        return;
+    bool method = in_method || al_node_is(n, "function_definition");
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        scan_annotations(a, ts_node_named_child(n, i), method, depth + 1);
+}
+
+TSNode al_py_attribute_type(const al_pyfile *pf, TSNode cls, const char *attr)
+{
+    attr_types a = {pf, attr, {{0}, NULL, NULL}, false};
+    scan_annotations(&a, cls, false, 0);
+    return a.conflict ? (TSNode){0} : a.found;
+}
