@@ -11,7 +11,9 @@
 # element 0 of a project module's pair (proved through its forward) and
 # of a module that may return its argument (declined) or is handed a new
 # tensor it may return (proved through the argument), and lines
-# that AL401, AL201, AL205, AL202 and AL303 examined and declined (what failed); text and JSON against golden files
+# that AL401, AL201, AL205, AL202 and AL303 examined and declined (what failed), a buffer
+# written by a nested function at its call and one a closure defined above
+# it reads (blocked), a dispatch limited by a declared attribute type; text and JSON against golden files
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
 bin=$1
@@ -24,7 +26,9 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             declined.py:29:declined_al202 declined.py:35:declined_al303 \
             triton_masks.py:15:data_mask triton_masks.py:21:mutable \
             callees.py:6:not_found modules.py:37:tuple_element modules.py:39:returns_argument \
-            modules.py:46:through_argument callers.py:6:caller_owned extension.py:10:extension_returns; do
+            modules.py:46:through_argument callers.py:6:caller_owned extension.py:10:extension_returns \
+            closures.py:5:nested_function closures.py:18:closure_above \
+            dispatch.py:23:declared_type; do
     file=${case%%:*}
     rest=${case#*:}
     line=${rest%%:*}
