@@ -579,21 +579,29 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
     } else if (ok) {
         out->effect = AL_EFFECT_WRITES_SOME;
         al_strbuf sb = {0};
+        al_strbuf which = {0};
+        if (writers == 1)
+            al_strbuf_printf(&which, "the one `%s` method", method);
+        else
+            al_strbuf_printf(&which, "each of the %zu `%s` methods", writers, method);
         if (typed) {
             char *tn = al_node_text(type.pf, al_node_field(type.def, "name"));
-            al_strbuf_printf(&sb, "`%s` dispatches at run time: `self.%.*s` is declared `%s`, and "
-                                  "each of the %zu `%s` methods of it and its subclasses in the "
-                                  "project writes it (%zu of other classes left out), but which "
-                                  "runs, or whether a class from outside the project does, is not "
-                                  "known (a declaration Python does not enforce)",
-                             via, (int)strcspn(via + 5, "."), via + 5, tn, writers, method, others);
+            char *an = al_node_text(env->pf, al_node_field(obj, "attribute"));
+            al_strbuf_printf(&sb, "`%s` dispatches at run time: `self.%s` is declared `%s`, and %s "
+                                  "of it and its subclasses in the project writes it (%zu of other "
+                                  "classes left out), but which runs, or whether a class from "
+                                  "outside the project does, is not known (a declaration Python "
+                                  "does not enforce)",
+                             via, an, tn, which.data, others);
+            free(an);
             free(tn);
         } else {
-            al_strbuf_printf(&sb, "`%s` dispatches at run time: each of the %zu `%s` methods of "
-                                  "the project it may reach writes it, but which runs, or whether "
-                                  "a class from outside the project does, is not known",
-                             via, writers, method);
+            al_strbuf_printf(&sb, "`%s` dispatches at run time: %s of the project it may reach "
+                                  "writes it, but which runs, or whether a class from outside the "
+                                  "project does, is not known",
+                             via, which.data);
         }
+        al_strbuf_free(&which);
         out->why = al_strbuf_detach(&sb);
         al_chain_add(&out->chain, env->path, al_node_row(call), "%s", out->why);
     }
