@@ -103,11 +103,13 @@ bool al_use_escapes(const al_pyfile *pf, const al_imports *im, TSNode id)
     const char *t = ts_node_type(p);
     static const char *const keep[] = {"return_statement", "yield", "list", "tuple", "set",
                                        "dictionary", "pair", "expression_list", "lambda",
-                                       "list_splat", "named_expression",
-                                       /* `lambda t=x: ...`: the default holds x */
-                                       "default_parameter", "typed_default_parameter", NULL};
+                                       "list_splat", "named_expression", NULL};
     if (in_list(keep, t))
         return true;
+    /* `lambda t=x: ...`: the default holds x (the parameter's own name
+     * holds nothing). */
+    if (!strcmp(t, "default_parameter") || !strcmp(t, "typed_default_parameter"))
+        return ts_node_eq(al_node_field(p, "value"), e);
     if (!strcmp(t, "assignment")) /* y = t (alias) or obj.a = t / d[k] = t (store) */
         return ts_node_eq(al_node_field(p, "right"), e);
     if (!strcmp(t, "attribute") && al_py_node_eq(al_node_field(p, "object"), e) &&

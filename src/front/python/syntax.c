@@ -792,47 +792,89 @@ static TSNode annotated_class(const al_pyfile *pf, TSNode t, int depth)
 }
 
 typedef struct {
-    const al_pyfile *pf;
-    const char *attr;
     TSNode found;
     bool conflict;
+} attr_type;
+
+/* An annotation declares the attribute's class; without one, what every
+ * assignment gives it, when they agree, stands for it. */
+typedef struct {
+    const al_pyfile *pf;
+    const char *attr;
+    attr_type declared, inferred;
 } attr_types;
 
-/* `attr: T` in the class body, `self.attr: T = ...` in its methods. */
-static void note_annotation(attr_types *a, TSNode asg, bool in_method)
+/* The annotation of parameter `name` of def, or null. */
+static TSNode param_annotation(const al_pyfile *pf, TSNode def, const char *name)
 {
+    TSNode params = al_node_field(def, "parameters");
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if ((al_node_is(p, "typed_parameter") || al_node_is(p, "typed_default_parameter"))) {
+            TSNode id = al_node_is(p, "typed_parameter") ? ts_node_named_child(p, 0)
+                                                          : al_node_field(p, "name");
+            if (al_node_is(id, "identifier") && al_node_text_eq(pf, id, name))
+                return al_node_field(p, "type");
+        }
+    }
+    return (TSNode){0};
+}
+
+/* `attr: T` in the class body, `self.attr: T = ...` in its methods, and
+ * every other `self.attr = v` there: v a parameter annotated T, a call
+ * `T(...)` of a class-like name, or None (the attribute unset); anything
+ * else leaves the attribute's class unknown. */
+static void note_annotation(attr_types *a, TSNode asg, TSNode method)
+{
+    bool in_method = !ts_node_is_null(method);
     TSNode left = al_node_field(asg, "left"), type = al_node_field(asg, "type");
-    if (ts_node_is_null(type))
-        return;
     bool named = in_method ? al_node_is(left, "attribute") &&
                                  al_node_text_eq(a->pf, al_node_field(left, "object"), "self") &&
                                  al_node_text_eq(a->pf, al_node_field(left, "attribute"), a->attr)
                            : al_node_is(left, "identifier") && al_node_text_eq(a->pf, left, a->attr);
     if (!named)
         return;
+    TSNode right = al_py_unparen(al_node_field(asg, "right"));
+    if (ts_node_is_null(type) && !in_method)
+        return; /* a class attribute's value: not the instance's */
+    if (ts_node_is_null(type) && al_node_is(right, "none"))
+        return;
+    bool inferred = ts_node_is_null(type);
+    if (inferred && al_node_is(right, "identifier")) {
+        char *p = al_node_text(a->pf, right);
+        if (al_py_is_param(a->pf, method, p))
+            type = param_annotation(a->pf, method, p);
+        free(p);
+    } else if (inferred && al_node_is(right, "call") &&
+               al_py_names_class(a->pf, al_node_field(right, "function"))) {
+        type = al_node_field(right, "function");
+    }
+    attr_type *slot = inferred ? &a->inferred : &a->declared;
     TSNode cls = annotated_class(a->pf, type, 0);
     if (ts_node_is_null(cls)) {
-        a->conflict = true;
+        slot->conflict = true;
         return;
     }
-    if (!ts_node_is_null(a->found)) {
-        char *x = al_node_text_compact(a->pf, a->found), *y = al_node_text_compact(a->pf, cls);
-        a->conflict |= strcmp(x, y) != 0;
+    if (!ts_node_is_null(slot->found)) {
+        char *x = al_node_text_compact(a->pf, slot->found), *y = al_node_text_compact(a->pf, cls);
+        slot->conflict |= strcmp(x, y) != 0;
         free(x);
         free(y);
     }
-    a->found = cls;
+    slot->found = cls;
 }
 
-static void scan_annotations(attr_types *a, TSNode n, bool in_method, int depth)
+static void scan_annotations(attr_types *a, TSNode n, TSNode method, int depth)
 {
     if (depth > 60)
         return;
     if (al_node_is(n, "assignment"))
-        note_annotation(a, n, in_method);
+        note_annotation(a, n, method);
     if (al_node_is(n, "class_definition") && depth > 0)
         return;
-    bool method = in_method || al_node_is(n, "function_definition");
+    if (ts_node_is_null(method) && al_node_is(n, "function_definition"))
+        method = n;
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++)
         scan_annotations(a, ts_node_named_child(n, i), method, depth + 1);
@@ -840,7 +882,9 @@ static void scan_annotations(attr_types *a, TSNode n, bool in_method, int depth)
 
 TSNode al_py_attribute_type(const al_pyfile *pf, TSNode cls, const char *attr)
 {
-    attr_types a = {pf, attr, {{0}, NULL, NULL}, false};
-    scan_annotations(&a, cls, false, 0);
-    return a.conflict ? (TSNode){0} : a.found;
+    attr_types a = {.pf = pf, .attr = attr};
+    scan_annotations(&a, cls, (TSNode){0}, 0);
+    const attr_type *t = ts_node_is_null(a.declared.found) && !a.declared.conflict ? &a.inferred
+                                                                                   : &a.declared;
+    return t->conflict ? (TSNode){0} : t->found;
 }

@@ -74,3 +74,32 @@ class ConflictingLayer(torch.nn.Module):
         out = torch.zeros(expert_out.shape[0], expert_out.shape[2])  # expect: none
         self.sink.finalize(out, expert_out)
         return out
+
+
+class ParamLayer(torch.nn.Module):
+    # No annotation on the attribute: its one assignment takes a parameter
+    # annotated PrepareFinalize.
+    def __init__(self, finalizer: PrepareFinalize):
+        super().__init__()
+        self.finalizer = finalizer
+
+    def forward(self, expert_out):
+        out = torch.zeros(expert_out.shape[0], expert_out.shape[2])  # expect: AL101 unsafe
+        self.finalizer.finalize(out, expert_out)
+        return out
+
+
+class ReassignedLayer(torch.nn.Module):
+    # A second assignment from an unannotated parameter: the class is not
+    # known, and every `finalize` of the project is met.
+    def __init__(self, finalizer: PrepareFinalize):
+        super().__init__()
+        self.finalizer = finalizer
+
+    def swap(self, other):
+        self.finalizer = other
+
+    def forward(self, expert_out):
+        out = torch.zeros(expert_out.shape[0], expert_out.shape[2])  # expect: none
+        self.finalizer.finalize(out, expert_out)
+        return out
