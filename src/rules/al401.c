@@ -401,7 +401,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                         const char *name)
 {
     const al_pyfile *pf = m->pf;
-    al_own own = {AL_OWN_FRESH, NULL, NULL};
+    al_own own = {AL_OWN_FRESH, NULL, NULL, 0, false};
     TSTreeCursor cur = ts_tree_cursor_new(func);
     bool more = ts_tree_cursor_goto_first_child(&cur);
     while (more && own.kind != AL_OWN_NO) {
@@ -461,7 +461,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                                               "to `%s`",
                                          c, al_node_row(call), name);
                         free(c);
-                        own = al_own_meet(own, (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL});
+                        own = al_own_meet(own, (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL, 0, false});
                     }
                 } else {
                     no = true;
@@ -469,7 +469,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
             }
         }
         if (no)
-            own = al_own_meet(own, (al_own){AL_OWN_NO, NULL, NULL});
+            own = al_own_meet(own, (al_own){AL_OWN_NO, NULL, NULL, 0, false});
         if (descend && ts_tree_cursor_goto_first_child(&cur))
             continue;
         while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
@@ -638,7 +638,7 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
     /* A kept `x = x + y` of a tensor parameter made x a new tensor. */
     bool tensor = param && al_py_param_annotated_tensor(pf, func, name);
     reaching(pf, func, stmt, name, tensor, &bs, dom);
-    al_own own = {AL_OWN_FRESH, NULL, NULL};
+    al_own own = {AL_OWN_FRESH, NULL, NULL, 0, false};
     if (tensor && !ts_node_is_null(*dom) && plain_binding(*dom) &&
         al_rebind_updates_itself(pf, al_node_field(*dom, "right"), name)) {
         al_strbuf sb = {0};
@@ -657,7 +657,7 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
             al_strbuf_printf(&sb, "`%s` is a parameter (the caller's tensor), not updated in "
                                   "place before in this function",
                              name);
-        own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, al_strbuf_detach(&sb), NULL};
+        own = (al_own){row ? AL_OWN_ASSUMED : AL_OWN_NO, al_strbuf_detach(&sb), NULL, 0, false};
         /* The callers the project has may each hand it a tensor of its
          * own making. */
         if (!row && follow) {
@@ -673,14 +673,14 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
             }
         }
     } else if (ts_node_is_null(*dom) && bs.n == 0) {
-        own = (al_own){AL_OWN_NO, NULL, NULL};
+        own = (al_own){AL_OWN_NO, NULL, NULL, 0, false};
     }
     bool tensor_seen = false; /* some binding gives a tensor */
     for (size_t i = 0; i < bs.n && (own.kind != AL_OWN_NO || !tensor_seen); i++) {
         TSNode v = al_node_field(bs.items[i], "right");
         if (ts_node_eq(bs.items[i], asg))
             continue;
-        al_own b = {AL_OWN_FRESH, NULL, NULL};
+        al_own b = {AL_OWN_FRESH, NULL, NULL, 0, false};
         if (!plain_binding(bs.items[i]))
             b = al_value_own_element(m, func, v,
                                      al_unpacked_position(pf, al_node_field(bs.items[i], "left"), name),
@@ -702,7 +702,7 @@ static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode a
                               "assumes nothing else that holds its tensor reads it after",
                          name, row, own.why ? own.why : "one binding is not followed");
         al_own_free(&own);
-        own = (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL};
+        own = (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL, 0, false};
     }
     return own;
 }

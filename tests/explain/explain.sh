@@ -13,7 +13,10 @@
 # tensor it may return (proved through the argument), and lines
 # that AL401, AL201, AL205, AL202 and AL303 examined and declined (what failed), a buffer
 # written by a nested function at its call and one a closure defined above
-# it reads (blocked), a dispatch limited by a declared attribute type; text and JSON against golden files
+# it reads (blocked), a dispatch limited by a declared attribute type, an
+# update of what a helper returns when its `out=None` is left None (proved)
+# and of what a method of an unknown object returns (the project's one
+# method of that name, assumed); text and JSON against golden files
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
 bin=$1
@@ -28,7 +31,7 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             callees.py:6:not_found modules.py:37:tuple_element modules.py:39:returns_argument \
             modules.py:46:through_argument callers.py:6:caller_owned extension.py:10:extension_returns \
             closures.py:5:nested_function closures.py:18:closure_above \
-            dispatch.py:23:declared_type; do
+            dispatch.py:23:declared_type returns.py:14:default_none returns.py:26:method_meet; do
     file=${case%%:*}
     rest=${case#*:}
     line=${rest%%:*}

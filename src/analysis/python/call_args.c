@@ -89,6 +89,31 @@ TSNode al_call_argument_for(const al_pymodule *m, TSNode call, const al_def *d, 
     return pos >= 0 && pos < a.npos ? a.pos[pos] : (TSNode){0};
 }
 
+/* The default value of parameter `param` of def, or null. */
+static TSNode param_default(const al_pyfile *pf, TSNode def, const char *param)
+{
+    TSNode params = al_node_field(def, "parameters");
+    uint32_t k = ts_node_named_child_count(params);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if ((al_node_is(p, "default_parameter") || al_node_is(p, "typed_default_parameter")) &&
+            al_node_text_eq(pf, al_node_field(p, "name"), param))
+            return al_node_field(p, "value");
+    }
+    return (TSNode){0};
+}
+
+bool al_call_leaves_none(const al_pymodule *m, TSNode call, const al_def *d, bool bound,
+                         const char *param)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    if (a.splat || !ts_node_is_null(al_call_argument_for(m, call, d, bound, param)))
+        return false;
+    TSNode v = param_default(d->pf, d->def, param);
+    return !ts_node_is_null(v) && al_node_is(v, "none");
+}
+
 /* Whether calling fn may give a tensor, by what alloclint can read of fn
  * alone: torch's own functions, and methods torch.Tensor has that return
  * one (an in-place method returns its receiver; `.split()` a tuple). */

@@ -19,6 +19,10 @@ TSNode al_call_output_handed(const al_pymodule *m, TSNode call, const char *q);
 /* `inplace=True` (anything but a literal False): the call returns its
  * input. */
 bool al_call_asked_in_place(const al_pyfile *pf, TSNode call);
+/* Whether the call leaves parameter `param` of d at its default, None
+ * (it passes it neither by position nor by name, and unpacks nothing). */
+bool al_call_leaves_none(const al_pymodule *m, TSNode call, const al_def *d, bool bound,
+                         const char *param);
 /* The argument a call hands to parameter `param` of d (bound: the call
  * passes the receiver, d's first parameter, itself), or null. */
 TSNode al_call_argument_for(const al_pymodule *m, TSNode call, const al_def *d, bool bound,

@@ -173,7 +173,7 @@ static al_own refuse(al_own *acc, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return (al_own){AL_OWN_NO, al_xstrdup(buf), NULL};
+    return (al_own){AL_OWN_NO, al_xstrdup(buf), NULL, 0, false};
 }
 
 /* What the calls found so far hand the parameter. */
@@ -261,7 +261,7 @@ static bool parsed_holds_all(const al_pyfile *pf, const char *word)
 
 al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param)
 {
-    al_own acc = {AL_OWN_FRESH, NULL, NULL};
+    al_own acc = {AL_OWN_FRESH, NULL, NULL, 0, false};
     char *name = al_node_text(m->pf, al_node_field(func, "name"));
     int kind = kind_of(m->pf, func);
     if (!m->index || !m->path)
@@ -304,7 +304,7 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
                          name, s.total, s.calls.data, s.total > 3 ? ", ..." : "", param,
                          acc.why ? ": " : "", acc.why ? acc.why : "");
         al_own_free(&acc);
-        acc = (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL};
+        acc = (al_own){AL_OWN_ASSUMED, al_strbuf_detach(&sb), NULL, 0, false};
     }
     al_strbuf_free(&s.calls);
     free(self);

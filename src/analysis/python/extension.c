@@ -33,6 +33,6 @@ bool al_extension_call_own(const al_pymodule *m, const char *q, al_own *out)
                      q, fn, al_path_shown(d.path, from, m->path), row, al_path_shown(bound_in, from, m->path),
                      why);
     free(self);
-    *out = (al_own){fresh ? AL_OWN_FRESH : AL_OWN_NO, al_strbuf_detach(&sb), NULL};
+    *out = (al_own){fresh ? AL_OWN_FRESH : AL_OWN_NO, al_strbuf_detach(&sb), NULL, 0, false};
     return true;
 }

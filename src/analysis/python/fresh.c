@@ -6,6 +6,7 @@
 #include "call_args.h"
 #include "extension.h"
 #include "../core/index.h"
+#include "../../base/paths.h"
 #include "../../base/util.h"
 
 #include <stdarg.h>
@@ -89,19 +90,27 @@ al_own al_own_meet(al_own a, al_own b)
         free(b.param);
         b.param = NULL;
     }
+    bool or_none = a.or_none || b.or_none;
+    if (a.param && b.param && same_param && b.kept_row > a.kept_row)
+        a.kept_row = b.kept_row;
+    if (!a.param)
+        a.kept_row = 0;
+    if (!b.param)
+        b.kept_row = 0;
     if (b.kind < a.kind || (b.kind == a.kind && !a.why && !a.param)) {
         al_own t = a;
         a = b;
         b = t;
     }
     al_own_free(&b);
+    a.or_none = or_none;
     return a;
 }
 
 static al_own make(al_own_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static al_own make(al_own_kind kind, const char *fmt, ...)
 {
-    al_own o = {kind, NULL, NULL};
+    al_own o = {kind, NULL, NULL, 0, false};
     if (fmt) {
         char buf[512];
         va_list ap;
@@ -132,7 +141,7 @@ static al_own make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt,
     char buf[512];
     snprintf(buf, sizeof buf, fmt, t);
     free(t);
-    return (al_own){kind, al_xstrdup(buf), NULL};
+    return (al_own){kind, al_xstrdup(buf), NULL, 0, false};
 }
 
 static bool param_named(const al_pymodule *m, TSNode func, TSNode id)
@@ -212,7 +221,7 @@ static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNo
                        TSNode skip)
 {
     bool param = al_py_is_param(m->pf, func, name);
-    bindings b = {m, func, name, w, {AL_OWN_FRESH, NULL, NULL}, false, skip};
+    bindings b = {m, func, name, w, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, skip};
     al_node_preorder(al_node_field(func, "body"), visit_binding, &b);
     if (param && !b.any) {
         al_own_free(&b.own);
@@ -305,6 +314,7 @@ typedef struct {
     walk w;
     al_own own;
     bool any;
+    int values; /* returns of something other than None */
 } returns;
 
 static al_visit visit_return(TSNode n, void *arg)
@@ -321,10 +331,13 @@ static al_visit visit_return(TSNode n, void *arg)
         return AL_VISIT_INTO;
     r->any = true;
     TSNode v = ts_node_named_child_count(n) ? ts_node_named_child(n, 0) : (TSNode){0};
-    if (ts_node_is_null(v)) {
-        r->own = al_own_meet(r->own, make(AL_OWN_NO, "it returns None on some path"));
+    /* None is no tensor: whoever updates the value in place got one of
+     * the other returns. */
+    if (ts_node_is_null(v) || al_node_is(al_py_unparen(v), "none")) {
+        r->own.or_none = true;
         return AL_VISIT_OVER;
     }
+    r->values++;
     v = al_py_unparen(v);
     walk w = r->w;
     /* `return out, bias` and the caller takes element k: out. */
@@ -354,7 +367,7 @@ static al_visit visit_return(TSNode n, void *arg)
 static al_own own_copy(const al_own *o)
 {
     return (al_own){o->kind, o->why ? al_xstrdup(o->why) : NULL,
-                    o->param ? al_xstrdup(o->param) : NULL};
+                    o->param ? al_xstrdup(o->param) : NULL, o->kept_row, o->or_none};
 }
 
 static void own_free_boxed(void *p)
@@ -388,11 +401,14 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
     bool cut = false;
     walk inner = w;
     inner.cut = &cut;
-    returns r = {&scoped, d->def, inner, {AL_OWN_FRESH, NULL, NULL}, false};
+    returns r = {&scoped, d->def, inner, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, 0};
     al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
     if (!r.any) {
         al_own_free(&r.own);
         r.own = make(AL_OWN_NO, "it returns nothing");
+    } else if (!r.values) {
+        al_own_free(&r.own);
+        r.own = make(AL_OWN_NO, "it returns only None");
     }
     /* It returns its parameter: a use in it that lets the argument live on
      * (stored, appended, handed to a call that may keep it) means the
@@ -403,6 +419,11 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
         if (!ts_node_is_null(k.use)) {
             al_own o = make(AL_OWN_NO, "it may keep its argument `%s` (line %zu)", r.own.param,
                             al_node_row(k.use));
+            /* Still its parameter's: a call that leaves it None gets the
+             * function's own tensor back (through_argument). */
+            o.param = r.own.param;
+            o.kept_row = al_node_row(k.use);
+            r.own.param = NULL;
             al_own_free(&r.own);
             r.own = o;
         }
@@ -460,6 +481,29 @@ static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, c
                                bool bound, al_own o, walk w)
 {
     TSNode arg = al_call_argument_for(m, call, d, bound, o.param);
+    if (ts_node_is_null(arg) && al_call_leaves_none(m, call, d, bound, o.param)) {
+        /* Where it returns the parameter, it returns None: no tensor. What
+         * it binds the name to instead is its own, but may be kept where
+         * the parameter would be. */
+        al_own r = o.kept_row
+                       ? make(AL_OWN_ASSUMED, "returns its argument `%s` or a new tensor; line %zu "
+                                              "leaves `%s` None (its default), so a tensor it "
+                                              "returns is its own; assumes the use on line %zu "
+                                              "keeps nothing",
+                              o.param, al_node_row(call), o.param, o.kept_row)
+                       : make(AL_OWN_FRESH, "returns its argument `%s` or a new tensor; line %zu "
+                                            "leaves `%s` None (its default), so a tensor it "
+                                            "returns is new",
+                              o.param, al_node_row(call), o.param);
+        al_own_free(&o);
+        return r;
+    }
+    if (o.kept_row) {
+        free(o.param);
+        o.param = NULL;
+        o.kept_row = 0;
+        return o;
+    }
     if (ts_node_is_null(arg))
         return o;
     arg = al_py_unparen(arg);
@@ -628,7 +672,7 @@ static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, co
     TSNode cls = ts_node_parent(func);
     while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
         cls = ts_node_parent(cls);
-    modules s = {m, attr, w, {AL_OWN_FRESH, NULL, NULL}, false, m, func, call};
+    modules s = {m, attr, w, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, m, func, call};
     if (!ts_node_is_null(cls)) {
         al_def d = {m->path, m->pf, m, cls, false, false};
         visit_class_modules(&s, &d, 0);
@@ -712,6 +756,62 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
     return true;
 }
 
+#define MAX_MEET 4
+
+/* `obj.meth(...)` on an object whose class alloclint does not know, and
+ * no method torch.Tensor has by that name (`x.log()` is the tensor's,
+ * whatever else the project calls `log`): the meet over the project's methods
+ * named `meth` (at most MAX_MEET, abstract ones aside), assumed at best,
+ * since an object of a class from elsewhere may be there. False when the
+ * project defines none or too many. */
+static bool method_meet_own(const al_pymodule *m, TSNode func, TSNode call, walk w, al_own *out)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode fn = al_node_field(call, "function");
+    char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
+    al_def defs[MAX_MEET + 1];
+    size_t n = al_index_methods(m->index, m->path, meth, NULL, defs, MAX_MEET + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!al_py_is_abstract_def(defs[i].pf, defs[i].def))
+            defs[k++] = defs[i];
+    if (k == 0 || n > MAX_MEET) {
+        free(meth);
+        return false;
+    }
+    al_own o = make(AL_OWN_FRESH, NULL);
+    for (size_t i = 0; i < k && o.kind != AL_OWN_NO; i++) {
+        al_own r = returns_own(&defs[i], enter(w), m);
+        if (r.param)
+            r = through_argument(m, func, call, &defs[i], true, r, w);
+        o = al_own_meet(o, r);
+    }
+    char *obj = shown(pf, al_node_field(fn, "object"));
+    char *self = al_path_real(m->path);
+    const char *where = al_path_shown(defs[0].path, self ? self : m->path, m->path);
+    al_strbuf sb = {0};
+    if (o.kind == AL_OWN_NO)
+        al_strbuf_printf(&sb, "`%s.%s` is a method of the project (%s:%zu%s) that may not return "
+                              "a new tensor: %s",
+                         obj, meth, where, al_node_row(defs[0].def), k > 1 ? ", and others" : "",
+                         o.why ? o.why : "?");
+    else
+        al_strbuf_printf(&sb, "assumes `%s` is an object of the project's class%s that define%s "
+                              "`%s` (%s:%zu%s), whose `%s` returns a new tensor on every path%s%s",
+                         obj, k > 1 ? "es" : "", k > 1 ? "" : "s", meth, where,
+                         al_node_row(defs[0].def), k > 1 ? ", and others" : "", meth,
+                         o.why ? ": " : "", o.why ? o.why : "");
+    free(self);
+    free(obj);
+    free(meth);
+    free(o.why);
+    o.why = al_strbuf_detach(&sb);
+    if (o.kind == AL_OWN_FRESH)
+        o.kind = AL_OWN_ASSUMED;
+    *out = o;
+    return true;
+}
+
 static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
 {
     const al_pyfile *pf = m->pf;
@@ -791,6 +891,9 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
             if (w.elem >= 0)
                 al_strbuf_printf(&sb, "`%s` returns a new tensor as element %d on every path", t,
                                  w.elem);
+            else if (o.or_none)
+                al_strbuf_printf(&sb, "`%s` returns a new tensor on every path that returns one "
+                                      "(None on the others, which no update gets past)", t);
             else
                 al_strbuf_printf(&sb, "`%s` returns a new tensor on every path", t);
             o.why = al_strbuf_detach(&sb);
@@ -808,6 +911,11 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
         }
         return o;
     }
+    if (al_node_is(fn, "attribute") && m->index && w.calls < MAX_CALLS &&
+        !al_node_text_eq(pf, al_node_field(fn, "object"), "self") &&
+        !al_node_text_eq(pf, al_node_field(fn, "object"), "cls") &&
+        !al_call_tensor_evidence(m, fn) && method_meet_own(m, func, call, w, &o))
+        return o;
     /* `self.<attr>(...)`: a module. */
     if (al_node_is(fn, "attribute") && al_node_text_eq(pf, al_node_field(fn, "object"), "self")) {
         char *a = al_node_text(pf, al_node_field(fn, "attribute"));
@@ -882,7 +990,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
     if (al_node_is(v, "binary_operator") && w.hops >= MAX_HOPS)
         stopped(w); /* its operands are not read */
     else if (al_node_is(v, "binary_operator")) {
-        al_own assumed = {AL_OWN_NO, NULL, NULL};
+        al_own assumed = {AL_OWN_NO, NULL, NULL, 0, false};
         static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
                                                "round", "divmod", NULL};
         for (int side = 0; side < 2; side++) {

@@ -25,6 +25,10 @@ typedef struct {
                   * own unchanged on some path (new tensors on the others): a
                   * caller that hands it a new tensor it does not read again
                   * gets one back. NULL otherwise. */
+    size_t kept_row; /* with param: a use on this line of the function may keep
+                      * the argument, so a tensor handed to it may be held
+                      * elsewhere; 0 when none */
+    bool or_none;    /* the value may be None instead (a path returns None) */
 } al_own;
 
 /* What `value`, evaluated in function func of module m, gives. With
