@@ -345,6 +345,13 @@ static int closure_call_uses(actx *a, int idx, const bstate *in, al_use *evs, in
     for (size_t i = 0; i < cs->ncalls && nev < max; i++) {
         if (cs->calls[i].node != idx)
             continue;
+        if (cs->calls[i].closure < 0) {
+            for (int j = 0; j < in->nal && nev < max; j++) {
+                evs[nev] = al_use_reads_locals(&a->uses, cs->calls[i].call);
+                through(&evs[nev++], &in->al[j]);
+            }
+            continue;
+        }
         const al_closure *c = &cs->items[cs->calls[i].closure];
         for (int j = 0; j < in->nal && nev < max; j++) {
             if (!al_closure_names(f->env->pf, &f->cfg, c, in->al[j].name, in->al[j].len))

@@ -111,11 +111,25 @@ refuse:
     return false;
 }
 
-/* Lambdas and generator expressions in one node's expression. */
-static void scan_late(TSNode n, al_closures *out, int depth)
+/* Builtins that read locals by name. */
+static bool reads_locals(const al_pyfile *pf, TSNode call)
+{
+    TSNode fn = al_node_field(call, "function");
+    return al_node_is(fn, "identifier") &&
+           (al_node_text_eq(pf, fn, "eval") || al_node_text_eq(pf, fn, "exec") ||
+            al_node_text_eq(pf, fn, "locals") || al_node_text_eq(pf, fn, "vars"));
+}
+
+/* Lambdas and generator expressions in one node's expression, and calls
+ * that read locals by name (closure -1). */
+static void scan_late(const al_pyfile *pf, TSNode n, int node, al_closures *out, int depth)
 {
     if (depth > 200 || al_node_is(n, "block"))
         return;
+    if (al_node_is(n, "call") && reads_locals(pf, n)) {
+        al_closure_call cc = {node, -1, n};
+        AL_PUSH(out->calls, out->ncalls, out->capcalls, cc);
+    }
     if (al_node_is(n, "lambda") || al_node_is(n, "generator_expression")) {
         al_late_scope s = {n, -1};
         AL_PUSH(out->scopes, out->nscopes, out->capscopes, s);
@@ -123,7 +137,17 @@ static void scan_late(TSNode n, al_closures *out, int depth)
     }
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++)
-        scan_late(ts_node_named_child(n, i), out, depth + 1);
+        scan_late(pf, ts_node_named_child(n, i), node, out, depth + 1);
+}
+
+static int by_node(const void *x, const void *y)
+{
+    const al_closure_call *a = x, *b = y;
+    if (a->node != b->node)
+        return a->node < b->node ? -1 : 1;
+    return ts_node_start_byte(a->call) < ts_node_start_byte(b->call)   ? -1
+           : ts_node_start_byte(a->call) > ts_node_start_byte(b->call) ? 1
+                                                                       : 0;
 }
 
 void al_closures_find(const al_pyfile *pf, TSNode func, const al_cfg *cfg,
@@ -135,7 +159,7 @@ void al_closures_find(const al_pyfile *pf, TSNode func, const al_cfg *cfg,
         if (ts_node_is_null(e))
             continue;
         if (cfg->nodes[i].kind != AL_CFG_DEF) {
-            scan_late(e, out, 0);
+            scan_late(pf, e, (int)i, out, 0);
             continue;
         }
         al_late_scope s = {e, -1};
@@ -152,6 +176,8 @@ void al_closures_find(const al_pyfile *pf, TSNode func, const al_cfg *cfg,
         }
         AL_PUSH(out->scopes, out->nscopes, out->capscopes, s);
     }
+    if (out->ncalls > 1)
+        qsort(out->calls, out->ncalls, sizeof *out->calls, by_node);
 }
 
 void al_closures_free(al_closures *c)

@@ -22,7 +22,8 @@ typedef struct {
 
 typedef struct {
     int node;    /* the graph node whose expression holds the call */
-    int closure; /* index into closures */
+    int closure; /* index into closures; -1: eval, exec, locals or vars, which
+                  * read any local by name */
     TSNode call;
 } al_closure_call;
 

@@ -882,6 +882,48 @@ static bool in_graph_capture(const al_pyfile *pf, TSNode n)
     return false;
 }
 
+/* Whether n runs inside `with contextlib.suppress(...):`: an exception
+ * there (a copy of the wrong shape) skips the rest of the block and goes
+ * on after it, so a write there may not happen. */
+static bool in_suppressing_with(const al_use_ctx *c, TSNode n)
+{
+    const al_pyfile *pf = c->env->pf;
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        if (al_node_is(p, "function_definition") || al_node_is(p, "class_definition"))
+            return false;
+        if (!al_node_is(p, "with_statement"))
+            continue;
+        uint32_t k = ts_node_named_child_count(p);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode cl = ts_node_named_child(p, i);
+            uint32_t m = al_node_is(cl, "with_clause") ? ts_node_named_child_count(cl) : 0;
+            for (uint32_t j = 0; j < m; j++) {
+                TSNode v = al_node_field(ts_node_named_child(cl, j), "value");
+                if (al_node_is(v, "as_pattern"))
+                    v = ts_node_named_child(v, 0);
+                if (!al_node_is(v, "call"))
+                    continue;
+                char *q = al_imports_resolve(&c->env->mod->imports, pf, al_node_field(v, "function"));
+                bool suppress = q && !strcmp(q, "contextlib.suppress");
+                free(q);
+                if (suppress)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+al_use al_use_reads_locals(const al_use_ctx *c, TSNode call)
+{
+    al_use u = make(AL_USE_ESCAPE, call);
+    char *t = al_node_text_compact(c->env->pf, al_node_field(call, "function"));
+    al_chain_add(&u.chain, c->env->path, al_node_row(call),
+                 "`%s(...)` can read any local name, the buffer's too", t);
+    free(t);
+    return u;
+}
+
 void al_use_free(al_use *u)
 {
     free(u->evidence);
@@ -917,6 +959,10 @@ al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
     if (inside(id, node->eval, COMPREHENSIONS))
         return make(AL_USE_READ, id);
     al_use e = use_of_value(c, id, kind, region, node->eval);
+    if (e.kind == AL_USE_WRITE && in_suppressing_with(c, id)) {
+        al_use_free(&e);
+        return make(AL_USE_PARTIAL, id); /* skipped when it raises */
+    }
     if (e.kind == AL_USE_WRITE && in_graph_capture(c->env->pf, id)) {
         al_use_free(&e);
         return make(AL_USE_PARTIAL, id); /* recorded now, executed at replay */

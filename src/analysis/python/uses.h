@@ -90,6 +90,9 @@ typedef struct {
 al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
                        al_alias_kind kind, int region);
 void al_use_free(al_use *u);
+/* The use of every local that `eval(...)`, `exec(...)`, `locals()` or
+ * `vars()` makes: they can read any of them by name. */
+al_use al_use_reads_locals(const al_use_ctx *c, TSNode call);
 /* The use that calling a nested function makes of a buffer it names
  * without binding (a closure's free variable): e is the function's
  * summary of that name, as of a parameter. */

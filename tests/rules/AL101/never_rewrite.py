@@ -154,3 +154,57 @@ def pointer_compared(n, src, other):
     same = buf.data_ptr() == other.untyped_storage().data_ptr()
     buf.copy_(src)
     return buf, same
+
+
+def copy_under_suppress(x, src):
+    # A copy that raises (a shape that does not fit) is skipped, and the
+    # zeros are returned.
+    import contextlib
+
+    buf = torch.zeros_like(x)  # expect: none
+    with contextlib.suppress(RuntimeError):
+        buf.copy_(src)
+    return buf
+
+
+def read_by_eval(x):
+    # eval reads the buffer by its name, unseen.
+    buf = torch.zeros_like(x)  # expect: none
+    s = eval("buf.sum()")
+    buf.copy_(x)
+    return buf, s
+
+
+def read_through_locals(x):
+    buf = torch.zeros_like(x)  # expect: none
+    s = locals()["buf"].sum()
+    buf.copy_(x)
+    return buf, s
+
+
+def read_in_handler(x, scale):
+    # The handler returns the zeros when the product cannot be made.
+    buf = torch.zeros_like(x)  # expect: none
+    try:
+        y = x * scale
+        buf.copy_(y)
+    except RuntimeError:
+        return buf
+    return buf
+
+
+def read_through_walrus(x):
+    buf = torch.zeros_like(x)  # expect: none
+    if (head := buf[:2]) is not None:
+        s = head.sum()
+    buf.copy_(x)
+    return buf, s
+
+
+def read_through_match(x):
+    buf = torch.zeros_like(x)  # expect: none
+    match buf:
+        case torch.Tensor() as t:
+            s = t.sum()
+    buf.copy_(x)
+    return buf, s
