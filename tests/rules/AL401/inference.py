@@ -144,3 +144,33 @@ def returned_by_a_module(layer, x):
     h = layer(x)
     h = h.clamp(min=0)  # expect: none
     return h
+
+
+@torch.inference_mode()
+def held_by_eval(x):
+    # eval takes a reference by name: the update would change `keep`.
+    y = torch.exp(x)
+    keep = eval("y")
+    y = torch.clamp(y, min=1)  # expect: none
+    return keep, y
+
+
+@torch.inference_mode()
+def held_by_default(x):
+    # A default value holds the tensor the update would change.
+    y = torch.exp(x)
+    first = lambda t=y: t  # noqa: E731
+    y = torch.clamp(y, min=1)  # expect: none
+    return first(), y
+
+
+@torch.inference_mode()
+def held_from_an_earlier_pass(x, n):
+    # The list holds the last pass's tensor.
+    y = torch.exp(x)
+    outs = []
+    for _ in range(n):
+        y = torch.clamp(y, min=1)  # expect: none
+        outs.append(y)
+        y = y * 2
+    return outs
