@@ -90,7 +90,7 @@ TSNode al201_held_value(const al_pyfile *pf, TSNode value, TSNode other, const c
     /* Rebound by value's statement: the held value dies there. Otherwise
      * the binding and value are its only mentions. */
     bool dies = target && !strcmp(name, target) && al_py_count_ident(pf, value, name) == 1;
-    bool only = al_py_count_ident(pf, func, name) == 2;
+    bool only = al_py_count_ident(pf, func, name) == 2 && !al_py_reads_locals(pf, func);
     free(name);
     return dies || only ? al_node_field(asg, "right") : (TSNode){0};
 }

@@ -417,12 +417,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
             no = al_py_count_ident(pf, n, name) > 0;
         } else if (!strcmp(t, "call") && may_precede(func, asg, dom, n)) {
             /* eval("x"), locals()["x"]: a reference taken by name, unseen */
-            TSNode fn = al_node_field(n, "function");
-            TSNode args = al_node_field(n, "arguments");
-            no = al_node_is(fn, "identifier") &&
-                 (al_node_text_eq(pf, fn, "eval") || al_node_text_eq(pf, fn, "exec") ||
-                  al_node_text_eq(pf, fn, "locals") ||
-                  (al_node_text_eq(pf, fn, "vars") && !ts_node_named_child_count(args)));
+            no = al_py_call_reads_locals(pf, n);
         } else if (!strcmp(t, "for_statement")) {
             TSNode left = al_node_field(n, "left");
             no = !ts_node_is_null(left) && al_py_count_ident(pf, left, name);

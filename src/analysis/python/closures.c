@@ -111,22 +111,13 @@ refuse:
     return false;
 }
 
-/* Builtins that read locals by name. */
-static bool reads_locals(const al_pyfile *pf, TSNode call)
-{
-    TSNode fn = al_node_field(call, "function");
-    return al_node_is(fn, "identifier") &&
-           (al_node_text_eq(pf, fn, "eval") || al_node_text_eq(pf, fn, "exec") ||
-            al_node_text_eq(pf, fn, "locals") || al_node_text_eq(pf, fn, "vars"));
-}
-
 /* Lambdas and generator expressions in one node's expression, and calls
  * that read locals by name (closure -1). */
 static void scan_late(const al_pyfile *pf, TSNode n, int node, al_closures *out, int depth)
 {
     if (depth > 200 || al_node_is(n, "block"))
         return;
-    if (al_node_is(n, "call") && reads_locals(pf, n)) {
+    if (al_node_is(n, "call") && al_py_call_reads_locals(pf, n)) {
         al_closure_call cc = {node, -1, n};
         AL_PUSH(out->calls, out->ncalls, out->capcalls, cc);
     }

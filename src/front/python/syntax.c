@@ -888,3 +888,32 @@ TSNode al_py_attribute_type(const al_pyfile *pf, TSNode cls, const char *attr)
                                                                                    : &a.declared;
     return t->conflict ? (TSNode){0} : t->found;
 }
+
+bool al_py_call_reads_locals(const al_pyfile *pf, TSNode call)
+{
+    TSNode fn = al_node_field(call, "function");
+    if (!al_node_is(fn, "identifier"))
+        return false;
+    if (al_node_text_eq(pf, fn, "vars"))
+        return ts_node_named_child_count(al_node_field(call, "arguments")) == 0;
+    return al_node_text_eq(pf, fn, "eval") || al_node_text_eq(pf, fn, "exec") ||
+           al_node_text_eq(pf, fn, "locals");
+}
+
+static bool reads_locals(const al_pyfile *pf, TSNode n, int depth)
+{
+    if (depth > 400)
+        return true;
+    if (al_node_is(n, "call") && al_py_call_reads_locals(pf, n))
+        return true;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (reads_locals(pf, ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
+bool al_py_reads_locals(const al_pyfile *pf, TSNode n)
+{
+    return reads_locals(pf, n, 0);
+}

@@ -145,6 +145,12 @@ int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *
  * class's name, or two disagree. */
 TSNode al_py_attribute_type(const al_pyfile *pf, TSNode cls, const char *attr);
 
+/* Whether the call is `eval(...)`, `exec(...)`, `locals()` or `vars()`,
+ * which can read any local name, unseen. */
+bool al_py_call_reads_locals(const al_pyfile *pf, TSNode call);
+/* Whether any such call lies under n. */
+bool al_py_reads_locals(const al_pyfile *pf, TSNode n);
+
 /* The top-level class definition named cls (decorated or not), or null. */
 TSNode al_py_top_class(const al_pyfile *pf, const char *cls);
 

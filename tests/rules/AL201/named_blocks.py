@@ -51,3 +51,10 @@ def cast_again(lens: torch.Tensor) -> torch.Tensor:
     sums = torch.cumsum(lens, 0, dtype=torch.int64).to(torch.int32)
     starts = torch.cat([torch.zeros(1, dtype=torch.int32, device=lens.device), sums])  # expect: AL201 nofix
     return starts
+
+
+def block_read_by_eval(x):
+    # eval reads the block by name: its line stays.
+    pad = torch.zeros(x.shape[0], 1, dtype=x.dtype, device=x.device)
+    y = torch.cat([pad, x], dim=1)  # expect: none
+    return y, eval("pad.shape")
