@@ -3,6 +3,7 @@
 #include "closures.h"
 #include "extent.h"
 #include "module.h"
+#include "rebinding.h"
 #include "uses.h"
 #include "../../front/python/cfg.h"
 #include "../../front/python/syntax.h"
@@ -719,7 +720,11 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     init_actx(&a, f, root, root_len, zeros);
     a.alloc_node = node_idx;
     a.desc.site = &b.site;
-    if (!ts_node_is_null(b.site.size_expr) || b.site.size_multiple)
+    /* `n -= 1` after `zeros(n)`: later writes' `n` is another size. */
+    a.desc.size_moved = al_rebound_after(env->pf, f->func, f->cfg.nodes[node_idx].eval,
+                                         al_node_field(b.site.call, "arguments"));
+    if (ts_node_is_null(a.desc.size_moved) &&
+        (!ts_node_is_null(b.site.size_expr) || b.site.size_multiple))
         al_extents_read_shape(&a.ext, b.site.size_expr, b.site.size_multiple, &b.site.args, 0);
     if (zeros)
         a.refill_at = al_xcalloc(f->cfg.n, 1);

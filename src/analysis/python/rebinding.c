@@ -157,3 +157,101 @@ TSNode al_read_after(const al_pyfile *pf, TSNode func, TSNode after, const char 
     al_node_preorder(al_node_field(func, "body"), visit_read_after, &r);
     return r.use;
 }
+
+/* The names and attribute paths e reads (`n`, `self.max_bs`, the root of
+ * `x.shape[0]`), as text, at most max. */
+static size_t read_paths(const al_pyfile *pf, TSNode e, char **out, size_t n, size_t max,
+                         int depth)
+{
+    if (depth > 100 || n >= max)
+        return n;
+    if (al_node_is(e, "identifier") || al_node_is(e, "attribute")) {
+        out[n++] = al_node_text_compact(pf, e);
+        if (al_node_is(e, "attribute"))
+            n = read_paths(pf, al_node_field(e, "object"), out, n, max, depth + 1);
+        return n;
+    }
+    if (al_node_is(e, "keyword_argument"))
+        return read_paths(pf, al_node_field(e, "value"), out, n, max, depth + 1);
+    uint32_t k = ts_node_named_child_count(e);
+    for (uint32_t i = 0; i < k; i++)
+        n = read_paths(pf, ts_node_named_child(e, i), out, n, max, depth + 1);
+    return n;
+}
+
+/* A binding or store target under t spelled `path`. */
+static bool target_spells(const al_pyfile *pf, TSNode t, const char *path, int depth)
+{
+    if (depth > 50 || ts_node_is_null(t))
+        return false;
+    if (al_node_is(t, "identifier") || al_node_is(t, "attribute")) {
+        char *s = al_node_text_compact(pf, t);
+        bool same = !strcmp(s, path);
+        free(s);
+        return same;
+    }
+    if (al_node_is(t, "subscript"))
+        return false; /* a store into it, which does not rebind it */
+    uint32_t k = ts_node_named_child_count(t);
+    for (uint32_t i = 0; i < k; i++)
+        if (target_spells(pf, ts_node_named_child(t, i), path, depth + 1))
+            return true;
+    return false;
+}
+
+typedef struct {
+    const al_pyfile *pf;
+    char **paths;
+    size_t n;
+    TSNode st, func;
+    TSNode found;
+} rebinds;
+
+static bool may_follow(const rebinds *r, TSNode n)
+{
+    if (ts_node_start_byte(n) >= ts_node_end_byte(r->st))
+        return true;
+    for (TSNode p = ts_node_parent(r->st); !ts_node_is_null(p) && !ts_node_eq(p, r->func);
+         p = ts_node_parent(p))
+        if ((al_node_is(p, "for_statement") || al_node_is(p, "while_statement")) &&
+            ts_node_start_byte(n) >= ts_node_start_byte(p) &&
+            ts_node_end_byte(n) <= ts_node_end_byte(p))
+            return true;
+    return false;
+}
+
+static al_visit visit_rebind(TSNode n, void *arg)
+{
+    rebinds *r = arg;
+    if (!ts_node_is_null(r->found))
+        return AL_VISIT_OVER;
+    TSNode target = {0};
+    if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
+        al_node_is(n, "for_statement"))
+        target = al_node_field(n, "left");
+    else if (al_node_is(n, "named_expression"))
+        target = al_node_field(n, "name");
+    else if (al_node_is(n, "as_pattern_target") || al_node_is(n, "delete_statement") ||
+             al_node_is(n, "nonlocal_statement") || al_node_is(n, "global_statement"))
+        target = n;
+    if (ts_node_is_null(target) || !may_follow(r, n))
+        return AL_VISIT_INTO;
+    for (size_t i = 0; i < r->n; i++)
+        if (target_spells(r->pf, target, r->paths[i], 0)) {
+            r->found = n;
+            return AL_VISIT_OVER;
+        }
+    return AL_VISIT_INTO;
+}
+
+TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
+{
+    char *paths[32];
+    size_t n = read_paths(pf, e, paths, 0, 32, 0);
+    rebinds r = {pf, paths, n, st, func, {{0}, NULL, NULL}};
+    if (n)
+        al_node_preorder(al_node_field(func, "body"), visit_rebind, &r);
+    for (size_t i = 0; i < n; i++)
+        free(paths[i]);
+    return r.found;
+}

@@ -25,6 +25,12 @@ TSNode al_rebound_before(const al_pyfile *pf, TSNode func, TSNode at, const char
 /* Whether use sits in the right side of `name = f(name)` or `name, _ =
  * f(name)`: it reads the value before the rebinding. */
 bool al_rebinding_reads_old(const al_pyfile *pf, TSNode use, const char *name);
+/* A statement of func that may run after st (below it, or in a loop
+ * around it) and binds again a name or attribute path that e reads (`n
+ * -= 1`, `self.n = ...`, `for n in ...`, `del n`; a nested function's
+ * `nonlocal n` too), or null: e's value at st may not be its value there.
+ * Calls that change an attribute (`obj.shrink()`) are not seen. */
+TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e);
 /* Whether use is an argument of a kernel launch `kernel[grid](...)`: a
  * launch reads and writes its tensors, and keeps none of them. */
 bool al_launch_argument(TSNode use);

@@ -193,7 +193,7 @@ int al_requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
 {
     if (r->kind == AL_REQ_NONE)
         return 1;
-    if (!c->buf || ts_node_is_null(r->node))
+    if (!c->buf || ts_node_is_null(r->node) || !ts_node_is_null(c->buf->size_moved))
         return 0;
     al_use_ctx *mc = (al_use_ctx *)c;
     const al_pyfile *pf = c->env->pf;

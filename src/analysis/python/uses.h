@@ -75,6 +75,9 @@ typedef struct {
     const al_strlist *params;  /* parameter mode: the function's parameters */
     al_req exported;           /* parameter mode: what a full write needs from the caller */
     bool conflict;             /* two different requirements: none can be exported */
+    TSNode size_moved;         /* a statement after the allocation that binds again a
+                                * name its size reads: its size, as written, proves
+                                * nothing later (null when none) */
 } al_buffer_desc;
 
 /* What classifying a use needs to know about the file and the buffer. */

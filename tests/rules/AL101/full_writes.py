@@ -235,3 +235,12 @@ def alloc_in_loop(chunks, n):
         tmp.copy_(chunk[:n])
         results.append(tmp.sum())
     return results
+
+
+def head_and_tail_after_resize(n, x):
+    # Both halves are written whatever `n` became: the split covers all.
+    buf = torch.zeros(n)  # expect: AL101 safe
+    n = n // 2
+    buf[:n] = x[:n]
+    buf[n:] = 1.0
+    return buf

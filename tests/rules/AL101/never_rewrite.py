@@ -208,3 +208,31 @@ def read_through_match(x):
             s = t.sum()
     buf.copy_(x)
     return buf, s
+
+
+def size_shrunk_before_loop(n, x):
+    # The loop covers n - 1 rows of n: the last keeps its zero.
+    buf = torch.zeros(n)  # expect: none
+    n = n - 1
+    for i in range(n):
+        buf[i] = x[i]
+    return buf
+
+
+def size_shrunk_in_place(n, x):
+    buf = torch.zeros(n, 4)  # expect: none
+    n -= 1
+    buf[:n] = x[:n]
+    return buf
+
+
+class RowCache:
+    def __init__(self, rows):
+        self.rows = rows
+
+    def refill(self, x):
+        # The attribute the size read changes before the write.
+        buf = torch.zeros(self.rows)  # expect: none
+        self.rows = self.rows - 1
+        buf[: self.rows] = x[: self.rows]
+        return buf
