@@ -854,7 +854,9 @@ static const char *const CAPTURING[] = {"lambda", NULL};
 static const char *const COMPREHENSIONS[] = {
     "list_comprehension", "set_comprehension", "dictionary_comprehension",
     "generator_expression", NULL};
-static const char *const CONDITIONAL[] = {"conditional_expression", "boolean_operator", NULL};
+/* `python -O` drops asserts: what one writes may not happen. */
+static const char *const CONDITIONAL[] = {"conditional_expression", "boolean_operator",
+                                          "assert_statement", NULL};
 
 /* Whether n runs inside `with torch.cuda.graph(g):` or another capture
  * context: work there is recorded, not executed, until a replay. */

@@ -236,3 +236,10 @@ class RowCache:
         self.rows = self.rows - 1
         buf[: self.rows] = x[: self.rows]
         return buf
+
+
+def written_in_an_assert(x):
+    # `python -O` drops the assert, and the copy with it.
+    buf = torch.zeros_like(x)  # expect: none
+    assert buf.copy_(x) is not None
+    return buf
