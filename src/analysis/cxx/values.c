@@ -220,11 +220,28 @@ bool al_cxx_launch_config(const al_cxx_unit *u, size_t k, size_t *ga, size_t *gb
     return al_cxx_list_item(u, open, close, 0, ga, gb) && al_cxx_list_item(u, open, close, 1, ba, bb);
 }
 
+/* Whether a name the tokens [a, b) read is written between b and at
+ * (`n -= 1` after `torch::zeros({n})`): then their text at `at` is not
+ * the value they had. */
+static bool written_before(const al_cxx_unit *u, size_t a, size_t b, size_t at)
+{
+    for (size_t v = a; v < b; v++) {
+        if (u->tokens[v].kind != AL_CXX_IDENT || is(u, v - 1, ".") || is(u, v - 1, "->"))
+            continue;
+        for (size_t k = b; k < at && k < u->n; k++)
+            if (al_cxx_token_eq(u, k, v) && writes_ident(u, k))
+                return true;
+    }
+    return false;
+}
+
 /* The buffer's element count as value text, or NULL. */
 char *al_cxx_numel_text(const al_cxx_unit *u, size_t body, size_t end, const al_cxx_numel *numel,
                         size_t at)
 {
     if (!numel || numel->kind == AL_CXX_NUMEL_UNKNOWN)
+        return NULL;
+    if (written_before(u, numel->kind == AL_CXX_NUMEL_OF ? numel->a : numel->a - 1, numel->b, at))
         return NULL;
     if (numel->kind == AL_CXX_NUMEL_OF) {
         char *t = al_cxx_value(u, body, end, numel->a, numel->b, at);

@@ -1,4 +1,4 @@
-#include "fresh.h"
+#include "fresh_internal.h"
 #include "tensor_methods.h"
 
 #include "lifetime.h"
@@ -6,7 +6,6 @@
 #include "call_args.h"
 #include "extension.h"
 #include "../core/index.h"
-#include "../../base/paths.h"
 #include "../../base/util.h"
 
 #include <stdarg.h>
@@ -14,27 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How far a walk has gone: calls followed into the project's functions
- * and modules, and hops inside the current function (a name to its
- * bindings, a value to its parts). Each callee starts its own hops, so a
- * forward that rebinds its argument three times is followed as far as
- * one that returns a call. */
-typedef struct {
-    int calls, hops;
-    int elem; /* the element of a returned tuple the caller takes, or -1 */
-    bool *cut; /* set when a limit stopped the walk: its result is not memoised */
-} walk;
-
 /* The walk stops here: say so to the summary being made. */
-static void stopped(walk w)
+void al_fresh_stopped(walk w)
 {
     if (w.cut)
         *w.cut = true;
 }
 
-#define MAX_CALLS 3
 #define MAX_HOPS 6
-#define MAX_BASES 3
 
 static walk hop(walk w)
 {
@@ -55,7 +41,7 @@ static walk element(walk w, int k)
     return w;
 }
 
-static walk enter(walk w)
+walk al_fresh_enter(walk w)
 {
     w.calls++;
     w.hops = 0;
@@ -107,8 +93,7 @@ al_own al_own_meet(al_own a, al_own b)
     return a;
 }
 
-static al_own make(al_own_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static al_own make(al_own_kind kind, const char *fmt, ...)
+al_own al_fresh_make(al_own_kind kind, const char *fmt, ...)
 {
     al_own o = {kind, NULL, NULL, 0, false};
     if (fmt) {
@@ -125,7 +110,7 @@ static al_own make(al_own_kind kind, const char *fmt, ...)
 static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w);
 
 /* The text of n for a message, shortened. */
-static char *shown(const al_pyfile *pf, TSNode n)
+char *al_fresh_shown(const al_pyfile *pf, TSNode n)
 {
     char *t = al_node_text_compact(pf, n);
     if (strlen(t) > 60)
@@ -135,9 +120,9 @@ static char *shown(const al_pyfile *pf, TSNode n)
 
 /* A fact whose reason names one expression: fmt has one %s, for n's
  * text. */
-static al_own make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt, TSNode n)
+al_own al_fresh_make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt, TSNode n)
 {
-    char *t = shown(pf, n);
+    char *t = al_fresh_shown(pf, n);
     char buf[512];
     snprintf(buf, sizeof buf, fmt, t);
     free(t);
@@ -196,9 +181,9 @@ static al_visit visit_binding(TSNode n, void *arg)
             b->any = true;
             al_own o;
             if (!al_node_is(right, "call"))
-                o = make(AL_OWN_NO, "`%s` is unpacked from a value", b->name);
+                o = al_fresh_make(AL_OWN_NO, "`%s` is unpacked from a value", b->name);
             else if (k < 0 || b->w.elem >= 0)
-                o = make(AL_OWN_ASSUMED, "assumes `%s`, unpacked from a call, is a new tensor "
+                o = al_fresh_make(AL_OWN_ASSUMED, "assumes `%s`, unpacked from a call, is a new tensor "
                                          "(a nested or starred unpacking is not followed)",
                          b->name);
             else
@@ -210,7 +195,7 @@ static al_visit visit_binding(TSNode n, void *arg)
                (al_node_is(n, "named_expression") &&
                 binds_name(pf, al_node_field(n, "name"), b->name))) {
         b->any = true;
-        b->own = al_own_meet(b->own, make(AL_OWN_NO, "`%s` is bound by a loop or `:=`", b->name));
+        b->own = al_own_meet(b->own, al_fresh_make(AL_OWN_NO, "`%s` is bound by a loop or `:=`", b->name));
     }
     return AL_VISIT_INTO;
 }
@@ -225,7 +210,7 @@ static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNo
     al_node_preorder(al_node_field(func, "body"), visit_binding, &b);
     if (param && !b.any) {
         al_own_free(&b.own);
-        al_own o = make(AL_OWN_NO, "returns its argument `%s`", name);
+        al_own o = al_fresh_make(AL_OWN_NO, "returns its argument `%s`", name);
         o.param = al_xstrdup(name);
         return o;
     }
@@ -234,7 +219,7 @@ static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNo
     if (param && (ts_node_is_null(at) || ts_node_is_null(al_rebound_before(m->pf, func, at, name)))) {
         bool fresh_else = b.own.kind == AL_OWN_FRESH;
         al_own_free(&b.own);
-        al_own o = make(AL_OWN_NO, "it may return its argument `%s`: line %zu returns it where not "
+        al_own o = al_fresh_make(AL_OWN_NO, "it may return its argument `%s`: line %zu returns it where not "
                                    "every path rebinds it first",
                         name, ts_node_is_null(at) ? al_node_row(func) : al_node_row(at));
         if (fresh_else)
@@ -243,7 +228,7 @@ static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNo
     }
     if (!b.any) {
         al_own_free(&b.own);
-        return make(AL_OWN_NO, "`%s` is not bound in the function", name);
+        return al_fresh_make(AL_OWN_NO, "`%s` is not bound in the function", name);
     }
     return b.own;
 }
@@ -299,10 +284,10 @@ static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *n
     while (!ts_node_is_null(ts_node_parent(st)) && !al_node_is(st, "expression_statement") &&
            !al_node_is(st, "assignment"))
         st = ts_node_parent(st);
-    char *t = shown(m->pf, st);
+    char *t = al_fresh_shown(m->pf, st);
     al_own a = al_use_surely_kept(m->pf, k.use)
-                   ? make(AL_OWN_NO, "`%s` is kept (line %zu: `%s`)", name, al_node_row(k.use), t)
-                   : make(AL_OWN_ASSUMED, "assumes nothing keeps `%s` (line %zu: `%s`)", name,
+                   ? al_fresh_make(AL_OWN_NO, "`%s` is kept (line %zu: `%s`)", name, al_node_row(k.use), t)
+                   : al_fresh_make(AL_OWN_ASSUMED, "assumes nothing keeps `%s` (line %zu: `%s`)", name,
                           al_node_row(k.use), t);
     free(t);
     return a;
@@ -324,7 +309,7 @@ static al_visit visit_return(TSNode n, void *arg)
         al_node_is(n, "lambda"))
         return AL_VISIT_OVER;
     if (al_node_is(n, "yield")) {
-        r->own = al_own_meet(r->own, make(AL_OWN_NO, "it is a generator"));
+        r->own = al_own_meet(r->own, al_fresh_make(AL_OWN_NO, "it is a generator"));
         return AL_VISIT_OVER;
     }
     if (!al_node_is(n, "return_statement"))
@@ -378,7 +363,7 @@ static void own_free_boxed(void *p)
 
 /* What a project function returns: the meet over its returns. Its module
  * (a view the index parsed) follows calls through the caller's index. */
-static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
+al_own al_fresh_returns(const al_def *d, walk w, const al_pymodule *caller)
 {
     struct al_index *ix = caller->index;
     al_pymodule scoped = *d->mod;
@@ -405,10 +390,10 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
     al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
     if (!r.any) {
         al_own_free(&r.own);
-        r.own = make(AL_OWN_NO, "it returns nothing");
+        r.own = al_fresh_make(AL_OWN_NO, "it returns nothing");
     } else if (!r.values) {
         al_own_free(&r.own);
-        r.own = make(AL_OWN_NO, "it returns only None");
+        r.own = al_fresh_make(AL_OWN_NO, "it returns only None");
     }
     /* It returns its parameter: a use in it that lets the argument live on
      * (stored, appended, handed to a call that may keep it) means the
@@ -417,7 +402,7 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
         kept k = {&scoped, r.own.param, 0, {{0}, NULL, NULL}, {{0}, NULL, NULL}};
         al_node_preorder(al_node_field(d->def, "body"), visit_kept, &k);
         if (!ts_node_is_null(k.use)) {
-            al_own o = make(AL_OWN_NO, "it may keep its argument `%s` (line %zu)", r.own.param,
+            al_own o = al_fresh_make(AL_OWN_NO, "it may keep its argument `%s` (line %zu)", r.own.param,
                             al_node_row(k.use));
             /* Still its parameter's: a call that leaves it None gets the
              * function's own tensor back (through_argument). */
@@ -429,7 +414,7 @@ static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller)
         }
     }
     if (cut)
-        stopped(w);
+        al_fresh_stopped(w);
     if (ix && !cut) {
         al_own *box = al_xmalloc(sizeof *box);
         *box = own_copy(&r.own);
@@ -452,13 +437,13 @@ static al_own handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode 
     bool rebound = al_rebinding_reads_old(m->pf, arg, name);
     TSNode later = rebound || ts_node_is_null(func) ? (TSNode){0} : al_read_after(m->pf, func, call, name);
     if (ts_node_is_null(func)) {
-        a = make(AL_OWN_NO, "`%s` is a name of the module", name);
+        a = al_fresh_make(AL_OWN_NO, "`%s` is a name of the module", name);
     } else if (al_py_is_param(m->pf, func, name)) {
-        a = make(AL_OWN_NO, "`%s` is a parameter", name);
+        a = al_fresh_make(AL_OWN_NO, "`%s` is a parameter", name);
     } else if (!ts_node_is_null(later)) {
-        a = make(AL_OWN_NO, "`%s` is read again on line %zu", name, al_node_row(later));
+        a = al_fresh_make(AL_OWN_NO, "`%s` is read again on line %zu", name, al_node_row(later));
     } else if (!rebound && !ts_node_is_null(al_enclosing_loop(func, call))) {
-        a = make(AL_OWN_NO, "`%s` is handed on in a loop", name);
+        a = al_fresh_make(AL_OWN_NO, "`%s` is handed on in a loop", name);
     } else {
         /* Its bindings, and no use before the call that keeps it. */
         a = returned_name_own(m, func, name, (TSNode){0}, hop(w), arg);
@@ -477,7 +462,7 @@ al_own al_handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg)
  * others. The call's value is then what the caller hands it there, when
  * that is a new tensor the caller does not read again: no one else holds
  * what comes back. */
-static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, const al_def *d,
+al_own al_fresh_through_argument(const al_pymodule *m, TSNode func, TSNode call, const al_def *d,
                                bool bound, al_own o, walk w)
 {
     TSNode arg = al_call_argument_for(m, call, d, bound, o.param);
@@ -486,12 +471,12 @@ static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, c
          * it binds the name to instead is its own, but may be kept where
          * the parameter would be. */
         al_own r = o.kept_row
-                       ? make(AL_OWN_ASSUMED, "returns its argument `%s` or a new tensor; line %zu "
+                       ? al_fresh_make(AL_OWN_ASSUMED, "returns its argument `%s` or a new tensor; line %zu "
                                               "leaves `%s` None (its default), so a tensor it "
                                               "returns is its own; assumes the use on line %zu "
                                               "keeps nothing",
                               o.param, al_node_row(call), o.param, o.kept_row)
-                       : make(AL_OWN_FRESH, "returns its argument `%s` or a new tensor; line %zu "
+                       : al_fresh_make(AL_OWN_FRESH, "returns its argument `%s` or a new tensor; line %zu "
                                             "leaves `%s` None (its default), so a tensor it "
                                             "returns is new",
                               o.param, al_node_row(call), o.param);
@@ -512,12 +497,12 @@ static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, c
         al_own_free(&a);
         return o;
     }
-    char *t = shown(m->pf, arg);
+    char *t = al_fresh_shown(m->pf, arg);
     char *p = o.param;
     o.param = NULL;
     al_own_free(&o);
     /* Said after the callee's name: "`f` returns ...". */
-    al_own r = make(a.kind, a.kind == AL_OWN_FRESH
+    al_own r = al_fresh_make(a.kind, a.kind == AL_OWN_FRESH
                                 ? "returns its argument `%s` or a new tensor; line %zu hands it `%s`, "
                                   "a new tensor not read after the call"
                                 : "returns its argument `%s` or a new tensor; line %zu hands it `%s`: %s",
@@ -526,167 +511,6 @@ static al_own through_argument(const al_pymodule *m, TSNode func, TSNode call, c
     free(t);
     al_own_free(&a);
     return r;
-}
-
-/* `self.<attr>(...)`: the modules assigned to `self.<attr>` in the class
- * around func. */
-typedef struct {
-    const al_pymodule *m;
-    const char *attr;
-    walk w;
-    al_own own;
-    bool any;
-    const al_pymodule *caller; /* where the call is: its arguments are read there */
-    TSNode func, call;
-} modules;
-
-static al_own returns_own(const al_def *d, walk w, const al_pymodule *caller);
-
-/* `self.<attr> = C(...)` with C a class of the project: what its forward
- * returns (its own, or the one it inherits). */
-static bool class_forward_own(modules *s, TSNode cls, al_own *out)
-{
-    const al_pymodule *m = s->m;
-    al_def d;
-    al_pysite site = {m->path, m->pf, m};
-    if (m->index && s->w.calls >= MAX_CALLS && (stopped(s->w), true))
-        return false;
-    if (!m->index ||
-        !al_index_class_method(m->index, &site, cls, "forward", &d))
-        return false;
-    al_own o = returns_own(&d, enter(s->w), m);
-    bool through = o.param != NULL;
-    if (through)
-        o = through_argument(s->caller, s->func, s->call, &d, true, o, s->w);
-    char *t = shown(m->pf, cls);
-    /* An inherited forward: say whose. */
-    TSNode owner = ts_node_parent(d.def);
-    while (!ts_node_is_null(owner) && !al_node_is(owner, "class_definition"))
-        owner = ts_node_parent(owner);
-    char *base = ts_node_is_null(owner) ? NULL : al_node_text(d.pf, al_node_field(owner, "name"));
-    const char *last = strrchr(t, '.') ? strrchr(t, '.') + 1 : t;
-    al_strbuf whose = {0};
-    if (base && strcmp(base, last))
-        al_strbuf_printf(&whose, " (inherited from `%s`)", base);
-    free(base);
-    al_strbuf sb = {0};
-    if (through && o.kind != AL_OWN_NO)
-        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s %s", s->attr, t,
-                         whose.data ? whose.data : "", o.why ? o.why : "");
-    else if (o.kind == AL_OWN_FRESH && s->w.elem >= 0)
-        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor as element "
-                              "%d on every path",
-                         s->attr, t, whose.data ? whose.data : "", s->w.elem);
-    else if (o.kind == AL_OWN_FRESH)
-        al_strbuf_printf(&sb, "`self.%s` is `%s`, whose forward%s returns a new tensor on every path%s%s%s",
-                         s->attr, t, whose.data ? whose.data : "", o.why ? " (" : "",
-                         o.why ? o.why : "", o.why ? ")" : "");
-    else
-        al_strbuf_printf(&sb, "`self.%s` is `%s`; in its forward%s, %s", s->attr, t,
-                         whose.data ? whose.data : "", o.why ? o.why : "the returns are not followed");
-    al_strbuf_free(&whose);
-    free(t);
-    free(o.why);
-    o.why = al_strbuf_detach(&sb);
-    *out = o;
-    return true;
-}
-
-static al_visit visit_module(TSNode n, void *arg)
-{
-    modules *s = arg;
-    const al_pyfile *pf = s->m->pf;
-    if (!al_node_is(n, "assignment"))
-        return AL_VISIT_INTO;
-    TSNode left = al_node_field(n, "left");
-    if (!al_node_is(left, "attribute") ||
-        !al_node_text_eq(pf, al_node_field(left, "object"), "self") ||
-        !al_node_text_eq(pf, al_node_field(left, "attribute"), s->attr))
-        return AL_VISIT_INTO;
-    s->any = true;
-    TSNode v = al_py_unparen(al_node_field(n, "right"));
-    char *q = al_node_is(v, "call") ? al_pymodule_resolve(s->m, al_node_field(v, "function")) : NULL;
-    /* What the op tables say calling the module returns (`nn.Linear`'s
-     * forward makes its output; `nn.Dropout`'s may be its input). */
-    al_strbuf key = {0};
-    if (q)
-        al_strbuf_printf(&key, "%s%s.forward", strncmp(q, "nn.", 3) ? "" : "torch.", q);
-    const al_op_result *r = q ? al_ops_find_result(s->m->ops, key.data) : NULL;
-    al_strbuf_free(&key);
-    al_own o;
-    if (r && r->returns == AL_RETURNS_NEW && !al_call_asked_in_place(pf, v))
-        o = r->library ? make(AL_OWN_ASSUMED,
-                              "assumes `self.%s` (`%s`) returns a new tensor, as its library "
-                              "documents",
-                              s->attr, q)
-                       : make(AL_OWN_FRESH, "`self.%s` is `%s`, which returns a new tensor",
-                              s->attr, q);
-    else if (r && r->returns == AL_RETURNS_MAY_ALIAS)
-        o = make(AL_OWN_ASSUMED, "assumes `self.%s` (`%s`) does not return its input", s->attr, q);
-    else if (r)
-        o = make(AL_OWN_NO, "`self.%s` is `%s`, which may return its input", s->attr, q);
-    else if (al_node_is(v, "call") && class_forward_own(s, al_node_field(v, "function"), &o)) {
-        /* a class of the project: its forward's returns */
-    } else {
-        char *t = al_node_is(v, "call") ? shown(pf, al_node_field(v, "function")) : shown(pf, v);
-        o = make(AL_OWN_ASSUMED,
-                 "assumes `self.%s(...)` returns a new tensor: it is `%s`, whose forward "
-                 "alloclint does not follow",
-                 s->attr, t);
-        free(t);
-    }
-    free(q);
-    s->own = al_own_meet(s->own, o);
-    return AL_VISIT_OVER;
-}
-
-/* Every assignment of `self.<attr>` in class cls and in its bases' lines
- * that the project holds. */
-static void visit_class_modules(modules *s, const al_def *cls, int bases_up)
-{
-    al_pyfile_class_trimmed_assigns(cls->pf, cls->def, s->attr); /* every assignment counts */
-    al_node_preorder(al_node_field(cls->def, "body"), visit_module, s);
-    const al_pymodule *m = s->m;
-    if (!m->index || bases_up >= MAX_BASES)
-        return;
-    al_def bases[4];
-    bool all;
-    size_t n = al_index_class_bases(m->index, cls, bases, 4, &all);
-    for (size_t i = 0; i < n; i++) {
-        al_pymodule scoped = *bases[i].mod;
-        if (!scoped.index) {
-            scoped.index = m->index;
-            scoped.path = bases[i].path;
-        }
-        if (!scoped.ops)
-            scoped.ops = m->ops;
-        s->m = &scoped;
-        visit_class_modules(s, &bases[i], bases_up + 1);
-        s->m = m;
-    }
-}
-
-static al_own module_call_own(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
-                              walk w)
-{
-    TSNode cls = ts_node_parent(func);
-    while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
-        cls = ts_node_parent(cls);
-    modules s = {m, attr, w, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, m, func, call};
-    if (!ts_node_is_null(cls)) {
-        al_def d = {m->path, m->pf, m, cls, false, false};
-        visit_class_modules(&s, &d, 0);
-    }
-    if (!s.any) {
-        al_own_free(&s.own);
-        char *t = shown(m->pf, call);
-        al_own o = make(AL_OWN_ASSUMED, "assumes `%s` returns a new tensor: alloclint does not "
-                                        "see what `self.%s` is",
-                        t, attr);
-        free(t);
-        return o;
-    }
-    return s.own;
 }
 
 /* What op table t (the project's schemas, or the op tables) says a call of
@@ -702,7 +526,7 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
         return false;
     TSNode given = method || schema ? (TSNode){0} : al_call_output_handed(m, call, q);
     if (!ts_node_is_null(given)) {
-        *out = make_about(pf, AL_OWN_NO, "it returns the output it is handed, `%s`", given);
+        *out = al_fresh_make_about(pf, AL_OWN_NO, "it returns the output it is handed, `%s`", given);
         return true;
     }
     al_op_returns returns = al_call_asked_in_place(pf, call) ? AL_RETURNS_ALIAS : r->returns;
@@ -713,22 +537,22 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
         const char *table = r->origin && strrchr(r->origin, '/') ? strrchr(r->origin, '/') + 1
                                                                  : r->origin;
         if (r->library)
-            *out = make(AL_OWN_ASSUMED, "assumes `%s` returns a new tensor, as its library documents "
+            *out = al_fresh_make(AL_OWN_ASSUMED, "assumes `%s` returns a new tensor, as its library documents "
                                         "(its entry in %s)", q, table ? table : "the op tables");
         else if (schema)
-            *out = make(AL_OWN_FRESH, "`%s` returns a new tensor (its schema's result has no alias "
+            *out = al_fresh_make(AL_OWN_FRESH, "`%s` returns a new tensor (its schema's result has no alias "
                                       "annotation)", q);
         else
-            *out = make(AL_OWN_FRESH, NULL);
+            *out = al_fresh_make(AL_OWN_FRESH, NULL);
         return true;
     }
     if (schema) {
-        *out = make(AL_OWN_NO, "`%s` returns one of its arguments (its schema's result is "
+        *out = al_fresh_make(AL_OWN_NO, "`%s` returns one of its arguments (its schema's result is "
                                "annotated as an alias)", q);
         return true;
     }
     if (returns == AL_RETURNS_NOT_TENSOR) {
-        *out = make(AL_OWN_NO, "`%s%s(...)` does not return a tensor", method ? "." : "", name);
+        *out = al_fresh_make(AL_OWN_NO, "`%s%s(...)` does not return a tensor", method ? "." : "", name);
         return true;
     }
     of = al_py_unparen(of);
@@ -736,13 +560,13 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
         *out = value_own(m, func, of, whole(hop(w))); /* a new value's view stays new */
         return true;
     }
-    char *o = ts_node_is_null(of) ? al_xstrdup("its argument") : shown(pf, of);
+    char *o = ts_node_is_null(of) ? al_xstrdup("its argument") : al_fresh_shown(pf, of);
     if (returns == AL_RETURNS_MAY_ALIAS)
-        *out = make(AL_OWN_ASSUMED, "assumes `%s%s(...)` makes a copy: it returns `%s` itself "
+        *out = al_fresh_make(AL_OWN_ASSUMED, "assumes `%s%s(...)` makes a copy: it returns `%s` itself "
                                     "when it already has that dtype and device",
                     method ? "." : "", name, o);
     else
-        *out = make(AL_OWN_NO, "it is a view of `%s`", o);
+        *out = al_fresh_make(AL_OWN_NO, "it is a view of `%s`", o);
     /* A view of a parameter that is the argument (or a new tensor): what
      * the argument is, the caller knows (through_argument). */
     if (returns != AL_RETURNS_MAY_ALIAS && !ts_node_is_null(of) && al_node_is(of, "identifier") &&
@@ -753,62 +577,6 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
         al_own_free(&p);
     }
     free(o);
-    return true;
-}
-
-#define MAX_MEET 4
-
-/* `obj.meth(...)` on an object whose class alloclint does not know, and
- * no method torch.Tensor has by that name (`x.log()` is the tensor's,
- * whatever else the project calls `log`): the meet over the project's methods
- * named `meth` (at most MAX_MEET, abstract ones aside), assumed at best,
- * since an object of a class from elsewhere may be there. False when the
- * project defines none or too many. */
-static bool method_meet_own(const al_pymodule *m, TSNode func, TSNode call, walk w, al_own *out)
-{
-    const al_pyfile *pf = m->pf;
-    TSNode fn = al_node_field(call, "function");
-    char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
-    al_def defs[MAX_MEET + 1];
-    size_t n = al_index_methods(m->index, m->path, meth, NULL, defs, MAX_MEET + 1);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!al_py_is_abstract_def(defs[i].pf, defs[i].def))
-            defs[k++] = defs[i];
-    if (k == 0 || n > MAX_MEET) {
-        free(meth);
-        return false;
-    }
-    al_own o = make(AL_OWN_FRESH, NULL);
-    for (size_t i = 0; i < k && o.kind != AL_OWN_NO; i++) {
-        al_own r = returns_own(&defs[i], enter(w), m);
-        if (r.param)
-            r = through_argument(m, func, call, &defs[i], true, r, w);
-        o = al_own_meet(o, r);
-    }
-    char *obj = shown(pf, al_node_field(fn, "object"));
-    char *self = al_path_real(m->path);
-    const char *where = al_path_shown(defs[0].path, self ? self : m->path, m->path);
-    al_strbuf sb = {0};
-    if (o.kind == AL_OWN_NO)
-        al_strbuf_printf(&sb, "`%s.%s` is a method of the project (%s:%zu%s) that may not return "
-                              "a new tensor: %s",
-                         obj, meth, where, al_node_row(defs[0].def), k > 1 ? ", and others" : "",
-                         o.why ? o.why : "?");
-    else
-        al_strbuf_printf(&sb, "assumes `%s` is an object of the project's class%s that define%s "
-                              "`%s` (%s:%zu%s), whose `%s` returns a new tensor on every path%s%s",
-                         obj, k > 1 ? "es" : "", k > 1 ? "" : "s", meth, where,
-                         al_node_row(defs[0].def), k > 1 ? ", and others" : "", meth,
-                         o.why ? ": " : "", o.why ? o.why : "");
-    free(self);
-    free(obj);
-    free(meth);
-    free(o.why);
-    o.why = al_strbuf_detach(&sb);
-    if (o.kind == AL_OWN_FRESH)
-        o.kind = AL_OWN_ASSUMED;
-    *out = o;
     return true;
 }
 
@@ -839,7 +607,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
         if (al_node_is(obj, "attribute") && al_node_text_eq(pf, al_node_field(obj, "object"), "self") &&
             al_node_text_eq(pf, al_node_field(fn, "attribute"), "forward")) {
             char *a = al_node_text(pf, al_node_field(obj, "attribute"));
-            o = module_call_own(m, func, call, a, w);
+            o = al_fresh_module_call(m, func, call, a, w);
             free(a);
             return o;
         }
@@ -848,7 +616,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
         TSNode lit = al_py_unparen(obj);
         if (al_node_is(lit, "string") || al_node_is(lit, "concatenated_string") ||
             al_node_is(lit, "integer") || al_node_is(lit, "float"))
-            return make_about(pf, AL_OWN_NO, "`%s(...)` is a method of a literal, not a tensor", fn);
+            return al_fresh_make_about(pf, AL_OWN_NO, "`%s(...)` is a method of a literal, not a tensor", fn);
         /* `self.double(...)` is a module's attribute, not Tensor.double. */
         bool tensor = !al_node_text_eq(pf, obj, "self") && !al_node_text_eq(pf, obj, "cls");
         al_strbuf key = {0};
@@ -865,19 +633,19 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
     al_pysite site = {m->path, pf, m};
     /* Past the depth followed, nothing is resolved (that is the cost the
      * limit saves): a call there is assumed, and says so. */
-    if (m->index && w.calls >= MAX_CALLS && (stopped(w), !al_node_is(fn, "attribute")))
-        return make_about(pf, AL_OWN_ASSUMED,
+    if (m->index && w.calls >= AL_FRESH_MAX_CALLS && (al_fresh_stopped(w), !al_node_is(fn, "attribute")))
+        return al_fresh_make_about(pf, AL_OWN_ASSUMED,
                           "assumes `%s(...)` returns a new tensor: it is past the depth "
                           "alloclint follows",
                           fn);
-    bool found = m->index && w.calls < MAX_CALLS &&
+    bool found = m->index && w.calls < AL_FRESH_MAX_CALLS &&
                  al_index_resolve(m->index, &site, fn, call, &d) && !d.kernel;
     if (found) {
-        o = returns_own(&d, enter(w), m);
+        o = al_fresh_returns(&d, al_fresh_enter(w), m);
         bool through = o.param != NULL;
         if (through) {
-            o = through_argument(m, func, call, &d, d.method && al_node_is(fn, "attribute"), o, w);
-            char *t = shown(pf, fn);
+            o = al_fresh_through_argument(m, func, call, &d, d.method && al_node_is(fn, "attribute"), o, w);
+            char *t = al_fresh_shown(pf, fn);
             al_strbuf sb = {0};
             al_strbuf_printf(&sb, "`%s` %s", t, o.why ? o.why : "");
             free(t);
@@ -885,7 +653,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
             o.why = al_strbuf_detach(&sb);
         }
         if (o.kind == AL_OWN_FRESH && w.calls == 0 && w.hops == 0 && !through) {
-            char *t = shown(pf, fn);
+            char *t = al_fresh_shown(pf, fn);
             free(o.why);
             al_strbuf sb = {0};
             if (w.elem >= 0)
@@ -900,7 +668,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
             free(t);
         }
         if (o.kind == AL_OWN_NO) {
-            char *t = shown(pf, fn);
+            char *t = al_fresh_shown(pf, fn);
             char *why = o.why;
             o.why = NULL;
             al_strbuf sb = {0};
@@ -911,21 +679,21 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
         }
         return o;
     }
-    if (al_node_is(fn, "attribute") && m->index && w.calls < MAX_CALLS &&
+    if (al_node_is(fn, "attribute") && m->index && w.calls < AL_FRESH_MAX_CALLS &&
         !al_node_text_eq(pf, al_node_field(fn, "object"), "self") &&
         !al_node_text_eq(pf, al_node_field(fn, "object"), "cls") &&
-        !al_call_tensor_evidence(m, fn) && method_meet_own(m, func, call, w, &o))
+        !al_call_tensor_evidence(m, fn) && al_fresh_method_meet(m, func, call, w, &o))
         return o;
     /* `self.<attr>(...)`: a module. */
     if (al_node_is(fn, "attribute") && al_node_text_eq(pf, al_node_field(fn, "object"), "self")) {
         char *a = al_node_text(pf, al_node_field(fn, "attribute"));
-        o = module_call_own(m, func, call, a, w);
+        o = al_fresh_module_call(m, func, call, a, w);
         free(a);
         return o;
     }
     /* A callable handed in: anything, its argument included. */
     if (al_node_is(fn, "identifier") && param_named(m, func, fn))
-        return make_about(pf, AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", fn);
+        return al_fresh_make_about(pf, AL_OWN_NO, "`%s` is a parameter: what it returns may be its input", fn);
     /* A builtin (`len`, `int`): the tables say what it gives. */
     if (al_node_is(fn, "identifier")) {
         al_strbuf key = {0};
@@ -943,11 +711,11 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
      * library outside torch (numpy, mlx, pathlib), `config.get(...)`,
      * `getattr(...)` or a tokenizer's `encode(...)`. */
     if (!al_call_tensor_evidence(m, fn))
-        return make_about(pf, AL_OWN_NO,
+        return al_fresh_make_about(pf, AL_OWN_NO,
                           "`%s(...)` is not known to return a tensor (not torch's, not a tensor "
                           "method, not a function of the project)",
                           fn);
-    return make_about(pf, AL_OWN_ASSUMED,
+    return al_fresh_make_about(pf, AL_OWN_ASSUMED,
                       "assumes `%s(...)` returns a new tensor that nothing else holds: alloclint "
                       "does not follow it",
                       fn);
@@ -957,15 +725,15 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
 {
     const al_pyfile *pf = m->pf;
     v = al_py_unparen(v);
-    if (w.hops > MAX_HOPS && (stopped(w), true))
-        return make(AL_OWN_ASSUMED, "assumes the value is a new tensor (too deep to follow)");
+    if (w.hops > MAX_HOPS && (al_fresh_stopped(w), true))
+        return al_fresh_make(AL_OWN_ASSUMED, "assumes the value is a new tensor (too deep to follow)");
     if (al_node_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3)
         return al_own_meet(value_own(m, func, ts_node_named_child(v, 0), hop(w)),
                            value_own(m, func, ts_node_named_child(v, 2), hop(w)));
     /* An operator expression with a torch call in it (`owner * base` may
      * be two ints); a call is what the op tables or its callee say. */
     if (al_node_is(v, "binary_operator") && al_call_has_torch(pf, &m->imports, v, 0))
-        return make(AL_OWN_FRESH, NULL);
+        return al_fresh_make(AL_OWN_FRESH, NULL);
     if (al_node_is(v, "call"))
         return call_own(m, func, v, w);
     /* `x.topk(k)[1]`, `f(...)[0]`: an element or a view of what the call
@@ -988,7 +756,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
      * operand only assumed to be a tensor leaves the whole assumed (`path
      * = get_root() / name` may be a path). */
     if (al_node_is(v, "binary_operator") && w.hops >= MAX_HOPS)
-        stopped(w); /* its operands are not read */
+        al_fresh_stopped(w); /* its operands are not read */
     else if (al_node_is(v, "binary_operator")) {
         al_own assumed = {AL_OWN_NO, NULL, NULL, 0, false};
         static const char *const builtins[] = {"len", "int", "float", "min", "max", "sum", "abs",
@@ -1008,7 +776,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
                 free(name);
                 if (tensor) {
                     al_own_free(&assumed);
-                    return make(AL_OWN_FRESH, NULL);
+                    return al_fresh_make(AL_OWN_FRESH, NULL);
                 }
             }
             if (!al_node_is(o, "call"))
@@ -1022,7 +790,7 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
             if (so.kind == AL_OWN_FRESH) {
                 al_own_free(&so);
                 al_own_free(&assumed);
-                return make(AL_OWN_FRESH, NULL);
+                return al_fresh_make(AL_OWN_FRESH, NULL);
             }
             if (so.kind == AL_OWN_ASSUMED && assumed.kind == AL_OWN_NO) {
                 al_own_free(&assumed);
@@ -1046,9 +814,9 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
     }
     /* `return out, bias`: which element the caller takes is not followed. */
     if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
-        return make_about(pf, AL_OWN_ASSUMED,
+        return al_fresh_make_about(pf, AL_OWN_ASSUMED,
                           "it returns a tuple (`%s`): assumes the element taken is a new tensor", v);
-    return make_about(pf, AL_OWN_NO,
+    return al_fresh_make_about(pf, AL_OWN_NO,
                       al_node_is(v, "identifier") && param_named(m, func, v) ? "`%s` is a parameter"
                                                                            : "`%s` is not a new tensor",
                       v);
@@ -1060,9 +828,9 @@ al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow
      * an element a caller takes of what a helper returns. */
     TSNode v = al_py_unparen(value);
     if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
-        return make_about(m->pf, AL_OWN_NO, "`%s` is a tuple, not a tensor", v);
+        return al_fresh_make_about(m->pf, AL_OWN_NO, "`%s` is a tuple, not a tensor", v);
     /* Not following: start where the call limit stops the index. */
-    walk w = {follow ? 0 : MAX_CALLS, 0, -1, NULL};
+    walk w = {follow ? 0 : AL_FRESH_MAX_CALLS, 0, -1, NULL};
     return value_own(m, func, value, w);
 }
 
@@ -1071,7 +839,7 @@ al_own al_value_own_element(const al_pymodule *m, TSNode func, TSNode value, int
 {
     TSNode v = al_py_unparen(value);
     if (!al_node_is(v, "call"))
-        return make_about(m->pf, AL_OWN_NO, "it is unpacked from `%s`, not from a call", v);
-    walk w = {follow ? 0 : MAX_CALLS, 0, elem, NULL};
+        return al_fresh_make_about(m->pf, AL_OWN_NO, "it is unpacked from `%s`, not from a call", v);
+    walk w = {follow ? 0 : AL_FRESH_MAX_CALLS, 0, elem, NULL};
     return value_own(m, func, v, w);
 }
