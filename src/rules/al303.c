@@ -173,7 +173,9 @@ static void index_fill_loop(al_rule_visit *w, TSNode func, TSNode loop, TSNode o
         free(i);
         return;
     }
-    bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i);
+    /* eval("i") reads it by name, unseen by the count */
+    bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i) &&
+                    !al_py_reads_locals(pf, func);
     char *b = al_node_text(pf, buf), *t = al_node_text(pf, iter);
     char *v = zero ? al_xstrdup("0") : al_node_text(pf, fa.pos[0]);
     al_strbuf repl = {0}, msg = {0};
@@ -287,7 +289,9 @@ static void fill_loop(TSNode func, TSNode loop, void *arg)
      * fill writes it; a number cannot. */
     bool value_ok = !fill || number_literal(fa.pos[0]);
     /* Python keeps the loop variable after the loop. */
-    bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i);
+    /* eval("i") reads it by name, unseen by the count */
+    bool var_dead = al_py_count_ident(pf, func, i) == al_py_count_ident(pf, loop, i) &&
+                    !al_py_reads_locals(pf, func);
     char *b = al_node_text(pf, buf), *st = ts_node_is_null(start) ? NULL : al_node_text(pf, start);
     char *sp = al_node_text(pf, stop), *se = ts_node_is_null(step) ? NULL : al_node_text(pf, step);
     char *v = fill ? al_node_text(pf, fa.pos[0]) : NULL;

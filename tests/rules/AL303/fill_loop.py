@@ -128,3 +128,10 @@ def else_clause(buf: torch.Tensor, n):
     else:
         buf.add_(1)
     return buf
+
+
+def index_read_by_eval(k_buffer: torch.Tensor, v_buffer):
+    # eval reads `i` after the loop by name: the loop stays.
+    for i in range(v_buffer.shape[0] // 2):
+        k_buffer[i].zero_()  # expect: AL303 nofix
+    return k_buffer, eval("i")
