@@ -443,7 +443,9 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
     al_py_args_read(call, &a);
     /* `torch.cat(tensors=[...], dim=0)` too */
     TSNode list = a.npos >= 1 ? a.pos[0] : al_py_kwarg(pf, &a, "tensors");
-    if (!cat || a.splat || ts_node_is_null(list) || a.npos > 2)
+    /* `out=`: the result goes where F.pad cannot put it. */
+    if (!cat || a.splat || ts_node_is_null(list) || a.npos > 2 ||
+        !ts_node_is_null(al_py_kwarg(pf, &a, "out")))
         return;
     TSNode items[3];
     int n = al_py_elements(list, items, 3);

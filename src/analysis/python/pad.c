@@ -36,6 +36,10 @@ bool al_zero_block_read(const al_pymodule *m, TSNode item, TSNode other, al_zero
     al_py_args_read(z, &out->args);
     if (out->args.splat)
         return false;
+    /* `requires_grad=True`: a leaf autograd tracks, not just zeros. */
+    TSNode grad = al_py_kwarg(pf, &out->args, "requires_grad");
+    if (!ts_node_is_null(grad) && !al_node_text_eq(pf, grad, "False"))
+        return false;
     const char *f = al_torch_factory(pf, &m->imports, z, NULL);
     bool method = al_node_is(fn, "attribute") && !f;
     bool zeros = (f && !strcmp(f, "zeros")) || (method && al_py_last_name_is(pf, fn, "new_zeros"));

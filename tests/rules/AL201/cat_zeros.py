@@ -116,3 +116,14 @@ def already_padded(x):
 def numpy_concatenate(np, x):
     # Not torch: np.concatenate is another library.
     return np.concatenate([np.zeros(1), x])  # expect: none
+
+
+def zeros_autograd_tracks(x):
+    # A leaf that requires grad: the result requires grad too, F.pad's not.
+    z = torch.zeros(x.shape[0], 1, dtype=x.dtype, device=x.device, requires_grad=True)
+    return torch.cat([z, x], dim=1)  # expect: none
+
+
+def cat_into_out(x, out):
+    # The result goes to `out=`, which F.pad has not.
+    return torch.cat([torch.zeros(x.shape[0], 1, dtype=x.dtype, device=x.device), x], dim=1, out=out)  # expect: none
