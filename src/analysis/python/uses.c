@@ -30,7 +30,10 @@ static const char *const RESHAPE_METHODS[] = {
 static const char *const SAME_METHODS[] = {"detach", "contiguous", "requires_grad_", NULL};
 static const char *const OPAQUE_METHODS[] = {
     "expand", "expand_as", "as_strided", "narrow", "select", "diagonal", "chunk", "split",
-    "unbind", "tensor_split", "unfold", "split_with_sizes", "__getitem__", NULL};
+    "unbind", "tensor_split", "unfold", "split_with_sizes", "__getitem__", "hsplit", "vsplit",
+    "dsplit", "conj", "adjoint",
+    /* memory shared with another library: `buf.numpy()[:] = 1` writes buf */
+    "numpy", "storage", "__array__", "__dlpack__", NULL};
 static const char *const META_FUNCS[] = {
     "len", "isinstance", "id", "type", "hasattr", "torch.is_tensor",
     "torch.is_floating_point", "torch.numel", NULL};
@@ -647,6 +650,9 @@ static al_use attribute_use(const al_use_ctx *c, TSNode q, al_alias_kind kind, i
         return make(AL_USE_META, q);
     if ((len == 1 && attr[0] == 'T') || (len == 2 && memcmp(attr, "mT", 2) == 0))
         return use_of_value(c, q, view_kind(kind), rid, root);
+    if ((len == 1 && attr[0] == 'H') || (len == 2 && memcmp(attr, "mH", 2) == 0) ||
+        (len == 4 && (!memcmp(attr, "real", 4) || !memcmp(attr, "imag", 4))))
+        return use_of_value(c, q, AL_ALIAS_OPAQUE, AL_REGION_UNKNOWN, root);
     if (len == 4 && memcmp(attr, "data", 4) == 0)
         return use_of_value(c, q, kind, rid, root);
     return make(AL_USE_READ, q);

@@ -162,3 +162,21 @@ def zero_after_writing_helper(src):
     _load_rows(acc, src)
     acc.zero_()  # expect: none
     return acc
+
+
+def numpy_alias_writes(n):
+    # `.numpy()` shares the buffer's memory: the ones written through it
+    # make the last fill needed.
+    buf = torch.zeros(n)
+    arr = buf.numpy()
+    arr[:] = 1.0
+    buf.zero_()  # expect: none
+    return buf
+
+
+def real_view_writes(n):
+    buf = torch.zeros(n, dtype=torch.complex64)
+    r = buf.real
+    r.fill_(1.0)
+    buf.zero_()  # expect: none
+    return buf
