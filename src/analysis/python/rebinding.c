@@ -234,7 +234,11 @@ static al_visit visit_rebind(TSNode n, void *arg)
     else if (al_node_is(n, "as_pattern_target") || al_node_is(n, "delete_statement") ||
              al_node_is(n, "nonlocal_statement") || al_node_is(n, "global_statement"))
         target = n;
-    if (ts_node_is_null(target) || !may_follow(r, n))
+    /* The target of a `for` around st is bound as each pass starts,
+     * before st makes the buffer the pass then writes. */
+    bool header = al_node_is(n, "for_statement") && ts_node_start_byte(n) <= ts_node_start_byte(r->st) &&
+                  ts_node_end_byte(n) >= ts_node_end_byte(r->st);
+    if (ts_node_is_null(target) || header || !may_follow(r, n))
         return AL_VISIT_INTO;
     for (size_t i = 0; i < r->n; i++)
         if (target_spells(r->pf, target, r->paths[i], 0)) {

@@ -28,7 +28,8 @@ bool al_rebinding_reads_old(const al_pyfile *pf, TSNode use, const char *name);
 /* A statement of func that may run after st (below it, or in a loop
  * around it) and binds again a name or attribute path that e reads (`n
  * -= 1`, `self.n = ...`, `for n in ...`, `del n`; a nested function's
- * `nonlocal n` too), or null: e's value at st may not be its value there.
+ * `nonlocal n` too; not the target of a `for` around st, bound before st
+ * on each pass), or null: e's value at st may not be its value there.
  * Calls that change an attribute (`obj.shrink()`) are not seen. */
 TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e);
 /* Whether use is an argument of a kernel launch `kernel[grid](...)`: a
