@@ -131,6 +131,11 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
  * time. */
 size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
                         const char *const *words, al_def *out, size_t max);
+/* al_index_methods finds none past this many files defining the name. */
+#define AL_INDEX_MAX_METHOD_FILES 24
+/* How many of the project's Python files define `def name(` indented (a
+ * method, or a nested function). */
+size_t al_index_method_files(al_index *ix, const char *from_path, const char *name);
 /* A view of Python file path holding every top-level statement whose
  * bytes hold `word` (parsed now where the index had not); false when the
  * file cannot be read or parsed. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_METHOD_FILES 24
+#define MAX_METHOD_FILES AL_INDEX_MAX_METHOD_FILES
 
 /* The methods found for one name and words, kept for the run. */
 typedef struct {
@@ -53,6 +53,18 @@ static void read_method_files(al_index *ix, project *p)
             AL_PUSH(l->files, l->n, l->cap, i);
         }
     }
+}
+
+size_t al_index_method_files(al_index *ix, const char *from_path, const char *name)
+{
+    al_index_lock(ix);
+    project *p = al_index_project_of(ix, from_path);
+    if (p)
+        read_method_files(ix, p);
+    file_list *l = p ? al_memo_get(&p->method_files, name) : NULL;
+    size_t n = l ? l->n : 0;
+    al_index_unlock(ix);
+    return n;
 }
 
 size_t al_index_methods(al_index *ix, const char *from_path, const char *name,

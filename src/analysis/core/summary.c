@@ -3,6 +3,7 @@
 #include "index.h"
 #include "languages.h"
 #include "../../front/python/syntax.h"
+#include "../../base/paths.h"
 #include "../../base/util.h"
 
 #include <stdarg.h>
@@ -447,9 +448,21 @@ static bool class_of(const al_def *d, al_def *out)
     return true;
 }
 
+static bool same_file(const char *a, const char *b)
+{
+    if (!strcmp(a, b))
+        return true;
+    /* the run's spelling of a file and the index's */
+    char *ra = al_path_real(a), *rb = al_path_real(b);
+    bool same = ra && rb && !strcmp(ra, rb);
+    free(ra);
+    free(rb);
+    return same;
+}
+
 static bool same_class(const al_def *a, const al_def *b)
 {
-    if (strcmp(a->path, b->path))
+    if (!same_file(a->path, b->path))
         return false;
     char *x = al_node_text(a->pf, al_node_field(a->def, "name"));
     char *y = al_node_text(b->pf, al_node_field(b->def, "name"));
@@ -459,21 +472,24 @@ static bool same_class(const al_def *a, const al_def *b)
     return same;
 }
 
-/* Whether class cls is base or derives from it in the project; a base
- * line alloclint cannot follow may: yes (it is kept in the meet). */
-static bool derives(struct al_index *ix, const al_def *cls, const al_def *base, int depth)
+/* Whether class cls is base or derives from it in the project. A base
+ * line alloclint cannot follow gives `unknown` (a meet that must not miss
+ * a class keeps it; one looking for subclasses of a project class knows
+ * that a class from outside the project is none). */
+static bool derives(struct al_index *ix, const al_def *cls, const al_def *base, int depth,
+                    bool unknown)
 {
     if (same_class(cls, base))
         return true;
     if (depth >= 6)
-        return true;
+        return unknown;
     al_def bases[8];
     bool all;
     size_t n = al_index_class_bases(ix, cls, bases, 8, &all);
-    if (!all)
+    if (!all && unknown)
         return true;
     for (size_t i = 0; i < n; i++)
-        if (derives(ix, &bases[i], base, depth + 1))
+        if (derives(ix, &bases[i], base, depth + 1, unknown))
             return true;
     return false;
 }
@@ -531,7 +547,7 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         al_def cls;
-        if (!typed || !class_of(&defs[i], &cls) || derives(env->index, &cls, &type, 0))
+        if (!typed || !class_of(&defs[i], &cls) || derives(env->index, &cls, &type, 0, true))
             defs[kept++] = defs[i];
     }
     size_t others = n - kept;
@@ -616,6 +632,77 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
     return ok;
 }
 
+static const char *effect_verb(al_effect e);
+
+/* `self.m(...)` runs the override of `m` when self is an instance of a
+ * subclass: the project's subclasses of the class around the call that
+ * define `m` are met with d's effect (out). 1: an override's effect
+ * replaced it (*who: its name, to free); 0: d's stands; -1: they cannot
+ * all be read (the name is defined in too many files), no effect known. */
+static int overrides_effect(const al_file_env *env, TSNode call, TSNode fn, int pos, TSNode kw,
+                            const al_def *d, al_call_effect *out, char **who)
+{
+    TSNode c = ts_node_parent(call);
+    while (!ts_node_is_null(c) && !al_node_is(c, "class_definition"))
+        c = ts_node_parent(c);
+    al_effect own = out->effect;
+    if (ts_node_is_null(c) || own == AL_EFFECT_READS || own == AL_EFFECT_ESCAPES ||
+        own == AL_EFFECT_SKIPS || own == AL_EFFECT_ACCUMULATES || own == AL_EFFECT_WRITES_PART)
+        return 0; /* no class, or d itself already keeps the fill */
+    al_def here = {env->path, env->pf, env->mod, c, false, false};
+    char *method = al_node_text(env->pf, al_node_field(fn, "attribute"));
+    size_t files = al_index_method_files(env->index, env->path, method);
+    if (files > AL_INDEX_MAX_METHOD_FILES) {
+        al_call_effect_free(out);
+        free(method);
+        return -1;
+    }
+    al_def defs[64];
+    size_t n = al_index_methods(env->index, env->path, method, NULL, defs, 64);
+    for (size_t i = 0; i < n; i++) {
+        al_def cls;
+        if (!class_of(&defs[i], &cls) || same_class(&cls, &here) ||
+            (same_file(defs[i].path, d->path) && al_node_row(defs[i].def) == al_node_row(d->def)) ||
+            !derives(env->index, &cls, &here, 0, false) || al_py_is_abstract_def(defs[i].pf, defs[i].def))
+            continue;
+        al_strlist params = {0};
+        al_py_param_names(defs[i].pf, defs[i].def, &params);
+        int param = param_for(env->pf, &params, pos, kw, true);
+        al_strlist_free(&params);
+        al_call_effect e;
+        if (param < 0 || !helper_effect(env, &defs[i], param, &e)) {
+            memset(&e, 0, sizeof e);
+            e.effect = AL_EFFECT_ESCAPES;
+        }
+        if (e.effect == AL_EFFECT_WRITES_ALL || e.effect == own) {
+            al_call_effect_free(&e);
+            continue;
+        }
+        char *sub = al_node_text(cls.pf, al_node_field(cls.def, "name"));
+        char *base = al_node_text(env->pf, al_node_field(c, "name"));
+        al_strbuf nb = {0};
+        al_strbuf_printf(&nb, "%s.%s", sub, method);
+        char *name = al_strbuf_detach(&nb);
+        al_call_effect_free(out);
+        *out = e;
+        al_chain tail = out->chain;
+        memset(&out->chain, 0, sizeof out->chain);
+        al_chain_add(&out->chain, defs[i].path, al_node_row(defs[i].def),
+                     "`self.%s` runs `%s` when self is a `%s`, a subclass of `%s` of the project, "
+                     "and it %s its argument",
+                     method, name, sub, base, effect_verb(e.effect));
+        free(sub);
+        free(base);
+        al_chain_append(&out->chain, &tail);
+        al_chain_free(&tail);
+        *who = name;
+        free(method);
+        return 1;
+    }
+    free(method);
+    return 0;
+}
+
 static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
                           al_call_effect *out)
 {
@@ -645,6 +732,22 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     al_strlist_free(&params);
     if (param < 0 || !helper_effect(env, &d, param, out))
         return false;
+    TSNode obj = al_node_is(fn, "attribute") ? al_node_field(fn, "object") : (TSNode){0};
+    char *over = NULL;
+    int replaced = d.method && !ts_node_is_null(obj) &&
+                           (al_node_text_eq(env->pf, obj, "self") || al_node_text_eq(env->pf, obj, "cls"))
+                       ? overrides_effect(env, call, fn, pos, kw, &d, out, &over)
+                       : 0;
+    if (replaced < 0)
+        return false;
+    if (replaced) {
+        al_strbuf who = {0};
+        al_strbuf_printf(&who, "`%s`", over);
+        free(out->callee);
+        out->callee = al_strbuf_detach(&who);
+        free(over);
+        return true;
+    }
     bind_requirement(env, call, &d, skip_self, out);
     mark_apart(env, d.path, out);
     char *name = def_name(&d);
@@ -655,14 +758,7 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     al_chain tail = out->chain;
     memset(&out->chain, 0, sizeof out->chain);
     al_chain_add(&out->chain, d.path, al_node_row(d.def), "`%s` %s its argument%s", name,
-                 out->effect == AL_EFFECT_WRITES_ALL    ? "writes every element of"
-                 : out->effect == AL_EFFECT_WRITES_SOME ? "writes, without a proof that it covers,"
-                 : out->effect == AL_EFFECT_SKIPS       ? "may skip"
-                 : out->effect == AL_EFFECT_WRITES_PART ? "leaves part of"
-                 : out->effect == AL_EFFECT_ACCUMULATES ? "accumulates into"
-                 : out->effect == AL_EFFECT_READS       ? "reads"
-                 : out->effect == AL_EFFECT_UNREAD      ? "never reads the values of"
-                                                        : "keeps or hands on",
+                 effect_verb(out->effect),
                  out->effect == AL_EFFECT_WRITES_ALL && out->req.kind != AL_REQ_NONE
                      ? " when its size matches the call's other arguments"
                  : out->effect == AL_EFFECT_WRITES_SOME && out->req.kind == AL_REQ_ROWS_OF
@@ -691,4 +787,16 @@ bool al_callee_effect(const al_file_env *env, TSNode call, int pos, TSNode kw,
     bool ok = callee_effect(env, call, pos, kw, out);
     al_index_unlock(env->index);
     return ok;
+}
+
+static const char *effect_verb(al_effect e)
+{
+    return e == AL_EFFECT_WRITES_ALL    ? "writes every element of"
+           : e == AL_EFFECT_WRITES_SOME ? "writes, without a proof that it covers,"
+           : e == AL_EFFECT_SKIPS       ? "may skip"
+           : e == AL_EFFECT_WRITES_PART ? "leaves part of"
+           : e == AL_EFFECT_ACCUMULATES ? "accumulates into"
+           : e == AL_EFFECT_READS       ? "reads"
+           : e == AL_EFFECT_UNREAD      ? "never reads the values of"
+                                        : "keeps or hands on";
 }
