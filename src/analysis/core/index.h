@@ -131,6 +131,22 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
  * time. */
 size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
                         const char *const *words, al_def *out, size_t max);
+/* The class around definition d (out->def its class_definition). */
+bool al_index_class_of(const al_def *d, al_def *out);
+/* Whether two paths name one file (the run's spelling and the index's). */
+bool al_index_same_file(const char *a, const char *b);
+/* Whether two class definitions are one class (file and name). */
+bool al_index_same_class(const al_def *a, const al_def *b);
+/* Whether class cls is base or derives from it through the project's
+ * classes; a base line alloclint cannot follow gives `unknown`. */
+bool al_index_derives(al_index *ix, const al_def *cls, const al_def *base, bool unknown);
+/* The methods `method` that the project's subclasses of class cls define
+ * (their own, abstract ones aside; `named`, the one a call resolved to,
+ * left out): what `self.method(...)` in cls may run instead. *complete is
+ * false when they could not all be read (the name is defined in more than
+ * AL_INDEX_MAX_METHOD_FILES files, or too many methods). */
+size_t al_index_overrides(al_index *ix, const al_def *cls, const char *method, const al_def *named,
+                          al_def *out, size_t max, bool *complete);
 /* al_index_methods finds none past this many files defining the name. */
 #define AL_INDEX_MAX_METHOD_FILES 24
 /* How many of the project's Python files define `def name(` indented (a

@@ -7,6 +7,7 @@
 #include "index_internal.h"
 #include "languages.h"
 #include "../../front/python/syntax.h"
+#include "../../base/paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,89 @@ static void read_method_files(al_index *ix, project *p)
             AL_PUSH(l->files, l->n, l->cap, i);
         }
     }
+}
+
+/* The class around definition d, as a definition of its file. */
+bool al_index_class_of(const al_def *d, al_def *out)
+{
+    TSNode c = ts_node_parent(d->def);
+    while (!ts_node_is_null(c) && !al_node_is(c, "class_definition"))
+        c = ts_node_parent(c);
+    if (ts_node_is_null(c))
+        return false;
+    *out = (al_def){d->path, d->pf, d->mod, c, false, false};
+    return true;
+}
+
+bool al_index_same_file(const char *a, const char *b)
+{
+    if (!strcmp(a, b))
+        return true;
+    /* the run's spelling of a file and the index's */
+    char *ra = al_path_real(a), *rb = al_path_real(b);
+    bool same = ra && rb && !strcmp(ra, rb);
+    free(ra);
+    free(rb);
+    return same;
+}
+
+bool al_index_same_class(const al_def *a, const al_def *b)
+{
+    if (!al_index_same_file(a->path, b->path))
+        return false;
+    char *x = al_node_text(a->pf, al_node_field(a->def, "name"));
+    char *y = al_node_text(b->pf, al_node_field(b->def, "name"));
+    bool same = !strcmp(x, y);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* Whether class cls is base or derives from it in the project. A base
+ * line alloclint cannot follow gives `unknown` (a meet that must not miss
+ * a class keeps it; one looking for subclasses of a project class knows
+ * that a class from outside the project is none). */
+static bool derives(al_index *ix, const al_def *cls, const al_def *base, int depth, bool unknown)
+{
+    if (al_index_same_class(cls, base))
+        return true;
+    if (depth >= 6)
+        return unknown;
+    al_def bases[8];
+    bool all;
+    size_t n = al_index_class_bases(ix, cls, bases, 8, &all);
+    if (!all && unknown)
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (derives(ix, &bases[i], base, depth + 1, unknown))
+            return true;
+    return false;
+}
+
+bool al_index_derives(al_index *ix, const al_def *cls, const al_def *base, bool unknown)
+{
+    return derives(ix, cls, base, 0, unknown);
+}
+
+size_t al_index_overrides(al_index *ix, const al_def *cls, const char *method, const al_def *named,
+                          al_def *out, size_t max, bool *complete)
+{
+    *complete = al_index_method_files(ix, cls->path, method) <= AL_INDEX_MAX_METHOD_FILES;
+    if (!*complete)
+        return 0;
+    al_def defs[64];
+    size_t n = al_index_methods(ix, cls->path, method, NULL, defs, 64), k = 0;
+    for (size_t i = 0; i < n && k < max; i++) {
+        al_def c;
+        if (!al_index_class_of(&defs[i], &c) || al_index_same_class(&c, cls) ||
+            (al_index_same_file(defs[i].path, named->path) &&
+             al_node_row(defs[i].def) == al_node_row(named->def)) ||
+            !derives(ix, &c, cls, 0, false) || al_py_is_abstract_def(defs[i].pf, defs[i].def))
+            continue;
+        out[k++] = defs[i];
+    }
+    *complete = n < 64;
+    return k;
 }
 
 size_t al_index_method_files(al_index *ix, const char *from_path, const char *name)

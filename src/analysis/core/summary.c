@@ -436,64 +436,6 @@ static bool accepts(const al_pyfile *pf, const al_py_args *a, const al_strlist *
     return true;
 }
 
-/* The class around definition d, as a definition of its file. */
-static bool class_of(const al_def *d, al_def *out)
-{
-    TSNode c = ts_node_parent(d->def);
-    while (!ts_node_is_null(c) && !al_node_is(c, "class_definition"))
-        c = ts_node_parent(c);
-    if (ts_node_is_null(c))
-        return false;
-    *out = (al_def){d->path, d->pf, d->mod, c, false, false};
-    return true;
-}
-
-static bool same_file(const char *a, const char *b)
-{
-    if (!strcmp(a, b))
-        return true;
-    /* the run's spelling of a file and the index's */
-    char *ra = al_path_real(a), *rb = al_path_real(b);
-    bool same = ra && rb && !strcmp(ra, rb);
-    free(ra);
-    free(rb);
-    return same;
-}
-
-static bool same_class(const al_def *a, const al_def *b)
-{
-    if (!same_file(a->path, b->path))
-        return false;
-    char *x = al_node_text(a->pf, al_node_field(a->def, "name"));
-    char *y = al_node_text(b->pf, al_node_field(b->def, "name"));
-    bool same = !strcmp(x, y);
-    free(x);
-    free(y);
-    return same;
-}
-
-/* Whether class cls is base or derives from it in the project. A base
- * line alloclint cannot follow gives `unknown` (a meet that must not miss
- * a class keeps it; one looking for subclasses of a project class knows
- * that a class from outside the project is none). */
-static bool derives(struct al_index *ix, const al_def *cls, const al_def *base, int depth,
-                    bool unknown)
-{
-    if (same_class(cls, base))
-        return true;
-    if (depth >= 6)
-        return unknown;
-    al_def bases[8];
-    bool all;
-    size_t n = al_index_class_bases(ix, cls, bases, 8, &all);
-    if (!all && unknown)
-        return true;
-    for (size_t i = 0; i < n; i++)
-        if (derives(ix, &bases[i], base, depth + 1, unknown))
-            return true;
-    return false;
-}
-
 /* The class `self.<attr>` is declared to hold in the class around call,
  * found in the project, or false. */
 static bool declared_class(const al_file_env *env, TSNode call, TSNode attr, al_def *out)
@@ -547,7 +489,7 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         al_def cls;
-        if (!typed || !class_of(&defs[i], &cls) || derives(env->index, &cls, &type, 0, true))
+        if (!typed || !al_index_class_of(&defs[i], &cls) || al_index_derives(env->index, &cls, &type, true))
             defs[kept++] = defs[i];
     }
     size_t others = n - kept;
@@ -651,20 +593,17 @@ static int overrides_effect(const al_file_env *env, TSNode call, TSNode fn, int 
         return 0; /* no class, or d itself already keeps the fill */
     al_def here = {env->path, env->pf, env->mod, c, false, false};
     char *method = al_node_text(env->pf, al_node_field(fn, "attribute"));
-    size_t files = al_index_method_files(env->index, env->path, method);
-    if (files > AL_INDEX_MAX_METHOD_FILES) {
+    al_def defs[64];
+    bool complete;
+    size_t n = al_index_overrides(env->index, &here, method, d, defs, 64, &complete);
+    if (!complete) {
         al_call_effect_free(out);
         free(method);
         return -1;
     }
-    al_def defs[64];
-    size_t n = al_index_methods(env->index, env->path, method, NULL, defs, 64);
     for (size_t i = 0; i < n; i++) {
         al_def cls;
-        if (!class_of(&defs[i], &cls) || same_class(&cls, &here) ||
-            (same_file(defs[i].path, d->path) && al_node_row(defs[i].def) == al_node_row(d->def)) ||
-            !derives(env->index, &cls, &here, 0, false) || al_py_is_abstract_def(defs[i].pf, defs[i].def))
-            continue;
+        al_index_class_of(&defs[i], &cls);
         al_strlist params = {0};
         al_py_param_names(defs[i].pf, defs[i].def, &params);
         int param = param_for(env->pf, &params, pos, kw, true);

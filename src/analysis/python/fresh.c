@@ -580,6 +580,53 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
     return true;
 }
 
+/* `self.m(...)`: what the project's subclasses' overrides of m return,
+ * met with o (what the method the call names returns). */
+static al_own overrides_own(const al_pymodule *m, TSNode func, TSNode call, const al_def *d, walk w,
+                            al_own o)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode fn = al_node_field(call, "function");
+    TSNode obj = al_node_is(fn, "attribute") ? al_node_field(fn, "object") : (TSNode){0};
+    TSNode c = ts_node_parent(call);
+    while (!ts_node_is_null(c) && !al_node_is(c, "class_definition"))
+        c = ts_node_parent(c);
+    if (ts_node_is_null(obj) || ts_node_is_null(c) ||
+        !(al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls")))
+        return o;
+    al_def here = {m->path, pf, m, c, false, false};
+    char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
+    al_def defs[16];
+    bool complete;
+    size_t n = al_index_overrides(m->index, &here, meth, d, defs, 16, &complete);
+    if (!complete) {
+        o = al_own_meet(o, al_fresh_make(AL_OWN_NO, "`self.%s` may run an override of a subclass: "
+                                                    "the project defines `%s` in too many files "
+                                                    "to read them all",
+                                         meth, meth));
+    }
+    for (size_t i = 0; i < n && o.kind != AL_OWN_NO; i++) {
+        al_own r = al_fresh_returns(&defs[i], al_fresh_enter(w), m);
+        if (r.param)
+            r = al_fresh_through_argument(m, func, call, &defs[i], true, r, w);
+        if (r.kind == AL_OWN_NO) {
+            al_def cls;
+            al_index_class_of(&defs[i], &cls);
+            char *sub = al_node_text(cls.pf, al_node_field(cls.def, "name"));
+            al_own why = al_fresh_make(AL_OWN_NO, "`self.%s` runs `%s.%s` when self is a `%s` (a "
+                                                  "subclass in the project), which may not return "
+                                                  "a new tensor: %s",
+                                       meth, sub, meth, sub, r.why ? r.why : "?");
+            free(sub);
+            al_own_free(&r);
+            r = why;
+        }
+        o = al_own_meet(o, r);
+    }
+    free(meth);
+    return o;
+}
+
 static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
 {
     const al_pyfile *pf = m->pf;
@@ -652,6 +699,8 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
             free(o.why);
             o.why = al_strbuf_detach(&sb);
         }
+        if (d.method && o.kind != AL_OWN_NO)
+            o = overrides_own(m, func, call, &d, w, o);
         if (o.kind == AL_OWN_FRESH && w.calls == 0 && w.hops == 0 && !through) {
             char *t = al_fresh_shown(pf, fn);
             free(o.why);
