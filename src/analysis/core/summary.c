@@ -173,6 +173,10 @@ static TSNode argument_for(const al_pyfile *pf, TSNode call, const al_strlist *p
 static bool helper_effect(const al_file_env *env, const al_def *d, int param,
                           al_call_effect *out)
 {
+    /* A decorator alloclint does not know may read or keep the argument
+     * before the body runs, or never run it. */
+    if (!al_py_decorators_transparent(d->pf, d->def))
+        return false;
     al_strlist params = {0};
     al_py_param_names(d->pf, d->def, &params);
     if (param < 0 || param >= (int)params.n || params.items[param][0] == '*') {

@@ -365,6 +365,9 @@ static void own_free_boxed(void *p)
  * (a view the index parsed) follows calls through the caller's index. */
 al_own al_fresh_returns(const al_def *d, walk w, const al_pymodule *caller)
 {
+    if (!al_py_decorators_transparent(d->pf, d->def))
+        return al_fresh_make(AL_OWN_NO, "it is decorated: the decorator may return something "
+                                        "else (a cache gives every caller one tensor)");
     struct al_index *ix = caller->index;
     al_pymodule scoped = *d->mod;
     if (!scoped.index) {

@@ -917,3 +917,33 @@ bool al_py_reads_locals(const al_pyfile *pf, TSNode n)
 {
     return reads_locals(pf, n, 0);
 }
+
+bool al_py_decorators_transparent(const al_pyfile *pf, TSNode def)
+{
+    static const char *const known[] = {
+        "staticmethod", "classmethod", "abstractmethod", "abc.abstractmethod", "override",
+        "typing.override", "typing_extensions.override", "final", "typing.final",
+        "torch.no_grad", "no_grad", "torch.inference_mode", "inference_mode",
+        "torch.enable_grad", "torch.compile", "torch.jit.script", "torch.jit.ignore",
+        "torch.jit.unused", "torch.compiler.disable", "torch._dynamo.disable",
+        /* a custom op's implementation, which the op calls as written */
+        "torch.library.impl", "torch.library.custom_op", "torch.library.register_kernel",
+        "custom_op", NULL};
+    TSNode parent = ts_node_parent(def);
+    if (!al_node_is(parent, "decorated_definition"))
+        return true;
+    for (uint32_t i = 0; i < ts_node_named_child_count(parent); i++) {
+        TSNode d = ts_node_named_child(parent, i);
+        if (!al_node_is(d, "decorator"))
+            continue;
+        TSNode e = ts_node_named_child(d, 0);
+        if (al_node_is(e, "call"))
+            e = al_node_field(e, "function");
+        bool ok = false;
+        for (int k = 0; known[k] && !ok; k++)
+            ok = al_node_text_eq(pf, e, known[k]);
+        if (!ok)
+            return false;
+    }
+    return true;
+}

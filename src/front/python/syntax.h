@@ -145,6 +145,12 @@ int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *
  * class's name, or two disagree. */
 TSNode al_py_attribute_type(const al_pyfile *pf, TSNode cls, const char *attr);
 
+/* Whether def's decorators, if any, all call it as written and hand back
+ * what it returns (staticmethod, classmethod, torch.no_grad(),
+ * torch.inference_mode(), torch.compile, abstractmethod, override...): a
+ * cache (`functools.cache`) returns one tensor to every caller, a
+ * wrapper may read or keep the arguments first. */
+bool al_py_decorators_transparent(const al_pyfile *pf, TSNode def);
 /* Whether the call is `eval(...)`, `exec(...)`, `locals()` or `vars()`,
  * which can read any local name, unseen. */
 bool al_py_call_reads_locals(const al_pyfile *pf, TSNode call);

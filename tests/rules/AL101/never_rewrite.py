@@ -243,3 +243,24 @@ def written_in_an_assert(x):
     buf = torch.zeros_like(x)  # expect: none
     assert buf.copy_(x) is not None
     return buf
+
+
+def _checked(fn):
+    def wrapper(buf, x):
+        # reads the buffer before the helper writes it
+        assert not torch.isnan(buf).any()
+        return fn(buf, x)
+
+    return wrapper
+
+
+@_checked
+def _fill_checked(buf, x):
+    buf.copy_(x)
+
+
+def helper_behind_a_decorator(x):
+    # The decorator runs first and reads the zeros.
+    buf = torch.zeros_like(x)  # expect: none
+    _fill_checked(buf, x)
+    return buf

@@ -2,6 +2,8 @@
 # AL401 fixtures: the in-place forms engineers wrote by hand in inference
 # code, and what a safe fix must prove (no autograd, no alias, the same
 # shape and dtype).
+import functools
+
 import torch
 
 
@@ -174,3 +176,17 @@ def held_from_an_earlier_pass(x, n):
         outs.append(y)
         y = y * 2
     return outs
+
+
+@functools.cache
+def _position_ids(n: int):
+    return torch.arange(n)
+
+
+@torch.inference_mode()
+def cached_positions(n: int):
+    # The cache hands every caller the same tensor: updating it in place
+    # would change what the next call gets.
+    p = _position_ids(n)
+    p = torch.clamp(p, min=1)  # expect: none
+    return p
