@@ -121,11 +121,22 @@ bool al_index_derives(al_index *ix, const al_def *cls, const al_def *base, bool 
 size_t al_index_overrides(al_index *ix, const al_def *cls, const char *method, const al_def *named,
                           al_def *out, size_t max, bool *complete)
 {
-    *complete = al_index_method_files(ix, cls->path, method) <= AL_INDEX_MAX_METHOD_FILES;
+    size_t files = al_index_method_files(ix, cls->path, method);
+    *complete = files <= AL_INDEX_MAX_METHOD_FILES;
     if (!*complete)
         return 0;
     al_def defs[64];
-    size_t n = al_index_methods(ix, cls->path, method, NULL, defs, 64), k = 0;
+    size_t n = 0, k = 0;
+    TSNode found[64];
+    size_t own = files == 1 && !cls->pf->partial ? al_py_class_methods(cls->pf, method, found, 64) : 0;
+    if (own) {
+        /* Defined in one file only, the class's own (parsed whole): its
+         * classes are all there is to read. */
+        for (size_t i = 0; i < own; i++)
+            al_index_fill_def(&defs[n++], cls->path, cls->pf, cls->mod, found[i]);
+    } else {
+        n = al_index_methods(ix, cls->path, method, NULL, defs, 64);
+    }
     for (size_t i = 0; i < n && k < max; i++) {
         al_def c;
         if (!al_index_class_of(&defs[i], &c) || al_index_same_class(&c, cls) ||
@@ -173,10 +184,15 @@ size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
          * anyway, and parsing them all costs. */
         size_t *hits = al_xcalloc(l && l->n ? l->n : 1, sizeof *hits);
         size_t nhits = 0;
+        bool any_word = words && words[0];
         for (size_t i = 0; l && i < l->n && nhits <= MAX_METHOD_FILES; i++) {
+            if (!any_word) {
+                hits[nhits++] = l->files[i];
+                continue;
+            }
             al_source src;
             bool all = al_index_load_bytes(ix, &src, p->py_files.items[l->files[i]]) == AL_SOURCE_OK;
-            for (size_t w = 0; all && words && words[w]; w++)
+            for (size_t w = 0; all && words[w]; w++)
                 all = memmem(src.bytes, src.len, words[w], strlen(words[w])) != NULL;
             al_source_free(&src);
             if (all)

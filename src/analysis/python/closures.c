@@ -141,10 +141,27 @@ static int by_node(const void *x, const void *y)
                                                                        : 0;
 }
 
+/* Whether the function's bytes could hold a nested scope or a call that
+ * reads locals: most functions hold none, and need no walk. */
+static bool may_hold_late(const al_pyfile *pf, TSNode func)
+{
+    static const char *const marks[] = {"def ", "lambda", " for ", "class ", "eval", "exec",
+                                        "locals", "vars", NULL};
+    TSNode body = al_node_field(func, "body");
+    size_t len;
+    const char *p = al_node_ptr(pf, body, &len);
+    for (int i = 0; marks[i]; i++)
+        if (memmem(p, len, marks[i], strlen(marks[i])))
+            return true;
+    return false;
+}
+
 void al_closures_find(const al_pyfile *pf, TSNode func, const al_cfg *cfg,
                       const char *const *globals, size_t nglobals, al_closures *out)
 {
     memset(out, 0, sizeof *out);
+    if (!may_hold_late(pf, func))
+        return;
     for (size_t i = 0; i < cfg->n; i++) {
         TSNode e = cfg->nodes[i].eval;
         if (ts_node_is_null(e))

@@ -185,6 +185,11 @@ bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, walk w
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
     char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
+    size_t files = al_index_method_files(m->index, m->path, meth);
+    if (files == 0 || files > MAX_MEET) {
+        free(meth);
+        return false;
+    }
     al_def defs[MAX_MEET + 1];
     size_t n = al_index_methods(m->index, m->path, meth, NULL, defs, MAX_MEET + 1);
     size_t k = 0;
