@@ -248,50 +248,6 @@ static al_visit visit_rebind(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
-static bool word_char(char c)
-{
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-/* Whether bytes [p, end) might bind `word` (the last name of a path):
- * `word =`, `word +=` and the other updates, `word :=`, `word,` at the
- * start of a line, `for word`, `as word`, `del word`, `nonlocal word`. A
- * filter before the walk: a miss here is no binding. */
-static bool may_bind_word(const char *p, const char *end, const char *word)
-{
-    size_t wl = strlen(word);
-    for (const char *q = p; q + wl <= end; q++) {
-        q = memmem(q, (size_t)(end - q), word, wl);
-        if (!q)
-            return false;
-        if ((q > p && word_char(q[-1])) || (q + wl < end && word_char(q[wl])))
-            continue;
-        const char *a = q + wl;
-        while (a < end && *a == ' ')
-            a++;
-        if (a < end && *a == '=' && !(a + 1 < end && a[1] == '='))
-            return true;
-        if (a + 1 < end && a[1] == '=' && strchr("+-*/%&|^:@", *a))
-            return true;
-        if (a + 2 < end && a[2] == '=' && (!memcmp(a, "//", 2) || !memcmp(a, "**", 2) ||
-                                           !memcmp(a, ">>", 2) || !memcmp(a, "<<", 2)))
-            return true;
-        const char *b = q;
-        while (b > p && b[-1] == ' ')
-            b--;
-        if (a < end && *a == ',' && (b == p || b[-1] == '\n'))
-            return true;
-        static const char *const before[] = {"for", "as", "del", "nonlocal", "global", NULL};
-        for (int k = 0; before[k]; k++) {
-            size_t kl = strlen(before[k]);
-            if ((size_t)(b - p) >= kl && !memcmp(b - kl, before[k], kl) &&
-                (b - kl == p || !word_char(b[-(long)kl - 1])))
-                return true;
-        }
-    }
-    return false;
-}
-
 TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
 {
     char *paths[32];
@@ -310,7 +266,7 @@ TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
     bool maybe = false;
     for (size_t i = 0; i < n && !maybe; i++) {
         const char *last = strrchr(paths[i], '.');
-        maybe = lo < hi && may_bind_word(lo, hi, last ? last + 1 : paths[i]);
+        maybe = lo < hi && al_py_bytes_may_bind(lo, hi, last ? last + 1 : paths[i]);
     }
     if (maybe)
         al_node_preorder(al_node_field(func, "body"), visit_rebind, &r);

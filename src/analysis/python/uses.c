@@ -896,6 +896,12 @@ static bool in_graph_capture(const al_pyfile *pf, TSNode n)
 static bool in_suppressing_with(const al_use_ctx *c, TSNode n)
 {
     const al_pyfile *pf = c->env->pf;
+    if (c->buf && !ts_node_is_null(c->buf->func)) {
+        size_t len;
+        const char *p = al_node_ptr(pf, c->buf->func, &len);
+        if (!memmem(p, len, "suppress", 8))
+            return false; /* no `suppress` in the function's bytes */
+    }
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
         if (al_node_is(p, "function_definition") || al_node_is(p, "class_definition"))
             return false;

@@ -733,10 +733,31 @@ static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *l
 int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def)
 {
     *def = (TSNode){0};
-    for (TSNode p = ts_node_parent(site); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    /* The functions and lambdas around site, outermost first, found from
+     * the root down (a node's parent is a walk from the root each time). */
+    TSNode scopes[64];
+    int ns = 0;
+    uint32_t at = ts_node_start_byte(site);
+    for (TSNode n = pf->root; ns < 64;) {
+        TSNode c = ts_node_first_child_for_byte(n, at);
+        if (ts_node_is_null(c) || ts_node_start_byte(c) > at || ts_node_eq(c, site) ||
+            ts_node_end_byte(c) < ts_node_end_byte(site))
+            break;
+        if (al_node_is(c, "function_definition") || al_node_is(c, "lambda"))
+            scopes[ns++] = c;
+        n = c;
+    }
+    for (int si = ns - 1; si >= 0; si--) {
+        TSNode p = scopes[si];
         if (!al_node_is(p, "function_definition") && !al_node_is(p, "lambda"))
             continue; /* a class body is no scope its methods see */
         TSNode body = al_node_field(p, "body");
+        if (al_node_is(p, "function_definition") && !al_py_is_param(pf, p, name)) {
+            size_t blen;
+            const char *bp = al_node_ptr(pf, body, &blen);
+            if (!al_py_bytes_may_bind(bp, bp + blen, name))
+                continue; /* its bytes bind the name nowhere */
+        }
         bool param = al_node_is(p, "function_definition") ? al_py_is_param(pf, p, name) : true;
         al_strlist bound = {0};
         if (al_node_is(p, "function_definition"))
@@ -947,3 +968,45 @@ bool al_py_decorators_transparent(const al_pyfile *pf, TSNode def)
     }
     return true;
 }
+
+static bool word_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool al_py_bytes_may_bind(const char *p, const char *end, const char *word)
+{
+    size_t wl = strlen(word);
+    for (const char *q = p; q + wl <= end; q++) {
+        q = memmem(q, (size_t)(end - q), word, wl);
+        if (!q)
+            return false;
+        if ((q > p && word_char(q[-1])) || (q + wl < end && word_char(q[wl])))
+            continue;
+        const char *a = q + wl;
+        while (a < end && *a == ' ')
+            a++;
+        if (a < end && *a == '=' && !(a + 1 < end && a[1] == '='))
+            return true;
+        if (a + 1 < end && a[1] == '=' && strchr("+-*/%&|^:@", *a))
+            return true;
+        if (a + 2 < end && a[2] == '=' && (!memcmp(a, "//", 2) || !memcmp(a, "**", 2) ||
+                                           !memcmp(a, ">>", 2) || !memcmp(a, "<<", 2)))
+            return true;
+        const char *b = q;
+        while (b > p && b[-1] == ' ')
+            b--;
+        if (a < end && *a == ',' && (b == p || b[-1] == '\n'))
+            return true;
+        static const char *const before[] = {"for", "as", "del", "nonlocal", "global", "def",
+                                             "class", "import", NULL};
+        for (int k = 0; before[k]; k++) {
+            size_t kl = strlen(before[k]);
+            if ((size_t)(b - p) >= kl && !memcmp(b - kl, before[k], kl) &&
+                (b - kl == p || !word_char(b[-(long)kl - 1])))
+                return true;
+        }
+    }
+    return false;
+}
+

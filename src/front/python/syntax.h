@@ -151,6 +151,11 @@ TSNode al_py_attribute_type(const al_pyfile *pf, TSNode cls, const char *attr);
  * cache (`functools.cache`) returns one tensor to every caller, a
  * wrapper may read or keep the arguments first. */
 bool al_py_decorators_transparent(const al_pyfile *pf, TSNode def);
+/* Whether bytes [p, end) might bind `word`: `word =`, `word +=` and the
+ * other updates, `word :=`, `word,` at the start of a line, `for word`,
+ * `as word`, `del word`, `nonlocal word`, `def word`, `import word`. A
+ * filter before a syntax walk: false means no binding there. */
+bool al_py_bytes_may_bind(const char *p, const char *end, const char *word);
 /* Whether the call is `eval(...)`, `exec(...)`, `locals()` or `vars()`,
  * which can read any local name, unseen. */
 bool al_py_call_reads_locals(const al_pyfile *pf, TSNode call);
