@@ -864,9 +864,10 @@ static const char *const COMPREHENSIONS[] = {
 static const char *const CONDITIONAL[] = {"conditional_expression", "boolean_operator",
                                           "assert_statement", NULL};
 
-/* Whether n runs inside `with torch.cuda.graph(g):` or another capture
- * context: work there is recorded, not executed, until a replay. */
-static bool in_graph_capture(const al_pyfile *pf, TSNode n)
+/* Whether a `with` around n, inside n's function, has a clause for which
+ * test holds. */
+static bool under_with(const al_use_ctx *c, TSNode n,
+                       bool (*test)(const al_use_ctx *c, TSNode clause))
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
         if (al_node_is(p, "function_definition") || al_node_is(p, "class_definition"))
@@ -876,56 +877,60 @@ static bool in_graph_capture(const al_pyfile *pf, TSNode n)
         uint32_t k = ts_node_named_child_count(p);
         for (uint32_t i = 0; i < k; i++) {
             TSNode ch = ts_node_named_child(p, i);
-            if (!al_node_is(ch, "with_clause"))
-                continue;
-            char *text = al_node_text_compact(pf, ch);
-            for (char *t = text; *t; t++)
-                *t = (char)tolower((unsigned char)*t);
-            bool capture = strstr(text, "graph") || strstr(text, "capture");
-            free(text);
-            if (capture)
+            if (al_node_is(ch, "with_clause") && test(c, ch))
                 return true;
         }
     }
     return false;
 }
 
-/* Whether n runs inside `with contextlib.suppress(...):`: an exception
- * there (a copy of the wrong shape) skips the rest of the block and goes
- * on after it, so a write there may not happen. */
+/* `with torch.cuda.graph(g):` or another capture context: work there is
+ * recorded, not executed, until a replay. */
+static bool capture_clause(const al_use_ctx *c, TSNode clause)
+{
+    char *text = al_node_text_compact(c->env->pf, clause);
+    for (char *t = text; *t; t++)
+        *t = (char)tolower((unsigned char)*t);
+    bool capture = strstr(text, "graph") || strstr(text, "capture");
+    free(text);
+    return capture;
+}
+
+/* `with contextlib.suppress(...):`: an exception there (a copy of the
+ * wrong shape) skips the rest of the block and goes on after it, so a
+ * write there may not happen. */
+static bool suppress_clause(const al_use_ctx *c, TSNode clause)
+{
+    uint32_t m = ts_node_named_child_count(clause);
+    for (uint32_t j = 0; j < m; j++) {
+        TSNode v = al_node_field(ts_node_named_child(clause, j), "value");
+        if (al_node_is(v, "as_pattern"))
+            v = ts_node_named_child(v, 0);
+        if (!al_node_is(v, "call"))
+            continue;
+        char *q = al_imports_resolve(&c->env->mod->imports, c->env->pf, al_node_field(v, "function"));
+        bool suppress = q && !strcmp(q, "contextlib.suppress");
+        free(q);
+        if (suppress)
+            return true;
+    }
+    return false;
+}
+
+static bool in_graph_capture(const al_use_ctx *c, TSNode n)
+{
+    return under_with(c, n, capture_clause);
+}
+
 static bool in_suppressing_with(const al_use_ctx *c, TSNode n)
 {
-    const al_pyfile *pf = c->env->pf;
     if (c->buf && !ts_node_is_null(c->buf->func)) {
         size_t len;
-        const char *p = al_node_ptr(pf, c->buf->func, &len);
+        const char *p = al_node_ptr(c->env->pf, c->buf->func, &len);
         if (!memmem(p, len, "suppress", 8))
             return false; /* no `suppress` in the function's bytes */
     }
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
-        if (al_node_is(p, "function_definition") || al_node_is(p, "class_definition"))
-            return false;
-        if (!al_node_is(p, "with_statement"))
-            continue;
-        uint32_t k = ts_node_named_child_count(p);
-        for (uint32_t i = 0; i < k; i++) {
-            TSNode cl = ts_node_named_child(p, i);
-            uint32_t m = al_node_is(cl, "with_clause") ? ts_node_named_child_count(cl) : 0;
-            for (uint32_t j = 0; j < m; j++) {
-                TSNode v = al_node_field(ts_node_named_child(cl, j), "value");
-                if (al_node_is(v, "as_pattern"))
-                    v = ts_node_named_child(v, 0);
-                if (!al_node_is(v, "call"))
-                    continue;
-                char *q = al_imports_resolve(&c->env->mod->imports, pf, al_node_field(v, "function"));
-                bool suppress = q && !strcmp(q, "contextlib.suppress");
-                free(q);
-                if (suppress)
-                    return true;
-            }
-        }
-    }
-    return false;
+    return under_with(c, n, suppress_clause);
 }
 
 al_use al_use_reads_locals(const al_use_ctx *c, TSNode call)
@@ -977,7 +982,7 @@ al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,
         al_use_free(&e);
         return make(AL_USE_PARTIAL, id); /* skipped when it raises */
     }
-    if (e.kind == AL_USE_WRITE && in_graph_capture(c->env->pf, id)) {
+    if (e.kind == AL_USE_WRITE && in_graph_capture(c, id)) {
         al_use_free(&e);
         return make(AL_USE_PARTIAL, id); /* recorded now, executed at replay */
     }
