@@ -96,7 +96,7 @@ bool al_index_same_class(const al_def *a, const al_def *b)
  * line alloclint cannot follow gives `unknown` (a meet that must not miss
  * a class keeps it; one looking for subclasses of a project class knows
  * that a class from outside the project is none). */
-static bool derives(al_index *ix, const al_def *cls, const al_def *base, int depth, bool unknown)
+static bool class_derives(al_index *ix, const al_def *cls, const al_def *base, int depth, bool unknown)
 {
     if (al_index_same_class(cls, base))
         return true;
@@ -108,14 +108,14 @@ static bool derives(al_index *ix, const al_def *cls, const al_def *base, int dep
     if (!all && unknown)
         return true;
     for (size_t i = 0; i < n; i++)
-        if (derives(ix, &bases[i], base, depth + 1, unknown))
+        if (class_derives(ix, &bases[i], base, depth + 1, unknown))
             return true;
     return false;
 }
 
 bool al_index_derives(al_index *ix, const al_def *cls, const al_def *base, bool unknown)
 {
-    return derives(ix, cls, base, 0, unknown);
+    return class_derives(ix, cls, base, 0, unknown);
 }
 
 size_t al_index_overrides(al_index *ix, const al_def *cls, const char *method, const al_def *named,
@@ -142,7 +142,7 @@ size_t al_index_overrides(al_index *ix, const al_def *cls, const char *method, c
         if (!al_index_class_of(&defs[i], &c) || al_index_same_class(&c, cls) ||
             (al_index_same_file(defs[i].path, named->path) &&
              al_node_row(defs[i].def) == al_node_row(named->def)) ||
-            !derives(ix, &c, cls, 0, false) || al_py_is_abstract_def(defs[i].pf, defs[i].def))
+            !class_derives(ix, &c, cls, 0, false) || al_py_is_abstract_def(defs[i].pf, defs[i].def))
             continue;
         out[k++] = defs[i];
     }

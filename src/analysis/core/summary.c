@@ -3,6 +3,7 @@
 #include "index.h"
 #include "languages.h"
 #include "../../front/python/syntax.h"
+#include "../../front/python/annotations.h"
 #include "../../base/paths.h"
 #include "../../base/util.h"
 

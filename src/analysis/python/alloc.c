@@ -267,7 +267,7 @@ TSNode al_factory_statement(const al_pyfile *pf, const al_imports *im, TSNode st
     return call;
 }
 
-static bool mentions(const char *p, size_t len, const char *word)
+static bool bytes_mention(const char *p, size_t len, const char *word)
 {
     size_t wl = strlen(word);
     for (size_t j = 0; j + wl <= len; j++)
@@ -284,13 +284,13 @@ bool al_alloc_body_names_factory(const al_pyfile *pf, const al_imports *im, TSNo
     const char *p = al_node_ptr(pf, body, &len);
     static const char *const words[] = {"zeros", "ones", "full", NULL};
     for (int i = 0; words[i]; i++)
-        if (mentions(p, len, words[i]))
+        if (bytes_mention(p, len, words[i]))
             return true;
     for (size_t i = 0; i < im->n; i++) {
         const char *t = im->items[i].target;
         if (!strncmp(t, "torch.", 6) &&
             (strstr(t, "zeros") || strstr(t, "ones") || strstr(t, "full")) &&
-            mentions(p, len, im->items[i].local))
+            bytes_mention(p, len, im->items[i].local))
             return true;
     }
     return false;

@@ -17,7 +17,7 @@ typedef struct {
     bool other;
 } call_scan;
 
-static void scan_calls(call_scan *s, TSNode n, int depth)
+static void scan_direct_calls(call_scan *s, TSNode n, int depth)
 {
     const char *t = ts_node_type(n);
     if (depth > 200) {
@@ -34,11 +34,11 @@ static void scan_calls(call_scan *s, TSNode n, int depth)
         return;
     }
     if (!strcmp(t, "attribute")) {
-        scan_calls(s, al_node_field(n, "object"), depth + 1);
+        scan_direct_calls(s, al_node_field(n, "object"), depth + 1);
         return;
     }
     if (!strcmp(t, "keyword_argument")) {
-        scan_calls(s, al_node_field(n, "value"), depth + 1);
+        scan_direct_calls(s, al_node_field(n, "value"), depth + 1);
         return;
     }
     if (!strcmp(t, "identifier")) {
@@ -54,10 +54,10 @@ static void scan_calls(call_scan *s, TSNode n, int depth)
     }
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++)
-        scan_calls(s, ts_node_named_child(n, i), depth + 1);
+        scan_direct_calls(s, ts_node_named_child(n, i), depth + 1);
 }
 
-static bool names(const al_pyfile *pf, const al_cfg *cfg, const al_closure *c, const char *name);
+static bool captures(const al_pyfile *pf, const al_cfg *cfg, const al_closure *c, const char *name);
 
 static bool declared(const char *const *globals, size_t n, const char *name)
 {
@@ -95,7 +95,7 @@ static bool direct_only(const al_pyfile *pf, TSNode func, const al_cfg *cfg, int
             continue;
         }
         call_scan s = {.pf = pf, .name = name};
-        scan_calls(&s, e, 0);
+        scan_direct_calls(&s, e, 0);
         if (s.other)
             goto refuse;
         found += s.uses;
@@ -221,7 +221,7 @@ bool al_closure_names(const al_pyfile *pf, const al_cfg *cfg, const al_closure *
     if (!c)
         return false;
     char *name = al_xstrndup(name_bytes, len);
-    bool yes = names(pf, cfg, c, name);
+    bool yes = captures(pf, cfg, c, name);
     free(name);
     return yes;
 }
@@ -233,7 +233,7 @@ const char *al_late_scope_kind(TSNode scope)
                                                        : "a nested definition";
 }
 
-static bool names(const al_pyfile *pf, const al_cfg *cfg, const al_closure *c, const char *name)
+static bool captures(const al_pyfile *pf, const al_cfg *cfg, const al_closure *c, const char *name)
 {
     TSNode def = cfg->nodes[c->def_node].eval;
     TSNode body = al_node_field(def, "body");
@@ -265,7 +265,7 @@ TSNode al_closures_captured_before(const al_closures *c, const al_pyfile *pf, co
 {
     for (size_t i = 0; i < c->nscopes; i++) {
         const al_late_scope *s = &c->scopes[i];
-        if (s->closure >= 0 && names(pf, cfg, &c->items[s->closure], name))
+        if (s->closure >= 0 && captures(pf, cfg, &c->items[s->closure], name))
             continue; /* it runs at its calls, which the walk meets */
         if (may_run_before(func, st, ts_node_start_byte(s->node)) &&
             al_py_count_ident(pf, s->node, name) > 0)

@@ -137,13 +137,6 @@ void al_py_bound_names(const al_pyfile *pf, TSNode n, al_strlist *out);
  * branch, several defs); 0 when none binds it (a module's name). */
 int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def);
 
-/* The class that class cls declares its attribute `attr` to hold: an
- * annotation `attr: T` in its body or `self.attr: T = ...` in a method
- * (`Optional[T]`, `T | None` give T); without one, what every `self.attr
- * = v` of its methods gives it, when they agree (v a parameter annotated
- * T, or `T(...)`; `None` aside). Null when there is none, one is not a
- * class's name, or two disagree. */
-TSNode al_py_attribute_type(const al_pyfile *pf, TSNode cls, const char *attr);
 
 /* Whether def's decorators, if any, all call it as written and hand back
  * what it returns (staticmethod, classmethod, torch.no_grad(),
