@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* The walk stops here: say so to the summary being made. */
-void al_fresh_stopped(walk w)
+void al_fresh_stopped(al_fresh_walk w)
 {
     if (w.cut)
         *w.cut = true;
@@ -22,26 +22,26 @@ void al_fresh_stopped(walk w)
 
 #define MAX_HOPS 6
 
-static walk hop(walk w)
+static al_fresh_walk hop(al_fresh_walk w)
 {
     w.hops++;
     return w;
 }
 
 /* Asking about the whole value (an operand, a receiver), not an element. */
-static walk whole(walk w)
+static al_fresh_walk whole(al_fresh_walk w)
 {
     w.elem = -1;
     return w;
 }
 
-static walk element(walk w, int k)
+static al_fresh_walk element(al_fresh_walk w, int k)
 {
     w.elem = k;
     return w;
 }
 
-walk al_fresh_enter(walk w)
+al_fresh_walk al_fresh_enter(al_fresh_walk w)
 {
     w.calls++;
     w.hops = 0;
@@ -107,7 +107,7 @@ al_own al_fresh_make(al_own_kind kind, const char *fmt, ...)
     return o;
 }
 
-static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w);
+static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, al_fresh_walk w);
 
 /* The text of n for a message, shortened. */
 char *al_fresh_shown(const al_pyfile *pf, TSNode n)
@@ -141,7 +141,7 @@ typedef struct {
     const al_pymodule *m;
     TSNode func;
     const char *name;
-    walk w;
+    al_fresh_walk w;
     al_own own;
     bool any;
     TSNode skip; /* `x = f(x)` asking what x is handed: this binding is
@@ -202,7 +202,7 @@ static al_visit visit_binding(TSNode n, void *arg)
 
 /* A local name of func at `at` (a return, or null): what its every
  * binding gives. */
-static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNode at, walk w,
+static al_own name_own(const al_pymodule *m, TSNode func, const char *name, TSNode at, al_fresh_walk w,
                        TSNode skip)
 {
     bool param = al_py_is_param(m->pf, func, name);
@@ -262,7 +262,7 @@ static al_visit visit_kept(TSNode n, void *arg)
  * use but the return lets it live on (stored, aliased, handed to a call
  * that may keep it). */
 static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *name, TSNode ret,
-                                walk w, TSNode handed)
+                                al_fresh_walk w, TSNode handed)
 {
     /* `x = f(x)`: the binding the handed x makes is not one of x's inputs. */
     TSNode skip = {0};
@@ -296,7 +296,7 @@ static al_own returned_name_own(const al_pymodule *m, TSNode func, const char *n
 typedef struct {
     const al_pymodule *m;
     TSNode func;
-    walk w;
+    al_fresh_walk w;
     al_own own;
     bool any;
     int values; /* returns of something other than None */
@@ -324,7 +324,7 @@ static al_visit visit_return(TSNode n, void *arg)
     }
     r->values++;
     v = al_py_unparen(v);
-    walk w = r->w;
+    al_fresh_walk w = r->w;
     /* `return out, bias` and the caller takes element k: out. */
     if (w.elem >= 0 && (al_node_is(v, "tuple") || al_node_is(v, "expression_list")) &&
         (uint32_t)w.elem < ts_node_named_child_count(v) &&
@@ -363,7 +363,7 @@ static void own_free_boxed(void *p)
 
 /* What a project function returns: the meet over its returns. Its module
  * (a view the index parsed) follows calls through the caller's index. */
-al_own al_fresh_returns(const al_def *d, walk w, const al_pymodule *caller)
+al_own al_fresh_returns(const al_def *d, al_fresh_walk w, const al_pymodule *caller)
 {
     if (!al_py_decorators_transparent(d->pf, d->def))
         return al_fresh_make(AL_OWN_NO, "it is decorated: the decorator may return something "
@@ -387,7 +387,7 @@ al_own al_fresh_returns(const al_def *d, walk w, const al_pymodule *caller)
     if (memo)
         return own_copy(memo);
     bool cut = false;
-    walk inner = w;
+    al_fresh_walk inner = w;
     inner.cut = &cut;
     returns r = {&scoped, d->def, inner, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, 0};
     al_node_preorder(al_node_field(d->def, "body"), visit_return, &r);
@@ -429,7 +429,7 @@ al_own al_fresh_returns(const al_def *d, walk w, const al_pymodule *caller)
 /* What the argument arg of call, in func, hands its callee: a new tensor
  * the caller does not read again (a temporary, or a local name not read
  * after the call, outside a loop, that nothing keeps), or why not. */
-static al_own handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg, walk w)
+static al_own handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg, al_fresh_walk w)
 {
     arg = al_py_unparen(arg);
     if (!al_node_is(arg, "identifier"))
@@ -457,7 +457,7 @@ static al_own handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode 
 
 al_own al_handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg)
 {
-    walk w = {0, 0, -1, NULL};
+    al_fresh_walk w = {0, 0, -1, NULL};
     return handed_own(m, func, call, arg, w);
 }
 
@@ -466,7 +466,7 @@ al_own al_handed_own(const al_pymodule *m, TSNode func, TSNode call, TSNode arg)
  * that is a new tensor the caller does not read again: no one else holds
  * what comes back. */
 al_own al_fresh_through_argument(const al_pymodule *m, TSNode func, TSNode call, const al_def *d,
-                               bool bound, al_own o, walk w)
+                               bool bound, al_own o, al_fresh_walk w)
 {
     TSNode arg = al_call_argument_for(m, call, d, bound, o.param);
     if (ts_node_is_null(arg) && al_call_leaves_none(m, call, d, bound, o.param)) {
@@ -521,7 +521,7 @@ al_own al_fresh_through_argument(const al_pymodule *m, TSNode func, TSNode call,
  * `of` is what an alias would be of: a method's receiver, a function's
  * first argument. */
 static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_op_table *t,
-                      bool schema, const char *q, TSNode of, bool method, walk w, al_own *out)
+                      bool schema, const char *q, TSNode of, bool method, al_fresh_walk w, al_own *out)
 {
     const al_pyfile *pf = m->pf;
     const al_op_result *r = al_ops_find_result(t, q);
@@ -585,7 +585,7 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
 
 /* `self.m(...)`: what the project's subclasses' overrides of m return,
  * met with o (what the method the call names returns). */
-static al_own overrides_own(const al_pymodule *m, TSNode func, TSNode call, const al_def *d, walk w,
+static al_own overrides_own(const al_pymodule *m, TSNode func, TSNode call, const al_def *d, al_fresh_walk w,
                             al_own o)
 {
     const al_pyfile *pf = m->pf;
@@ -630,7 +630,7 @@ static al_own overrides_own(const al_pymodule *m, TSNode func, TSNode call, cons
     return o;
 }
 
-static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
+static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, al_fresh_walk w)
 {
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
@@ -773,7 +773,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, walk w)
                       fn);
 }
 
-static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, walk w)
+static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, al_fresh_walk w)
 {
     const al_pyfile *pf = m->pf;
     v = al_py_unparen(v);
@@ -882,7 +882,7 @@ al_own al_value_own(const al_pymodule *m, TSNode func, TSNode value, bool follow
     if (al_node_is(v, "tuple") || al_node_is(v, "expression_list"))
         return al_fresh_make_about(m->pf, AL_OWN_NO, "`%s` is a tuple, not a tensor", v);
     /* Not following: start where the call limit stops the index. */
-    walk w = {follow ? 0 : AL_FRESH_MAX_CALLS, 0, -1, NULL};
+    al_fresh_walk w = {follow ? 0 : AL_FRESH_MAX_CALLS, 0, -1, NULL};
     return value_own(m, func, value, w);
 }
 
@@ -892,6 +892,6 @@ al_own al_value_own_element(const al_pymodule *m, TSNode func, TSNode value, int
     TSNode v = al_py_unparen(value);
     if (!al_node_is(v, "call"))
         return al_fresh_make_about(m->pf, AL_OWN_NO, "it is unpacked from `%s`, not from a call", v);
-    walk w = {follow ? 0 : AL_FRESH_MAX_CALLS, 0, elem, NULL};
+    al_fresh_walk w = {follow ? 0 : AL_FRESH_MAX_CALLS, 0, elem, NULL};
     return value_own(m, func, v, w);
 }

@@ -18,31 +18,31 @@ typedef struct {
     int calls, hops;
     int elem; /* the element of a returned tuple the caller takes, or -1 */
     bool *cut; /* set when a limit stopped the walk: its result is not memoised */
-} walk;
+} al_fresh_walk;
 
 #define AL_FRESH_MAX_CALLS 3
 #define MAX_BASES 3
 
-/* The walk stops here: say so to the summary being made. */
-void al_fresh_stopped(walk w);
+/* The al_fresh_walk stops here: say so to the summary being made. */
+void al_fresh_stopped(al_fresh_walk w);
 /* Into a callee: one call more, its own hops. */
-walk al_fresh_enter(walk w);
+al_fresh_walk al_fresh_enter(al_fresh_walk w);
 al_own al_fresh_make(al_own_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A fact whose reason names one expression: fmt has one %s, for n's text. */
 al_own al_fresh_make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt, TSNode n);
 /* The text of n for a message, shortened; caller frees. */
 char *al_fresh_shown(const al_pyfile *pf, TSNode n);
 /* What a project function returns: the meet over its returns. */
-al_own al_fresh_returns(const al_def *d, walk w, const al_pymodule *caller);
+al_own al_fresh_returns(const al_def *d, al_fresh_walk w, const al_pymodule *caller);
 /* d returns its parameter o.param on some path: what the call then gives,
  * from what it hands that parameter. */
 al_own al_fresh_through_argument(const al_pymodule *m, TSNode func, TSNode call, const al_def *d,
-                                 bool bound, al_own o, walk w);
+                                 bool bound, al_own o, al_fresh_walk w);
 /* `self.<attr>(...)`: what the modules assigned to `self.<attr>` return. */
 al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
-                            walk w);
+                            al_fresh_walk w);
 /* `obj.meth(...)` on an object of unknown class: the meet over the
  * project's methods `meth`; false when there are none or too many. */
-bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, walk w, al_own *out);
+bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, al_fresh_walk w, al_own *out);
 
 #endif

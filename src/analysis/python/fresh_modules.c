@@ -2,7 +2,7 @@
  * a module assigned to `self.<attr>` (its class's forward, followed
  * through the project's classes and their bases), and a method of an
  * object whose class alloclint does not know (the meet over the project's
- * methods of that name). The rest of the walk: fresh.c. */
+ * methods of that name). The rest of the al_fresh_walk: fresh.c. */
 #include "fresh_internal.h"
 #include "call_args.h"
 #include "../core/index.h"
@@ -18,7 +18,7 @@
 typedef struct {
     const al_pymodule *m;
     const char *attr;
-    walk w;
+    al_fresh_walk w;
     al_own own;
     bool any;
     const al_pymodule *caller; /* where the call is: its arguments are read there */
@@ -150,7 +150,7 @@ static void visit_class_modules(modules *s, const al_def *cls, int bases_up)
 }
 
 al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
-                              walk w)
+                              al_fresh_walk w)
 {
     TSNode cls = ts_node_parent(func);
     while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
@@ -180,7 +180,7 @@ al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, cons
  * named `meth` (at most MAX_MEET, abstract ones aside), assumed at best,
  * since an object of a class from elsewhere may be there. False when the
  * project defines none or too many. */
-bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, walk w, al_own *out)
+bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, al_fresh_walk w, al_own *out)
 {
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
