@@ -23,7 +23,7 @@ typedef struct {
 #define AL_FRESH_MAX_CALLS 3
 #define MAX_BASES 3
 
-/* The al_fresh_walk stops here: say so to the summary being made. */
+/* The walk stops here: say so to the summary being made. */
 void al_fresh_stopped(al_fresh_walk w);
 /* Into a callee: one call more, its own hops. */
 al_fresh_walk al_fresh_enter(al_fresh_walk w);

@@ -2,7 +2,7 @@
  * a module assigned to `self.<attr>` (its class's forward, followed
  * through the project's classes and their bases), and a method of an
  * object whose class alloclint does not know (the meet over the project's
- * methods of that name). The rest of the al_fresh_walk: fresh.c. */
+ * methods of that name). The rest of the walk: fresh.c. */
 #include "fresh_internal.h"
 #include "call_args.h"
 #include "../core/index.h"
