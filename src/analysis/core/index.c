@@ -760,14 +760,6 @@ static bool find_def(al_index *ix, pyfile *f, const char *name, int depth, al_de
     return false;
 }
 
-/* The class a node is defined in (its innermost class body), or null. */
-static TSNode enclosing_class(TSNode n)
-{
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
-        if (al_node_is(p, "class_definition"))
-            return p;
-    return (TSNode){0};
-}
 
 bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode site,
                       al_def *out)
@@ -813,7 +805,7 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
         TSNode obj = al_node_field(callee, "object");
         TSNode attr = al_node_field(callee, "attribute");
         if (al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls")) {
-            TSNode cls = enclosing_class(site);
+            TSNode cls = al_py_enclosing_class(site);
             char *name = al_node_text(pf, attr);
             TSNode def = ts_node_is_null(cls) ? cls
                                                : al_py_def_in_block(pf, al_node_field(cls, "body"), name);

@@ -445,9 +445,7 @@ static bool accepts(const al_pyfile *pf, const al_py_args *a, const al_strlist *
  * found in the project, or false. */
 static bool declared_class(const al_file_env *env, TSNode call, TSNode attr, al_def *out)
 {
-    TSNode cls = ts_node_parent(call);
-    while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
-        cls = ts_node_parent(cls);
+    TSNode cls = al_py_enclosing_class(call);
     if (ts_node_is_null(cls))
         return false;
     char *name = al_node_text(env->pf, attr);
@@ -589,13 +587,13 @@ static const char *effect_verb(al_effect e);
 static int overrides_effect(const al_file_env *env, TSNode call, TSNode fn, int pos, TSNode kw,
                             const al_def *d, al_call_effect *out, char **who)
 {
-    TSNode c = ts_node_parent(call);
-    while (!ts_node_is_null(c) && !al_node_is(c, "class_definition"))
-        c = ts_node_parent(c);
     al_effect own = out->effect;
-    if (ts_node_is_null(c) || own == AL_EFFECT_READS || own == AL_EFFECT_ESCAPES ||
-        own == AL_EFFECT_SKIPS || own == AL_EFFECT_ACCUMULATES || own == AL_EFFECT_WRITES_PART)
-        return 0; /* no class, or d itself already keeps the fill */
+    if (own == AL_EFFECT_READS || own == AL_EFFECT_ESCAPES || own == AL_EFFECT_SKIPS ||
+        own == AL_EFFECT_ACCUMULATES || own == AL_EFFECT_WRITES_PART)
+        return 0; /* d itself already keeps the fill */
+    TSNode c = al_py_enclosing_class(call);
+    if (ts_node_is_null(c))
+        return 0;
     al_def here = {env->path, env->pf, env->mod, c, false, false};
     char *method = al_node_text(env->pf, al_node_field(fn, "attribute"));
     al_def defs[64];

@@ -591,11 +591,10 @@ static al_own overrides_own(const al_pymodule *m, TSNode func, TSNode call, cons
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
     TSNode obj = al_node_is(fn, "attribute") ? al_node_field(fn, "object") : (TSNode){0};
-    TSNode c = ts_node_parent(call);
-    while (!ts_node_is_null(c) && !al_node_is(c, "class_definition"))
-        c = ts_node_parent(c);
-    if (ts_node_is_null(obj) || ts_node_is_null(c) ||
-        !(al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls")))
+    if (ts_node_is_null(obj) || !(al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls")))
+        return o;
+    TSNode c = al_py_enclosing_class(call);
+    if (ts_node_is_null(c))
         return o;
     al_def here = {m->path, pf, m, c, false, false};
     char *meth = al_node_text(pf, al_node_field(fn, "attribute"));

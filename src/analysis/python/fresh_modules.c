@@ -152,9 +152,7 @@ static void visit_class_modules(modules *s, const al_def *cls, int bases_up)
 al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
                               al_fresh_walk w)
 {
-    TSNode cls = ts_node_parent(func);
-    while (!ts_node_is_null(cls) && !al_node_is(cls, "class_definition"))
-        cls = ts_node_parent(cls);
+    TSNode cls = al_py_enclosing_class(func);
     modules s = {m, attr, w, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, m, func, call};
     if (!ts_node_is_null(cls)) {
         al_def d = {m->path, m->pf, m, cls, false, false};

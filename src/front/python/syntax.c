@@ -730,6 +730,14 @@ static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *l
     return count;
 }
 
+TSNode al_py_enclosing_class(TSNode n)
+{
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
+        if (al_node_is(p, "class_definition"))
+            return p;
+    return (TSNode){0};
+}
+
 int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def)
 {
     *def = (TSNode){0};

@@ -130,6 +130,8 @@ int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
  * named expressions; nested definitions are skipped. */
 void al_py_bound_names(const al_pyfile *pf, TSNode n, al_strlist *out);
 
+/* The class n is defined in (its innermost class body), or null. */
+TSNode al_py_enclosing_class(TSNode n);
 /* What `name`, called at site, is in the functions around it (Python's
  * scopes): 1 and *def when the innermost one binding it does so only by
  * an undecorated def among its own statements (a nested function); -1
