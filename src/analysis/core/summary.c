@@ -486,9 +486,10 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
     for (int i = 0; i < 8; i++)
         free(owned[i]);
     qsort(defs, n, sizeof defs[0], compare_def);
-    /* Declared `self.<attr>: Base`: Base's and its subclasses' methods. */
+    /* Declared `self.<attr>: Base`: Base's and its subclasses' methods
+     * (looked for only when there are methods to choose among). */
     al_def type;
-    bool typed = declared_class(env, call, al_node_field(obj, "attribute"), &type);
+    bool typed = n > 0 && declared_class(env, call, al_node_field(obj, "attribute"), &type);
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         al_def cls;

@@ -56,6 +56,8 @@ typedef struct {
     const char **globals;
     size_t nglobals, capglobals;
     al_closures closures;
+    struct closure_effect { int closure; const char *name; al_call_effect e; } *ce;
+    size_t nce, capce; /* each closure's summary of a name, as the fixed point asks again */
 } fctx;
 
 /* One allocation being analysed. */
@@ -357,20 +359,24 @@ static int closure_call_uses(actx *a, int idx, const bstate *in, al_use *evs, in
         for (int j = 0; j < in->nal && nev < max; j++) {
             if (!al_closure_names(f->env->pf, &f->cfg, c, in->al[j].name, in->al[j].len))
                 continue;
-            char *name = al_xstrndup(in->al[j].name, in->al[j].len);
-            al_call_effect e;
-            al_file_env env = *f->env;
-            env.depth++;
-            al_buffer_param_effect(&env, f->cfg.nodes[c->def_node].eval, name, &e);
-            free(name);
-            al_strbuf who = {0};
-            al_strbuf_printf(&who, "the nested function `%s`", c->name);
-            free(e.callee);
-            e.callee = al_strbuf_detach(&who);
+            const char *name = al_intern(&f->strs, in->al[j].name, in->al[j].len);
+            size_t k = 0;
+            while (k < f->nce && (f->ce[k].closure != cs->calls[i].closure || f->ce[k].name != name))
+                k++;
+            if (k == f->nce) {
+                struct closure_effect ce = {cs->calls[i].closure, name, {0}};
+                al_file_env env = *f->env;
+                env.depth++;
+                al_buffer_param_effect(&env, f->cfg.nodes[c->def_node].eval, name, &ce.e);
+                al_strbuf who = {0};
+                al_strbuf_printf(&who, "the nested function `%s`", c->name);
+                free(ce.e.callee);
+                ce.e.callee = al_strbuf_detach(&who);
+                AL_PUSH(f->ce, f->nce, f->capce, ce);
+            }
             evs[nev] = al_use_of_closure_call(&a->uses, cs->calls[i].call, in->al[j].kind,
-                                              in->al[j].region, &e);
+                                              in->al[j].region, &f->ce[k].e);
             through(&evs[nev++], &in->al[j]);
-            al_call_effect_free(&e);
         }
     }
     return nev;
@@ -491,59 +497,6 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
 /* ------------------------------------------------------------------ */
 /* Loops that cover a dimension: for i in range(n): buf[i] = ...        */
 
-/* Whether a binding target (a name, or a tuple of them) binds `name`. */
-static bool target_binds(const al_pyfile *pf, TSNode target, const char *name, size_t len)
-{
-    if (al_node_is(target, "identifier"))
-        return name_eq(pf, target, name, len);
-    if (al_node_is(target, "pattern_list") || al_node_is(target, "tuple_pattern") ||
-        al_node_is(target, "list_pattern") || al_node_is(target, "list_splat_pattern") ||
-        al_node_is(target, "parenthesized_expression")) {
-        uint32_t k = ts_node_named_child_count(target);
-        for (uint32_t i = 0; i < k; i++)
-            if (target_binds(pf, ts_node_named_child(target, i), name, len))
-                return true;
-    }
-    return false;
-}
-
-static bool assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
-{
-    if (depth > 100)
-        return true;
-    const char *t = ts_node_type(n);
-    if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
-        !strcmp(t, "for_statement") || !strcmp(t, "named_expression") ||
-        !strcmp(t, "as_pattern_target")) {
-        TSNode left = !strcmp(t, "as_pattern_target")  ? n
-                      : !strcmp(t, "named_expression") ? al_node_field(n, "name")
-                                                       : al_node_field(n, "left");
-        if (!ts_node_is_null(left) && target_binds(pf, left, name, len))
-            return true;
-    }
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        if (assigns_name(pf, ts_node_named_child(n, i), name, len, depth + 1))
-            return true;
-    return false;
-}
-
-/* Identifier tokens spelling `name` under n, keyword names included. */
-static size_t count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
-{
-    if (depth > 100)
-        return 1000;
-    if (al_node_is(n, "identifier"))
-        return name_eq(pf, n, name, len) ? 1 : 0;
-    if (al_node_is(n, "attribute"))
-        return count_name(pf, al_node_field(n, "object"), name, len, depth + 1);
-    size_t total = 0;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        total += count_name(pf, ts_node_named_child(n, i), name, len, depth + 1);
-    return total;
-}
-
 /* The subscript a statement of a loop body writes through: `x[i] = ...`
  * or `x[i].copy_(...)`, else a null node. */
 static TSNode written_subscript(const al_pyfile *pf, TSNode st)
@@ -591,7 +544,7 @@ static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
         ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[1]);
     }
     TSNode body = al_node_field(loop, "body");
-    if (al_py_has_jump(body) || assigns_name(pf, body, ls.var, ls.var_len, 0))
+    if (al_py_has_jump(body) || al_assigns_name(pf, body, ls.var, ls.var_len))
         return -1;
     uint32_t n = ts_node_named_child_count(body);
     for (uint32_t i = 0; i < n; i++) {
@@ -603,7 +556,7 @@ static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
             continue;
         /* `buf[i, i]` is a diagonal and `buf[i, idx[i]]` a scatter: the
          * loop variable must index exactly one dimension, bare. */
-        if (count_name(pf, sub, ls.var, ls.var_len, 0) != 1)
+        if (al_count_name(pf, sub, ls.var, ls.var_len) != 1)
             continue;
         ls.used = false;
         al_region r = al_extents_subscript(&a->ext, sub, &ls);
@@ -706,6 +659,8 @@ static void free_actx(actx *a)
     al_chain_free(&a->unread_chain);
 }
 
+static void function_facts(fctx *f);
+
 static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
 {
     const al_file_env *env = f->env;
@@ -713,6 +668,7 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     memset(&b, 0, sizeof b);
     if (!al_alloc_site_match(env->pf, &env->mod->imports, f->cfg.nodes[node_idx].eval, &b.site))
         return;
+    function_facts(f);
     actx a;
     size_t root_len;
     const char *root = al_node_ptr(env->pf, b.site.target, &root_len);
@@ -792,23 +748,23 @@ static void collect_ids(TSNode n, occlist *out, bool into_blocks, int depth)
 {
     if (depth > 400)
         return;
-    const char *t = ts_node_type(n);
+    uint32_t t = al_node_type_id(n);
     /* Blocks of clauses are nodes of their own in the graph. */
-    if (!into_blocks && strcmp(t, "block") == 0)
+    if (!into_blocks && t == al_type_id("block"))
         return;
-    if (strcmp(t, "identifier") == 0) {
+    if (t == al_type_id("identifier")) {
         AL_PUSH(out->ids, out->n, out->cap, n);
         return;
     }
-    if (strcmp(t, "string") == 0 || strcmp(t, "comment") == 0 ||
-        strcmp(t, "lambda_parameters") == 0 || strcmp(t, "dotted_name") == 0)
+    if (t == al_type_id("string") || t == al_type_id("comment") ||
+        t == al_type_id("lambda_parameters") || t == al_type_id("dotted_name"))
         return;
     /* Attribute names and keyword names are not variable references. */
-    if (strcmp(t, "attribute") == 0) {
+    if (t == al_type_id("attribute")) {
         collect_ids(al_node_field(n, "object"), out, into_blocks, depth + 1);
         return;
     }
-    if (strcmp(t, "keyword_argument") == 0) {
+    if (t == al_type_id("keyword_argument")) {
         collect_ids(al_node_field(n, "value"), out, into_blocks, depth + 1);
         return;
     }
@@ -838,12 +794,12 @@ static void scan_function_facts(fctx *f, TSNode n, int depth)
 {
     if (depth > 400)
         return;
-    const char *t = ts_node_type(n);
-    if (depth > 0 && (!strcmp(t, "function_definition") || !strcmp(t, "class_definition")))
+    uint32_t t = al_node_type_id(n);
+    if (depth > 0 && (t == al_type_id("function_definition") || t == al_type_id("class_definition")))
         return;
-    if (!strcmp(t, "assert_statement"))
+    if (t == al_type_id("assert_statement"))
         note_even(f, n);
-    if (!strcmp(t, "global_statement") || !strcmp(t, "nonlocal_statement")) {
+    if (t == al_type_id("global_statement") || t == al_type_id("nonlocal_statement")) {
         uint32_t k = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < k; i++) {
             TSNode c = ts_node_named_child(n, i);
@@ -855,6 +811,9 @@ static void scan_function_facts(fctx *f, TSNode n, int depth)
             }
         }
     }
+    /* Statements hold the facts; an expression's names do not. */
+    if (t == al_type_id("expression_statement") || t == al_type_id("return_statement"))
+        return;
     uint32_t k = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < k; i++)
         scan_function_facts(f, ts_node_named_child(n, i), depth + 1);
@@ -865,20 +824,31 @@ static void open_function(fctx *f, const al_file_env *env, TSNode func)
     memset(f, 0, sizeof *f);
     f->env = env;
     f->func = func;
-    TSNode body = al_node_field(func, "body");
-    al_cfg_build(&f->cfg, body);
-    f->occ = al_xcalloc(f->cfg.n, sizeof(occlist));
+    al_cfg_build(&f->cfg, al_node_field(func, "body"));
+}
+
+/* What the dataflow reads besides the graph: each node's names, the
+ * function's globals and even sizes, its closures. Made when a buffer is
+ * first followed: most functions that name a factory make no buffer. */
+static void function_facts(fctx *f)
+{
+    if (f->occ)
+        return;
+    f->occ = al_xcalloc(f->cfg.n ? f->cfg.n : 1, sizeof(occlist));
     for (size_t i = 0; i < f->cfg.n; i++)
         if (!ts_node_is_null(f->cfg.nodes[i].eval))
             collect_ids(f->cfg.nodes[i].eval, &f->occ[i], f->cfg.nodes[i].kind == AL_CFG_DEF, 0);
-    scan_function_facts(f, body, 1);
-    al_closures_find(env->pf, func, &f->cfg, f->globals, f->nglobals, &f->closures);
+    scan_function_facts(f, al_node_field(f->func, "body"), 1);
+    al_closures_find(f->env->pf, f->func, &f->cfg, f->globals, f->nglobals, &f->closures);
 }
 
 static void close_function(fctx *f)
 {
+    for (size_t i = 0; i < f->nce; i++)
+        al_call_effect_free(&f->ce[i].e);
+    free(f->ce);
     al_closures_free(&f->closures);
-    for (size_t i = 0; i < f->cfg.n; i++)
+    for (size_t i = 0; f->occ && i < f->cfg.n; i++)
         free(f->occ[i].ids);
     free(f->occ);
     al_interner_free(&f->strs);
@@ -906,6 +876,7 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
     memset(out, 0, sizeof *out);
     fctx f;
     open_function(&f, env, func);
+    function_facts(&f);
     al_strlist params = {0};
     al_py_param_names(env->pf, func, &params);
     actx a;

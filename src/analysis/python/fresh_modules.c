@@ -8,6 +8,7 @@
 #include "../core/index.h"
 #include "../../base/paths.h"
 #include "../../base/util.h"
+#include "../../front/pylex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,12 +124,41 @@ static al_visit visit_module(TSNode n, void *arg)
     return AL_VISIT_OVER;
 }
 
+/* The assignments `self.<attr> = ...` under body, in order, found from
+ * where the bytes spell attr rather than by a walk of every node (a call
+ * `self.<attr>(...)` asks this of its whole class). An assignment inside
+ * one already taken (`self.a = self.a = m`) is not taken again. */
+static void visit_attr_assignments(modules *s, TSNode body)
+{
+    const al_pyfile *pf = s->m->pf;
+    size_t len, alen = strlen(s->attr);
+    const char *p = al_node_ptr(pf, body, &len), *end = p + len;
+    uint32_t base = ts_node_start_byte(body), taken_to = 0;
+    for (const char *q = p; alen && (q = memmem(q, (size_t)(end - q), s->attr, alen)) != NULL;
+         q += alen) {
+        uint32_t at = base + (uint32_t)(q - p);
+        if (at < taken_to || (q > p && al_lex_ident_char((unsigned char)q[-1])) ||
+            (q + alen < end && al_lex_ident_char((unsigned char)q[alen])))
+            continue;
+        TSNode id = ts_node_descendant_for_byte_range(body, at, at + (uint32_t)alen);
+        TSNode attr = ts_node_parent(id);
+        if (!al_node_is(id, "identifier") || !al_node_is(attr, "attribute") ||
+            !ts_node_eq(al_node_field(attr, "attribute"), id))
+            continue;
+        TSNode asg = ts_node_parent(attr);
+        if (al_node_is(asg, "assignment") && ts_node_eq(al_node_field(asg, "left"), attr)) {
+            visit_module(asg, s);
+            taken_to = ts_node_end_byte(asg);
+        }
+    }
+}
+
 /* Every assignment of `self.<attr>` in class cls and in its bases' lines
  * that the project holds. */
 static void visit_class_modules(modules *s, const al_def *cls, int bases_up)
 {
     al_pyfile_class_trimmed_assigns(cls->pf, cls->def, s->attr); /* every assignment counts */
-    al_node_preorder(al_node_field(cls->def, "body"), visit_module, s);
+    visit_attr_assignments(s, al_node_field(cls->def, "body"));
     const al_pymodule *m = s->m;
     if (!m->index || bases_up >= MAX_BASES)
         return;

@@ -32,15 +32,18 @@ static const al_pyview *newest(const al_pyparts *f)
 }
 
 /* Parses the statements of scan that keep marks, or src whole when
- * asked or when they are the whole file; *parsed: the bytes parsed. */
+ * asked or when they are the whole file; *parsed: the bytes parsed.
+ * before: the bytes the file's earlier views parsed. A part that would
+ * take the file past one whole parse is the whole file instead: every
+ * later view is then free, so no file costs more than two whole parses. */
 static bool parse_kept(al_pyfile *out, const al_source *src, const al_py_scan *scan,
-                       const bool *keep, bool whole, size_t *parsed)
+                       const bool *keep, bool whole, size_t before, size_t *parsed)
 {
     if (!whole) {
         size_t (*spans)[2] = al_xcalloc(scan->n ? scan->n : 1, sizeof *spans);
         size_t kept;
         size_t n = al_py_scan_spans(scan, keep, NULL, spans, &kept);
-        whole = kept == src->len;
+        whole = kept == src->len || before + kept >= src->len;
         bool ok = !whole && al_pyfile_parse_spans(out, src, (const size_t(*)[2])spans, n);
         free(spans);
         if (ok) {
@@ -60,12 +63,12 @@ static bool parse_kept(al_pyfile *out, const al_source *src, const al_py_scan *s
 static bool parse_view(al_pyview *v, al_pyparts *f, bool whole)
 {
     size_t parsed;
-    bool ok = parse_kept(&v->pf, &f->src, &f->scan, f->kept, whole, &parsed);
+    bool ok = parse_kept(&v->pf, &f->src, &f->scan, f->kept, whole, f->parsed, &parsed);
     if (ok && v->pf.partial && v->pf.has_error) {
         /* A part that does not parse cleanly is read as the whole file
          * reads it: errors are where the two could differ. */
         al_pyfile_free(&v->pf);
-        ok = parse_kept(&v->pf, &f->src, &f->scan, f->kept, true, &parsed);
+        ok = parse_kept(&v->pf, &f->src, &f->scan, f->kept, true, 0, &parsed);
     }
     if (!ok)
         return false;
@@ -157,7 +160,7 @@ bool al_pyparts_parse_marked(const al_source *src, bool whole_only, const char *
         keep[i] = mentions(src->bytes + scan.items[i].start,
                            scan.items[i].end - scan.items[i].start, markers);
     size_t parsed;
-    bool ok = parse_kept(out, src, &scan, keep, whole_only, &parsed);
+    bool ok = parse_kept(out, src, &scan, keep, whole_only, 0, &parsed);
     free(keep);
     al_py_scan_free(&scan);
     return ok;

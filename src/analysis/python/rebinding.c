@@ -204,6 +204,7 @@ typedef struct {
     char **paths;
     size_t n;
     TSNode st, func;
+    uint32_t from; /* nothing ending before it can follow st */
     TSNode found;
 } rebinds;
 
@@ -223,7 +224,7 @@ static bool may_follow(const rebinds *r, TSNode n)
 static al_visit visit_rebind(TSNode n, void *arg)
 {
     rebinds *r = arg;
-    if (!ts_node_is_null(r->found))
+    if (!ts_node_is_null(r->found) || ts_node_end_byte(n) <= r->from)
         return AL_VISIT_OVER;
     TSNode target = {0};
     if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
@@ -252,7 +253,6 @@ TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
 {
     char *paths[32];
     size_t n = read_paths(pf, e, paths, 0, 32, 0);
-    rebinds r = {pf, paths, n, st, func, {{0}, NULL, NULL}};
     /* Where a binding that matters may be: after st, or anywhere in the
      * outermost loop around it. */
     uint32_t from = ts_node_end_byte(st);
@@ -260,6 +260,7 @@ TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
          p = ts_node_parent(p))
         if (al_node_is(p, "for_statement") || al_node_is(p, "while_statement"))
             from = ts_node_start_byte(p);
+    rebinds r = {pf, paths, n, st, func, from, {{0}, NULL, NULL}};
     size_t blen;
     const char *body = al_node_ptr(pf, func, &blen);
     const char *lo = pf->src->bytes + from, *hi = body + blen;
@@ -273,4 +274,73 @@ TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
     for (size_t i = 0; i < n; i++)
         free(paths[i]);
     return r.found;
+}
+
+static bool spells(const al_pyfile *pf, TSNode id, const char *name, size_t len)
+{
+    size_t l;
+    const char *p = al_node_ptr(pf, id, &l);
+    return l == len && memcmp(p, name, len) == 0;
+}
+
+/* Whether a binding target (a name, or a tuple of them) binds `name`. */
+static bool target_binds(const al_pyfile *pf, TSNode target, const char *name, size_t len)
+{
+    if (al_node_is(target, "identifier"))
+        return spells(pf, target, name, len);
+    if (al_node_is(target, "pattern_list") || al_node_is(target, "tuple_pattern") ||
+        al_node_is(target, "list_pattern") || al_node_is(target, "list_splat_pattern") ||
+        al_node_is(target, "parenthesized_expression")) {
+        uint32_t k = ts_node_named_child_count(target);
+        for (uint32_t i = 0; i < k; i++)
+            if (target_binds(pf, ts_node_named_child(target, i), name, len))
+                return true;
+    }
+    return false;
+}
+
+static bool assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
+{
+    if (depth > 100)
+        return true;
+    const char *t = ts_node_type(n);
+    if (!strcmp(t, "assignment") || !strcmp(t, "augmented_assignment") ||
+        !strcmp(t, "for_statement") || !strcmp(t, "named_expression") ||
+        !strcmp(t, "as_pattern_target")) {
+        TSNode left = !strcmp(t, "as_pattern_target")  ? n
+                      : !strcmp(t, "named_expression") ? al_node_field(n, "name")
+                                                       : al_node_field(n, "left");
+        if (!ts_node_is_null(left) && target_binds(pf, left, name, len))
+            return true;
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (assigns_name(pf, ts_node_named_child(n, i), name, len, depth + 1))
+            return true;
+    return false;
+}
+
+static size_t count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len, int depth)
+{
+    if (depth > 100)
+        return 1000;
+    if (al_node_is(n, "identifier"))
+        return spells(pf, n, name, len) ? 1 : 0;
+    if (al_node_is(n, "attribute"))
+        return count_name(pf, al_node_field(n, "object"), name, len, depth + 1);
+    size_t total = 0;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        total += count_name(pf, ts_node_named_child(n, i), name, len, depth + 1);
+    return total;
+}
+
+bool al_assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t len)
+{
+    return assigns_name(pf, n, name, len, 0);
+}
+
+size_t al_count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len)
+{
+    return count_name(pf, n, name, len, 0);
 }

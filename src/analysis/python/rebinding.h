@@ -35,6 +35,12 @@ TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e);
 /* Whether use is an argument of a kernel launch `kernel[grid](...)`: a
  * launch reads and writes its tensors, and keeps none of them. */
 bool al_launch_argument(TSNode use);
+/* Whether a statement or expression under n binds `name` (an assignment,
+ * `for`, `:=`, `as` target; too deep to tell counts as yes). */
+bool al_assigns_name(const al_pyfile *pf, TSNode n, const char *name, size_t len);
+/* Identifier tokens spelling `name` under n, keyword names included (an
+ * attribute's name is not one). */
+size_t al_count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len);
 /* Whether use certainly keeps the value alive past the function: stored
  * into an attribute or an element, or put into a container. */
 bool al_use_surely_kept(const al_pyfile *pf, TSNode use);
