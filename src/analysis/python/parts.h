@@ -9,9 +9,10 @@
  * by the analysis). The newest view holds everything an older one does;
  * older views stay valid, since
  * what was taken from them (definitions, memoised summaries keyed by byte
- * offsets) may still be in use. After AL_PYPARTS_MAX_VIEWS partial views
- * the next one is the whole file, so no file costs much more than one
- * whole parse. */
+ * offsets) may still be in use. After AL_PYPARTS_MAX_VIEWS partial views,
+ * or when one more part would take the bytes parsed past the file's
+ * length, the next view is the whole file, so no file costs more than
+ * two whole parses. */
 #ifndef ALLOCLINT_PYPARTS_H
 #define ALLOCLINT_PYPARTS_H
 
