@@ -116,6 +116,22 @@ static void op_contracts_read(void **state)
     assert_null(al_ops_find_output_element(&table, "npu.attn.out", -1, "out", 3, -1));
     al_ops_free(&table);
 
+    /* `unless`: the parameters that put a call outside the entry, kept
+     * in order for the rule to test. */
+    static const char voidable[] =
+        "[[op]]\nname = \"fa.with_kvcache\"\nargs = [\"q\"]\nout = \"out\"\n"
+        "writes = \"rows\"\nrows = \"q.shape[0]\"\nunless = [\"cu_seqlens_q\", \"ver\"]\n"
+        "library = true\n";
+    assert_true(al_ops_load_toml(&table, voidable, sizeof voidable - 1, "c.toml", &err));
+    const al_op_summary *v = al_ops_find_output(&table, "fa.with_kvcache", -1, "out", 3);
+    assert_non_null(v);
+    assert_string_equal(v->unless, "cu_seqlens_q,ver");
+    al_op_table copy = {0};
+    al_ops_append(&copy, &table);
+    assert_string_equal(copy.items[0].unless, "cu_seqlens_q,ver");
+    al_ops_free(&copy);
+    al_ops_free(&table);
+
     static const struct {
         const char *text, *error;
     } bad[] = {
@@ -135,6 +151,8 @@ static void op_contracts_read(void **state)
          "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
         {"[[op]]\nname = \"a\"\nargs = [\"x\", \"o\"]\nout = \"o\"\nwrites = \"rows\"\nrows = \"q.shape[0]\"\n",
          "c.toml:1: `rows` names `q`, which `args` does not list"},
+        {"[[op]]\nname = \"a\"\nout = 0\nwrites = \"all\"\nunless = [\"x y\"]\n",
+         "c.toml:5: key `unless` must list parameters' names"},
         {"[[op]]\nname = \"a\"\nargs = [\"x,y\"]\nout = 0\nfull = true\n",
          "c.toml:3: key `args` must list the positional parameters' names"},
         {"[[op]]\nname = \"a\"\nout = \"out\"\nelement = 99\nfull = true\n",

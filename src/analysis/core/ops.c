@@ -32,6 +32,7 @@ static void op_free(al_op_summary *op)
     free(op->origin);
     free(op->params);
     free(op->rows_param);
+    free(op->unless);
 }
 
 static const char IDENT[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
@@ -170,6 +171,14 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             ok = small_index(doc, value, &op.out_element);
             if (!ok)
                 set_error(err, origin, pair, "key `%s` must be an element index 0-64", keytext);
+        } else if (strcmp(keytext, "unless") == 0 && al_toml_is(value, "array")) {
+            free(op.unless);
+            op.unless = read_params(doc, value);
+            if (!op.unless) {
+                set_error(err, origin, pair,
+                          "key `%s` must list parameters' names", keytext);
+                ok = false;
+            }
         } else if (strcmp(keytext, "args") == 0 && al_toml_is(value, "array")) {
             free(op.params);
             op.params = read_params(doc, value);
@@ -180,7 +189,7 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             }
         } else {
             set_error(err, origin, pair,
-                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, element = N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\"|\"not_tensor\")",
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, element = N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], unless = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\"|\"not_tensor\")",
                       keytext);
             ok = false;
         }
@@ -413,6 +422,7 @@ void al_ops_append(al_op_table *table, const al_op_table *from)
         op.origin = copy_or_null(op.origin);
         op.params = copy_or_null(op.params);
         op.rows_param = copy_or_null(op.rows_param);
+        op.unless = copy_or_null(op.unless);
         AL_PUSH(table->items, table->n, table->cap, op);
     }
     for (size_t i = 0; i < from->n_results; i++) {

@@ -36,6 +36,9 @@ typedef struct {
     int rows_dim;
     int out_element;   /* the output is this element of the list handed as the
                         * output argument (`out=[attn, lse]`), or -1 */
+    char *unless;      /* parameters, comma-separated: a call that passes one of them
+                        * (not as None or False) is outside the contract, which then
+                        * says only that part of the output is written; or NULL */
 } al_op_summary;
 
 /* What an op's result is (the `returns` key). */

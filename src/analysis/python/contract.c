@@ -1,7 +1,9 @@
 #include "contract.h"
+
 #include "../../base/util.h"
 
 #include <stdio.h>
+#include <string.h>
 
 TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summary *op,
                             const char *param)
@@ -13,6 +15,26 @@ TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summar
         return kw;
     int pos = al_op_param_position(op, param);
     return pos >= 0 && pos < a.npos ? a.pos[pos] : (TSNode){0};
+}
+
+const char *al_contract_voided(const al_pyfile *pf, TSNode call, const al_op_summary *op,
+                               char *buf, size_t len)
+{
+    if (!op->unless)
+        return NULL;
+    al_py_args a;
+    al_py_args_read(call, &a);
+    for (const char *p = op->unless; *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(buf, len, "%.*s", (int)n, p);
+        p += n + (p[n] == ',');
+        TSNode v = al_contract_argument(pf, call, op, buf);
+        /* `**kwargs` or `*args` may pass it unseen. */
+        if (ts_node_is_null(v) ? a.splat
+                               : !al_node_text_eq(pf, v, "None") && !al_node_text_eq(pf, v, "False"))
+            return buf;
+    }
+    return NULL;
 }
 
 char *al_contract_why(const al_op_summary *op, const char *name)

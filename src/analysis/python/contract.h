@@ -10,6 +10,11 @@
  * keyword, or at its position in the contract's `args`; a null node. */
 TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summary *op,
                             const char *param);
+/* The parameter of op's `unless` that the call passes (not as None or
+ * False; or may pass, through `*args`/`**kwargs`), written into buf:
+ * the contract does not hold there. NULL when none is. */
+const char *al_contract_voided(const al_pyfile *pf, TSNode call, const al_op_summary *op,
+                               char *buf, size_t len);
 /* Why a write by op `name` under its contract is at most likely (a
  * library's word, rows taken on trust, an output of unstated extent). */
 char *al_contract_why(const al_op_summary *op, const char *name);

@@ -101,10 +101,15 @@ static void passed_to_op(al_buffers *out, const al_file_env *env, TSNode func, T
     al_strbuf_printf(&evidence, "`%s`", shown);
     size_t row = al_node_row(call);
     const al_op_summary *op = q ? al_ops_find_output(env->ops, q, pos, kwp, kwlen) : NULL;
+    char given[64];
+    /* Outside its contract (`unless`): part of the output, at most. */
+    bool voided = op && al_contract_voided(pf, call, op, given, sizeof given);
     al_call_effect e;
     memset(&e, 0, sizeof e);
     bool added = false;
-    if (op) {
+    if (voided) {
+        /* nothing proved */
+    } else if (op) {
         if (op->writes == AL_OP_WRITES_ALL && !op->library) {
             add_site(out, s, AL_PROOF_FULL_WRITE, evidence.data, row, NULL, NULL);
             added = true;

@@ -544,14 +544,18 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
             free(bare);
             return e;
         }
-        if (out_op->writes == AL_OP_ACCUMULATES || out_op->writes == AL_OP_WRITES_PART) {
+        char given[64], unless[96] = "";
+        const char *voided = al_contract_voided(c->env->pf, call, out_op, given, sizeof given);
+        if (voided)
+            snprintf(unless, sizeof unless, " when handed `%s`", voided);
+        if (out_op->writes == AL_OP_ACCUMULATES || out_op->writes == AL_OP_WRITES_PART || voided) {
             /* What the op leaves, or adds to, is the buffer's fill. */
             e = make(out_op->writes == AL_OP_ACCUMULATES ? AL_USE_RMW : AL_USE_NEEDED, call);
-            al_chain_add(&e.chain, c->env->path, al_node_row(call), "`%s` %s %s%s%s (%s)", name,
+            al_chain_add(&e.chain, c->env->path, al_node_row(call), "`%s` %s %s%s%s%s (%s)", name,
                          out_op->writes == AL_OP_ACCUMULATES ? "adds into"
                                                              : "leaves part of",
                          out_op->out_keyword ? "`" : "", out_name,
-                         out_op->out_keyword ? "`" : "",
+                         out_op->out_keyword ? "`" : "", unless,
                          out_op->origin ? out_op->origin : "its op summary");
             free(q);
             free(bare);
