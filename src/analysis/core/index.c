@@ -6,6 +6,7 @@
 #include "memo.h"
 #include "schema.h"
 #include "../../base/paths.h"
+#include "../../front/python/scopes.h"
 #include "../../front/python/syntax.h"
 #include "../../base/util.h"
 
@@ -777,9 +778,12 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
         if (local == 0)
             def = al_py_def_in_block(pf, pf->root, name);
         if (local < 0) {
+            /* `fn = self.pick(...)`, then `fn(...)`: what pick returns. */
+            TSNode made = al_py_sole_call_binding(pf, site, name);
+            ok = !ts_node_is_null(made) && al_index_returned_callable(ix, from, made, out);
             free(name);
             al_index_unlock(ix);
-            return false;
+            return ok;
         }
         const al_imports *im = al_language_table.python.imports(from->mod);
         size_t first = 0; /* the first import binding the name, if any */

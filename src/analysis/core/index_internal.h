@@ -104,6 +104,10 @@ cxxfile *al_index_load_cxx(al_index *ix, const char *path);
 /* Whether Python module `module`, imported from from_path, is a file of
  * the project. */
 bool al_index_module_in_project(al_index *ix, const char *from_path, const char *module);
+/* The function of the project that every return of the function `call`
+ * calls returns (callables.c), followed one level deep; false when they
+ * differ or one is not a function the index finds. */
+bool al_index_returned_callable(al_index *ix, const al_pysite *from, TSNode call, al_def *out);
 /* An al_def for a definition found in a parsed view. */
 void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
                        const struct al_pymodule *mod, TSNode def);

@@ -6,6 +6,7 @@
 #include "index.h"
 #include "index_internal.h"
 #include "languages.h"
+#include "../../front/python/scopes.h"
 #include "../../front/python/syntax.h"
 #include "../../base/paths.h"
 

@@ -2,6 +2,7 @@
 
 #include "index.h"
 #include "languages.h"
+#include "../../front/python/scopes.h"
 #include "../../front/python/syntax.h"
 #include "../../front/python/annotations.h"
 #include "../../base/paths.h"
@@ -696,6 +697,17 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     char *name = def_name(&d);
     al_strbuf who = {0};
     al_strbuf_printf(&who, "`%s`", name);
+    /* `fill(out)` with `fill = self.pick()`: say how fill is that. */
+    char *local = al_node_is(fn, "identifier") && !al_node_text_eq(env->pf, fn, name)
+                      ? al_node_text(env->pf, fn)
+                      : NULL;
+    TSNode made = local ? al_py_sole_call_binding(env->pf, call, local) : (TSNode){0};
+    free(local);
+    if (!ts_node_is_null(made)) {
+        char *m = al_node_text_compact(env->pf, made);
+        al_strbuf_printf(&who, " (what `%.60s` returns)", m);
+        free(m);
+    }
     free(out->callee);
     out->callee = al_strbuf_detach(&who);
     al_chain tail = out->chain;

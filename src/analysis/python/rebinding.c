@@ -1,5 +1,7 @@
 #include "rebinding.h"
 
+#include "../../front/python/scopes.h"
+
 #include "../../base/util.h"
 
 #include <string.h>

@@ -530,113 +530,6 @@ bool al_py_param_annotated_tensor(const al_pyfile *pf, TSNode def, const char *n
     return false;
 }
 
-TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name)
-{
-    uint32_t k = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode s = ts_node_named_child(block, i);
-        if (al_node_is(s, "decorated_definition"))
-            s = al_node_field(s, "definition");
-        if (al_node_is(s, "function_definition") &&
-            al_node_text_eq(pf, al_node_field(s, "name"), name))
-            return s;
-    }
-    return (TSNode){0};
-}
-
-static void switched_defs(const al_pyfile *pf, TSNode n, const char *name, int depth, int *count,
-                          TSNode *found)
-{
-    if (depth > 4)
-        return;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        if (al_node_is(c, "block")) {
-            TSNode d = al_py_def_in_block(pf, c, name);
-            if (!ts_node_is_null(d)) {
-                (*count)++;
-                *found = d;
-            }
-            switched_defs(pf, c, name, depth + 1, count, found);
-        } else if (al_node_is(c, "if_statement") || al_node_is(c, "elif_clause") ||
-                   al_node_is(c, "else_clause") || al_node_is(c, "try_statement") ||
-                   al_node_is(c, "except_clause") || al_node_is(c, "finally_clause") ||
-                   al_node_is(c, "with_statement")) {
-            switched_defs(pf, c, name, depth + 1, count, found);
-        }
-    }
-}
-
-TSNode al_py_switched_def(const al_pyfile *pf, const char *name)
-{
-    int count = 0;
-    TSNode found = {0};
-    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
-        TSNode s = ts_node_named_child(pf->root, i);
-        if (al_node_is(s, "if_statement") || al_node_is(s, "try_statement") ||
-            al_node_is(s, "with_statement"))
-            switched_defs(pf, s, name, 0, &count, &found);
-    }
-    return count == 1 ? found : (TSNode){0};
-}
-
-TSNode al_py_top_class(const al_pyfile *pf, const char *cls)
-{
-    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
-        TSNode s = ts_node_named_child(pf->root, i);
-        if (al_node_is(s, "decorated_definition"))
-            s = al_node_field(s, "definition");
-        if (al_node_is(s, "class_definition") && al_node_text_eq(pf, al_node_field(s, "name"), cls))
-            return s;
-    }
-    return (TSNode){0};
-}
-
-TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name)
-{
-    TSNode s = al_py_top_class(pf, cls);
-    TSNode def = ts_node_is_null(s) ? s : al_py_def_in_block(pf, al_node_field(s, "body"), name);
-    if (ts_node_is_null(def))
-        return def;
-    TSNode dec = ts_node_parent(def);
-    if (!al_node_is(dec, "decorated_definition"))
-        return (TSNode){0};
-    for (uint32_t k = 0; k < ts_node_named_child_count(dec); k++) {
-        TSNode d = ts_node_named_child(dec, k);
-        TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
-        if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
-            return def;
-    }
-    return (TSNode){0};
-}
-
-size_t al_py_class_methods(const al_pyfile *pf, const char *name, TSNode *out, size_t max)
-{
-    size_t n = 0;
-    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root) && n < max; i++) {
-        TSNode s = ts_node_named_child(pf->root, i);
-        if (al_node_is(s, "decorated_definition"))
-            s = al_node_field(s, "definition");
-        if (!al_node_is(s, "class_definition"))
-            continue;
-        TSNode def = al_py_def_in_block(pf, al_node_field(s, "body"), name);
-        if (ts_node_is_null(def))
-            continue;
-        TSNode dec = ts_node_parent(def);
-        bool plain = true;
-        for (uint32_t k = 0; al_node_is(dec, "decorated_definition") && k < ts_node_named_child_count(dec); k++) {
-            TSNode d = ts_node_named_child(dec, k);
-            TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
-            if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
-                plain = false;
-        }
-        if (plain)
-            out[n++] = def;
-    }
-    return n;
-}
-
 bool al_py_is_abstract_def(const al_pyfile *pf, TSNode def)
 {
     TSNode dec = ts_node_parent(def);
@@ -710,26 +603,6 @@ bool al_py_names_class(const al_pyfile *pf, TSNode n)
     return len && s[0] >= 'A' && s[0] <= 'Z';
 }
 
-/* Definitions named `name` among the statements under n, not inside a
- * nested function or class body. */
-static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *last, int depth)
-{
-    int count = 0;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k && depth < 50; i++) {
-        TSNode c = ts_node_named_child(n, i);
-        if (al_node_is(c, "function_definition") || al_node_is(c, "class_definition")) {
-            if (al_node_text_eq(pf, al_node_field(c, "name"), name)) {
-                count++;
-                *last = c;
-            }
-            continue;
-        }
-        count += defs_named(pf, c, name, last, depth + 1);
-    }
-    return count;
-}
-
 TSNode al_py_enclosing_class(TSNode n)
 {
     for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p))
@@ -737,62 +610,6 @@ TSNode al_py_enclosing_class(TSNode n)
             return p;
     return (TSNode){0};
 }
-
-int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def)
-{
-    *def = (TSNode){0};
-    /* The functions and lambdas around site, outermost first, found from
-     * the root down (a node's parent is a walk from the root each time). */
-    TSNode scopes[64];
-    int ns = 0;
-    uint32_t at = ts_node_start_byte(site);
-    for (TSNode n = pf->root; ns < 64;) {
-        TSNode c = ts_node_first_child_for_byte(n, at);
-        if (ts_node_is_null(c) || ts_node_start_byte(c) > at || ts_node_eq(c, site) ||
-            ts_node_end_byte(c) < ts_node_end_byte(site))
-            break;
-        if (al_node_is(c, "function_definition") || al_node_is(c, "lambda"))
-            scopes[ns++] = c;
-        n = c;
-    }
-    for (int si = ns - 1; si >= 0; si--) {
-        TSNode p = scopes[si];
-        if (!al_node_is(p, "function_definition") && !al_node_is(p, "lambda"))
-            continue; /* a class body is no scope its methods see */
-        TSNode body = al_node_field(p, "body");
-        if (al_node_is(p, "function_definition") && !al_py_is_param(pf, p, name)) {
-            size_t blen;
-            const char *bp = al_node_ptr(pf, body, &blen);
-            if (!al_py_bytes_may_bind(bp, bp + blen, name))
-                continue; /* its bytes bind the name nowhere */
-        }
-        bool param = al_node_is(p, "function_definition") ? al_py_is_param(pf, p, name) : true;
-        al_strlist bound = {0};
-        if (al_node_is(p, "function_definition"))
-            al_py_bound_names(pf, body, &bound);
-        bool assigned = al_strlist_has(&bound, name, strlen(name));
-        al_strlist_free(&bound);
-        TSNode last = {0};
-        int defs = al_node_is(p, "function_definition") ? defs_named(pf, body, name, &last, 0) : 0;
-        if (defs == 1 && !param && !assigned && al_node_is(last, "function_definition") &&
-            al_node_is(ts_node_parent(last), "block") &&
-            ts_node_eq(ts_node_parent(last), body)) {
-            *def = last;
-            return 1;
-        }
-        if (al_node_is(p, "lambda")) {
-            /* A lambda binds only its parameters. */
-            TSNode params = al_node_field(p, "parameters");
-            if (!ts_node_is_null(params) && al_py_count_ident(pf, params, name) > 0)
-                return -1;
-            continue;
-        }
-        if (defs || param || assigned)
-            return -1;
-    }
-    return 0;
-}
-
 
 bool al_py_call_reads_locals(const al_pyfile *pf, TSNode call)
 {
@@ -852,45 +669,3 @@ bool al_py_decorators_transparent(const al_pyfile *pf, TSNode def)
     }
     return true;
 }
-
-static bool word_char(char c)
-{
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-bool al_py_bytes_may_bind(const char *p, const char *end, const char *word)
-{
-    size_t wl = strlen(word);
-    for (const char *q = p; q + wl <= end; q++) {
-        q = memmem(q, (size_t)(end - q), word, wl);
-        if (!q)
-            return false;
-        if ((q > p && word_char(q[-1])) || (q + wl < end && word_char(q[wl])))
-            continue;
-        const char *a = q + wl;
-        while (a < end && *a == ' ')
-            a++;
-        if (a < end && *a == '=' && !(a + 1 < end && a[1] == '='))
-            return true;
-        if (a + 1 < end && a[1] == '=' && strchr("+-*/%&|^:@", *a))
-            return true;
-        if (a + 2 < end && a[2] == '=' && (!memcmp(a, "//", 2) || !memcmp(a, "**", 2) ||
-                                           !memcmp(a, ">>", 2) || !memcmp(a, "<<", 2)))
-            return true;
-        const char *b = q;
-        while (b > p && b[-1] == ' ')
-            b--;
-        if (a < end && *a == ',' && (b == p || b[-1] == '\n'))
-            return true;
-        static const char *const before[] = {"for", "as", "del", "nonlocal", "global", "def",
-                                             "class", "import", NULL};
-        for (int k = 0; before[k]; k++) {
-            size_t kl = strlen(before[k]);
-            if ((size_t)(b - p) >= kl && !memcmp(b - kl, before[k], kl) &&
-                (b - kl == p || !word_char(b[-(long)kl - 1])))
-                return true;
-        }
-    }
-    return false;
-}
-

@@ -132,12 +132,6 @@ void al_py_bound_names(const al_pyfile *pf, TSNode n, al_strlist *out);
 
 /* The class n is defined in (its innermost class body), or null. */
 TSNode al_py_enclosing_class(TSNode n);
-/* What `name`, called at site, is in the functions around it (Python's
- * scopes): 1 and *def when the innermost one binding it does so only by
- * an undecorated def among its own statements (a nested function); -1
- * when it binds it otherwise (a parameter, an assignment, a def inside a
- * branch, several defs); 0 when none binds it (a module's name). */
-int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def);
 
 
 /* Whether def's decorators, if any, all call it as written and hand back
@@ -146,33 +140,12 @@ int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *
  * cache (`functools.cache`) returns one tensor to every caller, a
  * wrapper may read or keep the arguments first. */
 bool al_py_decorators_transparent(const al_pyfile *pf, TSNode def);
-/* Whether bytes [p, end) might bind `word`: `word =`, `word +=` and the
- * other updates, `word :=`, `word,` at the start of a line, `for word`,
- * `as word`, `del word`, `nonlocal word`, `def word`, `import word`. A
- * filter before a syntax walk: false means no binding there. */
-bool al_py_bytes_may_bind(const char *p, const char *end, const char *word);
 /* Whether the call is `eval(...)`, `exec(...)`, `locals()` or `vars()`,
  * which can read any local name, unseen. */
 bool al_py_call_reads_locals(const al_pyfile *pf, TSNode call);
 /* Whether any such call lies under n. */
 bool al_py_reads_locals(const al_pyfile *pf, TSNode n);
 
-/* The top-level class definition named cls (decorated or not), or null. */
-TSNode al_py_top_class(const al_pyfile *pf, const char *cls);
-
-/* The function `name` defined directly in block (a module or class body,
- * decorated or not), or a null node. */
-TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name);
-/* The one definition of `name` in the branches of the module's top-level
- * `if`, `try` and `with` statements (a platform switch), or a null node
- * when there is none or more than one (which one runs is not known). */
-TSNode al_py_switched_def(const al_pyfile *pf, const char *name);
-/* Static or class method `name` of the module's top-level class `cls`,
- * or a null node (also for a plain method: it needs an instance). */
-TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name);
-/* The plain (instance) methods `name` of the module's top-level classes,
- * at most max, in order. */
-size_t al_py_class_methods(const al_pyfile *pf, const char *name, TSNode *out, size_t max);
 /* Whether a method is only a declaration: @abstractmethod, or a body of
  * nothing but a docstring, `pass`, `...` and `raise` (NotImplementedError). */
 bool al_py_is_abstract_def(const al_pyfile *pf, TSNode def);

@@ -98,3 +98,35 @@ def tensor_method_named_like_a_project_one(x: torch.Tensor):
     z = z.log()
     z = torch.clamp(z, min=0)  # expect: AL401 unsafe
     return z
+
+
+# A callable a method returns, then called: what it returns.
+def _project(x: torch.Tensor, w: torch.Tensor):
+    return torch.matmul(x, w)
+
+
+def _pass_through(x: torch.Tensor, w: torch.Tensor):
+    return x
+
+
+class ProjectionHead(torch.nn.Module):
+    def pick(self):
+        return _project
+
+    def pick_passthrough(self):
+        return _pass_through
+
+    @torch.inference_mode()
+    def forward(self, x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor):
+        proj = self.pick()
+        y = proj(x, w)
+        y = y + bias  # expect: AL401 unsafe
+        return y
+
+    @torch.inference_mode()
+    def forward_passthrough(self, x: torch.Tensor, w: torch.Tensor, bias: torch.Tensor):
+        # The function handed back returns its argument: the caller's x.
+        proj = self.pick_passthrough()
+        y = proj(x, w)
+        y = y + bias  # expect: none
+        return y

@@ -1,0 +1,404 @@
+/* Where Python binds a name, as far as a call's callee depends on it:
+ * the def a module or class body holds (and whether the body binds the
+ * name again), a nested function, a local bound once to what a call
+ * returns, and a byte filter for bindings before any syntax walk. */
+#include "scopes.h"
+#include "syntax.h"
+
+#include "../../base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip);
+static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *last, int depth);
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    bool found;
+} import_binds;
+
+static al_visit visit_import(TSNode n, void *arg)
+{
+    import_binds *ib = arg;
+    if (ib->found || al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+        al_node_is(n, "lambda"))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "import_statement") || al_node_is(n, "import_from_statement") ||
+        al_node_is(n, "delete_statement")) {
+        ib->found = al_py_count_ident(ib->pf, n, ib->name) > 0;
+        return AL_VISIT_OVER;
+    }
+    return AL_VISIT_INTO;
+}
+
+/* Whether block binds name otherwise than by def (`fill =
+ * wrap(fill)`, a second def, an import, `del`, a function declaring it
+ * `global`): then what the name holds when called is not that def. The
+ * bytes are looked at first; most names have one binding. */
+static bool binds_elsewhere(const al_pyfile *pf, TSNode block, TSNode def, const char *name)
+{
+    size_t blen;
+    const char *bp = al_node_ptr(pf, block, &blen);
+    const char *skip = pf->src->bytes + ts_node_start_byte(al_node_field(def, "name"));
+    if (!may_bind_except(bp, bp + blen, name, skip))
+        return false;
+    /* A partial parse may lack the statement that binds it: the whole
+     * file answers (the check runs again on it; an index view says no). */
+    if (!al_pyfile_holds_all(pf))
+        return true;
+    TSNode last;
+    if (defs_named(pf, block, name, &last, 0) > 1)
+        return true;
+    al_strlist bound = {0};
+    al_py_bound_names(pf, block, &bound);
+    bool other = al_strlist_has(&bound, name, strlen(name));
+    al_strlist_free(&bound);
+    import_binds ib = {pf, name, false};
+    if (!other)
+        al_node_preorder(block, visit_import, &ib);
+    /* `global name` in a function of the block: it may bind it there. */
+    for (const char *g = bp; !other && !ib.found && (g = memmem(g, (size_t)(bp + blen - g), "global", 6));
+         g += 6) {
+        const char *eol = memchr(g, '\n', (size_t)(bp + blen - g));
+        const char *w = memmem(g, (size_t)((eol ? eol : bp + blen) - g), name, strlen(name));
+        other = w != NULL;
+    }
+    return other || ib.found;
+}
+
+TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name)
+{
+    uint32_t k = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode s = ts_node_named_child(block, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (al_node_is(s, "function_definition") &&
+            al_node_text_eq(pf, al_node_field(s, "name"), name))
+            return binds_elsewhere(pf, block, s, name) ? (TSNode){0} : s;
+    }
+    return (TSNode){0};
+}
+
+static void switched_defs(const al_pyfile *pf, TSNode n, const char *name, int depth, int *count,
+                          TSNode *found)
+{
+    if (depth > 4)
+        return;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (al_node_is(c, "block")) {
+            TSNode d = al_py_def_in_block(pf, c, name);
+            if (!ts_node_is_null(d)) {
+                (*count)++;
+                *found = d;
+            }
+            switched_defs(pf, c, name, depth + 1, count, found);
+        } else if (al_node_is(c, "if_statement") || al_node_is(c, "elif_clause") ||
+                   al_node_is(c, "else_clause") || al_node_is(c, "try_statement") ||
+                   al_node_is(c, "except_clause") || al_node_is(c, "finally_clause") ||
+                   al_node_is(c, "with_statement")) {
+            switched_defs(pf, c, name, depth + 1, count, found);
+        }
+    }
+}
+
+TSNode al_py_switched_def(const al_pyfile *pf, const char *name)
+{
+    int count = 0;
+    TSNode found = {0};
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "if_statement") || al_node_is(s, "try_statement") ||
+            al_node_is(s, "with_statement"))
+            switched_defs(pf, s, name, 0, &count, &found);
+    }
+    return count == 1 && !binds_elsewhere(pf, pf->root, found, name) ? found : (TSNode){0};
+}
+
+TSNode al_py_top_class(const al_pyfile *pf, const char *cls)
+{
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (al_node_is(s, "class_definition") && al_node_text_eq(pf, al_node_field(s, "name"), cls))
+            return s;
+    }
+    return (TSNode){0};
+}
+
+TSNode al_py_bound_class_method(const al_pyfile *pf, const char *cls, const char *name)
+{
+    TSNode s = al_py_top_class(pf, cls);
+    TSNode def = ts_node_is_null(s) ? s : al_py_def_in_block(pf, al_node_field(s, "body"), name);
+    if (ts_node_is_null(def))
+        return def;
+    TSNode dec = ts_node_parent(def);
+    if (!al_node_is(dec, "decorated_definition"))
+        return (TSNode){0};
+    for (uint32_t k = 0; k < ts_node_named_child_count(dec); k++) {
+        TSNode d = ts_node_named_child(dec, k);
+        TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
+        if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
+            return def;
+    }
+    return (TSNode){0};
+}
+
+size_t al_py_class_methods(const al_pyfile *pf, const char *name, TSNode *out, size_t max)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root) && n < max; i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        if (!al_node_is(s, "class_definition"))
+            continue;
+        TSNode def = al_py_def_in_block(pf, al_node_field(s, "body"), name);
+        if (ts_node_is_null(def))
+            continue;
+        TSNode dec = ts_node_parent(def);
+        bool plain = true;
+        for (uint32_t k = 0; al_node_is(dec, "decorated_definition") && k < ts_node_named_child_count(dec); k++) {
+            TSNode d = ts_node_named_child(dec, k);
+            TSNode e = al_node_is(d, "decorator") ? ts_node_named_child(d, 0) : d;
+            if (al_node_text_eq(pf, e, "staticmethod") || al_node_text_eq(pf, e, "classmethod"))
+                plain = false;
+        }
+        if (plain)
+            out[n++] = def;
+    }
+    return n;
+}
+
+/* Definitions named `name` among the statements under n, not inside a
+ * nested function or class body. */
+static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *last, int depth)
+{
+    int count = 0;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k && depth < 50; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (al_node_is(c, "function_definition") || al_node_is(c, "class_definition")) {
+            if (al_node_text_eq(pf, al_node_field(c, "name"), name)) {
+                count++;
+                *last = c;
+            }
+            continue;
+        }
+        count += defs_named(pf, c, name, last, depth + 1);
+    }
+    return count;
+}
+
+int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def)
+{
+    *def = (TSNode){0};
+    /* The functions and lambdas around site, outermost first, found from
+     * the root down (a node's parent is a walk from the root each time). */
+    TSNode scopes[64];
+    int ns = 0;
+    uint32_t at = ts_node_start_byte(site);
+    for (TSNode n = pf->root; ns < 64;) {
+        TSNode c = ts_node_first_child_for_byte(n, at);
+        if (ts_node_is_null(c) || ts_node_start_byte(c) > at || ts_node_eq(c, site) ||
+            ts_node_end_byte(c) < ts_node_end_byte(site))
+            break;
+        if (al_node_is(c, "function_definition") || al_node_is(c, "lambda"))
+            scopes[ns++] = c;
+        n = c;
+    }
+    for (int si = ns - 1; si >= 0; si--) {
+        TSNode p = scopes[si];
+        if (!al_node_is(p, "function_definition") && !al_node_is(p, "lambda"))
+            continue; /* a class body is no scope its methods see */
+        TSNode body = al_node_field(p, "body");
+        if (al_node_is(p, "function_definition") && !al_py_is_param(pf, p, name)) {
+            size_t blen;
+            const char *bp = al_node_ptr(pf, body, &blen);
+            if (!al_py_bytes_may_bind(bp, bp + blen, name))
+                continue; /* its bytes bind the name nowhere */
+        }
+        bool param = al_node_is(p, "function_definition") ? al_py_is_param(pf, p, name) : true;
+        al_strlist bound = {0};
+        if (al_node_is(p, "function_definition"))
+            al_py_bound_names(pf, body, &bound);
+        bool assigned = al_strlist_has(&bound, name, strlen(name));
+        al_strlist_free(&bound);
+        TSNode last = {0};
+        int defs = al_node_is(p, "function_definition") ? defs_named(pf, body, name, &last, 0) : 0;
+        if (defs == 1 && !param && !assigned && al_node_is(last, "function_definition") &&
+            al_node_is(ts_node_parent(last), "block") &&
+            ts_node_eq(ts_node_parent(last), body)) {
+            *def = last;
+            return 1;
+        }
+        if (al_node_is(p, "lambda")) {
+            /* A lambda binds only its parameters. */
+            TSNode params = al_node_field(p, "parameters");
+            if (!ts_node_is_null(params) && al_py_count_ident(pf, params, name) > 0)
+                return -1;
+            continue;
+        }
+        if (defs || param || assigned)
+            return -1;
+    }
+    return 0;
+}
+
+
+/* Calls `name(...)` under n, and the assignments `name = <call>` outside
+ * nested scopes (the last in *asg). */
+static int direct_calls(const al_pyfile *pf, TSNode n, const char *name, TSNode *asg, int *nasg,
+                        bool nested, int depth)
+{
+    if (depth > 200)
+        return -1000;
+    int calls = 0;
+    if (al_node_is(n, "call") && al_node_is(al_node_field(n, "function"), "identifier") &&
+        al_node_text_eq(pf, al_node_field(n, "function"), name))
+        calls++;
+    if (!nested && al_node_is(n, "assignment") && al_node_text_eq(pf, al_node_field(n, "left"), name) &&
+        al_node_is(al_node_field(n, "left"), "identifier") &&
+        al_node_is(al_py_unparen(al_node_field(n, "right")), "call")) {
+        *asg = n;
+        ++*nasg;
+    }
+    nested |= al_node_is(n, "function_definition") || al_node_is(n, "lambda") ||
+              al_node_is(n, "class_definition");
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        calls += direct_calls(pf, ts_node_named_child(n, i), name, asg, nasg, nested, depth + 1);
+    return calls;
+}
+
+TSNode al_py_sole_call_binding(const al_pyfile *pf, TSNode site, const char *name)
+{
+    TSNode func = ts_node_parent(site);
+    while (!ts_node_is_null(func) && !al_node_is(func, "function_definition")) {
+        if (al_node_is(func, "lambda") || al_node_is(func, "class_definition"))
+            return (TSNode){0};
+        func = ts_node_parent(func);
+    }
+    if (ts_node_is_null(func) || al_py_is_param(pf, func, name))
+        return (TSNode){0};
+    TSNode body = al_node_field(func, "body"), asg = {0};
+    int nasg = 0;
+    int calls = direct_calls(pf, body, name, &asg, &nasg, false, 0);
+    /* Every other occurrence is a call: nothing rebinds, hands on or
+     * declares the name global. */
+    if (nasg != 1 || calls < 1 || al_py_count_ident(pf, body, name) != calls + 1)
+        return (TSNode){0};
+    return al_py_unparen(al_node_field(asg, "right"));
+}
+
+static bool word_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Whether the line starting at ls holds an assignment `=` at bracket
+ * depth 0 (counted from ls) after `after`. */
+static bool assigns_later(const char *ls, const char *after, const char *end)
+{
+    int d = 0;
+    for (const char *c = ls; c < end && *c != '\n'; c++) {
+        if (*c == '#')
+            break;
+        if (*c == '"' || *c == '\'') {
+            const char *e = c + 1;
+            while (e < end && *e != *c && *e != '\n')
+                e += *e == '\\' ? 2 : 1;
+            if (e >= end || *e != *c)
+                return c > after; /* a string that goes on: not read */
+            c = e;
+            continue;
+        }
+        if (*c == '(' || *c == '[' || *c == '{')
+            d++;
+        else if (*c == ')' || *c == ']' || *c == '}')
+            d--;
+        else if (*c == '=' && c > after && d <= 0 && !strchr("=!<>", c[-1]) &&
+                 !(c + 1 < end && c[1] == '='))
+            return true;
+    }
+    return false;
+}
+
+/* Whether the statement on the line at ls starts with `word` (after
+ * indentation and `async`) before q: prose in a docstring rarely does. */
+static bool line_starts(const char *ls, const char *q, const char *word)
+{
+    while (ls < q && (*ls == ' ' || *ls == '\t'))
+        ls++;
+    if (q - ls > 6 && !memcmp(ls, "async ", 6))
+        ls += 6;
+    size_t wl = strlen(word);
+    return ls + wl < q && !memcmp(ls, word, wl) && !word_char(ls[wl]);
+}
+
+static bool may_bind_at(const char *p, const char *end, const char *q, size_t wl)
+{
+    const char *a = q + wl;
+    while (a < end && *a == ' ')
+        a++;
+    if (a < end && *a == '=' && !(a + 1 < end && a[1] == '='))
+        return true;
+    if (a + 1 < end && a[1] == '=' && strchr("+-*/%&|^:@", *a))
+        return true;
+    if (a + 2 < end && a[2] == '=' && (!memcmp(a, "//", 2) || !memcmp(a, "**", 2) ||
+                                       !memcmp(a, ">>", 2) || !memcmp(a, "<<", 2)))
+        return true;
+    const char *ls = q;
+    while (ls > p && ls[-1] != '\n')
+        ls--;
+    const char *b = q;
+    while (b > p && b[-1] == ' ')
+        b--;
+    /* `name,` or `name)` opening a line: a target or an import continued. */
+    if (a < end && (*a == ',' || *a == ')') && (b == p || b[-1] == '\n'))
+        return true;
+    /* `a, name = ...`, `(a, name) = ...`, `name: T = ...`: a target of an
+     * assignment further along the line. */
+    if (a < end && strchr(",)]:", *a) && assigns_later(ls, a, end))
+        return true;
+    /* `for a, name in`, `with f() as (a, name)`, `from m import a, name`
+     * (a comprehension's names are its own). */
+    if (line_starts(ls, q, "for") || line_starts(ls, q, "with") || line_starts(ls, q, "import") ||
+        line_starts(ls, q, "from"))
+        return true;
+    static const char *const before[] = {"del", "nonlocal", "global", "def", "class", NULL};
+    for (int k = 0; before[k]; k++) {
+        size_t kl = strlen(before[k]);
+        if ((size_t)(b - p) >= kl && !memcmp(b - kl, before[k], kl) &&
+            (b - kl == p || !word_char(b[-(long)kl - 1])))
+            return true;
+    }
+    return false;
+}
+
+/* Whether p..end may bind word anywhere but at skip (the name of a
+ * definition already known). */
+static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip)
+{
+    size_t wl = strlen(word);
+    for (const char *q = p; q + wl <= end; q++) {
+        q = memmem(q, (size_t)(end - q), word, wl);
+        if (!q)
+            return false;
+        if (q == skip || (q > p && word_char(q[-1])) || (q + wl < end && word_char(q[wl])))
+            continue;
+        if (may_bind_at(p, end, q, wl))
+            return true;
+    }
+    return false;
+}
+
+bool al_py_bytes_may_bind(const char *p, const char *end, const char *word)
+{
+    return may_bind_except(p, end, word, NULL);
+}
