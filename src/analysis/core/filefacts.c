@@ -23,6 +23,8 @@ static void facts_free(void *v)
 {
     al_file_facts *f = v;
     al_strlist_free(&f->methods);
+    al_strlist_free(&f->attrs);
+    al_strlist_free(&f->self_attrs);
     free(f);
 }
 
@@ -35,8 +37,9 @@ void al_file_facts_table_free(al_file_facts_table *t)
     free(t);
 }
 
-/* The methods a file defines: an indented `def name(`, not a dunder (a
- * byte scan; nothing is parsed). */
+/* The methods a file defines: an indented `def name(`, not a dunder or a
+ * name Python mangles (`__name`: no subclass overrides it); a byte scan,
+ * nothing is parsed. A private `_name` counts: subclasses override it. */
 static void read_methods(const al_source *src, al_strlist *out)
 {
     const char *b = src->bytes, *end = src->bytes + src->len;
@@ -47,12 +50,70 @@ static void read_methods(const al_source *src, al_strlist *out)
         const char *ls = b;
         while (ls > src->bytes && (ls[-1] == ' ' || ls[-1] == '\t'))
             ls--;
-        bool method = ls < b && (ls == src->bytes || ls[-1] == '\n') && b[4] != '_';
+        bool method = ls < b && (ls == src->bytes || ls[-1] == '\n') &&
+                      !(b[4] == '_' && q > b + 5 && b[5] == '_');
         if (method && q < end && *q == '(' && q > b + 4) {
             if (!al_strlist_has(out, b + 4, (size_t)(q - b - 4)))
                 al_strlist_add(out, al_xstrndup(b + 4, (size_t)(q - b - 4)));
         }
         b = q;
+    }
+}
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+static void add_name(al_strlist *out, const char *p, size_t n)
+{
+    if (n && !al_strlist_has(out, p, n))
+        al_strlist_add(out, al_xstrndup(p, n));
+}
+
+/* The attribute names a file assigns on some object: `obj.name = ...`,
+ * `obj.name: T = ...`, and `setattr(obj, "name", ...)` with the name
+ * written out (a byte scan). An instance attribute hides the class's
+ * method of that name. */
+static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_self)
+{
+    const char *b = src->bytes, *end = src->bytes + src->len;
+    for (const char *d = b; (d = memchr(d, '.', (size_t)(end - d))) != NULL; d++) {
+        const char *q = d + 1;
+        while (q < end && ident_char(*q))
+            q++;
+        if (q == d + 1 || isdigit((unsigned char)d[1]))
+            continue;
+        const char *a = q;
+        while (a < end && *a == ' ')
+            a++;
+        bool assigned = a + 1 < end && *a == '=' && a[1] != '=';
+        if (!assigned && a < end && *a == ':' && (a + 1 >= end || a[1] != '=')) {
+            /* `obj.name: T = v`: an `=` later on the line */
+            for (const char *c = a + 1; c < end && *c != '\n' && !assigned; c++)
+                assigned = *c == '=' && c[-1] != '=' && c[-1] != '!' && c[-1] != '<' &&
+                           c[-1] != '>' && (c + 1 >= end || c[1] != '=');
+        }
+        const char *o = d;
+        while (o > b && ident_char(o[-1]))
+            o--;
+        bool self = (d - o == 4 && !memcmp(o, "self", 4)) || (d - o == 3 && !memcmp(o, "cls", 3));
+        if (assigned && (o == b || o[-1] != '.'))
+            add_name(self ? on_self : out, d + 1, (size_t)(q - d - 1));
+        else if (assigned)
+            add_name(out, d + 1, (size_t)(q - d - 1));
+    }
+    for (const char *s = b; (s = memmem(s, (size_t)(end - s), "setattr(", 8)) != NULL; s += 8) {
+        const char *e = memchr(s, '\n', (size_t)(end - s));
+        e = e ? e : end;
+        const char *qt = s + 8;
+        while (qt < e && *qt != '"' && *qt != '\'')
+            qt++;
+        const char *n = qt + 1, *ne = n;
+        while (ne < e && ident_char(*ne))
+            ne++;
+        if (qt < e && ne < e && *ne == *qt)
+            add_name(out, n, (size_t)(ne - n));
     }
 }
 
@@ -71,6 +132,7 @@ const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
         f->hash = src.hash;
         f->markers = memmem(src.bytes, src.len, "custom_op", 9) || memmem(src.bytes, src.len, "impl(", 5);
         read_methods(&src, &f->methods);
+        read_attrs(&src, &f->attrs, &f->self_attrs);
     }
     al_source_free(&src);
     pthread_mutex_lock(&t->lock);

@@ -14,7 +14,11 @@ typedef struct {
     al_source_status status;
     unsigned long long hash; /* of the bytes read (status AL_SOURCE_OK) */
     bool markers;            /* names "custom_op" or "impl(": may register ops */
-    al_strlist methods;      /* names of indented `def name(`, dunders left out */
+    al_strlist methods;      /* names of indented `def name(`, those starting `__` left out */
+    al_strlist attrs;        /* attribute names it assigns on an object other than
+                              * self or cls: `x.name =`, `x.name: T =`,
+                              * `setattr(obj, "name", ...)` */
+    al_strlist self_attrs;   /* those it assigns on `self.` or `cls.` */
 } al_file_facts;
 
 typedef struct al_file_facts_table al_file_facts_table;

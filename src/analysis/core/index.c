@@ -104,6 +104,8 @@ void al_index_free(al_index *ix)
         al_impls_free(&p->cxx_ops);
         al_impls_free(&p->pybind);
         al_memo_free(&p->method_files);
+        al_memo_free(&p->assigned_attrs);
+        al_memo_free(&p->self_attr_files);
         al_memo_free(&p->macro_words);
         al_ops_free(&p->schemas);
         free(p);
@@ -815,6 +817,10 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
                                                : al_py_def_in_block(pf, al_node_field(cls, "body"), name);
             if (ts_node_is_null(def))
                 al_pyfile_class_trimmed_def(pf, cls, name); /* the method may be left out */
+            /* `self.fill = other`: the instance's attribute hides the method. */
+            al_def owner = {from->path, pf, from->mod, cls, false, false};
+            if (!ts_node_is_null(def) && (!from->path || al_index_attr_assigned(ix, &owner, name)))
+                def = (TSNode){0};
             free(name);
             if (!ts_node_is_null(def)) {
                 al_index_fill_def(out, from->path, pf, from->mod, def);

@@ -147,6 +147,12 @@ bool al_index_derives(al_index *ix, const al_def *cls, const al_def *base, bool 
  * AL_INDEX_MAX_METHOD_FILES files, or too many methods). */
 size_t al_index_overrides(al_index *ix, const al_def *cls, const char *method, const al_def *named,
                           al_def *out, size_t max, bool *complete);
+/* Whether the project may give an instance of class cls an attribute
+ * `name`, which hides cls's method of that name: a file assigns it on an
+ * object other than self (`obj.name = ...`, `setattr(obj, "name", ...)`),
+ * or on `self.` in cls's own file or in a class that derives from cls (or
+ * may: a base not followed). True outside any project. */
+bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name);
 /* al_index_methods finds none past this many files defining the name. */
 #define AL_INDEX_MAX_METHOD_FILES 24
 /* How many of the project's Python files define `def name(` indented (a

@@ -38,6 +38,8 @@ typedef struct {
                           * with the definitions) */
     bool methods_read;
     al_memo method_files; /* "name" -> file_list: the files holding `def name(` */
+    al_memo assigned_attrs; /* "name" -> the project: a file assigns `x.name =` */
+    al_memo self_attr_files; /* "name" -> file_list: the files assigning `self.name =` */
 } project;
 
 /* A Python file the index read; parsed in parts, as asked. */

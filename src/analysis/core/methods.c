@@ -54,7 +54,64 @@ static void read_method_files(al_index *ix, project *p)
             }
             AL_PUSH(l->files, l->n, l->cap, i);
         }
+        for (size_t k = 0; k < ff->attrs.n; k++)
+            if (!al_memo_get(&p->assigned_attrs, ff->attrs.items[k]))
+                al_memo_put(&p->assigned_attrs, ff->attrs.items[k], p, NULL);
+        for (size_t k = 0; k < ff->self_attrs.n; k++) {
+            const char *name = ff->self_attrs.items[k];
+            file_list *l = al_memo_get(&p->self_attr_files, name);
+            if (!l) {
+                l = al_xcalloc(1, sizeof *l);
+                al_memo_put(&p->self_attr_files, name, l, file_list_free);
+            }
+            AL_PUSH(l->files, l->n, l->cap, i);
+        }
     }
+}
+
+/* Whether a class of file `path` that assigns `self.name` derives from
+ * cls (or may). */
+static bool self_assigned_in(al_index *ix, const char *path, const al_def *cls, const char *name)
+{
+    pyfile *f = al_index_load_py(ix, path);
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    char needle[200];
+    snprintf(needle, sizeof needle, ".%s", name);
+    if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
+        return true;
+    for (uint32_t i = 0; i < ts_node_named_child_count(pf->root); i++) {
+        TSNode s = ts_node_named_child(pf->root, i);
+        if (al_node_is(s, "decorated_definition"))
+            s = al_node_field(s, "definition");
+        size_t len;
+        const char *b = al_node_is(s, "class_definition") ? al_node_ptr(pf, s, &len) : NULL;
+        if (!b || !memmem(b, len, needle, strlen(needle)))
+            continue;
+        al_def c = {f->path, pf, mod, s, false, false};
+        if (al_index_derives(ix, &c, cls, true))
+            return true;
+    }
+    return false;
+}
+
+bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name)
+{
+    if (!cls->path)
+        return true;
+    al_index_lock(ix);
+    project *p = al_index_project_of(ix, cls->path);
+    if (p)
+        read_method_files(ix, p);
+    /* Outside any project, nothing was scanned: assume it may be. */
+    bool assigned = !p || al_memo_get(&p->assigned_attrs, name) != NULL;
+    file_list *l = p && !assigned ? al_memo_get(&p->self_attr_files, name) : NULL;
+    for (size_t i = 0; l && i < l->n && !assigned; i++) {
+        const char *path = p->py_files.items[l->files[i]];
+        assigned = al_index_same_file(path, cls->path) || self_assigned_in(ix, path, cls, name);
+    }
+    al_index_unlock(ix);
+    return assigned;
 }
 
 /* The class around definition d, as a definition of its file. */

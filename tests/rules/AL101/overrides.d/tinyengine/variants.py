@@ -1,6 +1,12 @@
 import torch
 
-from tinyengine.runner import PagedRunner, StepRunner
+from tinyengine.runner import (
+    CachedRunner,
+    PagedRunner,
+    PatchedRunner,
+    StepRunner,
+    SwitchedRunner,
+)
 
 
 class ResidualRunner(StepRunner):
@@ -20,3 +26,24 @@ class CheckedPagedRunner(ChunkedPagedRunner):
     def load(self, out, x):
         assert float(out.sum()) == 0.0
         out.copy_(x)
+
+
+class PrefixCachedRunner(CachedRunner):
+    def _gather(self, out, x):
+        out[: x.shape[0] // 2].copy_(x[: x.shape[0] // 2])
+
+
+class EagerRunner(SwitchedRunner):
+    def __init__(self):
+        # A subclass's own attribute: the base's `self.emit(...)` runs it.
+        super().__init__(False)
+        self.emit = _accumulate_twice
+
+
+def _accumulate_twice(out, x):
+    out.add_(x)
+    out.add_(x)
+
+
+def patch(runner: PatchedRunner):
+    runner.write_rows = _accumulate_twice
