@@ -6,6 +6,7 @@
 #include "memo.h"
 #include "schema.h"
 #include "../../base/paths.h"
+#include "../../front/python/imports.h"
 #include "../../front/python/scopes.h"
 #include "../../front/python/syntax.h"
 #include "../../base/util.h"
@@ -285,12 +286,6 @@ project *al_index_project_of(al_index *ix, const char *path)
     return p;
 }
 
-static bool inside(const project *p, const char *real)
-{
-    size_t n = strlen(p->root);
-    return !strncmp(real, p->root, n) && (real[n] == '/' || real[n] == '\0');
-}
-
 static bool is_python_name(const char *name)
 {
     return al_str_ends_with(name, ".py");
@@ -336,9 +331,7 @@ void al_index_walk_project(project *p)
 /* ------------------------------------------------------------------ */
 /* Files                                                                */
 
-/* Whether ix->paths knows key: then *out is its path (a copy; NULL for
- * none). */
-static bool path_known(al_index *ix, const char *key, char **out)
+bool al_index_path_known(al_index *ix, const char *key, char **out)
 {
     const char *hit = al_memo_get(&ix->paths, key);
     if (hit)
@@ -346,8 +339,7 @@ static bool path_known(al_index *ix, const char *key, char **out)
     return hit != NULL;
 }
 
-/* Memoises found (NULL for none) under key; returns it. */
-static char *path_keep(al_index *ix, const char *key, char *found)
+char *al_index_path_keep(al_index *ix, const char *key, char *found)
 {
     al_memo_put(&ix->paths, key, al_xstrdup(found ? found : ""), free);
     return found;
@@ -359,8 +351,8 @@ static char *real_path(al_index *ix, const char *path)
     al_strbuf key = {0};
     al_strbuf_printf(&key, "real\n%s", path);
     char *real;
-    if (!path_known(ix, key.data, &real))
-        real = path_keep(ix, key.data, al_path_real(path));
+    if (!al_index_path_known(ix, key.data, &real))
+        real = al_index_path_keep(ix, key.data, al_path_real(path));
     al_strbuf_free(&key);
     return real;
 }
@@ -411,110 +403,6 @@ cxxfile *al_index_load_cxx(al_index *ix, const char *path)
     return f;
 }
 
-/* ------------------------------------------------------------------ */
-/* Modules                                                              */
-
-/* `<dir>/a/b.py` or `<dir>/a/b/__init__.py` for rel = "a.b" ("" names
- * the package of dir itself). */
-static char *module_in(const char *dir, const char *rel)
-{
-    al_strbuf sb = {0};
-    al_strbuf_puts(&sb, dir);
-    if (*rel) {
-        al_strbuf_putc(&sb, '/');
-        for (const char *c = rel; *c; c++)
-            al_strbuf_putc(&sb, *c == '.' ? '/' : *c);
-    }
-    size_t base = sb.len;
-    if (*rel) {
-        al_strbuf_puts(&sb, ".py");
-        if (al_path_is_file(sb.data))
-            return al_strbuf_detach(&sb);
-        sb.len = base;
-        sb.data[base] = '\0';
-    }
-    al_strbuf_puts(&sb, "/__init__.py");
-    if (al_path_is_file(sb.data))
-        return al_strbuf_detach(&sb);
-    al_strbuf_free(&sb);
-    return NULL;
-}
-
-/* The folder above the outermost package holding `path`: where absolute
- * imports of that package start. */
-static char *package_root(const char *path)
-{
-    char *dir = al_path_dirname(path);
-    for (int guard = 0; guard < 64; guard++) {
-        char *init = al_path_join(dir, "__init__.py");
-        bool package = al_path_is_file(init);
-        free(init);
-        if (!package || !strcmp(dir, "/") || !strcmp(dir, "."))
-            break;
-        char *up = al_path_dirname(dir);
-        free(dir);
-        dir = up;
-    }
-    return dir;
-}
-
-/* The file of module `module` imported from `from_path`: relative
- * (leading dots) from its package, absolute from the project's roots. */
-static char *find_module_file(al_index *ix, const char *from_path, const char *module)
-{
-    size_t dots = strspn(module, ".");
-    if (dots > 0) {
-        char *dir = al_path_dirname(from_path);
-        for (size_t i = 1; i < dots; i++) {
-            char *up = al_path_dirname(dir);
-            free(dir);
-            dir = up;
-        }
-        char *f = module_in(dir, module + dots);
-        free(dir);
-        return f;
-    }
-    project *p = al_index_project_of(ix, from_path);
-    if (!p)
-        return NULL;
-    char *pkg = package_root(from_path);
-    char *f = module_in(pkg, module);
-    free(pkg);
-    for (size_t i = 0; !f && i < p->py_roots.n; i++)
-        f = module_in(p->py_roots.items[i], module);
-    if (f) {
-        char *real = al_path_real(f);
-        free(f);
-        f = real;
-        if (f && !inside(p, f)) {
-            free(f);
-            f = NULL;
-        }
-    }
-    return f;
-}
-
-/* The file `module` names when imported from from_path, or NULL: found
- * once per folder and module. */
-static char *module_file(al_index *ix, const char *from_path, const char *module)
-{
-    char *dir = al_path_dirname(from_path);
-    al_strbuf key = {0};
-    al_strbuf_printf(&key, "module\n%s\n%s", dir, module);
-    free(dir);
-    char *f;
-    if (!path_known(ix, key.data, &f))
-        f = path_keep(ix, key.data, find_module_file(ix, from_path, module));
-    al_strbuf_free(&key);
-    return f;
-}
-
-bool al_index_module_in_project(al_index *ix, const char *from_path, const char *module)
-{
-    char *f = module_file(ix, from_path, module);
-    free(f);
-    return f != NULL;
-}
 
 /* ------------------------------------------------------------------ */
 /* Definitions                                                          */
@@ -588,7 +476,7 @@ static bool class_named(al_index *ix, const char *path, const al_pyfile *pf,
         if (strspn(q, ".") >= n)
             n++; /* `from . import Cls`: the dots name the package */
         char *module = al_xstrndup(q, n);
-        char *file = module_file(ix, path, module);
+        char *file = al_index_module_file(ix, path, module);
         ok = file && class_of_file(ix, file, dot + 1, out);
         free(file);
         free(module);
@@ -705,14 +593,14 @@ static bool resolve_target(al_index *ix, const char *from_path, const char *targ
         free(module);
         module = al_xstrndup(target, (size_t)(dot - target) + 1);
     }
-    char *file = module_file(ix, from_path, module);
+    char *file = al_index_module_file(ix, from_path, module);
     if (!file) {
         /* "pkg.mod.Cls.method": a method of a class of pkg.mod. */
         char *cls = strrchr(module, '.');
         bool ok = false;
         if (cls && cls > module && cls[-1] != '.') {
             *cls = '\0';
-            char *file2 = module_file(ix, from_path, module);
+            char *file2 = al_index_module_file(ix, from_path, module);
             ok = file2 && class_method(ix, file2, cls + 1, dot + 1, instance, out);
             free(file2);
         }
@@ -779,6 +667,18 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
         int local = ts_node_is_null(site) ? 0 : al_py_local_def(pf, site, name, &def);
         if (local == 0)
             def = al_py_def_in_block(pf, pf->root, name);
+        if (local == 2) {
+            /* Imported inside the function: that import's target. */
+            al_imports one = {0};
+            al_imports_add_statement(&one, pf, def);
+            for (size_t i = 0; i < one.n && !ok; i++)
+                ok = !strcmp(one.items[i].local, name) && from->path &&
+                     resolve_target(ix, from->path, one.items[i].target, 0, false, out);
+            al_imports_free(&one);
+            free(name);
+            al_index_unlock(ix);
+            return ok;
+        }
         if (local < 0) {
             /* `fn = self.pick(...)`, then `fn(...)`: what pick returns. */
             TSNode made = al_py_sole_call_binding(pf, site, name);
@@ -798,13 +698,13 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
             ok = true;
         } else if (pf->partial && !imported && from->path &&
                    (self = al_index_load_py(ix, from->path)) != NULL && function_of(self, name, out)) {
-            /* The file was parsed in part: its other functions are read
-             * from the index's own parts of it. */
-            ok = true;
-        } else {
-            for (size_t i = first; i < im->n && !ok; i++)
-                if (!strcmp(im->items[i].local, name))
-                    ok = from->path && resolve_target(ix, from->path, im->items[i].target, 0, false, out);
+            ok = true; /* a file parsed in part: its other functions from the index's parts */
+        } else if (imported && from->path && !al_py_module_binds_besides_imports(pf, name)) {
+            const char *t = im->items[first].target; /* none if imported from two places */
+            for (size_t i = first + 1; i < im->n && t; i++)
+                if (!strcmp(im->items[i].local, name) && strcmp(im->items[i].target, t))
+                    t = NULL;
+            ok = t && resolve_target(ix, from->path, t, 0, false, out);
         }
         free(name);
     } else if (al_node_is(callee, "attribute")) {

@@ -103,6 +103,14 @@ pyfile *al_index_load_py(al_index *ix, const char *path);
 /* A C++ file of the index, read and tokenised once; NULL when it cannot
  * be read or parsed. */
 cxxfile *al_index_load_cxx(al_index *ix, const char *path);
+/* Whether the index's path memo knows key: then *out is its path (a
+ * copy; NULL for none). */
+bool al_index_path_known(al_index *ix, const char *key, char **out);
+/* Memoises found (NULL for none) under key; returns it. */
+char *al_index_path_keep(al_index *ix, const char *key, char *found);
+/* The file of Python module `module` (dotted, relative with leading dots)
+ * imported from from_path, or NULL; caller frees (index_modules.c). */
+char *al_index_module_file(al_index *ix, const char *from_path, const char *module);
 /* Whether Python module `module`, imported from from_path, is a file of
  * the project. */
 bool al_index_module_in_project(al_index *ix, const char *from_path, const char *module);

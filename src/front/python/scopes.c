@@ -10,24 +10,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip);
+static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip,
+                            bool imports);
 static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *last, int depth);
 
 typedef struct {
     const al_pyfile *pf;
     const char *name;
-    bool found;
+    bool found;   /* an import or `del` names it */
+    int imports;  /* import statements naming it */
+    bool deleted; /* a `del` names it */
+    TSNode stmt;  /* the last import naming it */
 } import_binds;
 
 static al_visit visit_import(TSNode n, void *arg)
 {
     import_binds *ib = arg;
-    if (ib->found || al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
         al_node_is(n, "lambda"))
         return AL_VISIT_OVER;
-    if (al_node_is(n, "import_statement") || al_node_is(n, "import_from_statement") ||
-        al_node_is(n, "delete_statement")) {
-        ib->found = al_py_count_ident(ib->pf, n, ib->name) > 0;
+    bool del = al_node_is(n, "delete_statement");
+    if (al_node_is(n, "import_statement") || al_node_is(n, "import_from_statement") || del) {
+        if (al_py_count_ident(ib->pf, n, ib->name) > 0) {
+            ib->found = true;
+            ib->deleted |= del;
+            if (!del) {
+                ib->imports++;
+                ib->stmt = n;
+            }
+        }
         return AL_VISIT_OVER;
     }
     return AL_VISIT_INTO;
@@ -42,7 +53,7 @@ static bool binds_elsewhere(const al_pyfile *pf, TSNode block, TSNode def, const
     size_t blen;
     const char *bp = al_node_ptr(pf, block, &blen);
     const char *skip = pf->src->bytes + ts_node_start_byte(al_node_field(def, "name"));
-    if (!may_bind_except(bp, bp + blen, name, skip))
+    if (!may_bind_except(bp, bp + blen, name, skip, true))
         return false;
     /* A partial parse may lack the statement that binds it: the whole
      * file answers (the check runs again on it; an index view says no). */
@@ -55,7 +66,7 @@ static bool binds_elsewhere(const al_pyfile *pf, TSNode block, TSNode def, const
     al_py_bound_names(pf, block, &bound);
     bool other = al_strlist_has(&bound, name, strlen(name));
     al_strlist_free(&bound);
-    import_binds ib = {pf, name, false};
+    import_binds ib = {pf, name, false, 0, false, {{0}, NULL, NULL}};
     if (!other)
         al_node_preorder(block, visit_import, &ib);
     /* `global name` in a function of the block: it may bind it there. */
@@ -229,8 +240,17 @@ int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *
             al_py_bound_names(pf, body, &bound);
         bool assigned = al_strlist_has(&bound, name, strlen(name));
         al_strlist_free(&bound);
+        import_binds ib = {pf, name, false, 0, false, {{0}, NULL, NULL}};
+        if (al_node_is(p, "function_definition"))
+            al_node_preorder(body, visit_import, &ib); /* `from m import f as name` */
         TSNode last = {0};
         int defs = al_node_is(p, "function_definition") ? defs_named(pf, body, name, &last, 0) : 0;
+        /* Bound only by one import statement of its own: that import. */
+        if (ib.imports == 1 && !ib.deleted && !assigned && !param && !defs) {
+            *def = ib.stmt;
+            return 2;
+        }
+        assigned |= ib.found;
         if (defs == 1 && !param && !assigned && al_node_is(last, "function_definition") &&
             al_node_is(ts_node_parent(last), "block") &&
             ts_node_eq(ts_node_parent(last), body)) {
@@ -382,8 +402,10 @@ static bool may_bind_at(const char *p, const char *end, const char *q, size_t wl
 }
 
 /* Whether p..end may bind word anywhere but at skip (the name of a
- * definition already known). */
-static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip)
+ * definition already known), and, unless imports, but on a line that
+ * starts an import. */
+static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip,
+                            bool imports)
 {
     size_t wl = strlen(word);
     for (const char *q = p; q + wl <= end; q++) {
@@ -391,6 +413,11 @@ static bool may_bind_except(const char *p, const char *end, const char *word, co
         if (!q)
             return false;
         if (q == skip || (q > p && word_char(q[-1])) || (q + wl < end && word_char(q[wl])))
+            continue;
+        const char *ls = q;
+        while (ls > p && ls[-1] != '\n')
+            ls--;
+        if (!imports && (line_starts(ls, q, "import") || line_starts(ls, q, "from")))
             continue;
         if (may_bind_at(p, end, q, wl))
             return true;
@@ -400,5 +427,26 @@ static bool may_bind_except(const char *p, const char *end, const char *word, co
 
 bool al_py_bytes_may_bind(const char *p, const char *end, const char *word)
 {
-    return may_bind_except(p, end, word, NULL);
+    return may_bind_except(p, end, word, NULL, true);
+}
+
+bool al_py_module_binds_besides_imports(const al_pyfile *pf, const char *name)
+{
+    size_t blen;
+    const char *bp = al_node_ptr(pf, pf->root, &blen);
+    if (!may_bind_except(bp, bp + blen, name, NULL, false))
+        return false;
+    if (!al_pyfile_holds_all(pf))
+        return true;
+    TSNode last;
+    al_strlist bound = {0};
+    al_py_bound_names(pf, pf->root, &bound);
+    bool other = al_strlist_has(&bound, name, strlen(name)) ||
+                 defs_named(pf, pf->root, name, &last, 0) > 0;
+    al_strlist_free(&bound);
+    for (const char *g = bp; !other && (g = memmem(g, (size_t)(bp + blen - g), "global", 6)); g += 6) {
+        const char *eol = memchr(g, '\n', (size_t)(bp + blen - g));
+        other = memmem(g, (size_t)((eol ? eol : bp + blen) - g), name, strlen(name)) != NULL;
+    }
+    return other;
 }

@@ -14,7 +14,9 @@
  * scopes): 1 and *def when the innermost one binding it does so only by
  * an undecorated def among its own statements (a nested function); -1
  * when it binds it otherwise (a parameter, an assignment, a def inside a
- * branch, several defs); 0 when none binds it (a module's name). */
+ * branch, several defs); 2 and *def the statement when it binds it only
+ * by one import statement (`from m import f as name` in the function);
+ * 0 when none binds it (a module's name). */
 int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *def);
 /* The call whose result `name` holds when name is called at site: the
  * one binding of name in the function around site is `name = f(...)`, and
@@ -30,6 +32,10 @@ TSNode al_py_sole_call_binding(const al_pyfile *pf, TSNode site, const char *nam
  * walk: false means no binding there. */
 bool al_py_bytes_may_bind(const char *p, const char *end, const char *word);
 
+/* Whether the module binds `name` otherwise than by importing it (an
+ * assignment such as `fill = wrap(fill)`, a def, a function declaring
+ * it `global`): a call of the imported name may run something else. */
+bool al_py_module_binds_besides_imports(const al_pyfile *pf, const char *name);
 /* The top-level class definition named cls (decorated or not), or null. */
 TSNode al_py_top_class(const al_pyfile *pf, const char *cls);
 /* The function `name` defined directly in block (a module or class body,
