@@ -53,7 +53,17 @@ static bool binds_elsewhere(const al_pyfile *pf, TSNode block, TSNode def, const
     size_t blen;
     const char *bp = al_node_ptr(pf, block, &blen);
     const char *skip = pf->src->bytes + ts_node_start_byte(al_node_field(def, "name"));
-    if (!may_bind_except(bp, bp + blen, name, skip, true))
+    /* A partial parse's root ends where its last part does: a module's
+     * statements are looked for in all of its bytes. A class body is whole
+     * unless the parse trimmed it (then the class is asked for whole). */
+    bool root = ts_node_eq(block, pf->root);
+    if (!root && al_pyfile_class_trimmed(pf, ts_node_parent(block)))
+        return true;
+    const char *end = root ? pf->src->bytes + pf->src->len : bp + blen;
+    if (root)
+        bp = pf->src->bytes;
+    blen = (size_t)(end - bp);
+    if (!may_bind_except(bp, end, name, skip, true))
         return false;
     /* A partial parse may lack the statement that binds it: the whole
      * file answers (the check runs again on it; an index view says no). */
@@ -432,8 +442,8 @@ bool al_py_bytes_may_bind(const char *p, const char *end, const char *word)
 
 bool al_py_module_binds_besides_imports(const al_pyfile *pf, const char *name)
 {
-    size_t blen;
-    const char *bp = al_node_ptr(pf, pf->root, &blen);
+    size_t blen = pf->src->len;
+    const char *bp = pf->src->bytes;
     if (!may_bind_except(bp, bp + blen, name, NULL, false))
         return false;
     if (!al_pyfile_holds_all(pf))

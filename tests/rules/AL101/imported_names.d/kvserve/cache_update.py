@@ -6,7 +6,8 @@ import os
 
 import torch
 
-from kvserve.copy_ops import copy_rows, scaled_rows
+from kvserve import copy_ops
+from kvserve.copy_ops import copy_rows, scaled_rows, traced_rows
 
 if os.environ.get("KV_ACCUMULATE"):
     from kvserve.copy_ops import accumulate_rows as merge_rows
@@ -64,4 +65,24 @@ def stage_switched(src):
     # Imported from two places: which one runs is the environment's.
     out = torch.zeros_like(src)  # expect: none
     merge_rows(out, src)
+    return out
+
+
+def stage_wrapped_there(src):
+    # copy_ops binds `traced_rows` again after its def: the wrapper runs.
+    out = torch.zeros_like(src)  # expect: none
+    traced_rows(out, src)
+    return out
+
+
+def stage_wrapped_module_attr(src):
+    # The same, called through the module.
+    out = torch.zeros_like(src)  # expect: none
+    copy_ops.traced_rows(out, src)
+    return out
+
+
+def stage_module_attr(src):
+    out = torch.zeros_like(src)  # expect: AL101 safe
+    copy_ops.copy_rows(out, src)
     return out

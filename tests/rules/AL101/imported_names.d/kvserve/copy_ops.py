@@ -11,3 +11,18 @@ def accumulate_rows(dst, src):
 
 def scaled_rows(dst, src):
     dst.copy_(src * 0.5)
+
+
+def _counted(fn):
+    def inner(dst, src):
+        dst.add_(src)
+
+    return inner
+
+
+def traced_rows(dst, src):
+    dst.copy_(src)
+
+
+# The module's own name for it is the wrapper.
+traced_rows = _counted(traced_rows)
