@@ -34,6 +34,17 @@ static void file_list_free(void *v)
     free(l);
 }
 
+/* Adds file i to the files listed under name. */
+static void list_file(al_memo *by_name, const char *name, size_t i)
+{
+    file_list *l = al_memo_get(by_name, name);
+    if (!l) {
+        l = al_xcalloc(1, sizeof *l);
+        al_memo_put(by_name, name, l, file_list_free);
+    }
+    AL_PUSH(l->files, l->n, l->cap, i);
+}
+
 /* Which of the project's Python files define `def name(`, for every
  * name (the files' facts: a byte scan each, shared by the threads). */
 static void read_method_files(al_index *ix, project *p)
@@ -45,27 +56,13 @@ static void read_method_files(al_index *ix, project *p)
     for (size_t i = 0; i < p->py_files.n; i++) {
         const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
         al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
-        for (size_t k = 0; k < ff->methods.n; k++) {
-            const char *name = ff->methods.items[k];
-            file_list *l = al_memo_get(&p->method_files, name);
-            if (!l) {
-                l = al_xcalloc(1, sizeof *l);
-                al_memo_put(&p->method_files, name, l, file_list_free);
-            }
-            AL_PUSH(l->files, l->n, l->cap, i);
-        }
+        for (size_t k = 0; k < ff->methods.n; k++)
+            list_file(&p->method_files, ff->methods.items[k], i);
         for (size_t k = 0; k < ff->attrs.n; k++)
             if (!al_memo_get(&p->assigned_attrs, ff->attrs.items[k]))
                 al_memo_put(&p->assigned_attrs, ff->attrs.items[k], p, NULL);
-        for (size_t k = 0; k < ff->self_attrs.n; k++) {
-            const char *name = ff->self_attrs.items[k];
-            file_list *l = al_memo_get(&p->self_attr_files, name);
-            if (!l) {
-                l = al_xcalloc(1, sizeof *l);
-                al_memo_put(&p->self_attr_files, name, l, file_list_free);
-            }
-            AL_PUSH(l->files, l->n, l->cap, i);
-        }
+        for (size_t k = 0; k < ff->self_attrs.n; k++)
+            list_file(&p->self_attr_files, ff->self_attrs.items[k], i);
     }
 }
 

@@ -44,6 +44,17 @@ static al_visit visit_import(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
+/* Whether a line of bp holds `global` and name after it. */
+static bool declares_global(const char *bp, size_t blen, const char *name)
+{
+    for (const char *g = bp; (g = memmem(g, (size_t)(bp + blen - g), "global", 6)) != NULL; g += 6) {
+        const char *eol = memchr(g, '\n', (size_t)(bp + blen - g));
+        if (memmem(g, (size_t)((eol ? eol : bp + blen) - g), name, strlen(name)))
+            return true;
+    }
+    return false;
+}
+
 /* Whether block binds name otherwise than by def (`fill =
  * wrap(fill)`, a second def, an import, `del`, a function declaring it
  * `global`): then what the name holds when called is not that def. The
@@ -80,13 +91,7 @@ static bool binds_elsewhere(const al_pyfile *pf, TSNode block, TSNode def, const
     if (!other)
         al_node_preorder(block, visit_import, &ib);
     /* `global name` in a function of the block: it may bind it there. */
-    for (const char *g = bp; !other && !ib.found && (g = memmem(g, (size_t)(bp + blen - g), "global", 6));
-         g += 6) {
-        const char *eol = memchr(g, '\n', (size_t)(bp + blen - g));
-        const char *w = memmem(g, (size_t)((eol ? eol : bp + blen) - g), name, strlen(name));
-        other = w != NULL;
-    }
-    return other || ib.found;
+    return other || ib.found || declares_global(bp, blen, name);
 }
 
 TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name)
@@ -454,9 +459,5 @@ bool al_py_module_binds_besides_imports(const al_pyfile *pf, const char *name)
     bool other = al_strlist_has(&bound, name, strlen(name)) ||
                  defs_named(pf, pf->root, name, &last, 0) > 0;
     al_strlist_free(&bound);
-    for (const char *g = bp; !other && (g = memmem(g, (size_t)(bp + blen - g), "global", 6)); g += 6) {
-        const char *eol = memchr(g, '\n', (size_t)(bp + blen - g));
-        other = memmem(g, (size_t)((eol ? eol : bp + blen) - g), name, strlen(name)) != NULL;
-    }
-    return other;
+    return other || declares_global(bp, blen, name);
 }
