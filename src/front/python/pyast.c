@@ -177,6 +177,16 @@ static bool ask_trimmed(const al_pyfile *pf, size_t i)
     return true;
 }
 
+bool al_pyfile_class_extent(const al_pyfile *pf, TSNode cls, size_t *from, size_t *to)
+{
+    size_t i = trimmed_class(pf, cls);
+    if (i == SIZE_MAX)
+        return false;
+    *from = pf->trimmed[i][0];
+    *to = pf->trimmed[i][1];
+    return true;
+}
+
 bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls)
 {
     size_t i = trimmed_class(pf, cls);

@@ -48,6 +48,9 @@ void al_pyfile_free(al_pyfile *pf);
  * lost statements of its body to a partial parse; true also records the
  * question (al_pyfile.asked_trimmed). */
 bool al_pyfile_class_trimmed(const al_pyfile *pf, TSNode cls);
+/* The source bytes [*from, *to) of cls when the partial parse trimmed it
+ * (its nodes then end early); false, asking nothing, otherwise. */
+bool al_pyfile_class_extent(const al_pyfile *pf, TSNode cls, size_t *from, size_t *to);
 /* As al_pyfile_class_trimmed, for the question "where is method `name`
  * of cls defined": asked (and true) only when the class lost statements
  * and its text defines `name` (`def name(`) at all; a method the class

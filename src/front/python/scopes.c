@@ -11,7 +11,9 @@
 #include <string.h>
 
 static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip,
-                            bool imports);
+                            bool imports, bool module);
+static bool binds_parsed(const al_pyfile *pf, const char *p, const char *end, const char *word,
+                         const char *skip, bool imports, bool module);
 static int defs_named(const al_pyfile *pf, TSNode n, const char *name, TSNode *last, int depth);
 
 typedef struct {
@@ -44,13 +46,24 @@ static al_visit visit_import(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
-/* Whether a line of bp holds `global` and name after it. */
+static bool word_char(char c);
+
+/* Whether a statement of bp is `global ..., name, ...` (a function that
+ * may bind the module's name). */
 static bool declares_global(const char *bp, size_t blen, const char *name)
 {
-    for (const char *g = bp; (g = memmem(g, (size_t)(bp + blen - g), "global", 6)) != NULL; g += 6) {
+    size_t nl = strlen(name);
+    for (const char *g = bp; (g = memmem(g, (size_t)(bp + blen - g), "global ", 7)) != NULL; g += 7) {
+        const char *ls = g;
+        while (ls > bp && (ls[-1] == ' ' || ls[-1] == '\t'))
+            ls--;
+        if (ls > bp && ls[-1] != '\n')
+            continue; /* not a statement's first word */
         const char *eol = memchr(g, '\n', (size_t)(bp + blen - g));
-        if (memmem(g, (size_t)((eol ? eol : bp + blen) - g), name, strlen(name)))
-            return true;
+        eol = eol ? eol : bp + blen;
+        for (const char *w = g + 7; (w = memmem(w, (size_t)(eol - w), name, nl)) != NULL; w += nl)
+            if (!word_char(w[-1]) && (w + nl >= eol || !word_char(w[nl])))
+                return true;
     }
     return false;
 }
@@ -68,18 +81,25 @@ static bool binds_elsewhere(const al_pyfile *pf, TSNode block, TSNode def, const
      * statements are looked for in all of its bytes. A class body is whole
      * unless the parse trimmed it (then the class is asked for whole). */
     bool root = ts_node_eq(block, pf->root);
-    if (!root && al_pyfile_class_trimmed(pf, ts_node_parent(block)))
-        return true;
-    const char *end = root ? pf->src->bytes + pf->src->len : bp + blen;
+    size_t from, to;
+    bool trimmed = !root && al_pyfile_class_extent(pf, ts_node_parent(block), &from, &to);
+    const char *end = root ? pf->src->bytes + pf->src->len
+                      : trimmed ? pf->src->bytes + to
+                                : bp + blen;
     if (root)
         bp = pf->src->bytes;
     blen = (size_t)(end - bp);
-    if (!may_bind_except(bp, end, name, skip, true))
-        return false;
-    /* A partial parse may lack the statement that binds it: the whole
-     * file answers (the check runs again on it; an index view says no). */
-    if (!al_pyfile_holds_all(pf))
-        return true;
+    if (!may_bind_except(bp, end, name, skip, true, root))
+        return declares_global(bp, blen, name); /* a def's `global name` */
+    /* A partial parse may lack the statement that binds it: the class,
+     * or the whole file, answers (the check runs again on it; an index
+     * view says no). */
+    if (!binds_parsed(pf, bp, end, name, skip, true, root)) {
+        if (trimmed && al_pyfile_class_trimmed(pf, ts_node_parent(block)))
+            return true;
+        if (!al_pyfile_holds_all(pf))
+            return true;
+    }
     TSNode last;
     if (defs_named(pf, block, name, &last, 0) > 1)
         return true;
@@ -416,17 +436,39 @@ static bool may_bind_at(const char *p, const char *end, const char *q, size_t wl
     return false;
 }
 
-/* Whether p..end may bind word anywhere but at skip (the name of a
- * definition already known), and, unless imports, but on a line that
- * starts an import. */
-static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip,
-                            bool imports)
+/* Whether the line at ls lies in a function or class body of a module
+ * (its nearest line above at column 0 opens a def, a class or a
+ * decorator): a binding there is not the module's. */
+static bool in_module_def(const char *p, const char *ls)
+{
+    if (ls == p || *ls != ' ')
+        return false;
+    for (const char *c = ls; c > p;) {
+        const char *prev = c - 1; /* the '\n' ending the line above */
+        while (prev > p && prev[-1] != '\n')
+            prev--;
+        c = prev;
+        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '#' || *c == '\r')
+            continue;
+        return !strncmp(c, "def ", 4) || !strncmp(c, "async ", 6) || !strncmp(c, "class ", 6) ||
+               *c == '@';
+    }
+    return false;
+}
+
+/* The first place at or after from in p..end that may bind word, but at
+ * skip (the name of a definition already known); unless imports, not on
+ * a line that starts an import; with module, not inside a def or class of
+ * the module (where it binds a local; `global` is looked for apart).
+ * NULL when none may. */
+static const char *next_bind(const char *p, const char *from, const char *end, const char *word,
+                             const char *skip, bool imports, bool module)
 {
     size_t wl = strlen(word);
-    for (const char *q = p; q + wl <= end; q++) {
+    for (const char *q = from; q + wl <= end; q++) {
         q = memmem(q, (size_t)(end - q), word, wl);
         if (!q)
-            return false;
+            return NULL;
         if (q == skip || (q > p && word_char(q[-1])) || (q + wl < end && word_char(q[wl])))
             continue;
         const char *ls = q;
@@ -434,24 +476,53 @@ static bool may_bind_except(const char *p, const char *end, const char *word, co
             ls--;
         if (!imports && (line_starts(ls, q, "import") || line_starts(ls, q, "from")))
             continue;
-        if (may_bind_at(p, end, q, wl))
-            return true;
+        if (may_bind_at(p, end, q, wl) && !(module && in_module_def(p, ls)))
+            return q;
     }
-    return false;
+    return NULL;
+}
+
+static bool may_bind_except(const char *p, const char *end, const char *word, const char *skip,
+                            bool imports, bool module)
+{
+    return next_bind(p, p, end, word, skip, imports, module) != NULL;
+}
+
+/* Whether every place of p..end that may bind word lies in what pf
+ * parsed: then its statements answer, and a partial parse need not be
+ * read again whole. */
+static bool binds_parsed(const al_pyfile *pf, const char *p, const char *end, const char *word,
+                         const char *skip, bool imports, bool module)
+{
+    if (!pf->partial)
+        return true;
+    uint32_t n;
+    TSRange *r = ts_tree_included_ranges(pf->tree, &n);
+    bool all = true;
+    for (const char *h = p; all && (h = next_bind(p, h, end, word, skip, imports, module)) != NULL;
+         h += strlen(word)) {
+        uint32_t at = (uint32_t)(h - pf->src->bytes);
+        bool in = false;
+        for (uint32_t k = 0; k < n && !in; k++)
+            in = r[k].start_byte <= at && at < r[k].end_byte;
+        all = in;
+    }
+    free(r);
+    return all;
 }
 
 bool al_py_bytes_may_bind(const char *p, const char *end, const char *word)
 {
-    return may_bind_except(p, end, word, NULL, true);
+    return may_bind_except(p, end, word, NULL, true, false);
 }
 
 bool al_py_module_binds_besides_imports(const al_pyfile *pf, const char *name)
 {
     size_t blen = pf->src->len;
     const char *bp = pf->src->bytes;
-    if (!may_bind_except(bp, bp + blen, name, NULL, false))
-        return false;
-    if (!al_pyfile_holds_all(pf))
+    if (!may_bind_except(bp, bp + blen, name, NULL, false, true))
+        return declares_global(bp, blen, name);
+    if (!binds_parsed(pf, bp, bp + blen, name, NULL, false, true) && !al_pyfile_holds_all(pf))
         return true;
     TSNode last;
     al_strlist bound = {0};
