@@ -276,7 +276,10 @@ int al_py_local_def(const al_pyfile *pf, TSNode site, const char *name, TSNode *
         bool assigned = al_strlist_has(&bound, name, strlen(name));
         al_strlist_free(&bound);
         import_binds ib = {pf, name, false, 0, false, {{0}, NULL, NULL}};
-        if (al_node_is(p, "function_definition"))
+        size_t plen;
+        const char *pb = al_node_ptr(pf, body, &plen);
+        if (al_node_is(p, "function_definition") &&
+            (memmem(pb, plen, "import", 6) || memmem(pb, plen, "del ", 4)))
             al_node_preorder(body, visit_import, &ib); /* `from m import f as name` */
         TSNode last = {0};
         int defs = al_node_is(p, "function_definition") ? defs_named(pf, body, name, &last, 0) : 0;

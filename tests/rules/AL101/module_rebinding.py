@@ -129,6 +129,13 @@ def after_switch(src):
 
 
 def scaled(src):
+    # A local of another function, and this comment's "global scale_rows",
+    # bind nothing of the module's.
     out = torch.zeros_like(src)  # expect: AL101 safe
     scale_rows(out, src)
     return out
+
+
+def doubled(src):
+    scale_rows = src * 2
+    return scale_rows
