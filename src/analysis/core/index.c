@@ -719,7 +719,7 @@ bool al_index_resolve(al_index *ix, const al_pysite *from, TSNode callee, TSNode
                 al_pyfile_class_trimmed_def(pf, cls, name); /* the method may be left out */
             /* `self.fill = other`: the instance's attribute hides the method. */
             al_def owner = {from->path, pf, from->mod, cls, false, false};
-            if (!ts_node_is_null(def) && (!from->path || al_index_attr_assigned(ix, &owner, name)))
+            if (!ts_node_is_null(def) && (!from->path || al_index_attr_assigned(ix, &owner, name, true)))
                 def = (TSNode){0};
             free(name);
             if (!ts_node_is_null(def)) {

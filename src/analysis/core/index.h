@@ -151,8 +151,10 @@ size_t al_index_overrides(al_index *ix, const al_def *cls, const char *method, c
  * `name`, which hides cls's method of that name: a file assigns it on an
  * object other than self (`obj.name = ...`, `setattr(obj, "name", ...)`),
  * or on `self.` in cls's own file or in a class that derives from cls (or
- * may: a base not followed). True outside any project. */
-bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name);
+ * may: a base not followed). True outside any project. Without
+ * on_others, only assignments on `self.` count (for `forward`, which tests
+ * replace on objects everywhere). */
+bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name, bool on_others);
 /* al_index_methods finds none past this many files defining the name. */
 #define AL_INDEX_MAX_METHOD_FILES 24
 /* How many of the project's Python files define `def name(` indented (a

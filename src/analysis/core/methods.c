@@ -86,13 +86,13 @@ static bool self_assigned_in(al_index *ix, const char *path, const al_def *cls, 
         if (!b || !memmem(b, len, needle, strlen(needle)))
             continue;
         al_def c = {f->path, pf, mod, s, false, false};
-        if (al_index_derives(ix, &c, cls, true))
+        if (al_index_derives(ix, &c, cls, false))
             return true;
     }
     return false;
 }
 
-bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name)
+bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name, bool on_others)
 {
     if (!cls->path)
         return true;
@@ -101,7 +101,7 @@ bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name)
     if (p)
         read_method_files(ix, p);
     /* Outside any project, nothing was scanned: assume it may be. */
-    bool assigned = !p || al_memo_get(&p->assigned_attrs, name) != NULL;
+    bool assigned = !p || (on_others && al_memo_get(&p->assigned_attrs, name) != NULL);
     file_list *l = p && !assigned ? al_memo_get(&p->self_attr_files, name) : NULL;
     for (size_t i = 0; l && i < l->n && !assigned; i++) {
         const char *path = p->py_files.items[l->files[i]];

@@ -38,6 +38,12 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
     if (!m->index ||
         !al_index_class_method(m->index, &site, cls, "forward", &d))
         return false;
+    /* `self.forward = self.forward_cuda` in the class or a subclass: the
+     * instance's attribute runs, not the method. */
+    al_def defining;
+    if (al_index_class_of(&d, &defining) &&
+        al_index_attr_assigned(m->index, &defining, "forward", false))
+        return false;
     al_own o = al_fresh_returns(&d, al_fresh_enter(s->w), m);
     bool through = o.param != NULL;
     if (through)

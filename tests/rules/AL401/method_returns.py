@@ -130,3 +130,30 @@ class ProjectionHead(torch.nn.Module):
         y = proj(x, w)
         y = y + bias  # expect: none
         return y
+
+
+# A module whose instance replaces its own forward: the class's forward
+# is not what runs, so what it returns is only assumed new.
+class Sampler(torch.nn.Module):
+    def __init__(self, fast: bool):
+        super().__init__()
+        if fast:
+            self.forward = self.forward_passthrough
+
+    def forward(self, x: torch.Tensor):
+        return x * 2.0
+
+    def forward_passthrough(self, x: torch.Tensor):
+        return x
+
+
+class SamplerHead(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.sampler = Sampler(fast=True)
+
+    @torch.inference_mode()
+    def forward(self, x: torch.Tensor):
+        y = self.sampler(x)
+        y = torch.clamp(y, min=0)  # expect: AL401 unsafe
+        return y
