@@ -97,6 +97,15 @@ bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name, b
     if (!cls->path)
         return true;
     al_index_lock(ix);
+    /* Asked at every call through the class: kept for the run. */
+    char key[512];
+    snprintf(key, sizeof key, "attr\n%s\n%u\n%s\n%d", cls->path, ts_node_start_byte(cls->def), name,
+             (int)on_others);
+    const char *had = al_memo_get(&ix->memo, key);
+    if (had) {
+        al_index_unlock(ix);
+        return *had == '1';
+    }
     project *p = al_index_project_of(ix, cls->path);
     if (p)
         read_method_files(ix, p);
@@ -107,6 +116,7 @@ bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name, b
         const char *path = p->py_files.items[l->files[i]];
         assigned = al_index_same_file(path, cls->path) || self_assigned_in(ix, path, cls, name);
     }
+    al_memo_put(&ix->memo, key, al_xstrdup(assigned ? "1" : "0"), free);
     al_index_unlock(ix);
     return assigned;
 }
