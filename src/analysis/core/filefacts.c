@@ -37,6 +37,11 @@ void al_file_facts_table_free(al_file_facts_table *t)
     free(t);
 }
 
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
 /* The methods a file defines: an indented `def name(`, not a dunder or a
  * name Python mangles (`__name`: no subclass overrides it); a byte scan,
  * nothing is parsed. A private `_name` counts: subclasses override it. */
@@ -45,7 +50,7 @@ static void read_methods(const al_source *src, al_strlist *out)
     const char *b = src->bytes, *end = src->bytes + src->len;
     while ((b = memmem(b, (size_t)(end - b), "def ", 4)) != NULL) {
         const char *q = b + 4;
-        while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
+        while (q < end && ident_char(*q))
             q++;
         const char *ls = b;
         while (ls > src->bytes && (ls[-1] == ' ' || ls[-1] == '\t'))
@@ -58,11 +63,6 @@ static void read_methods(const al_source *src, al_strlist *out)
         }
         b = q;
     }
-}
-
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
 }
 
 static void add_name(al_strlist *out, const char *p, size_t n)
@@ -97,11 +97,11 @@ static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_sel
         const char *o = d;
         while (o > b && ident_char(o[-1]))
             o--;
-        bool self = (d - o == 4 && !memcmp(o, "self", 4)) || (d - o == 3 && !memcmp(o, "cls", 3));
-        if (assigned && (o == b || o[-1] != '.'))
+        /* `self.name` itself, not `x.self.name` */
+        bool self = (o == b || o[-1] != '.') &&
+                    ((d - o == 4 && !memcmp(o, "self", 4)) || (d - o == 3 && !memcmp(o, "cls", 3)));
+        if (assigned)
             add_name(self ? on_self : out, d + 1, (size_t)(q - d - 1));
-        else if (assigned)
-            add_name(out, d + 1, (size_t)(q - d - 1));
     }
     for (const char *s = b; (s = memmem(s, (size_t)(end - s), "setattr(", 8)) != NULL; s += 8) {
         const char *e = memchr(s, '\n', (size_t)(end - s));

@@ -67,7 +67,8 @@ static void read_method_files(al_index *ix, project *p)
 }
 
 /* Whether a class of file `path` that assigns `self.name` derives from
- * cls (or may). */
+ * cls (a base outside the project is no subclass of it); true also when
+ * the file cannot be read. */
 static bool self_assigned_in(al_index *ix, const char *path, const al_def *cls, const char *name)
 {
     pyfile *f = al_index_load_py(ix, path);

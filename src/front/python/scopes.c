@@ -68,6 +68,25 @@ static bool declares_global(const char *bp, size_t blen, const char *name)
     return false;
 }
 
+/* Whether the statements of block (not its nested scopes) bind name: by
+ * more than defs definitions, an assignment or other target, or, with
+ * imports, an import or `del`. */
+static bool statements_bind(const al_pyfile *pf, TSNode block, const char *name, int defs,
+                            bool imports)
+{
+    TSNode last;
+    if (defs_named(pf, block, name, &last, 0) > defs)
+        return true;
+    al_strlist bound = {0};
+    al_py_bound_names(pf, block, &bound);
+    bool other = al_strlist_has(&bound, name, strlen(name));
+    al_strlist_free(&bound);
+    import_binds ib = {pf, name, false, 0, false, {{0}, NULL, NULL}};
+    if (!other && imports)
+        al_node_preorder(block, visit_import, &ib);
+    return other || ib.found;
+}
+
 /* Whether block binds name otherwise than by def (`fill =
  * wrap(fill)`, a second def, an import, `del`, a function declaring it
  * `global`): then what the name holds when called is not that def. The
@@ -100,18 +119,8 @@ static bool binds_elsewhere(const al_pyfile *pf, TSNode block, TSNode def, const
         if (!al_pyfile_holds_all(pf))
             return true;
     }
-    TSNode last;
-    if (defs_named(pf, block, name, &last, 0) > 1)
-        return true;
-    al_strlist bound = {0};
-    al_py_bound_names(pf, block, &bound);
-    bool other = al_strlist_has(&bound, name, strlen(name));
-    al_strlist_free(&bound);
-    import_binds ib = {pf, name, false, 0, false, {{0}, NULL, NULL}};
-    if (!other)
-        al_node_preorder(block, visit_import, &ib);
     /* `global name` in a function of the block: it may bind it there. */
-    return other || ib.found || declares_global(bp, blen, name);
+    return statements_bind(pf, block, name, 1, true) || declares_global(bp, blen, name);
 }
 
 TSNode al_py_def_in_block(const al_pyfile *pf, TSNode block, const char *name)
@@ -527,11 +536,5 @@ bool al_py_module_binds_besides_imports(const al_pyfile *pf, const char *name)
         return declares_global(bp, blen, name);
     if (!binds_parsed(pf, bp, bp + blen, name, NULL, false, true) && !al_pyfile_holds_all(pf))
         return true;
-    TSNode last;
-    al_strlist bound = {0};
-    al_py_bound_names(pf, pf->root, &bound);
-    bool other = al_strlist_has(&bound, name, strlen(name)) ||
-                 defs_named(pf, pf->root, name, &last, 0) > 0;
-    al_strlist_free(&bound);
-    return other || declares_global(bp, blen, name);
+    return statements_bind(pf, pf->root, name, 0, false) || declares_global(bp, blen, name);
 }
