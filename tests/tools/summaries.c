@@ -42,6 +42,7 @@ static const char *requirement(al_req_kind k)
     case AL_REQ_ROWS: return "rows and columns given by";
     case AL_REQ_ROWS_OF: return "first dimension equals a dimension of";
     case AL_REQ_NUMEL_IS_SUM: return "numel equals the sum of the lengths summed into";
+    case AL_REQ_SHAPE_DIMS: return "shape equals the extents of";
     case AL_REQ_NONE: break;
     }
     return "";
@@ -72,6 +73,26 @@ static void kernel_requirement(const al_kernel *k, const al_kparam *p)
                k->names[p->seg_start], p->seg_len >= 0 ? "`" : "",
                p->seg_len >= 0 ? k->names[p->seg_len] : "its own differences",
                p->seg_len >= 0 ? "`" : "", p->axis);
+        break;
+    case AL_TCOVER_TILES:
+        printf("  requires: tiles over");
+        for (int i = 0; i < p->ntiles; i++) {
+            const al_tile_dim *d = &p->tiles[i];
+            printf("%s axis %d%s ", i ? "," : "", d->axis,
+                   d->split == 1 ? " (quotient)" : d->split == 2 ? " (remainder)" : "");
+            if (d->bound >= 0)
+                printf("`%s` in blocks of %s", k->names[d->bound],
+                       d->block >= 0 ? k->names[d->block] : (d->block_text ? d->block_text : "?"));
+            else
+                printf("one per program");
+            printf(", stride ");
+            for (int j = 0; j < d->nstride; j++)
+                printf("%s`%s`", j ? " * " : "",
+                       d->stride[j] >= 0 ? k->names[d->stride[j]] : "?");
+            if (!d->nstride)
+                printf("1");
+        }
+        putchar('\n');
         break;
     default:
         break;

@@ -47,6 +47,9 @@ typedef enum {
     AL_REQ_NUMEL_IS_SUM,   /* numel(buffer) == sum(`node`), the lengths whose
                             * exclusive prefix sum `node2` is, over the
                             * `node3` programs of a segment kernel */
+    AL_REQ_SHAPE_DIMS,     /* the buffer is a fresh allocation of `dim`
+                            * dimensions whose extents are `node`, `node2`,
+                            * `node3` (a tile kernel's) */
 } al_req_kind;
 
 typedef struct {

@@ -238,6 +238,22 @@ int al_requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
             met = export_dim(mc, AL_REQ_ROWS_OF, q, r->dim);
         break;
     }
+    case AL_REQ_SHAPE_DIMS: {
+        /* A fresh allocation: dense, so strides that are products of the
+         * extents inside them are its own. */
+        TSNode ext[3] = {r->node, r->node2, r->node3};
+        if (!c->buf->site || r->dim < 1 || r->dim > 3 || (sf.ndims != r->dim && !sf.like))
+            break;
+        met = 1;
+        for (int i = 0; i < r->dim && met; i++) {
+            char *e = i == 0 ? al_xstrdup(v) : al_value_text(pf, func, call, ext[i]);
+            char own[600];
+            snprintf(own, sizeof own, "%s.shape[%d]", sf.like ? sf.like : "", i);
+            met = sf.ndims == r->dim ? al_value_text_same(e, sf.dims[i]) : al_value_text_same(e, own);
+            free(e);
+        }
+        break;
+    }
     case AL_REQ_ROWS: {
         char *cols = al_value_text(pf, func, call, r->node2);
         char *stride = al_value_text(pf, func, call, r->node3);
@@ -292,3 +308,16 @@ char *al_padded_past(const al_use_ctx *c, const char *covered)
     return NULL;
 }
 
+char *al_requirement_shown(const al_pyfile *pf, const al_req *r)
+{
+    if (r->kind != AL_REQ_SHAPE_DIMS)
+        return ts_node_is_null(r->node) ? al_xstrdup("?") : al_node_text_compact(pf, r->node);
+    al_strbuf ext = {0};
+    const TSNode of[] = {r->node, r->node2, r->node3};
+    for (int i = 0; i < r->dim && i < 3; i++) {
+        char *t = ts_node_is_null(of[i]) ? al_xstrdup("?") : al_node_text_compact(pf, of[i]);
+        al_strbuf_printf(&ext, "%s%s", i ? ", " : "", t);
+        free(t);
+    }
+    return ext.data ? al_strbuf_detach(&ext) : al_xstrdup("?");
+}

@@ -16,4 +16,8 @@ int al_requirement_met(const al_use_ctx *c, TSNode call, const al_req *r);
  * Caller frees. */
 char *al_padded_past(const al_use_ctx *c, const char *covered);
 
+/* The value a requirement names, as the call spells it (every extent, for
+ * a tile kernel's shape), for messages; caller frees. */
+char *al_requirement_shown(const al_pyfile *pf, const al_req *r);
+
 #endif

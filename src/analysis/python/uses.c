@@ -337,6 +337,7 @@ static const char *requirement_text(al_req_kind k)
     case AL_REQ_ROWS: return "its rows and columns are the buffer's own";
     case AL_REQ_ROWS_OF: return "the buffer has as many rows as the contract writes";
     case AL_REQ_NUMEL_IS_SUM: return "the buffer holds the sum of the segments' lengths";
+    case AL_REQ_SHAPE_DIMS: return "the buffer's shape is the extents its tiles span";
     case AL_REQ_NONE: break;
     }
     return "";
@@ -388,8 +389,7 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
         if (met == 0 && padding_left(c, call, e, &u))
             return u;
         if (met == 0) {
-            char *v = ts_node_is_null(e->req.node) ? al_xstrdup("?")
-                                                   : al_node_text_compact(c->env->pf, e->req.node);
+            char *v = al_requirement_shown(c->env->pf, &e->req);
             al_strbuf sb = {0};
             if (e->req.kind == AL_REQ_NUMEL_IS_SUM && c->buf && c->buf->site &&
                 !ts_node_is_null(c->buf->site->size_expr)) {

@@ -342,15 +342,118 @@ static al_tf_lin broadcast_form(al_tf_kernel *k, TSNode n, int depth)
         tag = "@c";
     if (!tag)
         return opaque(k, n);
-    al_tf_lin l = al_tf_form(k, al_node_field(n, "value"), depth + 1);
+    return al_tf_retag(k, al_tf_form(k, al_node_field(n, "value"), depth + 1), tag);
+}
+
+/* The value of an identifier that is a local assigned once, through up
+ * to four names; n itself otherwise. */
+static TSNode through_locals(const al_tf_kernel *k, TSNode n)
+{
+    n = al_py_unparen(n);
+    for (int hop = 0; hop < 4 && al_node_is(n, "identifier"); hop++) {
+        size_t len;
+        const char *p = al_node_ptr(k->pf, n, &len);
+        int li = al_tf_local_of(k, p, len);
+        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]) ||
+            !ts_node_is_null(k->local_loops[li]))
+            break;
+        n = al_py_unparen(k->local_values[li]);
+    }
+    return n;
+}
+
+/* The parameter an expression names, itself or through locals; NULL for
+ * anything else. */
+static const char *param_named(const al_tf_kernel *k, TSNode n)
+{
+    n = through_locals(k, n);
+    if (!al_node_is(n, "identifier"))
+        return NULL;
+    size_t len;
+    const char *p = al_node_ptr(k->pf, n, &len);
+    int pi = al_tf_param_index(k, p, len);
+    return pi >= 0 && !k->bumped_twice[pi] && ts_node_is_null(k->bumps[pi]) ? k->params[pi] : NULL;
+}
+
+/* `pid // g` and `pid % g` with pid a program id and g the tile count
+ * cdiv(N, B) of two parameters (`tl.cdiv(N, B)` or `(N + B - 1) // B`):
+ * the row and the column of a tile when one axis enumerates a grid of
+ * tiles row by row. The factor `Q(PIDa|N|B)` or `R(PIDa|N|B)`; a null
+ * factor for any other. */
+static const char *split_pid(al_tf_kernel *k, TSNode n, int depth)
+{
+    TSNode op = al_node_field(n, "operator");
+    bool quotient = al_node_text_eq(k->pf, op, "//");
+    if (!quotient && !al_node_text_eq(k->pf, op, "%"))
+        return NULL;
+    al_tf_lin a = al_tf_form(k, al_node_field(n, "left"), depth + 1);
+    if (a.data || a.n != 1 || a.t[0].coef != 1 || a.t[0].nf != 1 || strncmp(a.t[0].f[0], "PID", 3))
+        return NULL;
+    TSNode g = through_locals(k, al_node_field(n, "right"));
+    TSNode x = {0}, y = {0};
+    if (al_node_is(g, "call") && al_tf_is_tl(k, al_node_field(g, "function"), "cdiv")) {
+        al_py_args ga;
+        al_py_args_read(g, &ga);
+        if (ga.npos != 2 || ga.nkw || ga.splat)
+            return NULL;
+        x = ga.pos[0];
+        y = ga.pos[1];
+    } else if (al_node_is(g, "binary_operator") &&
+               al_node_text_eq(k->pf, al_node_field(g, "operator"), "//")) {
+        /* (N + B - 1) // B */
+        y = al_node_field(g, "right");
+        const char *b = param_named(k, y);
+        al_tf_lin top = al_tf_form(k, al_node_field(g, "left"), depth + 1);
+        if (!b || top.data || top.n != 3)
+            return NULL;
+        long minus_one = 0;
+        const char *other = NULL;
+        for (int i = 0; i < top.n; i++) {
+            const al_tf_term *t = &top.t[i];
+            if (t->nf == 0)
+                minus_one = t->coef;
+            else if (t->nf == 1 && t->coef == 1 && !strncmp(t->f[0], "P:", 2) && strcmp(t->f[0] + 2, b))
+                other = t->f[0] + 2;
+        }
+        if (minus_one != -1 || !other || al_tf_find_term(&top, al_tf_factor(k, "P:%s", b), NULL) < 0)
+            return NULL;
+        char buf[300];
+        snprintf(buf, sizeof buf, "%c(%s|%s|%s)", quotient ? 'Q' : 'R', a.t[0].f[0], other, b);
+        return al_intern(&k->strs, buf, strlen(buf));
+    } else {
+        return NULL;
+    }
+    const char *xn = param_named(k, x), *yn = param_named(k, y);
+    if (!xn || !yn)
+        return NULL;
+    char buf[300];
+    snprintf(buf, sizeof buf, "%c(%s|%s|%s)", quotient ? 'Q' : 'R', a.t[0].f[0], xn, yn);
+    return al_intern(&k->strs, buf, strlen(buf));
+}
+
+al_tf_lin al_tf_retag(al_tf_kernel *k, al_tf_lin l, const char *tag)
+{
     for (int i = 0; i < l.n; i++)
         for (int j = 0; j < l.t[i].nf; j++)
-            if (!strncmp(l.t[i].f[j], "AR(", 3)) {
+            if (!strncmp(l.t[i].f[j], "AR(", 3) && !strchr(l.t[i].f[j], '@')) {
                 char buf[256];
                 snprintf(buf, sizeof buf, "%s%s", l.t[i].f[j], tag);
                 l.t[i].f[j] = al_intern(&k->strs, buf, strlen(buf));
             }
     return l;
+}
+
+al_tf_lin al_tf_times(al_tf_kernel *k, al_tf_lin l, const char *const *factors, int n)
+{
+    al_tf_lin r = {l.data, 0, {{0}}};
+    (void)k;
+    for (int i = 0; i < l.n; i++) {
+        al_tf_term t = l.t[i];
+        for (int j = 0; j < n && t.nf < MAX_FACTORS; j++)
+            t.f[t.nf++] = factors[j];
+        add_term(&r, t);
+    }
+    return r;
 }
 
 al_tf_lin al_tf_form(al_tf_kernel *k, TSNode n, int depth)
@@ -382,6 +485,9 @@ al_tf_lin al_tf_form(al_tf_kernel *k, TSNode n, int depth)
             return al_tf_sum(a, &b, -1);
         if (al_node_text_eq(k->pf, op, "*"))
             return product(k, &a, &b, n);
+        const char *split = split_pid(k, n, depth);
+        if (split)
+            return al_tf_single(k, split, false);
     }
     return opaque(k, n);
 }
@@ -455,3 +561,35 @@ int al_tf_lone_param(const al_tf_kernel *k, const al_tf_lin *l)
     return al_tf_param_index(k, l->t[0].f[0] + 2, strlen(l->t[0].f[0] + 2));
 }
 
+/* `mask=A < N` (or a local assigned it once): the forms of A and N. */
+bool al_tf_bound_of(al_tf_kernel *k, TSNode mask, al_tf_lin *lhs, al_tf_lin *rhs)
+{
+    mask = al_py_unparen(mask);
+    for (int hop = 0; hop < 4 && al_node_is(mask, "identifier"); hop++) {
+        size_t len;
+        const char *p = al_node_ptr(k->pf, mask, &len);
+        int li = al_tf_local_of(k, p, len);
+        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
+            return false;
+        mask = al_py_unparen(k->local_values[li]);
+    }
+    if (!al_node_is(mask, "comparison_operator") || ts_node_named_child_count(mask) != 2)
+        return false;
+    uint32_t nc = ts_node_child_count(mask);
+    const char *op = NULL;
+    for (uint32_t i = 0; i < nc; i++)
+        if (!ts_node_is_named(ts_node_child(mask, i)))
+            op = ts_node_type(ts_node_child(mask, i));
+    TSNode l = ts_node_named_child(mask, 0), r = ts_node_named_child(mask, 1);
+    if (op && !strcmp(op, "<")) {
+        *lhs = al_tf_form(k, l, 0);
+        *rhs = al_tf_form(k, r, 0);
+        return true;
+    }
+    if (op && !strcmp(op, ">")) {
+        *lhs = al_tf_form(k, r, 0);
+        *rhs = al_tf_form(k, l, 0);
+        return true;
+    }
+    return false;
+}

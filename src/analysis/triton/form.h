@@ -4,7 +4,9 @@
  * loop variable, or an opaque text), so that `pid * BLOCK + tl.arange(0,
  * BLOCK)` and the mask `offs < n` can be compared term by term. Also the
  * kernel's parameters and single-assignment locals, which the forms
- * substitute. Used by triton.c, which decides coverage from them. */
+ * substitute. A program id split by a tile count, `pid // tl.cdiv(N, B)`
+ * and `pid % tl.cdiv(N, B)`, is the factor `Q(PIDa|N|B)` or `R(PIDa|N|B)`.
+ * Used by kernel.c, which decides coverage from them. */
 #ifndef ALLOCLINT_TRITON_FORM_H
 #define ALLOCLINT_TRITON_FORM_H
 
@@ -66,6 +68,11 @@ bool al_tf_lin_eq(const al_tf_lin *a, const al_tf_lin *b);
 /* Whether n reads memory (a tl.load, or a local assigned from one). */
 bool al_tf_has_load(const al_tf_kernel *k, TSNode n, int depth);
 al_tf_lin al_tf_form(al_tf_kernel *k, TSNode n, int depth);
+/* l with its untagged aranges made rows (`@r`) or columns (`@c`), as
+ * `x[:, None]` and `x[None, :]` make them. */
+al_tf_lin al_tf_retag(al_tf_kernel *k, al_tf_lin l, const char *tag);
+/* l times the product of n factors. */
+al_tf_lin al_tf_times(al_tf_kernel *k, al_tf_lin l, const char *const *factors, int n);
 /* The parameter a pointer form is based on, and its term; -1 if none. */
 int al_tf_base_param(const al_tf_kernel *k, const al_tf_lin *l, int *term_index);
 al_tf_lin al_tf_without_term(al_tf_lin l, int i);
@@ -73,5 +80,8 @@ al_tf_lin al_tf_without_term(al_tf_lin l, int i);
 int al_tf_find_term(const al_tf_lin *l, const char *a, const char *b);
 /* The parameter a lone-parameter form names, or -1. */
 int al_tf_lone_param(const al_tf_kernel *k, const al_tf_lin *l);
+/* `A < N` or `N > A` (the mask itself, or a local assigned it once): the
+ * forms of A and N. */
+bool al_tf_bound_of(al_tf_kernel *k, TSNode mask, al_tf_lin *lhs, al_tf_lin *rhs);
 
 #endif

@@ -1,6 +1,7 @@
 #include "kernel.h"
 
 #include "form.h"
+#include "tiles.h"
 
 #include "../python/extent.h"
 #include "../python/module.h"
@@ -19,45 +20,12 @@ static void set_why(al_kparam *p, const char *fmt, ...)
     al_strbuf sb = {0};
     va_list ap;
     va_start(ap, fmt);
-    char buf[600];
+    char buf[1600];
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     al_strbuf_puts(&sb, buf);
     free(p->why);
     p->why = al_strbuf_detach(&sb);
-}
-
-/* `mask=A < N` (or a local assigned it once): the forms of A and N. */
-static bool bound_of(al_tf_kernel *k, TSNode mask, al_tf_lin *lhs, al_tf_lin *rhs)
-{
-    mask = al_py_unparen(mask);
-    for (int hop = 0; hop < 4 && al_node_is(mask, "identifier"); hop++) {
-        size_t len;
-        const char *p = al_node_ptr(k->pf, mask, &len);
-        int li = al_tf_local_of(k, p, len);
-        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
-            return false;
-        mask = al_py_unparen(k->local_values[li]);
-    }
-    if (!al_node_is(mask, "comparison_operator") || ts_node_named_child_count(mask) != 2)
-        return false;
-    uint32_t nc = ts_node_child_count(mask);
-    const char *op = NULL;
-    for (uint32_t i = 0; i < nc; i++)
-        if (!ts_node_is_named(ts_node_child(mask, i)))
-            op = ts_node_type(ts_node_child(mask, i));
-    TSNode l = ts_node_named_child(mask, 0), r = ts_node_named_child(mask, 1);
-    if (op && !strcmp(op, "<")) {
-        *lhs = al_tf_form(k, l, 0);
-        *rhs = al_tf_form(k, r, 0);
-        return true;
-    }
-    if (op && !strcmp(op, ">")) {
-        *lhs = al_tf_form(k, r, 0);
-        *rhs = al_tf_form(k, l, 0);
-        return true;
-    }
-    return false;
 }
 
 /* for v in range(0, N, B) — or the grid-stride range(pid * B, N,
@@ -495,7 +463,7 @@ static bool segment_cover(al_tf_kernel *k, const al_tf_lin *off, TSNode mask, co
         }
     }
     al_tf_lin lhs, rhs;
-    if (si < 0 || ts_node_is_null(mask) || !bound_of(k, mask, &lhs, &rhs))
+    if (si < 0 || ts_node_is_null(mask) || !al_tf_bound_of(k, mask, &lhs, &rhs))
         return false;
     al_tf_lin offs = al_tf_without_term(*off, si);
     long skip = take_constant(&offs);
@@ -636,7 +604,7 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
         p->effect = AL_EFFECT_SKIPS;
         set_why(p, "stores `%s` at offsets read from memory: which elements it writes depends "
                    "on the data, and the others keep the fill", ptext);
-    } else if (!ts_node_is_null(mask) && bound_of(k, mask, &lhs, &rhs) && al_tf_lone_param(k, &rhs) >= 0) {
+    } else if (!ts_node_is_null(mask) && al_tf_bound_of(k, mask, &lhs, &rhs) && al_tf_lone_param(k, &rhs) >= 0) {
         int n = al_tf_lone_param(k, &rhs);
         /* Which arange, on which axis: find an AR factor in off. */
         for (int i = 0; i < off.n && p->cover == AL_TCOVER_NONE; i++) {
@@ -720,9 +688,16 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
             }
         }
     }
+    if (p->cover == AL_TCOVER_NONE && !ts_node_is_null(mask))
+        al_tf_tile_cover(k, call, off, mask, p);
     if (p->cover == AL_TCOVER_NONE && !off.data)
         provable_gap(k, &off, shown, ptext, p);
-    if (p->cover != AL_TCOVER_NONE) {
+    if (p->cover == AL_TCOVER_TILES) {
+        p->effect = AL_EFFECT_WRITES_ALL;
+        char *dims = al_tf_describe_tiles(k, p);
+        set_why(p, "stores `%s` under mask `%s`, one tile per program: %s", ptext, mtext, dims);
+        free(dims);
+    } else if (p->cover != AL_TCOVER_NONE) {
         p->effect = AL_EFFECT_WRITES_ALL;
         set_why(p, "stores `%s` under mask `%s`: %s", ptext, mtext,
                 p->cover == AL_TCOVER_GRID      ? "one block of the bound per program"
@@ -899,8 +874,15 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
             p->effect = AL_EFFECT_WRITES_SOME;
             set_why(p, "stores through a block pointer (`tl.make_block_ptr`) on `%s`; its "
                        "tiles' coverage is not proved", pname);
-            if (!exit_verdict(&k, exits, nexits, p))
-                store_context(&k, x->first, p);
+            if (!exit_verdict(&k, exits, nexits, p) && store_context(&k, x->first, p) &&
+                x->block_stores == 1 && !x->stores && al_tf_block_tile_cover(&k, x->first, p)) {
+                p->effect = AL_EFFECT_WRITES_ALL;
+                p->row = al_node_row(x->first);
+                char *dims = al_tf_describe_tiles(&k, p);
+                set_why(p, "stores through the block pointer on `%s`, one tile per program: %s",
+                        pname, dims);
+                free(dims);
+            }
         } else if (!x->stores) {
             p->effect = AL_EFFECT_UNUSED;
         } else if (li >= 0 || k.bumped_twice[i]) {
@@ -939,6 +921,8 @@ void al_kernel_free(al_kernel *k)
         free(k->names[i]);
         free(k->params[i].why);
         free(k->params[i].block_text);
+        for (int t = 0; t < k->params[i].ntiles; t++)
+            free(k->params[i].tiles[t].block_text);
     }
     free(k->names);
     free(k->params);

@@ -16,6 +16,15 @@
  *                pid) (or tl.load(S + pid + 1) - s), in a loop over the
  *                blocks of n; the launch must show S to be the exclusive
  *                prefix sum of L and the buffer to hold their sum.
+ *   tiles        each program stores one tile of a buffer of up to three
+ *                dimensions: tl.store(P + offs_m[:, None] * S + offs_n[None, :],
+ *                v, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N)) with
+ *                offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M) (pid_m a
+ *                program id, or `pid // tl.cdiv(N, BLOCK_N)` paired with
+ *                `pid % tl.cdiv(N, BLOCK_N)` for the columns), and any
+ *                program id times a stride for a dimension of one index per
+ *                program; the launch must show each axis of the grid to be
+ *                the tiles' count and the strides the buffer's own.
  * Anything else that stores is a partial write with its reason; atomics
  * accumulate; a load of the parameter reads it; an exit or branch that
  * depends on loaded data may skip the store. */
@@ -30,7 +39,26 @@ typedef enum {
     AL_TCOVER_LOOP,
     AL_TCOVER_ROWS,
     AL_TCOVER_SEGMENT,
+    AL_TCOVER_TILES,
 } al_tcover;
+
+#define AL_TILE_DIMS 3
+#define AL_TILE_STRIDES 3
+
+/* One dimension a tile store spans: a tile dimension (masked by `bound`,
+ * `block` elements per program) or a dimension of one index per program
+ * (bound -1). */
+typedef struct {
+    int axis;    /* the program_id axis */
+    int split;   /* 0: the axis itself; 1: its quotient by the tile count of
+                  * the dimension split 2 (`pid // tl.cdiv(N, B)`); 2: the
+                  * remainder */
+    int bound;   /* the parameter bounding the mask, or -1 */
+    int block;   /* the block parameter, or -1 with block_text */
+    char *block_text;
+    int stride[AL_TILE_STRIDES]; /* parameters whose product is the stride (none: 1) */
+    int nstride;
+} al_tile_dim;
 
 typedef struct {
     al_effect effect;
@@ -46,6 +74,8 @@ typedef struct {
     int seg_start;   /* SEGMENT: the parameter of the segments' starts */
     int seg_len;     /* SEGMENT: the parameter of their lengths, or -1 when they
                       * are the starts' differences (`start[i + 1] - start[i]`) */
+    al_tile_dim tiles[AL_TILE_DIMS]; /* TILES: in the order of the store's terms */
+    int ntiles;
 } al_kparam;
 
 typedef struct {

@@ -241,6 +241,191 @@ static void segments(const al_file_env *caller, TSNode call, const al_kernel *k,
     free(bt);
 }
 
+/* The factors of a value text's top-level product (`M*N` is M and N),
+ * appended to out; a factor `1` is dropped. */
+static void product_factors(const char *t, al_strlist *out)
+{
+    int depth = 0;
+    const char *start = t;
+    for (const char *c = t;; c++) {
+        if (*c == '(' || *c == '[')
+            depth++;
+        else if (*c == ')' || *c == ']')
+            depth--;
+        if (*c == '\0' || (*c == '*' && depth == 0 && c[1] != '*' && (c == t || c[-1] != '*'))) {
+            char *f = al_xstrndup(start, (size_t)(c - start));
+            if (strcmp(f, "1"))
+                al_strlist_add(out, f);
+            else
+                free(f);
+            if (*c == '\0')
+                break;
+            start = c + 1;
+        }
+    }
+}
+
+/* Whether two lists of value texts hold the same values, in any order. */
+static bool same_factors(const al_strlist *a, const al_strlist *inside)
+{
+    char *const *b = inside->items;
+    size_t nb = inside->n;
+    if (a->n != nb)
+        return false;
+    bool used[16] = {false};
+    if (nb > sizeof used / sizeof used[0])
+        return false;
+    for (size_t i = 0; i < a->n; i++) {
+        size_t j = 0;
+        while (j < nb && (used[j] || !al_value_text_same(a->items[i], b[j])))
+            j++;
+        if (j == nb)
+            return false;
+        used[j] = true;
+    }
+    return true;
+}
+
+/* Tiles: each axis of the grid must count its dimension's tiles (or, an
+ * axis split into rows and columns of tiles, their product), and the
+ * strides must be the buffer's own: each the product of the extents
+ * inside it, or `buf.stride(d)` of the buffer itself. Then the buffer
+ * must have the dimensions' extents as its shape (AL_REQ_SHAPE_DIMS). */
+static void tiles(const al_file_env *caller, TSNode call, const al_kernel *k, const char *kernel,
+                  const al_kparam *p, const al_py_args *a, TSNode grid, TSNode buffer,
+                  al_call_effect *out, char **why)
+{
+    const al_pyfile *pf = caller->pf;
+    TSNode func = al_enclosing_function(call);
+    int nd = p->ntiles;
+    TSNode ext[AL_TILE_DIMS];
+    memset(ext, 0, sizeof ext);
+    char *ext_text[AL_TILE_DIMS] = {0};
+    al_strlist strides[AL_TILE_DIMS] = {{0}};
+    int explicit_dim[AL_TILE_DIMS];
+    al_strbuf sb = {0};
+    char *gt = ts_node_is_null(grid) ? al_xstrdup("?") : al_node_text_compact(pf, grid);
+    /* `buf.stride(d)` beside `buf` at this call: the same binding. */
+    char *buf_text = al_node_is(al_py_unparen(buffer), "identifier")
+                         ? al_node_text_compact(pf, al_py_unparen(buffer))
+                         : al_xstrdup("?");
+    for (int i = 0; i < nd && !sb.len; i++) {
+        const al_tile_dim *d = &p->tiles[i];
+        bool lambda;
+        TSNode g = grid_element(pf, grid, d->axis, func, &lambda);
+        const char *meta = lambda && d->block >= 0 ? k->names[d->block] : NULL;
+        ext[i] = d->bound < 0 ? g : arg_for(pf, a, k, (size_t)d->bound);
+        if (ts_node_is_null(ext[i])) {
+            al_strbuf_printf(&sb, "%s runs on the grid `%s`, which alloclint could not read on "
+                                  "axis %d", kernel, gt, d->axis);
+            break;
+        }
+        ext_text[i] = al_value_text(pf, func, call, ext[i]);
+        TSNode b_arg = d->block >= 0 ? arg_for(pf, a, k, (size_t)d->block) : (TSNode){0};
+        char *bt = !ts_node_is_null(b_arg) ? al_value_text(pf, func, call, b_arg)
+                                           : d->block < 0 && d->block_text ? al_xstrdup(d->block_text)
+                                                                           : NULL;
+        bool counted = true;
+        if (d->bound >= 0 && d->split == 0) {
+            counted = !ts_node_is_null(g) && is_cdiv(pf, func, call, g, ext_text[i], bt, meta);
+        } else if (d->split == 1) {
+            /* cdiv(M, BM) * cdiv(N, BN), in either order */
+            const al_tile_dim *col = NULL;
+            for (int j = 0; j < nd; j++)
+                if (p->tiles[j].axis == d->axis && p->tiles[j].split == 2)
+                    col = &p->tiles[j];
+            TSNode cn = col ? arg_for(pf, a, k, (size_t)col->bound) : (TSNode){0};
+            TSNode cb = col ? arg_for(pf, a, k, (size_t)col->block) : (TSNode){0};
+            TSNode e = ts_node_is_null(g) ? g : al_py_unparen(g);
+            counted = false;
+            if (!ts_node_is_null(e) && !ts_node_is_null(cn) && al_node_is(e, "binary_operator") &&
+                al_node_text_eq(pf, al_node_field(e, "operator"), "*")) {
+                char *ct = al_value_text(pf, func, call, cn);
+                char *cbt = ts_node_is_null(cb) ? NULL : al_value_text(pf, func, call, cb);
+                const char *cmeta = lambda ? k->names[col->block] : NULL;
+                TSNode l = al_node_field(e, "left"), r = al_node_field(e, "right");
+                counted = (is_cdiv(pf, func, call, l, ext_text[i], bt, meta) &&
+                           is_cdiv(pf, func, call, r, ct, cbt, cmeta)) ||
+                          (is_cdiv(pf, func, call, r, ext_text[i], bt, meta) &&
+                           is_cdiv(pf, func, call, l, ct, cbt, cmeta));
+                free(ct);
+                free(cbt);
+            }
+        }
+        if (!counted)
+            al_strbuf_printf(&sb, "%s runs on the grid `%s`, which alloclint could not prove "
+                                  "launches a program for every tile of `%s` on axis %d",
+                             kernel, gt, ext_text[i], d->axis);
+        free(bt);
+        /* The stride's factors as the caller spells them. */
+        explicit_dim[i] = -1;
+        for (int j = 0; j < d->nstride && !sb.len; j++) {
+            TSNode s_arg = d->stride[j] >= 0 ? arg_for(pf, a, k, (size_t)d->stride[j]) : (TSNode){0};
+            if (ts_node_is_null(s_arg)) {
+                al_strbuf_printf(&sb, "%s is launched without its strides in plain sight", kernel);
+                break;
+            }
+            char *st = al_value_text(pf, func, call, s_arg);
+            for (int dim = -1; dim < nd && d->nstride == 1; dim++) {
+                char want[600];
+                snprintf(want, sizeof want, "%s.stride(%d)", buf_text, dim);
+                if (!strcmp(st, want))
+                    explicit_dim[i] = dim < 0 ? nd - 1 : dim;
+            }
+            if (explicit_dim[i] < 0)
+                product_factors(st, &strides[i]);
+            free(st);
+        }
+    }
+    /* Innermost first: each stride is the product of the extents inside it. */
+    int order[AL_TILE_DIMS] = {0};
+    bool placed[AL_TILE_DIMS] = {false};
+    al_strlist inside = {0};
+    for (int pos = nd - 1; pos >= 0 && !sb.len; pos--) {
+        int found = -1;
+        for (int i = 0; i < nd && found < 0; i++)
+            if (!placed[i] && (explicit_dim[i] == pos ||
+                               (explicit_dim[i] < 0 && same_factors(&strides[i], &inside))))
+                found = i;
+        if (found < 0) {
+            al_strbuf_printf(&sb, "%s stores into `%s` with strides alloclint could not prove "
+                                  "are those of a buffer of %d dimensions", kernel, buf_text, nd);
+            break;
+        }
+        placed[found] = true;
+        order[pos] = found;
+        product_factors(ext_text[found], &inside);
+    }
+    if (!sb.len) {
+        TSNode none = {0};
+        out->req = (al_req){.kind = AL_REQ_SHAPE_DIMS, .param = -1, .dim = nd};
+        out->req.node = ext[order[0]];
+        out->req.node2 = nd > 1 ? ext[order[1]] : none;
+        out->req.node3 = nd > 2 ? ext[order[2]] : none;
+        al_strbuf shape = {0};
+        for (int pos = 0; pos < nd; pos++) {
+            char *t = al_node_text_compact(pf, ext[order[pos]]);
+            al_strbuf_printf(&shape, "%s%s", pos ? ", " : "", t);
+            free(t);
+        }
+        if (!shape.data)
+            al_strbuf_puts(&shape, "");
+        al_chain_add(&out->chain, caller->path, al_node_row(call),
+                     "the grid `%s` launches a program for every tile of the shape (%s)", gt,
+                     shape.data);
+        al_strbuf_free(&shape);
+    } else {
+        *why = al_strbuf_detach(&sb);
+    }
+    for (int i = 0; i < nd; i++) {
+        free(ext_text[i]);
+        al_strlist_free(&strides[i]);
+    }
+    al_strlist_free(&inside);
+    free(gt);
+    free(buf_text);
+}
+
 void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k,
                       const char *kernel, const char *path, int pos, TSNode kw,
                       al_call_effect *out)
@@ -335,6 +520,10 @@ void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k
             out->req = (al_req){.kind = AL_REQ_ROWS, .param = -1, .node = g, .node2 = n_arg,
                                 .node3 = s_arg};
         }
+    } else if (p->cover == AL_TCOVER_TILES) {
+        tiles(caller, call, k, kernel, p, &a, grid, arg_for(pf, &a, k, (size_t)pi), out, &why);
+        if (!why)
+            return;
     } else if (p->cover == AL_TCOVER_SEGMENT) {
         segments(caller, call, k, kernel, p, &a, grid, out, &why);
         if (out->effect == AL_EFFECT_WRITES_PART) {
