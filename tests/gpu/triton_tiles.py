@@ -35,6 +35,7 @@ CALLS = {
     "gemm": "a, b",
     "gemm_split_k": "a, b, 2",
     "scale_rows": "x, s",
+    "scale_rows_like": "xt, s",
     "gemm_missing_axis": "a, b",
     "gemm_axes_swapped": "a, b",
     "gemm_into_taller": "a, b",
@@ -51,7 +52,7 @@ CALLS = {
 }
 # Unsafe fixes that must change the result (the kernel leaves elements),
 # and those that must not (complete, but not proved).
-REAL_TRAPS = {"gemm_missing_axis", "gemm_axes_swapped", "gemm_into_taller",
+REAL_TRAPS = {"scale_rows_like", "gemm_missing_axis", "gemm_axes_swapped", "gemm_into_taller",
               "gemm_padded_rows", "gemm_strided_columns", "copy_split_by_rows", "band",
               "repeated", "first_columns"}
 UNPROVED_BUT_COMPLETE = {"double_grouped", "copy_band_from_zero"}
@@ -65,6 +66,7 @@ a = torch.randn(200, 48, device="cuda")
 b = torch.randn(48, 72, device="cuda")
 x = torch.randn(200, 72, device="cuda")
 s = torch.randn(200, device="cuda")
+xt = torch.randn(72, 200, device="cuda").t()  # (200, 72), column-major
 calls = %s
 out = {}
 for name, args in calls.items():

@@ -59,6 +59,9 @@ typedef struct {
     TSNode node4;              /* NUMEL_IS_SUM: the statement completing the prefix sum */
     int dim;                   /* ROWS_OF: the argument's dimension */
     bool grid_covers;          /* a CUDA kernel: the launch's blocks must cover the bound */
+    bool contiguous;           /* SHAPE_DIMS: the strides mix the buffer's own with
+                                * products of extents, which only a row-major
+                                * buffer has */
 } al_req;
 
 /* One step of the reasoning, shown to the user as a related location. */

@@ -239,10 +239,14 @@ int al_requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
         break;
     }
     case AL_REQ_SHAPE_DIMS: {
-        /* A fresh allocation: dense, so strides that are products of the
-         * extents inside them are its own. */
+        /* A fresh allocation is dense: strides that are products of the
+         * extents inside them span its storage. Mixed with its own
+         * (`buf.stride(0)` and an inner stride of 1), they are its own
+         * only when it is row-major, which `zeros_like` of a permuted
+         * tensor is not. */
         TSNode ext[3] = {r->node, r->node2, r->node3};
-        if (!c->buf->site || r->dim < 1 || r->dim > 3 || (sf.ndims != r->dim && !sf.like))
+        if (!c->buf->site || r->dim < 1 || r->dim > 3 || (sf.ndims != r->dim && !sf.like) ||
+            (r->contiguous && sf.like))
             break;
         met = 1;
         for (int i = 0; i < r->dim && met; i++) {

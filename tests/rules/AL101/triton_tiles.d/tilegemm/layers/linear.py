@@ -49,6 +49,16 @@ def scale_rows(x, scale):
     return out
 
 
+def scale_rows_like(x, scale):
+    n_rows, N = x.shape
+    # zeros_like keeps x's strides: a transposed x makes `out` column-major,
+    # and a row stride of out.stride(0) beside columns one apart misses most of it.
+    out = torch.zeros_like(x)  # expect: AL101 unsafe
+    row_tiles_kernel[(n_rows, triton.cdiv(N, 256))](x, out, scale, N, x.stride(0), out.stride(0),
+                                                    BLOCK_N=256)
+    return out
+
+
 def gemm_missing_axis(a, b):
     M, K = a.shape
     N = b.shape[1]
