@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_METHOD_FILES AL_INDEX_MAX_METHOD_FILES
 
@@ -138,12 +139,12 @@ bool al_index_same_file(const char *a, const char *b)
 {
     if (!strcmp(a, b))
         return true;
-    /* the run's spelling of a file and the index's */
-    char *ra = al_path_real(a), *rb = al_path_real(b);
-    bool same = ra && rb && !strcmp(ra, rb);
-    free(ra);
-    free(rb);
-    return same;
+    /* The run's spelling of a file and the index's: one file when they
+     * are one inode (a stat each, where resolving both paths walks every
+     * component of each). */
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 bool al_index_same_class(const al_def *a, const al_def *b)

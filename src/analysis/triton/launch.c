@@ -242,10 +242,24 @@ static void segments(const al_file_env *caller, TSNode call, const al_kernel *k,
 }
 
 /* The factors of a value text's top-level product (`M*N` is M and N),
- * appended to out; a factor `1` is dropped. */
+ * appended to out; a factor `1` is dropped. A text with any other
+ * operator outside brackets (`4*N//2` is not 4 times `N//2`, `a+b*c` not
+ * a product) is one factor. */
 static void product_factors(const char *t, al_strlist *out)
 {
     int depth = 0;
+    for (const char *c = t; *c; c++) {
+        if (*c == '(' || *c == '[')
+            depth++;
+        else if (*c == ')' || *c == ']')
+            depth--;
+        else if (depth == 0 && c > t && strchr("+-/%@<>&|^~", *c)) {
+            if (strcmp(t, "1"))
+                al_strlist_add(out, al_xstrdup(t));
+            return;
+        }
+    }
+    depth = 0;
     const char *start = t;
     for (const char *c = t;; c++) {
         if (*c == '(' || *c == '[')
