@@ -345,9 +345,7 @@ static al_tf_lin broadcast_form(al_tf_kernel *k, TSNode n, int depth)
     return al_tf_retag(k, al_tf_form(k, al_node_field(n, "value"), depth + 1), tag);
 }
 
-/* The value of an identifier that is a local assigned once, through up
- * to four names; n itself otherwise. */
-static TSNode through_locals(const al_tf_kernel *k, TSNode n)
+TSNode al_tf_through_locals(const al_tf_kernel *k, TSNode n)
 {
     n = al_py_unparen(n);
     for (int hop = 0; hop < 4 && al_node_is(n, "identifier"); hop++) {
@@ -366,7 +364,7 @@ static TSNode through_locals(const al_tf_kernel *k, TSNode n)
  * anything else. */
 static const char *param_named(const al_tf_kernel *k, TSNode n)
 {
-    n = through_locals(k, n);
+    n = al_tf_through_locals(k, n);
     if (!al_node_is(n, "identifier"))
         return NULL;
     size_t len;
@@ -389,7 +387,7 @@ static const char *split_pid(al_tf_kernel *k, TSNode n, int depth)
     al_tf_lin a = al_tf_form(k, al_node_field(n, "left"), depth + 1);
     if (a.data || a.n != 1 || a.t[0].coef != 1 || a.t[0].nf != 1 || strncmp(a.t[0].f[0], "PID", 3))
         return NULL;
-    TSNode g = through_locals(k, al_node_field(n, "right"));
+    TSNode g = al_tf_through_locals(k, al_node_field(n, "right"));
     TSNode x = {0}, y = {0};
     if (al_node_is(g, "call") && al_tf_is_tl(k, al_node_field(g, "function"), "cdiv")) {
         al_py_args ga;
@@ -564,15 +562,7 @@ int al_tf_lone_param(const al_tf_kernel *k, const al_tf_lin *l)
 /* `mask=A < N` (or a local assigned it once): the forms of A and N. */
 bool al_tf_bound_of(al_tf_kernel *k, TSNode mask, al_tf_lin *lhs, al_tf_lin *rhs)
 {
-    mask = al_py_unparen(mask);
-    for (int hop = 0; hop < 4 && al_node_is(mask, "identifier"); hop++) {
-        size_t len;
-        const char *p = al_node_ptr(k->pf, mask, &len);
-        int li = al_tf_local_of(k, p, len);
-        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
-            return false;
-        mask = al_py_unparen(k->local_values[li]);
-    }
+    mask = al_tf_through_locals(k, mask);
     if (!al_node_is(mask, "comparison_operator") || ts_node_named_child_count(mask) != 2)
         return false;
     uint32_t nc = ts_node_child_count(mask);

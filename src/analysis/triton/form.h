@@ -73,6 +73,9 @@ al_tf_lin al_tf_form(al_tf_kernel *k, TSNode n, int depth);
 al_tf_lin al_tf_retag(al_tf_kernel *k, al_tf_lin l, const char *tag);
 /* l times the product of n factors. */
 al_tf_lin al_tf_times(al_tf_kernel *k, al_tf_lin l, const char *const *factors, int n);
+/* The value of an identifier that is a local assigned once (not a loop
+ * variable), through up to four names; n itself otherwise. */
+TSNode al_tf_through_locals(const al_tf_kernel *k, TSNode n);
 /* The parameter a pointer form is based on, and its term; -1 if none. */
 int al_tf_base_param(const al_tf_kernel *k, const al_tf_lin *l, int *term_index);
 al_tf_lin al_tf_without_term(al_tf_lin l, int i);

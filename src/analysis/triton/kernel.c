@@ -572,15 +572,7 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
     al_tf_base_param(k, &pl, &bt);
     al_tf_lin off = al_tf_without_term(pl, bt);
     char *ptext = al_node_text_compact(k->pf, ptr);
-    TSNode shown = al_py_unparen(mask);
-    for (int hop = 0; hop < 4 && al_node_is(shown, "identifier"); hop++) {
-        size_t len;
-        const char *mp = al_node_ptr(k->pf, shown, &len);
-        int li = al_tf_local_of(k, mp, len);
-        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
-            break;
-        shown = al_py_unparen(k->local_values[li]);
-    }
+    TSNode shown = al_tf_through_locals(k, mask);
     char *mtext = ts_node_is_null(mask) ? al_xstrdup("(none)") : al_node_text_compact(k->pf, shown);
     p->effect = AL_EFFECT_WRITES_SOME;
     set_why(p, "stores `%s` under mask `%s`; could not prove the stores cover the buffer", ptext,

@@ -19,17 +19,8 @@ typedef struct {
 static bool mask_conjuncts(al_tf_kernel *k, TSNode m, const char *tag, conjunct *out, int *n,
                            int depth)
 {
-    m = al_py_unparen(m);
-    for (int hop = 0; hop < 4 && al_node_is(m, "identifier"); hop++) {
-        size_t len;
-        const char *p = al_node_ptr(k->pf, m, &len);
-        int li = al_tf_local_of(k, p, len);
-        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]) ||
-            !ts_node_is_null(k->local_loops[li]))
-            return false;
-        m = al_py_unparen(k->local_values[li]);
-    }
-    if (depth > 8)
+    m = al_tf_through_locals(k, m);
+    if (depth > 8 || al_node_is(m, "identifier"))
         return false;
     if (al_node_is(m, "binary_operator") && al_node_text_eq(k->pf, al_node_field(m, "operator"), "&"))
         return mask_conjuncts(k, al_node_field(m, "left"), tag, out, n, depth + 1) &&
@@ -312,15 +303,7 @@ bool al_tf_block_tile_cover(al_tf_kernel *k, TSNode store, al_kparam *p)
     al_py_args_read(store, &sa);
     if (sa.npos < 1 || in_loop(k, store))
         return false;
-    TSNode ptr = al_py_unparen(sa.pos[0]);
-    if (al_node_is(ptr, "identifier")) {
-        size_t len;
-        const char *pp = al_node_ptr(k->pf, ptr, &len);
-        int li = al_tf_local_of(k, pp, len);
-        if (li < 0 || k->local_counts[li] != 1 || ts_node_is_null(k->local_values[li]))
-            return false;
-        ptr = al_py_unparen(k->local_values[li]);
-    }
+    TSNode ptr = al_tf_through_locals(k, sa.pos[0]);
     if (!al_node_is(ptr, "call"))
         return false;
     al_py_args a;
