@@ -349,13 +349,13 @@ static al_visit visit_return(TSNode n, void *arg)
     return AL_VISIT_OVER;
 }
 
-static al_own own_copy(const al_own *o)
+al_own al_fresh_own_copy(const al_own *o)
 {
     return (al_own){o->kind, o->why ? al_xstrdup(o->why) : NULL,
                     o->param ? al_xstrdup(o->param) : NULL, o->kept_row, o->or_none};
 }
 
-static void own_free_boxed(void *p)
+void al_fresh_own_free_boxed(void *p)
 {
     al_own_free(p);
     free(p);
@@ -379,13 +379,16 @@ al_own al_fresh_returns(const al_def *d, al_fresh_walk w, const al_pymodule *cal
     /* What a call returns depends on the op tables, which a configuration
      * of the run may extend: one memo per table. A summary the depth limit
      * cut short depends on where the walk began: it is not kept, so that
-     * what is kept is the same whichever file asked first. */
+     * what is kept is the same whichever file asked first. The bytes'
+     * hash is in the key: a fix pass re-parses the file it changed, under
+     * the same path. */
     char key[600];
-    snprintf(key, sizeof key, "own\n%s\n%llu\n%u\n%p\n%d", d->path, d->pf->memo_tag,
-             ts_node_start_byte(d->def), (const void *)scoped.ops, w.elem);
+    snprintf(key, sizeof key, "own\n%s\n%016llx\n%llu\n%u\n%p\n%d", d->path,
+             (unsigned long long)d->pf->src->hash, d->pf->memo_tag, ts_node_start_byte(d->def),
+             (const void *)scoped.ops, w.elem);
     al_own *memo = ix ? al_index_memo_get(ix, key) : NULL;
     if (memo)
-        return own_copy(memo);
+        return al_fresh_own_copy(memo);
     bool cut = false;
     al_fresh_walk inner = w;
     inner.cut = &cut;
@@ -420,8 +423,8 @@ al_own al_fresh_returns(const al_def *d, al_fresh_walk w, const al_pymodule *cal
         al_fresh_stopped(w);
     if (ix && !cut) {
         al_own *box = al_xmalloc(sizeof *box);
-        *box = own_copy(&r.own);
-        al_index_memo_put(ix, key, box, own_free_boxed);
+        *box = al_fresh_own_copy(&r.own);
+        al_index_memo_put(ix, key, box, al_fresh_own_free_boxed);
     }
     return r.own;
 }

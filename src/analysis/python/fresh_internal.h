@@ -32,6 +32,9 @@ al_own al_fresh_make(al_own_kind kind, const char *fmt, ...) __attribute__((form
 al_own al_fresh_make_about(const al_pyfile *pf, al_own_kind kind, const char *fmt, TSNode n);
 /* The text of n for a message, shortened; caller frees. */
 char *al_fresh_shown(const al_pyfile *pf, TSNode n);
+/* A copy of o; and a boxed al_own freed, for memos. */
+al_own al_fresh_own_copy(const al_own *o);
+void al_fresh_own_free_boxed(void *p);
 /* What a project function returns: the meet over its returns. */
 al_own al_fresh_returns(const al_def *d, al_fresh_walk w, const al_pymodule *caller);
 /* d returns its parameter o.param on some path: what the call then gives,

@@ -24,6 +24,7 @@ typedef struct {
     bool any;
     const al_pymodule *caller; /* where the call is: its arguments are read there */
     TSNode func, call;
+    bool per_call; /* a forward returned its argument: the meet depends on the call */
 } modules;
 
 /* `self.<attr> = C(...)` with C a class of the project: what its forward
@@ -46,8 +47,10 @@ static bool class_forward_own(modules *s, TSNode cls, al_own *out)
         return false;
     al_own o = al_fresh_returns(&d, al_fresh_enter(s->w), m);
     bool through = o.param != NULL;
-    if (through)
+    if (through) {
         o = al_fresh_through_argument(s->caller, s->func, s->call, &d, true, o, s->w);
+        s->per_call = true;
+    }
     char *t = al_fresh_shown(m->pf, cls);
     /* An inherited forward: say whose. */
     TSNode owner = ts_node_parent(d.def);
@@ -189,10 +192,32 @@ al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, cons
                               al_fresh_walk w)
 {
     TSNode cls = al_py_enclosing_class(func);
-    modules s = {m, attr, w, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, m, func, call};
+    /* The meet over a class's modules is the same at every call of
+     * `self.<attr>` in it, unless a forward hands back its argument: kept
+     * for the run, as a function's returns are (al_fresh_returns), when no
+     * limit cut it short. */
+    char key[700];
+    snprintf(key, sizeof key, "modules\n%s\n%016llx\n%llu\n%u\n%s\n%p\n%d",
+             m->path ? m->path : "", (unsigned long long)m->pf->src->hash, m->pf->memo_tag,
+             ts_node_is_null(cls) ? 0u : ts_node_start_byte(cls), attr, (const void *)m->ops,
+             w.elem);
+    al_own *memo = m->index && !ts_node_is_null(cls) ? al_index_memo_get(m->index, key) : NULL;
+    if (memo)
+        return al_fresh_own_copy(memo);
+    bool cut = false;
+    al_fresh_walk inner = w;
+    inner.cut = &cut;
+    modules s = {m, attr, inner, {AL_OWN_FRESH, NULL, NULL, 0, false}, false, m, func, call, false};
     if (!ts_node_is_null(cls)) {
         al_def d = {m->path, m->pf, m, cls, false, false};
         visit_class_modules(&s, &d, 0);
+    }
+    if (cut)
+        al_fresh_stopped(w);
+    if (s.any && !cut && !s.per_call && m->index) {
+        al_own *box = al_xmalloc(sizeof *box);
+        *box = al_fresh_own_copy(&s.own);
+        al_index_memo_put(m->index, key, box, al_fresh_own_free_boxed);
     }
     if (!s.any) {
         al_own_free(&s.own);
