@@ -49,13 +49,20 @@ CALLS = {
     "copy_band_from_zero": "x",
     "scale": "x, 0.5",
     "first_columns": "x",
+    "copied": "x",
+    "copied_rows_of": "x",
 }
 # Unsafe fixes that must change the result (the kernel leaves elements),
 # and those that must not (complete, but not proved).
 REAL_TRAPS = {"scale_rows_like", "gemm_missing_axis", "gemm_axes_swapped", "gemm_into_taller",
               "gemm_padded_rows", "gemm_strided_columns", "copy_split_by_rows", "band",
               "repeated", "first_columns"}
-UNPROVED_BUT_COMPLETE = {"double_grouped", "copy_band_from_zero"}
+UNPROVED_BUT_COMPLETE = {"double_grouped", "copy_band_from_zero", "copied_rows_of"}
+# A trap whose launch races (the wrong strides make programs store to one
+# element): no two runs agree bit for bit, so what is compared is whether
+# poisoned elements survive: none where the fill stays, some after the
+# unsafe fix.
+RACY = {"scale_rows_like"}
 
 RUNNER = r'''
 import sys, torch
@@ -114,10 +121,16 @@ def main():
                "safe_fix_same": same(orig, results["safe"][name]),
                "unsafe_fix_same": same(orig, results["unsafe"][name]),
                "original_has_nan": bool(torch.isnan(orig).any())}
-        if not row["safe_fix_same"] or row["original_has_nan"]:
+        if name in RACY:
+            row["safe_tree_has_nan"] = bool(torch.isnan(results["safe"][name]).any())
+            row["unsafe_tree_has_nan"] = bool(torch.isnan(results["unsafe"][name]).any())
+            if row["safe_tree_has_nan"] or row["original_has_nan"] or not row["unsafe_tree_has_nan"]:
+                fail = 1
+                row["error"] = "racy trap: poison where the fill stays, or none after the unsafe fix"
+        elif not row["safe_fix_same"] or row["original_has_nan"]:
             fail = 1
             row["error"] = "the safe fixes changed what it computes"
-        if name in REAL_TRAPS and row["unsafe_fix_same"]:
+        if name in REAL_TRAPS and name not in RACY and row["unsafe_fix_same"]:
             fail = 1
             row["error"] = "a trap whose unsafe fix computes the same: not a real trap"
         if name in UNPROVED_BUT_COMPLETE and not row["unsafe_fix_same"]:

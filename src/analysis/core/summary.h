@@ -62,6 +62,8 @@ typedef struct {
     bool contiguous;           /* SHAPE_DIMS: the strides mix the buffer's own with
                                 * products of extents, which only a row-major
                                 * buffer has */
+    bool products;             /* SHAPE_DIMS: some stride is a product of extents,
+                                * which spans only a dense buffer's storage */
 } al_req;
 
 /* One step of the reasoning, shown to the user as a related location. */

@@ -245,6 +245,19 @@ int al_requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
          * only when it is row-major, which `zeros_like` of a permuted
          * tensor is not. */
         TSNode ext[3] = {r->node, r->node2, r->node3};
+        if (!c->buf->site && !r->products && r->dim >= 1 && r->dim <= 3) {
+            /* Any buffer, a parameter too, written through its own strides
+             * over its own shape (`M, N = out.shape`). */
+            met = 1;
+            for (int i = 0; i < r->dim && met; i++) {
+                char *e = i == 0 ? al_xstrdup(v) : al_value_text(pf, func, call, ext[i]);
+                char own[600];
+                snprintf(own, sizeof own, "%s.shape[%d]", name, i);
+                met = al_value_text_same(e, own);
+                free(e);
+            }
+            break;
+        }
         if (!c->buf->site || r->dim < 1 || r->dim > 3 || (sf.ndims != r->dim && !sf.like) ||
             (r->contiguous && sf.like))
             break;

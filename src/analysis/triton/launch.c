@@ -418,7 +418,7 @@ static void tiles(const al_file_env *caller, TSNode call, const al_kernel *k, co
             products |= explicit_dim[i] < 0;
         }
         out->req = (al_req){.kind = AL_REQ_SHAPE_DIMS, .param = -1, .dim = nd,
-                            .contiguous = own && products};
+                            .contiguous = own && products, .products = products};
         out->req.node = ext[order[0]];
         out->req.node2 = nd > 1 ? ext[order[1]] : none;
         out->req.node3 = nd > 2 ? ext[order[2]] : none;

@@ -186,3 +186,30 @@ def first_columns(x):
         x, out, M, N, x.stride(0), out.stride(0), BLOCK_M=64, BLOCK_N=64
     )
     return out
+
+
+def _copy_into(x, out):
+    # Its own shape and strides: whatever `out` is, every element is written.
+    M, N = out.shape
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    copy_2d_kernel[grid](x, out, M, N, x.stride(0), out.stride(0), out.stride(1),
+                         BLOCK_M=64, BLOCK_N=64)
+
+
+def copied(x):
+    out = torch.zeros_like(x)  # expect: AL101 safe
+    _copy_into(x, out)
+    return out
+
+
+def _copy_into_rows_of(x, out):
+    # Row stride N assumes `out` dense; a caller may hand a column slice.
+    M, N = out.shape
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    copy_2d_kernel[grid](x, out, M, N, x.stride(0), N, 1, BLOCK_M=64, BLOCK_N=64)
+
+
+def copied_rows_of(x):
+    out = torch.zeros_like(x)  # expect: AL101 unsafe
+    _copy_into_rows_of(x, out)
+    return out
