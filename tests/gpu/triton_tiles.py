@@ -42,6 +42,8 @@ CALLS = {
     "gemm_padded_rows": "a, b",
     "gemm_strided_columns": "a, b",
     "double_grouped": "x",
+    "double_grouped_own": "x",
+    "double_grouped_rows_of_n": "x",
     "copy_split_by_rows": "x",
     "band": "x, 8",
     "repeated": "x, 0",
@@ -54,7 +56,7 @@ CALLS = {
 }
 # Unsafe fixes that must change the result (the kernel leaves elements),
 # and those that must not (complete, but not proved).
-REAL_TRAPS = {"scale_rows_like", "gemm_missing_axis", "gemm_axes_swapped", "gemm_into_taller",
+REAL_TRAPS = {"scale_rows_like", "double_grouped_rows_of_n", "gemm_missing_axis", "gemm_axes_swapped", "gemm_into_taller",
               "gemm_padded_rows", "gemm_strided_columns", "copy_split_by_rows", "band",
               "repeated", "first_columns"}
 UNPROVED_BUT_COMPLETE = {"double_grouped", "copy_band_from_zero", "copied_rows_of"}

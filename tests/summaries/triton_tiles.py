@@ -68,3 +68,36 @@ def quotient_without_remainder(out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr
 def block_pointer_fixed_column(out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
     p = tl.make_block_ptr(out_ptr, (M, N), (stride_m, 1), (tl.program_id(0) * BM, 0), (BM, BN), (1, 0))
     tl.store(p, tl.zeros((BM, BN), dtype=tl.float32), boundary_check=(0, 1))
+
+
+@triton.jit
+def grouped_tiles(out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr, G: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    num_pid_in_group = G * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * G
+    group_size_m = min(num_pid_m - first_pid_m, G)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    m = pid_m * BM + tl.arange(0, BM)
+    n = pid_n * BN + tl.arange(0, BN)
+    tl.store(out_ptr + m[:, None] * stride_m + n[None, :], 1.0, mask=(m[:, None] < M) & (n[None, :] < N))
+
+
+@triton.jit
+def grouped_operators_swapped(out_ptr, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr, G: tl.constexpr):
+    # pid_m takes the quotient and pid_n the remainder: not the grouped order
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    num_pid_in_group = G * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * G
+    group_size_m = min(num_pid_m - first_pid_m, G)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) // group_size_m)
+    pid_n = (pid % num_pid_in_group) % group_size_m
+    m = pid_m * BM + tl.arange(0, BM)
+    n = pid_n * BN + tl.arange(0, BN)
+    tl.store(out_ptr + m[:, None] * stride_m + n[None, :], 1.0, mask=(m[:, None] < M) & (n[None, :] < N))

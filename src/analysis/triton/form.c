@@ -373,59 +373,180 @@ static const char *param_named(const al_tf_kernel *k, TSNode n)
     return pi >= 0 && !k->bumped_twice[pi] && ts_node_is_null(k->bumps[pi]) ? k->params[pi] : NULL;
 }
 
+/* Whether g (through locals) is the tile count cdiv(N, B) of two
+ * parameters, `tl.cdiv(N, B)` or `(N + B - 1) // B`: their names. */
+static bool cdiv_of(al_tf_kernel *k, TSNode g, int depth, const char **n_out, const char **b_out)
+{
+    g = al_tf_through_locals(k, g);
+    if (al_node_is(g, "call") && al_tf_is_tl(k, al_node_field(g, "function"), "cdiv")) {
+        al_py_args ga;
+        al_py_args_read(g, &ga);
+        if (ga.npos != 2 || ga.nkw || ga.splat)
+            return false;
+        *n_out = param_named(k, ga.pos[0]);
+        *b_out = param_named(k, ga.pos[1]);
+        return *n_out && *b_out;
+    }
+    if (!al_node_is(g, "binary_operator") || !al_node_text_eq(k->pf, al_node_field(g, "operator"), "//"))
+        return false;
+    const char *b = param_named(k, al_node_field(g, "right"));
+    al_tf_lin top = al_tf_form(k, al_node_field(g, "left"), depth + 1);
+    if (!b || top.data || top.n != 3)
+        return false;
+    long minus_one = 0;
+    const char *other = NULL;
+    for (int i = 0; i < top.n; i++) {
+        const al_tf_term *t = &top.t[i];
+        if (t->nf == 0)
+            minus_one = t->coef;
+        else if (t->nf == 1 && t->coef == 1 && !strncmp(t->f[0], "P:", 2) && strcmp(t->f[0] + 2, b))
+            other = t->f[0] + 2;
+    }
+    if (minus_one != -1 || !other || al_tf_find_term(&top, al_tf_factor(k, "P:%s", b), NULL) < 0)
+        return false;
+    *n_out = other;
+    *b_out = b;
+    return true;
+}
+
+/* The program-id factor a node's form is (`PIDa`), or NULL. */
+static const char *lone_pid(al_tf_kernel *k, TSNode n, int depth)
+{
+    al_tf_lin a = al_tf_form(k, n, depth + 1);
+    return !a.data && a.n == 1 && a.t[0].coef == 1 && a.t[0].nf == 1 && !strncmp(a.t[0].f[0], "PID", 3)
+               ? a.t[0].f[0]
+               : NULL;
+}
+
 /* `pid // g` and `pid % g` with pid a program id and g the tile count
- * cdiv(N, B) of two parameters (`tl.cdiv(N, B)` or `(N + B - 1) // B`):
- * the row and the column of a tile when one axis enumerates a grid of
- * tiles row by row. The factor `Q(PIDa|N|B)` or `R(PIDa|N|B)`; a null
- * factor for any other. */
+ * cdiv(N, B) of two parameters: the row and the column of a tile when one
+ * axis enumerates a grid of tiles row by row. The factor `Q(PIDa|N|B)` or
+ * `R(PIDa|N|B)`; NULL for any other. */
 static const char *split_pid(al_tf_kernel *k, TSNode n, int depth)
 {
     TSNode op = al_node_field(n, "operator");
     bool quotient = al_node_text_eq(k->pf, op, "//");
     if (!quotient && !al_node_text_eq(k->pf, op, "%"))
         return NULL;
-    al_tf_lin a = al_tf_form(k, al_node_field(n, "left"), depth + 1);
-    if (a.data || a.n != 1 || a.t[0].coef != 1 || a.t[0].nf != 1 || strncmp(a.t[0].f[0], "PID", 3))
+    const char *pid = lone_pid(k, al_node_field(n, "left"), depth);
+    const char *xn, *yn;
+    if (!pid || !cdiv_of(k, al_node_field(n, "right"), depth, &xn, &yn))
         return NULL;
-    TSNode g = al_tf_through_locals(k, al_node_field(n, "right"));
-    TSNode x = {0}, y = {0};
-    if (al_node_is(g, "call") && al_tf_is_tl(k, al_node_field(g, "function"), "cdiv")) {
-        al_py_args ga;
-        al_py_args_read(g, &ga);
-        if (ga.npos != 2 || ga.nkw || ga.splat)
+    char buf[300];
+    snprintf(buf, sizeof buf, "%c(%s|%s|%s)", quotient ? 'Q' : 'R', pid, xn, yn);
+    return al_intern(&k->strs, buf, strlen(buf));
+}
+
+/* The binary operation n is (through locals), its operands in l and r. */
+static bool binary(const al_tf_kernel *k, TSNode n, const char *op, TSNode *l, TSNode *r)
+{
+    n = al_tf_through_locals(k, n);
+    if (!al_node_is(n, "binary_operator") || !al_node_text_eq(k->pf, al_node_field(n, "operator"), op))
+        return false;
+    *l = al_node_field(n, "left");
+    *r = al_node_field(n, "right");
+    return true;
+}
+
+/* The parts of the grouped tile order of Triton's matmul tutorial, each
+ * checked to be the one it must be:
+ *   num_pid_in_group = GROUP * cdiv(N, BN)      (g)
+ *   group_id = pid // num_pid_in_group
+ *   first_pid_m = group_id * GROUP              (first)
+ *   group_size_m = min(cdiv(M, BM) - first_pid_m, GROUP)
+ *   pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+ *   pid_n = (pid % num_pid_in_group) // group_size_m
+ * For pid in [0, cdiv(M, BM) * cdiv(N, BN)) this is a bijection onto the
+ * tiles. grouped_* fill `what` with "PIDa|M|BM|N|BN|GROUP". */
+typedef struct {
+    const char *pid, *group, *n, *bn;
+} grouping;
+
+/* `GROUP * cdiv(N, BN)` (either order). */
+static bool group_count(al_tf_kernel *k, TSNode g, int depth, grouping *out)
+{
+    TSNode l, r;
+    if (!binary(k, g, "*", &l, &r))
+        return false;
+    const char *group = param_named(k, l);
+    TSNode count = r;
+    if (!group) {
+        group = param_named(k, r);
+        count = l;
+    }
+    out->group = group;
+    return group && cdiv_of(k, count, depth, &out->n, &out->bn);
+}
+
+/* `pid % num_pid_in_group` */
+static bool within_group(al_tf_kernel *k, TSNode n, int depth, grouping *out)
+{
+    TSNode l, r;
+    return binary(k, n, "%", &l, &r) && (out->pid = lone_pid(k, l, depth)) != NULL &&
+           group_count(k, r, depth, out);
+}
+
+/* `(pid // num_pid_in_group) * GROUP` (either order), for the same pid,
+ * GROUP and count as g. */
+static bool first_row(al_tf_kernel *k, TSNode n, int depth, const grouping *g)
+{
+    TSNode l, r, ql, qr;
+    if (!binary(k, n, "*", &l, &r))
+        return false;
+    const char *group = param_named(k, r);
+    TSNode q = l;
+    if (!group) {
+        group = param_named(k, l);
+        q = r;
+    }
+    grouping h = {0};
+    return group && !strcmp(group, g->group) && binary(k, q, "//", &ql, &qr) &&
+           (h.pid = lone_pid(k, ql, depth)) != NULL && h.pid == g->pid &&
+           group_count(k, qr, depth, &h) && !strcmp(h.group, g->group) && !strcmp(h.n, g->n) &&
+           !strcmp(h.bn, g->bn);
+}
+
+/* `min(cdiv(M, BM) - first_pid_m, GROUP)`: M and BM. */
+static bool group_rows(al_tf_kernel *k, TSNode n, int depth, const grouping *g, const char **m,
+                       const char **bm)
+{
+    n = al_tf_through_locals(k, n);
+    if (!al_node_is(n, "call") || !al_node_text_eq(k->pf, al_node_field(n, "function"), "min"))
+        return false;
+    al_py_args a;
+    al_py_args_read(n, &a);
+    TSNode l, r;
+    const char *group = a.npos == 2 ? param_named(k, a.pos[1]) : NULL;
+    return !a.nkw && !a.splat && group && !strcmp(group, g->group) &&
+           binary(k, a.pos[0], "-", &l, &r) && cdiv_of(k, l, depth, m, bm) &&
+           first_row(k, r, depth, g);
+}
+
+/* pid_m or pid_n of the grouped order: the factor `GQ(PIDa|M|BM|N|BN|GROUP)`
+ * or `GR(...)`, or NULL. */
+static const char *grouped_pid(al_tf_kernel *k, TSNode n, int depth)
+{
+    TSNode l, r, il, ir;
+    grouping g = {0};
+    const char *m = NULL, *bm = NULL;
+    bool row;
+    if (binary(k, n, "+", &l, &r)) {
+        /* first_pid_m + ((pid % num_pid_in_group) % group_size_m) */
+        row = true;
+        if (!binary(k, r, "%", &il, &ir) || !within_group(k, il, depth, &g) ||
+            !first_row(k, l, depth, &g) || !group_rows(k, ir, depth, &g, &m, &bm))
             return NULL;
-        x = ga.pos[0];
-        y = ga.pos[1];
-    } else if (al_node_is(g, "binary_operator") &&
-               al_node_text_eq(k->pf, al_node_field(g, "operator"), "//")) {
-        /* (N + B - 1) // B */
-        y = al_node_field(g, "right");
-        const char *b = param_named(k, y);
-        al_tf_lin top = al_tf_form(k, al_node_field(g, "left"), depth + 1);
-        if (!b || top.data || top.n != 3)
+    } else if (binary(k, n, "//", &l, &r)) {
+        /* (pid % num_pid_in_group) // group_size_m */
+        row = false;
+        if (!within_group(k, l, depth, &g) || !group_rows(k, r, depth, &g, &m, &bm))
             return NULL;
-        long minus_one = 0;
-        const char *other = NULL;
-        for (int i = 0; i < top.n; i++) {
-            const al_tf_term *t = &top.t[i];
-            if (t->nf == 0)
-                minus_one = t->coef;
-            else if (t->nf == 1 && t->coef == 1 && !strncmp(t->f[0], "P:", 2) && strcmp(t->f[0] + 2, b))
-                other = t->f[0] + 2;
-        }
-        if (minus_one != -1 || !other || al_tf_find_term(&top, al_tf_factor(k, "P:%s", b), NULL) < 0)
-            return NULL;
-        char buf[300];
-        snprintf(buf, sizeof buf, "%c(%s|%s|%s)", quotient ? 'Q' : 'R', a.t[0].f[0], other, b);
-        return al_intern(&k->strs, buf, strlen(buf));
     } else {
         return NULL;
     }
-    const char *xn = param_named(k, x), *yn = param_named(k, y);
-    if (!xn || !yn)
-        return NULL;
-    char buf[300];
-    snprintf(buf, sizeof buf, "%c(%s|%s|%s)", quotient ? 'Q' : 'R', a.t[0].f[0], xn, yn);
+    char buf[400];
+    snprintf(buf, sizeof buf, "G%c(%s|%s|%s|%s|%s|%s)", row ? 'Q' : 'R', g.pid, m, bm, g.n, g.bn,
+             g.group);
     return al_intern(&k->strs, buf, strlen(buf));
 }
 
@@ -474,6 +595,9 @@ al_tf_lin al_tf_form(al_tf_kernel *k, TSNode n, int depth)
         return al_tf_sum(constant(0), &a, -1);
     }
     if (al_node_is(n, "binary_operator")) {
+        const char *grouped = grouped_pid(k, n, depth);
+        if (grouped)
+            return al_tf_single(k, grouped, false);
         TSNode op = al_node_field(n, "operator");
         al_tf_lin a = al_tf_form(k, al_node_field(n, "left"), depth + 1);
         al_tf_lin b = al_tf_form(k, al_node_field(n, "right"), depth + 1);

@@ -21,7 +21,8 @@
  *                v, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N)) with
  *                offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M) (pid_m a
  *                program id, or `pid // tl.cdiv(N, BLOCK_N)` paired with
- *                `pid % tl.cdiv(N, BLOCK_N)` for the columns), and any
+ *                `pid % tl.cdiv(N, BLOCK_N)` for the columns, or the
+ *                grouped order of Triton's matmul tutorial), and any
  *                program id times a stride for a dimension of one index per
  *                program; the launch must show each axis of the grid to be
  *                the tiles' count and the strides the buffer's own.
@@ -52,7 +53,9 @@ typedef struct {
     int axis;    /* the program_id axis */
     int split;   /* 0: the axis itself; 1: its quotient by the tile count of
                   * the dimension split 2 (`pid // tl.cdiv(N, B)`); 2: the
-                  * remainder */
+                  * remainder; or, grouped, the row and the column of the
+                  * grouped tile order (GROUP_SIZE_M rows at a time) */
+    bool grouped;
     int bound;   /* the parameter bounding the mask, or -1 */
     int block;   /* the block parameter, or -1 with block_text */
     char *block_text;

@@ -48,15 +48,18 @@ static bool mask_conjuncts(al_tf_kernel *k, TSNode m, const char *tag, conjunct 
 
 static bool pid_like(const char *f)
 {
-    return !strncmp(f, "PID", 3) || !strncmp(f, "Q(PID", 5) || !strncmp(f, "R(PID", 5);
+    return !strncmp(f, "PID", 3) || !strncmp(f, "Q(PID", 5) || !strncmp(f, "R(PID", 5) ||
+           !strncmp(f, "GQ(PID", 6) || !strncmp(f, "GR(PID", 6);
 }
 
 /* The axis and split of a program-id factor (`PIDa`, `Q(PIDa|..)`,
- * `R(PIDa|..)`). */
-static void pid_axis(const char *f, int *axis, int *split)
+ * `R(PIDa|..)`, the grouped order's `GQ(PIDa|..)`, `GR(PIDa|..)`). */
+static void pid_axis(const char *f, int *axis, int *split, bool *grouped)
 {
-    *split = f[0] == 'Q' ? 1 : f[0] == 'R' ? 2 : 0;
-    *axis = atoi(f + (*split ? 5 : 3));
+    *grouped = f[0] == 'G';
+    const char *kind = *grouped ? f + 1 : f;
+    *split = kind[0] == 'Q' ? 1 : kind[0] == 'R' ? 2 : 0;
+    *axis = atoi(kind + (*split ? 5 : 3));
 }
 
 /* Takes out of off the terms `lhs * stride` of a tile dimension whose
@@ -116,7 +119,7 @@ static bool tile_dim(al_tf_kernel *k, const conjunct *c, al_tf_lin *off, al_tile
     if (rest.n != off->n - want.n)
         return false;
     *off = rest;
-    pid_axis(pid, &d->axis, &d->split);
+    pid_axis(pid, &d->axis, &d->split, &d->grouped);
     d->bound = c->bound;
     d->block = bi;
     d->block_text = al_xstrdup(block);
@@ -146,7 +149,7 @@ static bool program_dim(al_tf_kernel *k, const al_tf_term *t, al_tile_dim *d)
     }
     if (!pid)
         return false;
-    pid_axis(pid, &d->axis, &d->split);
+    pid_axis(pid, &d->axis, &d->split, &d->grouped);
     d->bound = d->block = -1;
     return true;
 }
@@ -154,12 +157,19 @@ static bool program_dim(al_tf_kernel *k, const al_tf_term *t, al_tile_dim *d)
 /* Whether a split program id's tile count is the one its column
  * dimension masks and blocks by: `Q(PIDa|N|B)` with N the bound and B the
  * block of the dimension holding `R(PIDa|N|B)`. */
-static bool split_matches(const al_tf_kernel *k, const char *f, const al_tile_dim *col)
+static bool split_matches(const al_tf_kernel *k, const char *f, const al_tile_dim *row,
+                          const al_tile_dim *col)
 {
     const char *bar = strchr(f, '|');
-    if (!bar || col->bound < 0 || col->block < 0)
+    if (!bar || col->bound < 0 || col->block < 0 || row->bound < 0 || row->block < 0)
         return false;
-    char want[300];
+    char want[400];
+    if (f[0] == 'G') {
+        /* the grouped order: its row count is the rows' own too */
+        int n = snprintf(want, sizeof want, "%s|%s|%s|%s|", k->params[row->bound],
+                         k->params[row->block], k->params[col->bound], k->params[col->block]);
+        return n > 0 && !strncmp(bar + 1, want, (size_t)n) && !strchr(bar + 1 + n, '|');
+    }
     snprintf(want, sizeof want, "%s|%s)", k->params[col->bound], k->params[col->block]);
     return !strcmp(bar + 1, want);
 }
@@ -178,7 +188,9 @@ char *al_tf_describe_tiles(const al_tf_kernel *k, const al_kparam *p)
         if (d->bound >= 0)
             al_strbuf_printf(&sb, "`%s` in blocks of `%s` from program id %d%s", k->params[d->bound],
                              d->block >= 0 ? k->params[d->block] : d->block_text, d->axis,
-                             d->split == 1   ? " divided by the column tiles' count"
+                             d->split == 1 && d->grouped ? " (its row in the grouped tile order)"
+                             : d->split == 2 && d->grouped ? " (its column in the grouped tile order)"
+                             : d->split == 1 ? " divided by the column tiles' count"
                              : d->split == 2 ? " modulo the column tiles' count"
                                              : "");
         else
@@ -227,8 +239,12 @@ static bool accept_tiles(const al_tf_kernel *k, al_tile_dim *dims, const char *c
         for (int j = 0; j < nd; j++)
             if (j != i && dims[j].axis == dims[i].axis && dims[j].split == 3 - dims[i].split)
                 other = j;
-        ok = other >= 0 && pids[i] &&
-             split_matches(k, pids[i], dims[i].split == 2 ? &dims[i] : &dims[other]);
+        /* Q with R, GQ with GR of one grouping */
+        ok = other >= 0 && pids[i] && pids[other] &&
+             (pids[i][0] == 'G') == (pids[other][0] == 'G') &&
+             (pids[i][0] != 'G' || !strcmp(pids[i] + 2, pids[other] + 2)) &&
+             split_matches(k, pids[i], dims[i].split == 1 ? &dims[i] : &dims[other],
+                           dims[i].split == 2 ? &dims[i] : &dims[other]);
     }
     if (!ok) {
         for (int i = 0; i < nd; i++)
@@ -353,7 +369,7 @@ bool al_tf_block_tile_cover(al_tf_kernel *k, TSNode store, al_kparam *p)
         ok = pid && pid_like(pid) && (bi >= 0 || const_block) && !at.data && stride_ok &&
              al_tf_lone_param(k, &bound) >= 0;
         if (ok) {
-            pid_axis(pid, &d->axis, &d->split);
+            pid_axis(pid, &d->axis, &d->split, &d->grouped);
             d->bound = al_tf_lone_param(k, &bound);
             d->block = bi;
             d->block_text = block;

@@ -164,3 +164,25 @@ def first_columns_block_kernel(x_ptr, out_ptr, M, N, stride_xm, stride_om,
     o_block = tl.make_block_ptr(out_ptr, (M, N), (stride_om, 1), (pid_m * BLOCK_M, 0),
                                 (BLOCK_M, BLOCK_N), (1, 0))
     tl.store(o_block, tl.load(x_block, boundary_check=(0, 1)), boundary_check=(0, 1))
+
+
+@triton.jit
+def grouped_rows_of_n_kernel(a_ptr, c_ptr, M, N, stride_cm,
+                             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP_M: tl.constexpr):
+    # The grouped order with the row tiles counted from N: rows past N's
+    # tile count are never reached.
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(N, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    acc = tl.load(a_ptr + offs_m[:, None] * stride_cm + offs_n[None, :],
+                  mask=(offs_m[:, None] < M) & (offs_n[None, :] < N), other=0.0)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc * 2,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))

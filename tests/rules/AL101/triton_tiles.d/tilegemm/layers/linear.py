@@ -6,6 +6,7 @@ from tilegemm.kernels.gemm import (
     band_kernel,
     copy_2d_kernel,
     first_columns_block_kernel,
+    grouped_rows_of_n_kernel,
     scale_block_kernel,
     gemm_2d_kernel,
     gemm_grouped_kernel,
@@ -124,9 +125,26 @@ def gemm_strided_columns(a, b):
 
 def double_grouped(x):
     M, N = x.shape
+    # The row stride is x's: the same as out's only when x is dense.
     out = torch.zeros_like(x)  # expect: AL101 unsafe
     grid = (triton.cdiv(M, 64) * triton.cdiv(N, 64),)
     gemm_grouped_kernel[grid](x, out, M, N, x.stride(0), BLOCK_M=64, BLOCK_N=64, GROUP_M=8)
+    return out
+
+
+def double_grouped_own(x):
+    M, N = x.shape
+    out = torch.zeros((M, N), dtype=x.dtype, device=x.device)  # expect: AL101 safe
+    grid = (triton.cdiv(M, 64) * triton.cdiv(N, 64),)
+    gemm_grouped_kernel[grid](x, out, M, N, out.stride(0), BLOCK_M=64, BLOCK_N=64, GROUP_M=8)
+    return out
+
+
+def double_grouped_rows_of_n(x):
+    M, N = x.shape
+    out = torch.zeros_like(x)  # expect: AL101 unsafe
+    grid = (triton.cdiv(M, 64) * triton.cdiv(N, 64),)
+    grouped_rows_of_n_kernel[grid](x, out, M, N, out.stride(0), BLOCK_M=64, BLOCK_N=64, GROUP_M=8)
     return out
 
 
