@@ -349,14 +349,14 @@ static void tiles(const al_file_env *caller, TSNode call, const al_kernel *k, co
                 if (p->tiles[j].axis == d->axis && p->tiles[j].split == 2)
                     col = &p->tiles[j];
             TSNode cn = col ? arg_for(pf, a, k, (size_t)col->bound) : (TSNode){0};
-            TSNode cb = col ? arg_for(pf, a, k, (size_t)col->block) : (TSNode){0};
+            TSNode cb = col && col->block >= 0 ? arg_for(pf, a, k, (size_t)col->block) : (TSNode){0};
             TSNode e = ts_node_is_null(g) ? g : al_py_unparen(g);
             counted = false;
             if (!ts_node_is_null(e) && !ts_node_is_null(cn) && al_node_is(e, "binary_operator") &&
                 al_node_text_eq(pf, al_node_field(e, "operator"), "*")) {
                 char *ct = al_value_text(pf, func, call, cn);
                 char *cbt = ts_node_is_null(cb) ? NULL : al_value_text(pf, func, call, cb);
-                const char *cmeta = lambda ? k->names[col->block] : NULL;
+                const char *cmeta = lambda && col->block >= 0 ? k->names[col->block] : NULL;
                 TSNode l = al_node_field(e, "left"), r = al_node_field(e, "right");
                 counted = (is_cdiv(pf, func, call, l, ext_text[i], bt, meta) &&
                            is_cdiv(pf, func, call, r, ct, cbt, cmeta)) ||
