@@ -442,26 +442,46 @@ static bool accepts(const al_pyfile *pf, const al_py_args *a, const al_strlist *
     return true;
 }
 
-/* The class `self.<attr>` is declared to hold in the class around call,
- * found in the project, or false. */
-static bool declared_class(const al_file_env *env, TSNode call, TSNode attr, al_def *out)
+static bool declared_type(const al_file_env *env, TSNode call, TSNode attr, al_pysite *site,
+                          TSNode *type)
 {
     TSNode cls = al_py_enclosing_class(call);
+    *type = (TSNode){0};
     if (ts_node_is_null(cls))
         return false;
     char *name = al_node_text(env->pf, attr);
-    al_pysite site = {env->path, env->pf, env->mod};
+    *site = (al_pysite){env->path, env->pf, env->mod};
     /* A file parsed in parts may lack the methods that declare it: the
      * class is read again whole, from the statements that name it. */
     if (env->pf->partial) {
         char *cname = al_node_text(env->pf, al_node_field(cls, "name"));
-        bool ok = env->path && al_index_own_view(env->index, env->path, name, &site);
-        cls = ok ? al_py_top_class(site.pf, cname) : (TSNode){0};
+        bool ok = env->path && env->index && al_index_own_view(env->index, env->path, name, site);
+        cls = ok ? al_py_top_class(site->pf, cname) : (TSNode){0};
         free(cname);
     }
-    TSNode type = ts_node_is_null(cls) ? cls : al_py_attribute_type(site.pf, cls, name);
+    *type = ts_node_is_null(cls) ? cls : al_py_attribute_type(site->pf, cls, name);
     free(name);
-    return !ts_node_is_null(type) && al_index_class_named(env->index, &site, type, out);
+    return !ts_node_is_null(*type);
+}
+
+bool al_attribute_declared_type(const al_file_env *env, TSNode call, TSNode attr,
+                                const al_pyfile **pf, const struct al_pymodule **mod, TSNode *type)
+{
+    al_pysite site;
+    bool ok = declared_type(env, call, attr, &site, type);
+    *pf = site.pf;
+    *mod = site.mod;
+    return ok;
+}
+
+/* The class `self.<attr>` is declared to hold in the class around call,
+ * found in the project, or false. */
+static bool declared_class(const al_file_env *env, TSNode call, TSNode attr, al_def *out)
+{
+    al_pysite site;
+    TSNode type;
+    return declared_type(env, call, attr, &site, &type) &&
+           al_index_class_named(env->index, &site, type, out);
 }
 
 /* `self.<attr>.<method>(...)`: the object is chosen at run time, so the

@@ -123,6 +123,14 @@ typedef struct {
     int depth;              /* summaries being computed around this one */
 } al_file_env;
 
+/* The class `self.<attr>` is declared to hold in the class around call
+ * (an annotation, a parameter annotated so and stored, `T(...)` stored):
+ * the type expression, in *pf and *mod (a whole view of the class when
+ * the file was parsed in parts). False when there is none, or the
+ * assignments disagree. */
+bool al_attribute_declared_type(const al_file_env *env, TSNode call, TSNode attr,
+                                const al_pyfile **pf, const struct al_pymodule **mod, TSNode *type);
+
 /* The effect of the call `call` on its argument at position `pos` (or the
  * keyword argument named `kw`). False when the callee cannot be found:
  * the caller falls back to its own rules. */

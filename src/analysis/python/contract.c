@@ -1,8 +1,10 @@
 #include "contract.h"
+#include "module.h"
 
 #include "../../base/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 TSNode al_contract_argument(const al_pyfile *pf, TSNode call, const al_op_summary *op,
@@ -57,6 +59,32 @@ char *al_contract_why(const al_op_summary *op, const char *name)
         al_strbuf_printf(&sb, "`%s` writes this argument (%s), but not necessarily every "
                               "element of it",
                          name, origin);
+    }
+    return al_strbuf_detach(&sb);
+}
+
+char *al_contract_method_name(const al_file_env *env, TSNode call)
+{
+    TSNode fn = al_node_field(call, "function");
+    TSNode obj = al_node_is(fn, "attribute") ? al_node_field(fn, "object") : (TSNode){0};
+    if (!al_node_is(obj, "attribute") || !al_node_text_eq(env->pf, al_node_field(obj, "object"), "self"))
+        return NULL;
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    TSNode type;
+    if (!al_attribute_declared_type(env, call, al_node_field(obj, "attribute"), &pf, &mod, &type))
+        return NULL;
+    char *q = al_imports_resolve(&mod->imports, pf, type);
+    if (!q)
+        return NULL;
+    al_strbuf sb = {0};
+    char *method = al_node_text(env->pf, al_node_field(fn, "attribute"));
+    al_strbuf_printf(&sb, "%s.%s", q, method);
+    free(method);
+    free(q);
+    if (!al_ops_find(env->ops, sb.data)) {
+        al_strbuf_free(&sb); /* no contract: the call stays unknown */
+        return NULL;
     }
     return al_strbuf_detach(&sb);
 }

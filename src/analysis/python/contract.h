@@ -4,6 +4,7 @@
 #define ALLOCLINT_CONTRACT_H
 
 #include "../core/ops.h"
+#include "../core/summary.h"
 #include "../../front/python/syntax.h"
 
 /* The argument a call passes for an op contract's parameter `param`: by
@@ -18,5 +19,11 @@ const char *al_contract_voided(const al_pyfile *pf, TSNode call, const al_op_sum
 /* Why a write by op `name` under its contract is at most likely (a
  * library's word, rows taken on trust, an output of unstated extent). */
 char *al_contract_why(const al_op_summary *op, const char *name);
+
+/* `self.<attr>.<method>(...)` with `self.<attr>` declared (or stored) to
+ * hold a class its module imports: the qualified name of that method
+ * (`deep_ep.Buffer.low_latency_combine`) when env's op tables hold a
+ * contract for it; NULL otherwise. Caller frees. */
+char *al_contract_method_name(const al_file_env *env, TSNode call);
 
 #endif

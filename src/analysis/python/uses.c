@@ -497,6 +497,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         return make(AL_USE_ESCAPE, call); /* `table[key](buf)`, or a kernel not found */
     }
     char *q = al_imports_resolve(&c->env->mod->imports, c->env->pf, fn);
+    q = q ? q : al_contract_method_name(c->env, call); /* or a library object's method */
     char *bare = NULL;
     if (!q && al_node_is(fn, "identifier"))
         bare = al_node_text(c->env->pf, fn);
