@@ -16,7 +16,10 @@
 # it reads (blocked), a dispatch limited by a declared attribute type, an
 # update of what a helper returns when its `out=None` is left None (proved)
 # and of what a method of an unknown object returns (the project's one
-# method of that name, assumed); text and JSON against golden files
+# method of that name, assumed), a 2-D tile kernel's output (proved, each
+# dimension shown), a library contract on a method of a declared object
+# (likely, the class named) and one that leaves part of its output
+# (blocked); text and JSON against golden files
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
 bin=$1
@@ -31,7 +34,9 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             callees.py:6:not_found modules.py:37:tuple_element modules.py:39:returns_argument \
             modules.py:46:through_argument callers.py:6:caller_owned extension.py:10:extension_returns \
             closures.py:5:nested_function closures.py:18:closure_above \
-            dispatch.py:23:declared_type returns.py:14:default_none returns.py:26:method_meet; do
+            dispatch.py:23:declared_type returns.py:14:default_none returns.py:26:method_meet \
+            tiles.py:18:tile_cover library_methods.py:12:method_contract \
+            library_methods.py:18:part_contract; do
     file=${case%%:*}
     rest=${case#*:}
     line=${rest%%:*}

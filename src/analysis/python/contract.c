@@ -88,3 +88,21 @@ char *al_contract_method_name(const al_file_env *env, TSNode call)
     }
     return al_strbuf_detach(&sb);
 }
+
+void al_contract_method_note(const al_file_env *env, TSNode call, al_chain *chain)
+{
+    TSNode obj = al_node_field(al_node_field(call, "function"), "object");
+    const al_pyfile *pf;
+    const struct al_pymodule *mod;
+    TSNode type;
+    if (!al_attribute_declared_type(env, call, al_node_field(obj, "attribute"), &pf, &mod, &type))
+        return;
+    char *q = al_imports_resolve(&mod->imports, pf, type);
+    char *shown = al_node_text_compact(env->pf, obj);
+    al_chain_add(chain, env->path, al_node_row(call),
+                 "`%s` is taken for a `%s`, as its class declares or stores it (line %zu); a "
+                 "subclass or another file may store something else there",
+                 shown, q ? q : "?", al_node_row(type));
+    free(shown);
+    free(q);
+}

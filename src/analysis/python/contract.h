@@ -25,5 +25,8 @@ char *al_contract_why(const al_op_summary *op, const char *name);
  * (`deep_ep.Buffer.low_latency_combine`) when env's op tables hold a
  * contract for it; NULL otherwise. Caller frees. */
 char *al_contract_method_name(const al_file_env *env, TSNode call);
+/* The step that names the class a contract on a method was taken from,
+ * added to chain. */
+void al_contract_method_note(const al_file_env *env, TSNode call, al_chain *chain);
 
 #endif

@@ -497,7 +497,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         return make(AL_USE_ESCAPE, call); /* `table[key](buf)`, or a kernel not found */
     }
     char *q = al_imports_resolve(&c->env->mod->imports, c->env->pf, fn);
-    q = q ? q : al_contract_method_name(c->env, call); /* or a library object's method */
+    bool typed = !q && (q = al_contract_method_name(c->env, call)) != NULL; /* an object's method */
     char *bare = NULL;
     if (!q && al_node_is(fn, "identifier"))
         bare = al_node_text(c->env->pf, fn);
@@ -541,9 +541,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
                          "not found",
                          name, out_op->out_keyword ? "`" : "", out_name,
                          out_op->out_keyword ? "`" : "", origin);
-            free(q);
-            free(bare);
-            return e;
+            goto done;
         }
         char given[64], unless[96] = "";
         const char *voided = al_contract_voided(c->env->pf, call, out_op, given, sizeof given);
@@ -558,9 +556,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
                          out_op->out_keyword ? "`" : "", out_name,
                          out_op->out_keyword ? "`" : "", unless,
                          out_op->origin ? out_op->origin : "its op summary");
-            free(q);
-            free(bare);
-            return e;
+            goto done;
         }
         if (out_op->writes == AL_OP_WRITES_ROWS) {
             /* Every row of the output for the rows of another argument:
@@ -578,17 +574,13 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
                              name, out_name, out_op->rows_dim, v,
                              out_op->origin ? out_op->origin : "its op summary");
                 free(v);
-                free(q);
-                free(bare);
-                return e;
+                goto done;
             }
             e = make_write(c, wr, true, call, what);
             e.evidence_kind = "kernel";
             if (e.kind == AL_USE_WRITE)
                 e.why = al_contract_why(out_op, name);
-            free(q);
-            free(bare);
-            return e;
+            goto done;
         }
         /* A library outside the project is at most likely to write it all. */
         bool proved = out_op->full_write && !out_op->library;
@@ -638,6 +630,9 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
                          shown);
         free(shown);
     }
+done:
+    if (typed)
+        al_contract_method_note(c->env, call, &e.chain);
     free(q);
     free(bare);
     return e;
