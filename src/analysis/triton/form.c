@@ -462,20 +462,28 @@ typedef struct {
     const char *pid, *group, *n, *bn;
 } grouping;
 
+/* A product `P * e` or `e * P` (through locals) with P a parameter: P's
+ * name, and e in *other; NULL for anything else. */
+static const char *param_times(al_tf_kernel *k, TSNode n, TSNode *other)
+{
+    TSNode l, r;
+    if (!binary(k, n, "*", &l, &r))
+        return NULL;
+    const char *p = param_named(k, r);
+    *other = l;
+    if (!p) {
+        p = param_named(k, l);
+        *other = r;
+    }
+    return p;
+}
+
 /* `GROUP * cdiv(N, BN)` (either order). */
 static bool group_count(al_tf_kernel *k, TSNode g, int depth, grouping *out)
 {
-    TSNode l, r;
-    if (!binary(k, g, "*", &l, &r))
-        return false;
-    const char *group = param_named(k, l);
-    TSNode count = r;
-    if (!group) {
-        group = param_named(k, r);
-        count = l;
-    }
-    out->group = group;
-    return group && cdiv_of(k, count, depth, &out->n, &out->bn);
+    TSNode count;
+    out->group = param_times(k, g, &count);
+    return out->group && cdiv_of(k, count, depth, &out->n, &out->bn);
 }
 
 /* `pid % num_pid_in_group` */
@@ -490,15 +498,8 @@ static bool within_group(al_tf_kernel *k, TSNode n, int depth, grouping *out)
  * GROUP and count as g. */
 static bool first_row(al_tf_kernel *k, TSNode n, int depth, const grouping *g)
 {
-    TSNode l, r, ql, qr;
-    if (!binary(k, n, "*", &l, &r))
-        return false;
-    const char *group = param_named(k, r);
-    TSNode q = l;
-    if (!group) {
-        group = param_named(k, l);
-        q = r;
-    }
+    TSNode q, ql, qr;
+    const char *group = param_times(k, n, &q);
     grouping h = {0};
     return group && !strcmp(group, g->group) && binary(k, q, "//", &ql, &qr) &&
            (h.pid = lone_pid(k, ql, depth)) != NULL && h.pid == g->pid &&
