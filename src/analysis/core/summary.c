@@ -452,10 +452,14 @@ static bool declared_type(const al_file_env *env, TSNode call, TSNode attr, al_p
     char *name = al_node_text(env->pf, attr);
     *site = (al_pysite){env->path, env->pf, env->mod};
     /* A file parsed in parts may lack the methods that declare it: the
-     * class is read again whole, from the statements that name it. */
-    if (env->pf->partial) {
+     * class is read again whole, from the statements that name it; with
+     * no index, the run is asked to parse the class's dropped methods
+     * that assign it (and is then made again with them). */
+    if (env->pf->partial && !env->index) {
+        al_pyfile_class_trimmed_assigns(env->pf, cls, name);
+    } else if (env->pf->partial) {
         char *cname = al_node_text(env->pf, al_node_field(cls, "name"));
-        bool ok = env->path && env->index && al_index_own_view(env->index, env->path, name, site);
+        bool ok = env->path && al_index_own_view(env->index, env->path, name, site);
         cls = ok ? al_py_top_class(site->pf, cname) : (TSNode){0};
         free(cname);
     }
