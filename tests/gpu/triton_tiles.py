@@ -53,10 +53,12 @@ CALLS = {
     "first_columns": "x",
     "copied": "x",
     "copied_rows_of": "x",
+    "copy_first_plane": "x3",
+    "first_plane": "x3",
 }
 # Unsafe fixes that must change the result (the kernel leaves elements),
 # and those that must not (complete, but not proved).
-REAL_TRAPS = {"scale_rows_like", "double_grouped_rows_of_n", "gemm_missing_axis", "gemm_axes_swapped", "gemm_into_taller",
+REAL_TRAPS = {"copy_first_plane", "first_plane", "scale_rows_like", "double_grouped_rows_of_n", "gemm_missing_axis", "gemm_axes_swapped", "gemm_into_taller",
               "gemm_padded_rows", "gemm_strided_columns", "copy_split_by_rows", "band",
               "repeated", "first_columns"}
 UNPROVED_BUT_COMPLETE = {"double_grouped", "copy_band_from_zero", "copied_rows_of"}
@@ -76,6 +78,7 @@ b = torch.randn(48, 72, device="cuda")
 x = torch.randn(200, 72, device="cuda")
 s = torch.randn(200, device="cuda")
 xt = torch.randn(72, 200, device="cuda").t()  # (200, 72), column-major
+x3 = torch.randn(200, 72, 3, device="cuda")
 calls = %s
 out = {}
 for name, args in calls.items():

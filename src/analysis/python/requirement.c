@@ -239,34 +239,29 @@ int al_requirement_met(const al_use_ctx *c, TSNode call, const al_req *r)
         break;
     }
     case AL_REQ_SHAPE_DIMS: {
-        /* A fresh allocation is dense: strides that are products of the
-         * extents inside them span its storage. Mixed with its own
-         * (`buf.stride(0)` and an inner stride of 1), they are its own
-         * only when it is row-major, which `zeros_like` of a permuted
+        /* Each extent is one of the buffer's dimensions, and it has no
+         * other: the sizes a fresh allocation was made with, or `t.shape[i]`
+         * unpacked from a shape of exactly that many dimensions (`M, N =
+         * t.shape`: the arity is in the value text; `t.shape[0]` alone says
+         * nothing of a third dimension), t the buffer itself or the tensor
+         * `zeros_like` copied. Strides that are products of the extents
+         * inside them span only a dense buffer's storage (a fresh one);
+         * mixed with the buffer's own (`buf.stride(0)` beside an implied
+         * 1), only a row-major one's, which `zeros_like` of a permuted
          * tensor is not. */
+        bool fresh = c->buf->site != NULL;
         TSNode ext[3] = {r->node, r->node2, r->node3};
-        if (!c->buf->site && !r->products && r->dim >= 1 && r->dim <= 3) {
-            /* Any buffer, a parameter too, written through its own strides
-             * over its own shape (`M, N = out.shape`). */
-            met = 1;
-            for (int i = 0; i < r->dim && met; i++) {
-                char *e = i == 0 ? al_xstrdup(v) : al_value_text(pf, func, call, ext[i]);
-                char own[600];
-                snprintf(own, sizeof own, "%s.shape[%d]", name, i);
-                met = al_value_text_same(e, own);
-                free(e);
-            }
-            break;
-        }
-        if (!c->buf->site || r->dim < 1 || r->dim > 3 || (sf.ndims != r->dim && !sf.like) ||
-            (r->contiguous && sf.like))
+        if (r->dim < 1 || r->dim > 3 || (r->products && !fresh) || (r->contiguous && sf.like))
             break;
         met = 1;
         for (int i = 0; i < r->dim && met; i++) {
             char *e = i == 0 ? al_xstrdup(v) : al_value_text(pf, func, call, ext[i]);
-            char own[600];
-            snprintf(own, sizeof own, "%s.shape[%d]", sf.like ? sf.like : "", i);
-            met = sf.ndims == r->dim ? al_value_text_same(e, sf.dims[i]) : al_value_text_same(e, own);
+            char own[600], like[600];
+            snprintf(own, sizeof own, "%s.shape[%dof%d]", name, i, r->dim);
+            snprintf(like, sizeof like, "%s.shape[%dof%d]", sf.like ? sf.like : "", i, r->dim);
+            met = !strcmp(e, own) ||
+                  (fresh && sf.ndims == r->dim && al_value_text_same(e, sf.dims[i])) ||
+                  (fresh && sf.like && !strcmp(e, like));
             free(e);
         }
         break;

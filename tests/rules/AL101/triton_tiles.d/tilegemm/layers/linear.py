@@ -231,3 +231,29 @@ def copied_rows_of(x):
     out = torch.zeros_like(x)  # expect: AL101 unsafe
     _copy_into_rows_of(x, out)
     return out
+
+
+def copy_first_plane(x):
+    # x.shape[0] and x.shape[1] say nothing of a third dimension: with a
+    # 3-D x, only out[:, :, 0] is written.
+    M = x.shape[0]
+    N = x.shape[1]
+    out = torch.zeros_like(x)  # expect: AL101 unsafe
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    copy_2d_kernel[grid](x, out, M, N, x.stride(0), out.stride(0), out.stride(1),
+                         BLOCK_M=64, BLOCK_N=64)
+    return out
+
+
+def _first_plane_into(x, out):
+    M = out.shape[0]
+    N = out.shape[1]
+    grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
+    copy_2d_kernel[grid](x, out, M, N, x.stride(0), out.stride(0), out.stride(1),
+                         BLOCK_M=64, BLOCK_N=64)
+
+
+def first_plane(x):
+    out = torch.zeros_like(x)  # expect: AL101 unsafe
+    _first_plane_into(x, out)
+    return out
