@@ -99,9 +99,11 @@ bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name, b
     if (!cls->path)
         return true;
     al_index_lock(ix);
-    /* Asked at every call through the class: kept for the run. */
+    /* Asked at every call through the class: kept for the run, under the
+     * bytes' hash too (a fix pass re-parses a changed file). */
     char key[512];
-    snprintf(key, sizeof key, "attr\n%s\n%u\n%s\n%d", cls->path, ts_node_start_byte(cls->def), name,
+    snprintf(key, sizeof key, "attr\n%s\n%016llx\n%u\n%s\n%d", cls->path,
+             (unsigned long long)cls->pf->src->hash, ts_node_start_byte(cls->def), name,
              (int)on_others);
     const char *had = al_memo_get(&ix->memo, key);
     if (had) {

@@ -442,15 +442,16 @@ static bool accepts(const al_pyfile *pf, const al_py_args *a, const al_strlist *
     return true;
 }
 
-static bool declared_type(const al_file_env *env, TSNode call, TSNode attr, al_pysite *site,
-                          TSNode *type)
+bool al_attribute_declared_type(const al_file_env *env, TSNode call, TSNode attr,
+                                const al_pyfile **pf, const struct al_pymodule **mod, TSNode *type)
 {
     TSNode cls = al_py_enclosing_class(call);
     *type = (TSNode){0};
+    *pf = env->pf;
+    *mod = env->mod;
     if (ts_node_is_null(cls))
         return false;
     char *name = al_node_text(env->pf, attr);
-    *site = (al_pysite){env->path, env->pf, env->mod};
     /* A file parsed in parts may lack the methods that declare it: the
      * class is read again whole, from the statements that name it; with
      * no index, the run is asked to parse the class's dropped methods
@@ -459,32 +460,27 @@ static bool declared_type(const al_file_env *env, TSNode call, TSNode attr, al_p
         al_pyfile_class_trimmed_assigns(env->pf, cls, name);
     } else if (env->pf->partial) {
         char *cname = al_node_text(env->pf, al_node_field(cls, "name"));
-        bool ok = env->path && al_index_own_view(env->index, env->path, name, site);
-        cls = ok ? al_py_top_class(site->pf, cname) : (TSNode){0};
+        al_pysite site;
+        bool ok = env->path && al_index_own_view(env->index, env->path, name, &site);
+        cls = ok ? al_py_top_class(site.pf, cname) : (TSNode){0};
+        if (ok) {
+            *pf = site.pf;
+            *mod = site.mod;
+        }
         free(cname);
     }
-    *type = ts_node_is_null(cls) ? cls : al_py_attribute_type(site->pf, cls, name);
+    *type = ts_node_is_null(cls) ? cls : al_py_attribute_type(*pf, cls, name);
     free(name);
     return !ts_node_is_null(*type);
-}
-
-bool al_attribute_declared_type(const al_file_env *env, TSNode call, TSNode attr,
-                                const al_pyfile **pf, const struct al_pymodule **mod, TSNode *type)
-{
-    al_pysite site;
-    bool ok = declared_type(env, call, attr, &site, type);
-    *pf = site.pf;
-    *mod = site.mod;
-    return ok;
 }
 
 /* The class `self.<attr>` is declared to hold in the class around call,
  * found in the project, or false. */
 static bool declared_class(const al_file_env *env, TSNode call, TSNode attr, al_def *out)
 {
-    al_pysite site;
+    al_pysite site = {env->path, NULL, NULL};
     TSNode type;
-    return declared_type(env, call, attr, &site, &type) &&
+    return al_attribute_declared_type(env, call, attr, &site.pf, &site.mod, &type) &&
            al_index_class_named(env->index, &site, type, out);
 }
 

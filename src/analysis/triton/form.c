@@ -596,21 +596,21 @@ al_tf_lin al_tf_form(al_tf_kernel *k, TSNode n, int depth)
         return al_tf_sum(constant(0), &a, -1);
     }
     if (al_node_is(n, "binary_operator")) {
-        const char *grouped = grouped_pid(k, n, depth);
-        if (grouped)
-            return al_tf_single(k, grouped, false);
+        /* A program id's row or column of tiles (`//`, `%`, the grouped
+         * order's `+`), else a linear form; any other operator is opaque. */
         TSNode op = al_node_field(n, "operator");
-        al_tf_lin a = al_tf_form(k, al_node_field(n, "left"), depth + 1);
-        al_tf_lin b = al_tf_form(k, al_node_field(n, "right"), depth + 1);
-        if (al_node_text_eq(k->pf, op, "+"))
-            return al_tf_sum(a, &b, 1);
-        if (al_node_text_eq(k->pf, op, "-"))
-            return al_tf_sum(a, &b, -1);
-        if (al_node_text_eq(k->pf, op, "*"))
-            return product(k, &a, &b, n);
-        const char *split = split_pid(k, n, depth);
-        if (split)
-            return al_tf_single(k, split, false);
+        bool plus = al_node_text_eq(k->pf, op, "+"), minus = al_node_text_eq(k->pf, op, "-"),
+             times = al_node_text_eq(k->pf, op, "*");
+        const char *pid = grouped_pid(k, n, depth);
+        if (!pid && !plus && !minus && !times)
+            pid = split_pid(k, n, depth);
+        if (pid)
+            return al_tf_single(k, pid, false);
+        if (plus || minus || times) {
+            al_tf_lin a = al_tf_form(k, al_node_field(n, "left"), depth + 1);
+            al_tf_lin b = al_tf_form(k, al_node_field(n, "right"), depth + 1);
+            return times ? product(k, &a, &b, n) : al_tf_sum(a, &b, plus ? 1 : -1);
+        }
     }
     return opaque(k, n);
 }

@@ -247,35 +247,30 @@ static void segments(const al_file_env *caller, TSNode call, const al_kernel *k,
  * a product) is one factor. */
 static void product_factors(const char *t, al_strlist *out)
 {
+    size_t cuts[16], ncuts = 0;
     int depth = 0;
     for (const char *c = t; *c; c++) {
         if (*c == '(' || *c == '[')
             depth++;
         else if (*c == ')' || *c == ']')
             depth--;
-        else if (depth == 0 && c > t && strchr("+-/%@<>&|^~", *c)) {
-            if (strcmp(t, "1"))
-                al_strlist_add(out, al_xstrdup(t));
-            return;
-        }
+        else if (depth > 0 || c == t)
+            continue;
+        else if (*c == '*' && c[1] != '*' && c[-1] != '*' && ncuts < 16)
+            cuts[ncuts++] = (size_t)(c - t);
+        else if (strchr("+-/%@<>&|^~*", *c))
+            ncuts = SIZE_MAX; /* `**`, or another operator: one factor */
+        if (ncuts == SIZE_MAX)
+            break;
     }
-    depth = 0;
-    const char *start = t;
-    for (const char *c = t;; c++) {
-        if (*c == '(' || *c == '[')
-            depth++;
-        else if (*c == ')' || *c == ']')
-            depth--;
-        if (*c == '\0' || (*c == '*' && depth == 0 && c[1] != '*' && (c == t || c[-1] != '*'))) {
-            char *f = al_xstrndup(start, (size_t)(c - start));
-            if (strcmp(f, "1"))
-                al_strlist_add(out, f);
-            else
-                free(f);
-            if (*c == '\0')
-                break;
-            start = c + 1;
-        }
+    if (ncuts == SIZE_MAX)
+        ncuts = 0;
+    size_t start = 0, len = strlen(t);
+    for (size_t i = 0; i <= ncuts; i++) {
+        size_t end = i < ncuts ? cuts[i] : len;
+        if (end - start != 1 || t[start] != '1')
+            al_strlist_add(out, al_xstrndup(t + start, end - start));
+        start = end + 1;
     }
 }
 

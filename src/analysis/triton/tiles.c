@@ -174,9 +174,6 @@ static bool split_matches(const al_tf_kernel *k, const char *f, const al_tile_di
     return !strcmp(bar + 1, want);
 }
 
-/* Tiles: every term of the store's offsets belongs to one dimension, each
- * tile dimension bounded by one part of the mask, each axis of the grid
- * enumerating one dimension (or the rows and columns of a split one). */
 /* The dimensions of a tile cover, as `explain` shows them: per dimension
  * its extent, the program id that picks its tile, and its stride. */
 char *al_tf_describe_tiles(const al_tf_kernel *k, const al_kparam *p)
