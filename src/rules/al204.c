@@ -8,6 +8,7 @@
 #include "rules.h"
 
 #include "../analysis/python/dtype.h"
+#include "../analysis/python/grad.h"
 #include "../analysis/python/values.h"
 #include "../base/util.h"
 
@@ -282,7 +283,12 @@ static void cat_of_results(const al_rule_input *in, TSNode call, al_findings *ou
                                   "`%s`'s dtype, the ops' result dtype only for a floating "
                                   "tensor)",
                          x, x);
-    if (!in->inference && !al_pymodule_grad_off(m, func, stmt))
+    al_grad grad = in->inference ? (al_grad){.off = true} : al_grad_at(m, func, stmt);
+    if (!grad.off && grad.spoiler)
+        al_strbuf_printf(&unsafe, "%sautograd may be on (ops with `out=` raise when `%s` "
+                                  "requires grad): %s on line %zu may turn it back on",
+                         unsafe.len ? "; " : "", x, grad.spoiler, grad.spoiler_row);
+    else if (!grad.off)
         al_strbuf_printf(&unsafe, "%sautograd may be on (ops with `out=` raise when `%s` "
                                   "requires grad): no `torch.inference_mode()` or `no_grad()` "
                                   "around it, no `inference = true`",

@@ -7,6 +7,7 @@
 #include "../analysis/python/alloc.h"
 #include "../analysis/python/dtype.h"
 #include "../analysis/python/fresh.h"
+#include "../analysis/python/grad.h"
 #include "../analysis/python/callers.h"
 #include "../analysis/python/lifetime.h"
 #include "../analysis/python/rebinding.h"
@@ -752,15 +753,54 @@ static al_dtype known_dtype(const al_pymodule *m, TSNode value)
     return al_dtype_read(m, al_py_kwarg(m->pf, &a, "dtype"), AL_DTYPE_TORCH);
 }
 
+/* Why autograd may need x's old value at stmt, appended to why; nothing
+ * when it is off there and x lives only where it is off: made, read and
+ * updated inside one `no_grad()` / `inference_mode()` region (the
+ * function, when its decorator turns autograd off), so that no graph
+ * saved it. param: the caller's tensor reaches the update (its mode there
+ * is not known). */
+static void grad_unproved(const al_pymodule *m, TSNode func, TSNode stmt, const char *name,
+                          bool param, al_strbuf *why)
+{
+    const char *sep = why->len ? "; " : "";
+    al_grad g = al_grad_at(m, func, stmt);
+    if (!g.off && g.spoiler) {
+        al_strbuf_printf(why, "%sautograd may need the old value: %s on line %zu may turn "
+                              "autograd back on",
+                         sep, g.spoiler, g.spoiler_row);
+        return;
+    }
+    if (!g.off) {
+        al_strbuf_printf(why, "%sautograd may need the old value: no `torch.inference_mode()` or "
+                              "`no_grad()` around it, no `inference = true`",
+                         sep);
+        return;
+    }
+    if (param) {
+        al_strbuf_printf(why, "%sautograd may need the old value: `%s` is a parameter, which "
+                              "the caller may have made or used with autograd on",
+                         sep, name);
+        return;
+    }
+    if (ts_node_eq(g.region, func))
+        return;
+    bool looped = false;
+    TSNode use = al_grad_use_outside(m->pf, func, g.region, name, &looped);
+    if (!ts_node_is_null(use))
+        al_strbuf_printf(why, "%sautograd may need the old value: `%s` is used on line %zu, "
+                              "%s the block that turns autograd off (lines %zu-%zu), where a "
+                              "graph may have saved it",
+                         sep, name, al_node_row(use), looped ? "in a loop around" : "before",
+                         al_node_row(g.region), (size_t)ts_node_end_point(g.region).row + 1);
+}
+
 /* Why the rewrite is not proved safe, or NULL. */
 static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const inplace *ip,
-                      al_dtype dtype, const char *name)
+                      al_dtype dtype, const char *name, bool param)
 {
     al_strbuf why = {0};
-    if (!in->inference && !al_pymodule_grad_off(in->py, func, stmt))
-        al_strbuf_printf(&why, "%sautograd may need the old value: no `torch.inference_mode()` or "
-                               "`no_grad()` around it, no `inference = true`",
-                         why.len ? "; " : "");
+    if (!in->inference)
+        grad_unproved(in->py, func, stmt, name, param, &why);
     bool floating = dtype.kind == AL_DTYPE_FLOAT;
     al_strbuf shape = {0};
     switch (ip->kind) {
@@ -894,8 +934,10 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
             dtype = (al_dtype){AL_DTYPE_FLOAT, 0};
         /* Callees are followed always (memoised): an unsafe fix may rest
          * on autograd being off, never on a callee that returns its input. */
-        char *other = unproved(w->in, func, stmt, &ip, dtype, name);
         al_own own = ownership(m, func, stmt, asg, name, param, true, &dom);
+        /* The caller's tensor reaches the update unless a binding in the
+         * function comes first on every path. */
+        char *other = unproved(w->in, func, stmt, &ip, dtype, name, param && ts_node_is_null(dom));
         if (own.kind != AL_OWN_NO)
             own = al_own_meet(own, unaliased(m, func, asg, dom, name));
         if (own.kind == AL_OWN_NO)

@@ -1,7 +1,9 @@
 """Runs fixture functions before and after alloclint's safe fixes, on
 random inputs, with freshly allocated memory poisoned (share/
 sitecustomize.py, ALLOCLINT_POISON=nan), and compares what they return
-and what they leave in their tensor arguments.
+and what they leave in their tensor arguments; then, where the original
+has a backward (its floating inputs made to require grad), whether the
+fixed code's backward runs and computes the same gradients.
 
 Usage: run_fixtures.py LIST_OUT ORIGINAL FIXED [ORIGINAL FIXED ...]
            [--trees BEFORE_ROOT AFTER_ROOT LABEL MODULES ...]
@@ -101,6 +103,64 @@ def call(fn, args):
     return out, args
 
 
+def flatten(v):
+    if isinstance(v, (list, tuple)):
+        for x in v:
+            yield from flatten(v=x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from flatten(v=x)
+    else:
+        yield v
+
+
+def grad_args(args):
+    """A copy of args whose floating tensors are leaves that require grad."""
+    out = []
+    for a in copy.deepcopy(args):
+        if isinstance(a, torch.Tensor) and a.is_floating_point():
+            a = a.detach().requires_grad_(True)
+        out.append(a)
+    return out
+
+
+def gradients(fn, args):
+    """The gradients, with respect to args, of the sum of what fn returns
+    that requires grad; None when nothing it returns does (autograd off,
+    or no floating input reaches the result)."""
+    torch.manual_seed(1234)
+    out = fn(*args)
+    if inspect.iscoroutine(out):
+        out = asyncio.run(out)
+    results = [t for t in flatten(out) if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not results:
+        return None
+    sum(t.double().sum() for t in results).backward()
+    return [a.grad for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
+
+
+def compare_gradients(label, name, fn, fixed, args):
+    """Backward through the original and the fixed function, on the same
+    inputs made to require grad: a fix must not break it (an in-place
+    update of a tensor a graph saved raises there) nor change what it
+    computes. Returns the number of differences."""
+    try:
+        want = gradients(fn, grad_args(args))
+    except Exception:  # no backward to compare (an in-place update of an input)
+        return 0
+    if want is None:
+        return 0
+    try:
+        got = gradients(fixed, grad_args(args))
+    except Exception as e:
+        print("%s:%s: the fixed code's backward raised %s: %s" % (label, name, type(e).__name__, e))
+        return 1
+    if got is None or not same(want, got):
+        print("%s:%s: the fixed code's backward computes other gradients" % (label, name))
+        return 1
+    return 0
+
+
 def functions(mod):
     for name, fn in list(vars(mod).items()):
         if isinstance(fn, types.FunctionType) and fn.__module__ == mod.__name__:
@@ -135,10 +195,12 @@ def module_runner(cls, init_args, method):
     return run
 
 
-def compare(label, before, after, lines):
+def compare(label, before, after, lines, backward=True):
     """Runs every function and module method of before and of after (the
     same module before and after the fix) on the same inputs; appends one
-    line per function to lines and returns the number of differences."""
+    line per function to lines and returns the number of differences.
+    backward: compare gradients too (not for a project whose configuration
+    says no autograd runs: its fixes rest on that)."""
     failures = 0
     runs = [(name, fn, None) for name, fn in functions(before)] + list(modules(before))
     for name, fn, method in runs:
@@ -185,9 +247,25 @@ def compare(label, before, after, lines):
                 print("%s:%s: the fixed code computes something else on shape %s"
                       % (label, name, shape))
                 failures += 1
+            elif backward:
+                failures += compare_gradients(label, name, fn_now, fixed_now, args)
             break
         lines.append("%s:%s: %s" % (label, name, "ran" if ran else "not run: " + reason))
     return failures
+
+
+def inference_configured(root):
+    """Whether the project at root says `inference = true` (alloclint's
+    configuration, in pyproject.toml or alloclint.toml)."""
+    for name in ("alloclint.toml", "pyproject.toml"):
+        try:
+            with open(os.path.join(root, name), encoding="utf-8") as f:
+                text = f.read()
+        except OSError:
+            continue
+        if any(line.split("#")[0].replace(" ", "") == "inference=true" for line in text.splitlines()):
+            return True
+    return False
 
 
 def import_tree(root, names):
@@ -232,8 +310,9 @@ def main():
         except Exception as e:  # an extension or a library the CPU lacks
             lines.append("%s: not run: cannot import (%s)" % (label, type(e).__name__))
             continue
+        backward = not inference_configured(before_root)
         for name, before, after in zip(names, befores, afters):
-            failures += compare("%s:%s" % (label, name), before, after, lines)
+            failures += compare("%s:%s" % (label, name), before, after, lines, backward)
     with open(list_out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print("%d functions ran, %d differences" % (sum(l.endswith(": ran") for l in lines), failures))

@@ -254,47 +254,6 @@ bool al_pymodule_resolves_to(const al_pymodule *m, TSNode expr, const char *qual
     return yes;
 }
 
-/* `torch.no_grad()` / `torch.inference_mode()` (or without the call). */
-static bool no_grad_expr(const al_pymodule *m, TSNode e)
-{
-    e = al_py_unparen(e);
-    if (al_node_is(e, "call")) {
-        al_py_args a;
-        al_py_args_read(e, &a);
-        if (a.nall != 0)
-            return false; /* inference_mode(False), no_grad(...): not proved */
-        e = al_node_field(e, "function");
-    }
-    return al_pymodule_resolves_to(m, e, "torch.no_grad") ||
-           al_pymodule_resolves_to(m, e, "torch.inference_mode");
-}
-
-bool al_pymodule_grad_off(const al_pymodule *m, TSNode func, TSNode stmt)
-{
-    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func);
-         p = ts_node_parent(p)) {
-        if (!al_node_is(p, "with_statement"))
-            continue;
-        TSNode clause = ts_node_named_child(p, 0);
-        uint32_t k = ts_node_named_child_count(clause);
-        for (uint32_t i = 0; i < k; i++) {
-            TSNode item = ts_node_named_child(clause, i);
-            if (al_node_is(item, "with_item") && no_grad_expr(m, al_node_field(item, "value")))
-                return true;
-        }
-    }
-    TSNode dec = ts_node_parent(func);
-    if (!al_node_is(dec, "decorated_definition"))
-        return false;
-    uint32_t k = ts_node_named_child_count(dec);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode d = ts_node_named_child(dec, i);
-        if (al_node_is(d, "decorator") && no_grad_expr(m, ts_node_named_child(d, 0)))
-            return true;
-    }
-    return false;
-}
-
 bool al_pymodule_calls_torch_cat(const al_pymodule *m, TSNode call)
 {
     if (!al_node_is(call, "call"))

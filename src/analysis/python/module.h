@@ -82,10 +82,6 @@ bool al_pymodule_resolves_to(const al_pymodule *m, TSNode expr, const char *qual
 /* Whether call calls torch.cat or its aliases torch.concat and
  * torch.concatenate (through the imports). */
 bool al_pymodule_calls_torch_cat(const al_pymodule *m, TSNode call);
-/* Whether stmt (in func) runs with autograd off: inside `with
- * torch.no_grad():` or `torch.inference_mode()` in func, or func is
- * decorated with either. */
-bool al_pymodule_grad_off(const al_pymodule *m, TSNode func, TSNode stmt);
 /* The local name bound to a module (`torch`, `th`), or NULL. */
 const char *al_pymodule_alias_for(const al_pymodule *m, const char *module);
 void al_pymodule_free(al_pymodule *m);

@@ -36,6 +36,24 @@ def rotary_table(positions, head_dim):
 
 
 @torch.no_grad()
+def embedding_with_grad_back_on(t, dim):
+    # enable_grad inside the decorated function: `out=` raises there when
+    # `args` requires grad.
+    with torch.enable_grad():
+        freqs = torch.exp(-torch.arange(0, dim // 2, dtype=torch.float32))
+        args = t[:, None].float() * freqs[None]
+        return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)  # expect: AL204 unsafe
+
+
+def embedding_mode_from_a_flag(t, dim, training: bool):
+    # inference_mode(not training) is on or off by a value.
+    with torch.inference_mode(not training):
+        freqs = torch.exp(-torch.arange(0, dim // 2, dtype=torch.float32))
+        args = t[:, None].float() * freqs[None]
+        return torch.cat([torch.cos(args), torch.sin(args)], dim=-1)  # expect: AL204 unsafe
+
+
+@torch.no_grad()
 def signed_pairs(idx):
     # abs of a complex tensor is real, of an int tensor an int: only a
     # floating idx is shown to give the output's dtype.

@@ -1,0 +1,174 @@
+/* Where autograd is off: torch's grad-mode contexts and decorators around
+ * a statement, what in a function may turn autograd back on, and where a
+ * tensor is used outside the region that turns it off. */
+#include "grad.h"
+
+#include "../../base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What a `with` item or a decorator does to autograd: nothing torch
+ * knows of; turns it off (`torch.no_grad()`, `torch.inference_mode()`,
+ * with or without the call, no argument); anything else of torch's grad
+ * modes (`enable_grad`, `set_grad_enabled(...)`, `inference_mode(False)`,
+ * an argument not read), which may turn it on. */
+typedef enum { GRAD_NONE, GRAD_OFF, GRAD_OTHER } grad_mode;
+
+/* what: for GRAD_OTHER, how it is spelt, for a message. */
+static grad_mode grad_expr(const al_pymodule *m, TSNode e, const char **what)
+{
+    e = al_py_unparen(e);
+    bool args = false;
+    if (al_node_is(e, "call")) {
+        al_py_args a;
+        al_py_args_read(e, &a);
+        args = a.nall != 0;
+        e = al_node_field(e, "function");
+    }
+    char *q = al_pymodule_resolve(m, e);
+    grad_mode g = GRAD_NONE;
+    if (q && al_str_starts_with(q, "torch.")) {
+        const char *last = strrchr(q, '.') + 1;
+        if (!strcmp(last, "no_grad") || !strcmp(last, "inference_mode")) {
+            g = args ? GRAD_OTHER : GRAD_OFF;
+            if (args)
+                *what = "a grad-mode context with an argument";
+        } else if (!strcmp(last, "enable_grad")) {
+            g = GRAD_OTHER;
+            *what = "`enable_grad`";
+        } else if (!strcmp(last, "set_grad_enabled") || !strcmp(last, "_set_grad_enabled")) {
+            g = GRAD_OTHER;
+            *what = "`set_grad_enabled`";
+        }
+    }
+    free(q);
+    return g;
+}
+
+/* The first node in a function's body that may turn autograd back on:
+ * a name `enable_grad` or `set_grad_enabled` anywhere (a call, an
+ * alias, a decorator of a nested function), a grad-mode `with` item with
+ * an argument. */
+typedef struct {
+    const al_pymodule *m;
+    TSNode found;
+    const char *what;
+} grad_switch;
+
+static al_visit find_grad_switch(TSNode n, void *arg)
+{
+    grad_switch *s = arg;
+    if (!ts_node_is_null(s->found))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "identifier")) {
+        static const char *const words[] = {"enable_grad", "set_grad_enabled", "_set_grad_enabled"};
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+            if (al_node_text_eq(s->m->pf, n, words[i])) {
+                s->found = n;
+                s->what = i == 0 ? "`enable_grad`" : i == 1 ? "`set_grad_enabled`" : "`_set_grad_enabled`";
+            }
+        return AL_VISIT_OVER;
+    }
+    if (al_node_is(n, "with_item") && grad_expr(s->m, al_node_field(n, "value"), &s->what) == GRAD_OTHER)
+        s->found = n;
+    return AL_VISIT_INTO;
+}
+
+al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt)
+{
+    al_grad g = {.off = false};
+    TSNode region = {0};
+    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func) &&
+                                          ts_node_is_null(region);
+         p = ts_node_parent(p)) {
+        if (!al_node_is(p, "with_statement"))
+            continue;
+        TSNode clause = ts_node_named_child(p, 0);
+        uint32_t k = ts_node_named_child_count(clause);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            grad_mode gm = al_node_is(item, "with_item")
+                               ? grad_expr(m, al_node_field(item, "value"), &g.spoiler)
+                               : GRAD_NONE;
+            if (gm == GRAD_OTHER) {
+                g.spoiler_row = al_node_row(item);
+                return g;
+            }
+            if (gm == GRAD_OFF)
+                region = p;
+        }
+    }
+    TSNode dec = ts_node_parent(func);
+    for (uint32_t i = 0; ts_node_is_null(region) && al_node_is(dec, "decorated_definition") &&
+                         i < ts_node_named_child_count(dec);
+         i++) {
+        TSNode d = ts_node_named_child(dec, i);
+        grad_mode gm = al_node_is(d, "decorator") ? grad_expr(m, ts_node_named_child(d, 0), &g.spoiler)
+                                                  : GRAD_NONE;
+        if (gm == GRAD_OTHER) {
+            g.spoiler_row = al_node_row(d);
+            return g;
+        }
+        if (gm == GRAD_OFF)
+            region = func;
+    }
+    if (ts_node_is_null(region))
+        return g;
+    /* Turned back on anywhere in the function: where it runs again is not
+     * read, so nothing is claimed. */
+    grad_switch sw = {.m = m};
+    al_node_preorder(al_node_field(func, "body"), find_grad_switch, &sw);
+    if (!ts_node_is_null(sw.found)) {
+        g.spoiler = sw.what;
+        g.spoiler_row = al_node_row(sw.found);
+        return g;
+    }
+    g.off = true;
+    g.region = region;
+    return g;
+}
+
+/* A mention of name in the function before region, or after it when a
+ * loop may come back (an identifier, not an attribute's or a keyword's
+ * name), or a null node. */
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    uint32_t from, to;
+    bool looped; /* a loop of the function encloses the region */
+    TSNode found;
+} outside_mention;
+
+static al_visit find_outside(TSNode n, void *arg)
+{
+    outside_mention *s = arg;
+    if (!ts_node_is_null(s->found))
+        return AL_VISIT_OVER;
+    /* Inside the region, or after it with no loop to come back: what
+     * reads the updated tensor there cannot have saved the old one. */
+    if ((ts_node_start_byte(n) >= s->from && ts_node_end_byte(n) <= s->to) ||
+        (ts_node_start_byte(n) >= s->to && !s->looped))
+        return AL_VISIT_OVER;
+    if (!al_node_is(n, "identifier") || !al_node_text_eq(s->pf, n, s->name))
+        return AL_VISIT_INTO;
+    TSNode par = ts_node_parent(n);
+    if ((al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "attribute"), n)) ||
+        (al_node_is(par, "keyword_argument") && ts_node_eq(al_node_field(par, "name"), n)))
+        return AL_VISIT_INTO;
+    s->found = n;
+    return AL_VISIT_OVER;
+}
+
+TSNode al_grad_use_outside(const al_pyfile *pf, TSNode func, TSNode region, const char *name,
+                           bool *looped)
+{
+    outside_mention s = {.pf = pf, .name = name, .from = ts_node_start_byte(region),
+                         .to = ts_node_end_byte(region)};
+    for (TSNode p = ts_node_parent(region); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         p = ts_node_parent(p))
+        s.looped |= al_node_is(p, "for_statement") || al_node_is(p, "while_statement");
+    al_node_preorder(func, find_outside, &s);
+    *looped = !ts_node_is_null(s.found) && ts_node_start_byte(s.found) >= s.to;
+    return s.found;
+}
