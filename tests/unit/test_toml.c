@@ -146,7 +146,7 @@ static void op_contracts_read(void **state)
         {"[[op]]\nname = \"a\"\nout = 0\nfull = true\nwrites = \"all\"\n",
          "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
         {"[[op]]\nname = \"a\"\nreturns = \"fresh\"\n",
-         "c.toml:3: key `returns` must be \"new\", \"alias\", \"may_alias\" or \"not_tensor\""},
+         "c.toml:3: key `returns` must be \"new\", \"alias\", \"may_alias\", \"not_tensor\" or \"shared_view\""},
         {"[[op]]\nname = \"a\"\nreturns = \"new\"\nfull = true\n",
          "c.toml:1: [[op]] needs `name`, and `out` with one of `full` or `writes`, or `returns`"},
         {"[[op]]\nname = \"a\"\nargs = [\"x\", \"o\"]\nout = \"o\"\nwrites = \"rows\"\nrows = \"q.shape[0]\"\n",

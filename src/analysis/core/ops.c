@@ -73,7 +73,7 @@ static bool read_rows(const char *text, char **param, int *dim)
 }
 
 static const char *const WRITES[] = {"some", "all", "rows", "part", "accumulates", "mutates"};
-static const char *const RETURNS[] = {"new", "alias", "may_alias", "not_tensor"};
+static const char *const RETURNS[] = {"new", "alias", "may_alias", "not_tensor", "shared_view"};
 
 /* An integer 0-64 (a position, an element): false for anything else. */
 static bool small_index(const al_toml *doc, TSNode value, int *out)
@@ -153,7 +153,8 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             free(w);
             if (!have_returns) {
                 set_error(err, origin, pair,
-                          "key `%s` must be \"new\", \"alias\", \"may_alias\" or \"not_tensor\"",
+                          "key `%s` must be \"new\", \"alias\", \"may_alias\", \"not_tensor\" or "
+                          "\"shared_view\"",
                           keytext);
                 ok = false;
             }
@@ -189,7 +190,7 @@ static bool read_op(al_op_table *table, const al_toml *doc, TSNode element,
             }
         } else {
             set_error(err, origin, pair,
-                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, element = N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], unless = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\"|\"not_tensor\")",
+                      "unknown key or wrong value type `%s` in [[op]] (expected name = \"...\", out = \"kw\" or N, element = N, full = true|false or writes = \"all\"|\"rows\"|\"part\"|\"accumulates\", rows = \"arg.shape[0]\", args = [...], unless = [...], library = true|false, returns = \"new\"|\"alias\"|\"may_alias\"|\"not_tensor\"|\"shared_view\")",
                       keytext);
             ok = false;
         }

@@ -47,6 +47,8 @@ typedef enum {
     AL_RETURNS_ALIAS,     /* its first argument (a method's receiver) or a view of it */
     AL_RETURNS_MAY_ALIAS, /* a copy, or the argument itself when nothing changes (`.to`) */
     AL_RETURNS_NOT_TENSOR, /* a number, a string, a size: `len`, `Tensor.item` */
+    AL_RETURNS_SHARED_VIEW, /* a view of its first argument whose elements may share
+                             * memory (`expand`, `unfold`): not writable in place */
 } al_op_returns;
 
 typedef struct {

@@ -561,6 +561,12 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
         *out = al_fresh_make(AL_OWN_NO, "`%s%s(...)` does not return a tensor", method ? "." : "", name);
         return true;
     }
+    if (returns == AL_RETURNS_SHARED_VIEW) {
+        *out = al_fresh_make(AL_OWN_NO, "`%s%s(...)` gives a view whose elements may share memory: "
+                                        "an in-place update of it raises",
+                             method ? "." : "", name);
+        return true;
+    }
     of = al_py_unparen(of);
     if (!ts_node_is_null(of) && !al_node_is(of, "identifier") && !al_node_is(of, "attribute")) {
         *out = value_own(m, func, of, whole(hop(w))); /* a new value's view stays new */

@@ -420,3 +420,42 @@ def separator(words):
     sep = ", ".join(words) + ";"
     sep = sep + "\n"  # expect: none
     return sep
+
+
+@torch.inference_mode()
+def bias_rows(n: int, width: int):
+    # expand gives every row the same memory: add_ would raise.
+    rows = torch.zeros(1, width).expand(n, width)
+    rows = rows + 1  # expect: none
+    return rows
+
+
+@torch.inference_mode()
+def broadcast_scale(x):
+    scale = torch.exp(x[:1]).expand_as(x)
+    scale = scale * 2.0  # expect: none
+    return scale * x
+
+
+@torch.inference_mode()
+def broadcast_table(x):
+    table = torch.broadcast_to(torch.ones(1), x.shape)
+    table = table * 0.5  # expect: none
+    return table
+
+
+@torch.inference_mode()
+def sliding_windows(x):
+    # unfold's windows overlap: their elements share memory.
+    win = torch.exp(x).unfold(0, 2, 1)
+    win = win * 2.0  # expect: none
+    return win
+
+
+@torch.inference_mode()
+def widened_row(x):
+    # unsqueeze keeps one element per place: the view of a new tensor is
+    # new.
+    row = torch.exp(x).unsqueeze(0)
+    row = row * 2.0  # expect: AL401 safe
+    return row
