@@ -170,3 +170,20 @@ def block_fp8_linear_into(q_input, weight, x_scale, w_scale, bias, out):
     output = gemm_fp8_nt_groupwise(q_input, weight, x_scale, w_scale, "MN", out=out)
     output = output + bias  # expect: none
     return output
+
+
+@torch.inference_mode()
+def scaled_host_ids(ids):
+    # from_numpy shares the array's memory: mul_ would write the caller's
+    # array.
+    t = torch.from_numpy(ids)
+    t = t * 2  # expect: none
+    return t
+
+
+@torch.inference_mode()
+def widened_codes(codes):
+    # short() returns codes itself when it is already int16.
+    c = codes.short()
+    c = c + 1  # expect: AL401 unsafe
+    return c
