@@ -7,6 +7,7 @@
 #include "rules.h"
 
 #include "../analysis/python/dtype.h"
+#include "../analysis/python/grad.h"
 #include "../analysis/python/pad.h"
 #include "../analysis/python/prefix.h"
 #include "../analysis/python/values.h"
@@ -365,6 +366,45 @@ static void settle_cast(catzero *f)
     f->assumption = al_strbuf_detach(&why);
 }
 
+/* The buffer form sums with `out=`, which raises when the input requires
+ * grad; F.pad and cat do not. An integer sum has no gradient either way
+ * (torch refuses it: the original raises too), so only a floating or
+ * unknown sum dtype needs autograd off around the statement. */
+static void settle_autograd(const al_rule_input *in, TSNode call, catzero *f)
+{
+    if (!f->cumsum || !f->sum_dtype || in->inference)
+        return;
+    bool integer = f->cumsum_dtype && !strcmp(f->sum_dtype, f->cumsum_dtype)
+                       ? al_dtype_is_integer(f->cumsum_dt) || f->cumsum_dt.kind == AL_DTYPE_BOOL
+                       : !f->cumsum_dtype; /* the int64 sum of integers, assumed above */
+    if (integer)
+        return;
+    TSNode func = al_enclosing_function(call);
+    TSNode stmt = call;
+    while (!ts_node_is_null(stmt) && !al_node_is(ts_node_parent(stmt), "block"))
+        stmt = ts_node_parent(stmt);
+    al_grad g = ts_node_is_null(func) || ts_node_is_null(stmt) ? (al_grad){.off = false}
+                                                                : al_grad_at(in->py, func, stmt);
+    if (g.off)
+        return;
+    al_strbuf why = {0};
+    if (f->assumption)
+        al_strbuf_printf(&why, "%s; ", f->assumption);
+    if (g.spoiler)
+        al_strbuf_printf(&why, "autograd may be on (the cumsum with `out=` raises when `%s` "
+                               "requires grad; a `%s` sum has a gradient): %s on line %zu may "
+                               "turn it back on",
+                         f->cumsum_input, f->sum_dtype, g.spoiler, g.spoiler_row);
+    else
+        al_strbuf_printf(&why, "autograd may be on (the cumsum with `out=` raises when `%s` "
+                               "requires grad; a `%s` sum has a gradient): no "
+                               "`torch.inference_mode()` or `no_grad()` around it, no "
+                               "`inference = true`",
+                         f->cumsum_input, f->sum_dtype);
+    free(f->assumption);
+    f->assumption = al_strbuf_detach(&why);
+}
+
 /* The zero block's dtype: spelled; int64 for torch.tensor([0]); the
  * default (float) for zeros without `dtype=`. */
 static al_dtype zero_dtype(const al_pymodule *m, const al_zero_block *z)
@@ -432,6 +472,7 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
         if (f.cumsum) {
             settle_sum_dtype(&f, (al_dtype){AL_DTYPE_UNKNOWN, 0});
             settle_cast(&f);
+            settle_autograd(in, call, &f);
             f.other = al_node_text(pf, padded);
             report(&f, out);
         }
@@ -521,6 +562,7 @@ static void catzero_call(const al_rule_input *in, TSNode call, al_findings *out)
     if (f.cumsum)
         settle_sum_dtype(&f, zero_dtype(m, &z[0]));
     settle_cast(&f);
+    settle_autograd(in, call, &f);
     if (!f.cumsum) {
         free(f.other);
         f.other = al_node_text(pf, other);

@@ -128,3 +128,21 @@ def zeros_in_every_place(n):
 
 def four_parts(a, n):
     return torch.cat([torch.zeros(n), a, a, torch.zeros(n)])  # expect: none
+
+
+def float_prefix_weights(w):
+    # A float prefix sum has a gradient: cumsum with `out=` raises when `w`
+    # requires grad, where F.pad does not.
+    offsets = F.pad(torch.cumsum(w, 0, dtype=torch.float32), (1, 0))  # expect: AL201 unsafe
+    return offsets
+
+
+def float_prefix_cat(w):
+    offsets = torch.cat([torch.zeros(1, dtype=torch.float32), torch.cumsum(w, 0, dtype=torch.float32)])  # expect: AL201 unsafe
+    return offsets
+
+
+@torch.no_grad()
+def float_prefix_no_grad(w):
+    offsets = F.pad(torch.cumsum(w, 0, dtype=torch.float32), (1, 0))  # expect: AL201 safe
+    return offsets
