@@ -22,6 +22,7 @@ typedef struct {
     char *dtype;               /* ZERO_ACC: the zeros' dtype */
     const char *tl;            /* local name of triton.language */
     bool out_dtype_conflict;   /* the dot already names another out_dtype */
+    bool out_dtype_same;       /* the dot already names the zeros' dtype */
     size_t del_start, del_end; /* statement(s) to delete */
     size_t row_other;          /* the store or loop that makes it redundant */
 } tstore;
@@ -32,6 +33,20 @@ typedef struct {
     const char *tl; /* local name of triton.language */
     al_findings *out;
 } kctx;
+
+/* Whether dtype spells tl.float32, tl.float64 or tl.int32 (through the
+ * module's name for triton.language). */
+static bool accumulates_wide(const kctx *c, const char *dtype)
+{
+    static const char *const wide[] = {"float32", "float64", "int32"};
+    size_t n = c->tl ? strlen(c->tl) : 0;
+    if (!c->tl || strncmp(dtype, c->tl, n) || dtype[n] != '.')
+        return false;
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (!strcmp(dtype + n + 1, wide[i]))
+            return true;
+    return false;
+}
 
 static void report(kctx *c, tstore *f)
 {
@@ -46,12 +61,25 @@ static void report(kctx *c, tstore *f)
                                "readability fix)",
                          f->acc);
         if (!f->out_dtype_conflict) {
+            /* Without out_dtype the dot gives float32 (int32 for integer
+             * inputs), and `+=` promotes the zeros to it: out_dtype= of a
+             * narrower dtype would sum in that dtype instead. A float32,
+             * float64 or int32 accumulator is what the sum was, or the
+             * dot refuses the out_dtype when it compiles (int8 inputs into
+             * float32). */
+            bool same = f->out_dtype_same || accumulates_wide(c, f->dtype);
             al_strbuf repl = {0};
             al_strbuf_printf(&repl, "%s = %s.dot(%s, %s%s, out_dtype=%s)", f->acc, f->tl,
                              f->a, f->b, f->extra, f->dtype);
+            if (!same)
+                al_strbuf_printf(&msg, " (unsafe: `%s`'s dtype `%s` is not float32, float64 or "
+                                       "int32: the dot without out_dtype gives float32 (int32 "
+                                       "for integer inputs), to which `+=` promotes `%s`; with "
+                                       "out_dtype=%s it sums in that dtype)",
+                                 f->acc, f->dtype, f->acc, f->dtype);
             al_strbuf fm = {0};
             al_strbuf_printf(&fm, "Replace with `%s`", repl.data);
-            fix = al_fix_new(AL_FIX_SAFE, fm.data);
+            fix = al_fix_new(same ? AL_FIX_SAFE : AL_FIX_UNSAFE, fm.data);
             al_fix_add_edit(fix, f->start, f->end, repl.data);
             al_strbuf_free(&fm);
             al_strbuf_free(&repl);
@@ -212,6 +240,7 @@ static void zero_acc(kctx *c, TSNode s1, TSNode s2)
     f.dtype = al_node_text(c->pf, dtype);
     TSNode od = al_py_kwarg(c->pf, &da, "out_dtype");
     f.out_dtype_conflict = !ts_node_is_null(od) && !al_py_same_text(c->pf, od, dtype);
+    f.out_dtype_same = !ts_node_is_null(od) && al_py_same_text(c->pf, od, dtype);
     f.row_other = al_node_row(s2);
     report(c, &f);
 }

@@ -22,9 +22,54 @@ def single_block_gemm(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, B
     rk = tl.arange(0, BK)
     a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
     b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
-    acc = tl.zeros((BM, BN), tl.float16)  # expect: AL104 safe
+    # The dot gives float32 and `+=` promotes the float16 zeros to it:
+    # out_dtype=tl.float16 would sum in float16.
+    acc = tl.zeros((BM, BN), tl.float16)  # expect: AL104 unsafe
     acc += tl.dot(a, b, input_precision="ieee")
     tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+@triton.jit
+def half_dot_half_acc(a_ptr, b_ptr, c_ptr, BM: tl.constexpr):
+    # The dot already sums in float16: the same.
+    r = tl.arange(0, BM)
+    a = tl.load(a_ptr + r[:, None] * BM + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * BM + r[None, :])
+    acc = tl.zeros((BM, BM), dtype=tl.float16)  # expect: AL104 safe
+    acc += tl.dot(a, b, out_dtype=tl.float16)
+    tl.store(c_ptr + r[:, None] * BM + r[None, :], acc)
+
+
+@triton.jit
+def int8_gemm(a_ptr, b_ptr, c_ptr, BM: tl.constexpr):
+    # int8 inputs: the dot gives int32, the accumulator's dtype.
+    r = tl.arange(0, BM)
+    a = tl.load(a_ptr + r[:, None] * BM + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * BM + r[None, :])
+    acc = tl.zeros((BM, BM), dtype=tl.int32)  # expect: AL104 safe
+    acc += tl.dot(a, b)
+    tl.store(c_ptr + r[:, None] * BM + r[None, :], acc)
+
+
+@triton.jit
+def bf16_accumulator(a_ptr, b_ptr, c_ptr, BM: tl.constexpr):
+    r = tl.arange(0, BM)
+    a = tl.load(a_ptr + r[:, None] * BM + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * BM + r[None, :])
+    acc = tl.zeros((BM, BM), dtype=tl.bfloat16)  # expect: AL104 unsafe
+    acc += tl.dot(a, b)
+    tl.store(c_ptr + r[:, None] * BM + r[None, :], acc)
+
+
+@triton.jit
+def accumulator_dtype_given(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, ACC: tl.constexpr):
+    # A dtype handed in: float16 for some launches.
+    r = tl.arange(0, BM)
+    a = tl.load(a_ptr + r[:, None] * BM + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * BM + r[None, :])
+    acc = tl.zeros((BM, BM), dtype=ACC)  # expect: AL104 unsafe
+    acc += tl.dot(a, b)
+    tl.store(c_ptr + r[:, None] * BM + r[None, :], acc)
 
 
 @triton.jit
