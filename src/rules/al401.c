@@ -757,10 +757,11 @@ static al_dtype known_dtype(const al_pymodule *m, TSNode value)
  * when it is off there and x lives only where it is off: made, read and
  * updated inside one `no_grad()` / `inference_mode()` region (the
  * function, when its decorator turns autograd off), so that no graph
- * saved it. param: the caller's tensor reaches the update (its mode there
- * is not known). */
+ * saved it; under no_grad() alone, not an inference tensor. param: the
+ * caller's tensor reaches the update (its mode there is not known). dom:
+ * the binding that reaches it on every path, or null. */
 static void grad_unproved(const al_pymodule *m, TSNode func, TSNode stmt, const char *name,
-                          bool param, al_strbuf *why)
+                          bool param, TSNode dom, al_strbuf *why)
 {
     const char *sep = why->len ? "; " : "";
     al_grad g = al_grad_at(m, func, stmt);
@@ -782,6 +783,17 @@ static void grad_unproved(const al_pymodule *m, TSNode func, TSNode stmt, const 
                          sep, name);
         return;
     }
+    if (!g.inference) {
+        const char *what = NULL;
+        TSNode src = al_grad_inference_source(m, func, al_py_name_assignment(stmt), name, dom, &what);
+        if (!ts_node_is_null(src)) {
+            al_strbuf_printf(why, "%s`no_grad()` turns autograd off but not inference mode: `%s` "
+                                  "on line %zu is %s, and an in-place update of an inference "
+                                  "tensor raises outside inference mode",
+                             sep, name, al_node_row(src), what);
+            return;
+        }
+    }
     if (ts_node_eq(g.region, func))
         return;
     bool looped = false;
@@ -796,11 +808,11 @@ static void grad_unproved(const al_pymodule *m, TSNode func, TSNode stmt, const 
 
 /* Why the rewrite is not proved safe, or NULL. */
 static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const inplace *ip,
-                      al_dtype dtype, const char *name, bool param)
+                      al_dtype dtype, const char *name, bool param, TSNode dom)
 {
     al_strbuf why = {0};
     if (!in->inference)
-        grad_unproved(in->py, func, stmt, name, param, &why);
+        grad_unproved(in->py, func, stmt, name, param, dom, &why);
     bool floating = dtype.kind == AL_DTYPE_FLOAT;
     al_strbuf shape = {0};
     switch (ip->kind) {
@@ -937,7 +949,7 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
         al_own own = ownership(m, func, stmt, asg, name, param, true, &dom);
         /* The caller's tensor reaches the update unless a binding in the
          * function comes first on every path. */
-        char *other = unproved(w->in, func, stmt, &ip, dtype, name, param && ts_node_is_null(dom));
+        char *other = unproved(w->in, func, stmt, &ip, dtype, name, param && ts_node_is_null(dom), dom);
         if (own.kind != AL_OWN_NO)
             own = al_own_meet(own, unaliased(m, func, asg, dom, name));
         if (own.kind == AL_OWN_NO)

@@ -15,8 +15,9 @@
  * an argument not read), which may turn it on. */
 typedef enum { GRAD_NONE, GRAD_OFF, GRAD_OTHER } grad_mode;
 
-/* what: for GRAD_OTHER, how it is spelt, for a message. */
-static grad_mode grad_expr(const al_pymodule *m, TSNode e, const char **what)
+/* what: for GRAD_OTHER, how it is spelt, for a message; inference (may
+ * be NULL): set when it is `inference_mode()` turning autograd off. */
+static grad_mode grad_expr_mode(const al_pymodule *m, TSNode e, const char **what, bool *inference)
 {
     e = al_py_unparen(e);
     bool args = false;
@@ -34,6 +35,8 @@ static grad_mode grad_expr(const al_pymodule *m, TSNode e, const char **what)
             g = args ? GRAD_OTHER : GRAD_OFF;
             if (args)
                 *what = "a grad-mode context with an argument";
+            else if (inference && !strcmp(last, "inference_mode"))
+                *inference = true;
         } else if (!strcmp(last, "enable_grad")) {
             g = GRAD_OTHER;
             *what = "`enable_grad`";
@@ -44,6 +47,11 @@ static grad_mode grad_expr(const al_pymodule *m, TSNode e, const char **what)
     }
     free(q);
     return g;
+}
+
+static grad_mode grad_expr(const al_pymodule *m, TSNode e, const char **what)
+{
+    return grad_expr_mode(m, e, what, NULL);
 }
 
 /* The first node in a function's body that may turn autograd back on:
@@ -79,8 +87,9 @@ al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt)
 {
     al_grad g = {.off = false};
     TSNode region = {0};
-    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func) &&
-                                          ts_node_is_null(region);
+    /* The outermost block that turns it off: nothing in the function turns
+     * it back on (below), so it is off from that block's start. */
+    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func);
          p = ts_node_parent(p)) {
         if (!al_node_is(p, "with_statement"))
             continue;
@@ -100,12 +109,12 @@ al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt)
         }
     }
     TSNode dec = ts_node_parent(func);
-    for (uint32_t i = 0; ts_node_is_null(region) && al_node_is(dec, "decorated_definition") &&
-                         i < ts_node_named_child_count(dec);
+    for (uint32_t i = 0; al_node_is(dec, "decorated_definition") && i < ts_node_named_child_count(dec);
          i++) {
         TSNode d = ts_node_named_child(dec, i);
-        grad_mode gm = al_node_is(d, "decorator") ? grad_expr(m, ts_node_named_child(d, 0), &g.spoiler)
-                                                  : GRAD_NONE;
+        grad_mode gm = al_node_is(d, "decorator")
+                           ? grad_expr(m, ts_node_named_child(d, 0), &g.spoiler)
+                           : GRAD_NONE;
         if (gm == GRAD_OTHER) {
             g.spoiler_row = al_node_row(d);
             return g;
@@ -126,6 +135,23 @@ al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt)
     }
     g.off = true;
     g.region = region;
+    /* Inference mode stays on under an inner no_grad(): any
+     * inference_mode() around the statement counts. */
+    const char *unused = NULL;
+    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func);
+         p = ts_node_parent(p)) {
+        TSNode clause = al_node_is(p, "with_statement") ? ts_node_named_child(p, 0) : (TSNode){0};
+        for (uint32_t i = 0; !ts_node_is_null(clause) && i < ts_node_named_child_count(clause); i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            if (al_node_is(item, "with_item"))
+                grad_expr_mode(m, al_node_field(item, "value"), &unused, &g.inference);
+        }
+    }
+    for (uint32_t i = 0; al_node_is(dec, "decorated_definition") && i < ts_node_named_child_count(dec); i++) {
+        TSNode d = ts_node_named_child(dec, i);
+        if (al_node_is(d, "decorator"))
+            grad_expr_mode(m, ts_node_named_child(d, 0), &unused, &g.inference);
+    }
     return g;
 }
 
@@ -170,5 +196,113 @@ TSNode al_grad_use_outside(const al_pyfile *pf, TSNode func, TSNode region, cons
         s.looped |= al_node_is(p, "for_statement") || al_node_is(p, "while_statement");
     al_node_preorder(func, find_outside, &s);
     *looped = !ts_node_is_null(s.found) && ts_node_start_byte(s.found) >= s.to;
+    return s.found;
+}
+
+/* Whether v makes a tensor in the mode it runs in (an operator, a torch
+ * function or a tensor method the op tables say returns a new tensor),
+ * rather than handing back one made elsewhere, which may be an inference
+ * tensor (a view, an alias, what a function returns). */
+static bool made_here(const al_pymodule *m, TSNode v)
+{
+    v = al_py_unparen(v);
+    if (al_node_is(v, "binary_operator") || al_node_is(v, "unary_operator"))
+        return true;
+    if (!al_node_is(v, "call"))
+        return false;
+    TSNode fn = al_node_field(v, "function");
+    char *q = al_pymodule_resolve(m, fn);
+    if (!q && al_node_is(fn, "attribute")) {
+        char *meth = al_node_text(m->pf, al_node_field(fn, "attribute"));
+        al_strbuf k = {0};
+        al_strbuf_printf(&k, "torch.Tensor.%s", meth);
+        q = al_strbuf_detach(&k);
+        free(meth);
+    }
+    const al_op_result *r = q && al_str_starts_with(q, "torch.") ? al_ops_find_result(m->ops, q) : NULL;
+    free(q);
+    if (r && r->returns == AL_RETURNS_NEW)
+        return true;
+    /* A view or `.to()` of a tensor made here is that tensor or a new one:
+     * made in this mode either way. */
+    return r && r->returns != AL_RETURNS_NOT_TENSOR && al_node_is(fn, "attribute") &&
+           made_here(m, al_node_field(fn, "object"));
+}
+
+/* The inference_mode() `with` statement around n in func, or null. */
+static TSNode inference_block(const al_pymodule *m, TSNode func, TSNode n)
+{
+    const char *unused = NULL;
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func); p = ts_node_parent(p)) {
+        TSNode clause = al_node_is(p, "with_statement") ? ts_node_named_child(p, 0) : (TSNode){0};
+        for (uint32_t i = 0; !ts_node_is_null(clause) && i < ts_node_named_child_count(clause); i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            bool inference = false;
+            if (al_node_is(item, "with_item") &&
+                grad_expr_mode(m, al_node_field(item, "value"), &unused, &inference) == GRAD_OFF &&
+                inference)
+                return p;
+        }
+    }
+    return (TSNode){0};
+}
+
+typedef struct {
+    const al_pymodule *m;
+    TSNode func, stmt;
+    const char *name;
+    TSNode only; /* the one binding that reaches stmt, when known */
+    TSNode found;
+    const char *why;
+} inference_source;
+
+static al_visit find_inference_source(TSNode n, void *arg)
+{
+    inference_source *s = arg;
+    if (!ts_node_is_null(s->found))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+        al_node_is(n, "lambda"))
+        return ts_node_eq(n, s->func) ? AL_VISIT_INTO : AL_VISIT_OVER;
+    bool binds = false;
+    TSNode value = {0};
+    if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
+        al_node_is(n, "named_expression")) {
+        TSNode left = al_node_is(n, "named_expression") ? al_node_field(n, "name")
+                                                        : al_node_field(n, "left");
+        binds = al_node_is(left, "identifier") ? al_node_text_eq(s->m->pf, left, s->name)
+                                               : al_py_count_ident(s->m->pf, left, s->name) > 0;
+        value = al_node_field(n, "value");
+        if (ts_node_is_null(value))
+            value = al_node_field(n, "right");
+        if (binds && !al_node_is(left, "identifier") && !al_node_is(n, "augmented_assignment"))
+            value = (TSNode){0}; /* unpacked: what the element is, is not read */
+    } else if (al_node_is(n, "for_statement") || al_node_is(n, "for_in_clause") ||
+               al_node_is(n, "as_pattern")) {
+        TSNode left = al_node_is(n, "as_pattern") ? al_node_field(n, "alias") : al_node_field(n, "left");
+        binds = !ts_node_is_null(left) && al_py_count_ident(s->m->pf, left, s->name) > 0;
+    }
+    if (!binds || ts_node_eq(n, s->stmt) || (!ts_node_is_null(s->only) && !ts_node_eq(n, s->only)))
+        return AL_VISIT_INTO;
+    TSNode block = inference_block(s->m, s->func, n);
+    if (!ts_node_is_null(block) && !(ts_node_start_byte(s->stmt) >= ts_node_start_byte(block) &&
+                                     ts_node_end_byte(s->stmt) <= ts_node_end_byte(block))) {
+        s->found = n;
+        s->why = "made inside an `inference_mode()` block that the update is not in";
+    } else if (!al_node_is(n, "augmented_assignment") &&
+               (ts_node_is_null(value) || !made_here(s->m, value))) {
+        s->found = n;
+        s->why = "bound to a value not made on that line (a view, an element, what a call "
+                 "returns), which may be an inference tensor";
+    }
+    return AL_VISIT_INTO;
+}
+
+TSNode al_grad_inference_source(const al_pymodule *m, TSNode func, TSNode stmt, const char *name,
+                                TSNode dom, const char **why)
+{
+    inference_source s = {.m = m, .func = func, .stmt = stmt, .name = name, .only = dom};
+    al_node_preorder(func, find_inference_source, &s);
+    *why = s.why;
     return s.found;
 }

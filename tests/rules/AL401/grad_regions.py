@@ -91,3 +91,35 @@ def mode_from_a_value(x, training: bool):
             y = torch.exp(x)
             y = y + 1  # expect: AL401 unsafe
     return y
+
+
+@torch.inference_mode()
+def _embed(x):
+    return torch.exp(x)
+
+
+@torch.no_grad()
+def made_in_an_inference_block(x):
+    # An inference tensor updated in place outside inference mode raises:
+    # no_grad() does not turn inference mode on.
+    with torch.inference_mode():
+        y = torch.exp(x)
+    y = y.clamp(min=1.0)  # expect: AL401 unsafe
+    return y
+
+
+@torch.no_grad()
+def returned_by_an_inference_helper(x):
+    e = _embed(x)
+    e = e.clamp(min=1.0)  # expect: AL401 unsafe
+    return e
+
+
+def no_grad_inside_inference(x):
+    # Inference mode stays on under the inner no_grad(): the helper's
+    # inference tensor may be updated there.
+    with torch.inference_mode():
+        e = _embed(x)
+        with torch.no_grad():
+            e = e.clamp(min=1)  # expect: AL401 safe
+    return e
