@@ -195,7 +195,13 @@ static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
     al_py_args ma, fa;
     al_py_args_read(call, &ma);
     al_py_args_read(inner, &fa);
-    if (ma.splat || fa.splat)
+    /* `out=buf`: the factory writes the caller's host buffer, which the
+     * move copies; `pin_memory=True` is for host memory, and the factory
+     * refuses it with a device. Neither is a host allocation `device=`
+     * replaces. */
+    TSNode pin = al_py_kwarg(pf, &fa, "pin_memory");
+    if (ma.splat || fa.splat || !ts_node_is_null(al_py_kwarg(pf, &fa, "out")) ||
+        (!ts_node_is_null(pin) && !al_node_text_eq(pf, pin, "False")))
         return;
     move f;
     memset(&f, 0, sizeof f);

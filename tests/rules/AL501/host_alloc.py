@@ -172,3 +172,15 @@ def trailing_comma(num_tokens, head_dim, device):
         head_dim,  # the widths of one page
     ).to(device)
     return pool
+
+
+def pinned_staging(n, device):
+    # pin_memory is for host memory: with device= the factory raises.
+    staging = torch.zeros(n, pin_memory=True).to(device, non_blocking=True)  # expect: none
+    return staging
+
+
+def zeroed_host_buffer(n, device, buf):
+    # out=buf writes the caller's host buffer, which the move then copies.
+    dev = torch.zeros(n, out=buf).to(device)  # expect: none
+    return dev
