@@ -385,12 +385,16 @@ static void settle_autograd(const al_rule_input *in, TSNode call, catzero *f)
         stmt = ts_node_parent(stmt);
     al_grad g = ts_node_is_null(func) || ts_node_is_null(stmt) ? (al_grad){.off = false}
                                                                 : al_grad_at(in->py, func, stmt);
-    if (g.off)
+    if (g.off && !g.assumed[0])
         return;
     al_strbuf why = {0};
     if (f->assumption)
         al_strbuf_printf(&why, "%s; ", f->assumption);
-    if (g.spoiler)
+    if (g.off)
+        al_strbuf_printf(&why, "assumes autograd is off (the cumsum with `out=` raises when `%s` "
+                               "requires grad; a `%s` sum has a gradient): %s",
+                         f->cumsum_input, f->sum_dtype, g.assumed);
+    else if (g.spoiler)
         al_strbuf_printf(&why, "autograd may be on (the cumsum with `out=` raises when `%s` "
                                "requires grad; a `%s` sum has a gradient): %s on line %zu may "
                                "turn it back on",

@@ -293,6 +293,10 @@ static void cat_of_results(const al_rule_input *in, TSNode call, al_findings *ou
                                   "requires grad): no `torch.inference_mode()` or `no_grad()` "
                                   "around it, no `inference = true`",
                          unsafe.len ? "; " : "", x);
+    else if (grad.assumed[0])
+        al_strbuf_printf(&unsafe, "%sassumes autograd is off (ops with `out=` raise when `%s` "
+                                  "requires grad): %s",
+                         unsafe.len ? "; " : "", x, grad.assumed);
     fix_result r = make_fix(in, func, call, &p, x, &unsafe);
     al_strbuf msg = {0};
     al_strbuf_printf(&msg, "`torch.cat` copies %d results of elementwise ops on `%s` into a new "

@@ -794,8 +794,11 @@ static void grad_unproved(const al_pymodule *m, TSNode func, TSNode stmt, const 
             return;
         }
     }
-    if (ts_node_eq(g.region, func))
+    if (ts_node_eq(g.region, func)) {
+        if (g.assumed[0])
+            al_strbuf_printf(why, "%sassumes autograd is off: %s", sep, g.assumed);
         return;
+    }
     bool looped = false;
     TSNode use = al_grad_use_outside(m->pf, func, g.region, name, &looped);
     if (!ts_node_is_null(use))

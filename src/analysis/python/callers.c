@@ -311,3 +311,51 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
     free(name);
     return acc;
 }
+
+size_t al_private_calls(const al_pymodule *m, TSNode func, al_pysite *view, TSNode *calls,
+                        size_t max, char **why)
+{
+    *why = NULL;
+    char *name = al_node_text(m->pf, al_node_field(func, "name"));
+    int kind = kind_of(m->pf, func);
+    al_strbuf sb = {0};
+    if (!m->index || !m->path)
+        al_strbuf_printf(&sb, "the project of `%s` is not read", name);
+    else if (!strcmp(name, "forward") || name[0] != '_' || name[1] == '_')
+        al_strbuf_printf(&sb, "`%s` is not private: its callers in other files are not searched",
+                         name);
+    else if (kind < 0)
+        al_strbuf_printf(&sb, "`%s` is decorated: the decorator may call it", name);
+    if (sb.len) {
+        *why = al_strbuf_detach(&sb);
+        free(name);
+        return 0;
+    }
+    *view = (al_pysite){m->path, m->pf, m};
+    occurrences o = {.pf = NULL, .name = name, .kind = (def_kind)kind};
+    if (!parsed_holds_all(m->pf, name) && !al_index_own_view(m->index, m->path, name, view)) {
+        al_strbuf_printf(&sb, "the statements of its file that name `%s` could not be read", name);
+    } else {
+        o.pf = view->pf;
+        find_occurrences(&o, view->pf->root);
+        if (!ts_node_is_null(o.other))
+            al_strbuf_printf(&sb, "`%s` is named other than in a call (line %zu)", name,
+                             al_node_row(o.other));
+        else if (o.n == 0)
+            al_strbuf_printf(&sb, "no call of `%s` in its file", name);
+        else if (o.n > max)
+            al_strbuf_printf(&sb, "more than %zu calls of `%s` in its file", max, name);
+        for (size_t i = 0; !sb.len && i < o.n; i++)
+            if (ts_node_is_null(caller_of(o.calls[i])))
+                al_strbuf_printf(&sb, "`%s` is called on line %zu at module level or in a lambda",
+                                 name, al_node_row(o.calls[i]));
+    }
+    free(name);
+    if (sb.len) {
+        *why = al_strbuf_detach(&sb);
+        return 0;
+    }
+    for (size_t i = 0; i < o.n; i++)
+        calls[i] = o.calls[i];
+    return o.n;
+}

@@ -3,8 +3,12 @@
  * tensor is used outside the region that turns it off. */
 #include "grad.h"
 
+#include "callers.h"
+#include "values.h"
+
 #include "../../base/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +87,79 @@ static al_visit find_grad_switch(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
+#define MAX_CALLER_DEPTH 3
+#define MAX_CALLS 8
+
+static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth);
+
+/* Autograd off at every call of func, a private function, in its file
+ * (through private callers up to MAX_CALLER_DEPTH): g.off with g.assumed
+ * naming the calls, since a file of the project may call it too. */
+static void off_at_callers(const al_pymodule *m, TSNode func, int depth, al_grad *g)
+{
+    /* Any spelling that resolves to either context names it in the file
+     * (an import, an attribute): without one, no call there is off. */
+    if (!al_source_count_word(m->pf->src, "no_grad", 1) &&
+        !al_source_count_word(m->pf->src, "inference_mode", 1))
+        return;
+    al_pysite view;
+    TSNode calls[MAX_CALLS];
+    char *why = NULL;
+    size_t n = depth < MAX_CALLER_DEPTH ? al_private_calls(m, func, &view, calls, MAX_CALLS, &why) : 0;
+    free(why);
+    /* The view's module, read in this project (its calls are followed
+     * through the index as m's are). */
+    al_pymodule scoped = n ? *view.mod : *m;
+    if (!scoped.index) {
+        scoped.index = m->index;
+        scoped.path = view.path;
+    }
+    if (!scoped.ops)
+        scoped.ops = m->ops;
+    bool inference = true;
+    al_strbuf rows = {0}, deeper = {0};
+    for (size_t i = 0; i < n; i++) {
+        TSNode caller = al_enclosing_function(calls[i]);
+        al_grad c = ts_node_is_null(caller) ? (al_grad){.off = false}
+                                            : grad_at(&scoped, caller, calls[i], depth + 1);
+        if (!c.off) {
+            al_strbuf_free(&rows);
+            al_strbuf_free(&deeper);
+            return;
+        }
+        inference &= c.inference;
+        if (!i || al_node_row(calls[i]) != al_node_row(calls[i - 1]))
+            al_strbuf_printf(&rows, "%s%zu", i ? ", " : "", al_node_row(calls[i]));
+        /* Off there only at its own callers: say so once. */
+        if (c.assumed[0] && !deeper.len)
+            al_strbuf_printf(&deeper, "; in turn, %.*s",
+                             (int)(strstr(c.assumed, "; assumes") ? strstr(c.assumed, "; assumes") - c.assumed
+                                                                  : (long)strlen(c.assumed)),
+                             c.assumed);
+    }
+    if (n == 0)
+        return;
+    char *name = al_node_text(m->pf, al_node_field(func, "name"));
+    snprintf(g->assumed, sizeof g->assumed,
+             "every call of `%s` in its file runs with autograd off (line%s %s)%s; assumes no "
+             "other file calls %s",
+             name, strchr(rows.data, ',') ? "s" : "", rows.data,
+             deeper.len ? deeper.data : "",
+             deeper.len ? "them (their names are private)" : "it (its name is private)");
+    free(name);
+    al_strbuf_free(&rows);
+    al_strbuf_free(&deeper);
+    g->off = true;
+    g->inference = inference;
+    g->region = func;
+}
+
 al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt)
+{
+    return grad_at(m, func, stmt, 0);
+}
+
+static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth)
 {
     al_grad g = {.off = false};
     TSNode region = {0};
@@ -122,8 +198,6 @@ al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt)
         if (gm == GRAD_OFF)
             region = func;
     }
-    if (ts_node_is_null(region))
-        return g;
     /* Turned back on anywhere in the function: where it runs again is not
      * read, so nothing is claimed. */
     grad_switch sw = {.m = m};
@@ -131,6 +205,10 @@ al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt)
     if (!ts_node_is_null(sw.found)) {
         g.spoiler = sw.what;
         g.spoiler_row = al_node_row(sw.found);
+        return g;
+    }
+    if (ts_node_is_null(region)) {
+        off_at_callers(m, func, depth, &g);
         return g;
     }
     g.off = true;

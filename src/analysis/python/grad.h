@@ -10,13 +10,19 @@
  * `set_grad_enabled`, a grad-mode context with an argument). region: the
  * outermost such `with` statement, or func when a decorator turns it off
  * (off from its start, since nothing turns it on); spoiler (with off
- * false): what may turn it on, and its line when known. */
+ * false): what may turn it on, and its line when known. With no grad
+ * mode in func, a private function is off when every call of it in its
+ * file is (through private callers, three deep), which is assumed. */
 typedef struct {
     bool off;
     bool inference; /* off, and inside inference_mode() (an inner no_grad() too) */
     TSNode region;
     const char *spoiler;
     size_t spoiler_row;
+    /* off only at the calls of func, a private function, in its file (no
+     * grad mode in func itself): what is assumed, for the unsafe tier's
+     * message; empty when off is proved in func. */
+    char assumed[480];
 } al_grad;
 al_grad al_grad_at(const al_pymodule *m, TSNode func, TSNode stmt);
 /* A use of name in func (an identifier, not an attribute's or a keyword's

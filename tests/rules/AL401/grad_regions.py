@@ -123,3 +123,45 @@ def no_grad_inside_inference(x):
         with torch.no_grad():
             e = e.clamp(min=1)  # expect: AL401 safe
     return e
+
+
+def _scaled_scores(x):
+    # Every call of this private helper in its file runs with autograd off;
+    # a caller in another file is assumed not to exist: unsafe, said.
+    s = torch.softmax(x, dim=-1)
+    s = s * 2.0  # expect: AL401 unsafe
+    return s
+
+
+def _rescaled(x):
+    # Called only by _scaled_twice, itself called only under no_grad().
+    s = torch.softmax(x, dim=-1)
+    s = s * 0.5  # expect: AL401 unsafe
+    return s
+
+
+def _scaled_twice(x):
+    return _rescaled(x) + _rescaled(x * 2.0)
+
+
+@torch.inference_mode()
+def serve_scores(x):
+    return _scaled_scores(x)
+
+
+def eval_scores(x):
+    with torch.no_grad():
+        return _scaled_scores(x), _scaled_twice(x)
+
+
+def _trained_scores(x):
+    # One call runs with autograd on.
+    s = torch.softmax(x, dim=-1)
+    s = s * 2.0  # expect: AL401 unsafe
+    return s
+
+
+def train_and_eval(x):
+    with torch.no_grad():
+        a = _trained_scores(x)
+    return a + _trained_scores(x)
