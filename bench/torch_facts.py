@@ -53,10 +53,33 @@ FACTS = [
      lambda: _under_inference(lambda: inference_tensor().mul_(2))),
     ("AL401", "an in-place update of a saved exp result breaks backward",
      lambda: _saved_then_updated()),
+    ("AL401", "an in-place update on the current stream changes what another stream's "
+              "queued work reading the tensor computes (8192x8192 matmul, 5 tries)",
+     lambda: _side_stream_race()),
     # AL204: out= under autograd.
     ("AL204", "an elementwise op with out= of an input that requires grad raises",
      lambda: torch.cos(grad_input(), out=torch.empty(5, device=dev))),
 ]
+
+
+def _side_stream_race():
+    """Raises when the side stream's result differs from the same work done
+    with nothing written meanwhile; runs (no difference seen) otherwise.
+    CUDA only."""
+    if dev != "cuda":
+        raise RuntimeError("needs CUDA")
+    for _ in range(5):
+        y = torch.rand(8192, 8192, device=dev)
+        want = (y @ y).sum()
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            got = (y @ y).sum()
+        y.mul_(0)  # the in-place form of `y = y * 0`
+        torch.cuda.synchronize()
+        if not torch.equal(want, got):
+            raise RuntimeError("the side stream computed %.6g, %.6g with y unchanged"
+                               % (got.item(), want.item()))
 
 
 def _under_no_grad(fn):

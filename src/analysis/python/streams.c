@@ -1,0 +1,159 @@
+#include "streams.h"
+
+#include "../../base/util.h"
+
+#include <stdlib.h>
+
+#include <ctype.h>
+#include <string.h>
+
+/* Whether a `with` item's text names a stream: the word `stream` in any
+ * case, as a whole name or part of one (`alt_stream`, `StreamContext`). */
+static bool names_stream(const al_pyfile *pf, TSNode item)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, item, &len);
+    for (size_t i = 0; i + 6 <= len; i++)
+        if (!strncasecmp(p + i, "stream", 6))
+            return true;
+    return false;
+}
+
+/* Whether a loop of func holds both a and b. */
+static bool in_common_loop(TSNode func, TSNode a, TSNode b)
+{
+    for (TSNode p = ts_node_parent(a); !ts_node_is_null(p) && !ts_node_eq(p, func); p = ts_node_parent(p))
+        if ((al_node_is(p, "for_statement") || al_node_is(p, "while_statement")) &&
+            ts_node_start_byte(b) >= ts_node_start_byte(p) && ts_node_end_byte(b) <= ts_node_end_byte(p))
+            return true;
+    return false;
+}
+
+typedef struct {
+    const al_pymodule *m;
+    TSNode func, stmt;
+    const char *name;
+    TSNode block, found;
+    uint32_t from, to; /* the text a wait is looked for in */
+    bool waited;
+} stream_use;
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    TSNode value;
+    int n;
+} binding;
+
+static al_visit find_binding(TSNode n, void *arg)
+{
+    binding *b = arg;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "lambda") || al_node_is(n, "class_definition"))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "assignment") && al_node_is(al_node_field(n, "left"), "identifier") &&
+        al_node_text_eq(b->pf, al_node_field(n, "left"), b->name)) {
+        b->value = al_node_field(n, "right");
+        b->n++;
+    }
+    return AL_VISIT_INTO;
+}
+
+/* Whether call makes the current stream wait for the others' queued work:
+ * `torch.cuda.synchronize()`, or `S.wait_stream(...)` where S is
+ * `torch.cuda.current_stream()` or a name the function binds to it. */
+static bool waits(const stream_use *s, TSNode call)
+{
+    const al_pyfile *pf = s->m->pf;
+    TSNode fn = al_node_field(call, "function");
+    if (al_pymodule_resolves_to(s->m, fn, "torch.cuda.synchronize"))
+        return true;
+    if (!al_node_is(fn, "attribute") || !al_node_text_eq(pf, al_node_field(fn, "attribute"), "wait_stream"))
+        return false;
+    TSNode recv = al_py_unparen(al_node_field(fn, "object"));
+    if (al_node_is(recv, "call"))
+        return al_pymodule_resolves_to(s->m, al_node_field(recv, "function"), "torch.cuda.current_stream");
+    if (!al_node_is(recv, "identifier"))
+        return false;
+    /* `current = torch.cuda.current_stream()`, the name's only binding. */
+    char *name = al_node_text(pf, recv);
+    al_strlist bound = {0};
+    al_py_bound_names(pf, al_node_field(s->func, "body"), &bound);
+    bool once = al_strlist_count(&bound, name) == 1;
+    al_strlist_free(&bound);
+    binding b = {.pf = pf, .name = name};
+    if (once)
+        al_node_preorder(al_node_field(s->func, "body"), find_binding, &b);
+    TSNode v = b.n == 1 ? b.value : (TSNode){0};
+    free(name);
+    v = al_py_unparen(v);
+    return al_node_is(v, "call") &&
+           al_pymodule_resolves_to(s->m, al_node_field(v, "function"), "torch.cuda.current_stream");
+}
+
+static al_visit find_wait(TSNode n, void *arg)
+{
+    stream_use *s = arg;
+    if (s->waited || ts_node_end_byte(n) <= s->from || ts_node_start_byte(n) >= s->to)
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "lambda"))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "call") && ts_node_start_byte(n) >= s->from && waits(s, n))
+        s->waited = true;
+    return AL_VISIT_INTO;
+}
+
+static al_visit find_use(TSNode n, void *arg)
+{
+    stream_use *s = arg;
+    if (!ts_node_is_null(s->found))
+        return AL_VISIT_OVER;
+    if (!ts_node_is_null(s->block)) {
+        if (!al_node_is(n, "identifier") || !al_node_text_eq(s->m->pf, n, s->name))
+            return AL_VISIT_INTO;
+        TSNode par = ts_node_parent(n);
+        if (al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "attribute"), n))
+            return AL_VISIT_INTO;
+        s->found = n;
+        return AL_VISIT_OVER;
+    }
+    if (!al_node_is(n, "with_statement"))
+        return AL_VISIT_INTO;
+    /* A block that holds the update runs it on the same stream, after what
+     * the block queued before it. */
+    if (ts_node_start_byte(s->stmt) >= ts_node_start_byte(n) &&
+        ts_node_end_byte(s->stmt) <= ts_node_end_byte(n))
+        return AL_VISIT_INTO;
+    /* After the update with no loop to come back: it reads the updated
+     * tensor in either form. */
+    if (ts_node_start_byte(n) >= ts_node_end_byte(s->stmt) && !in_common_loop(s->func, n, s->stmt))
+        return AL_VISIT_OVER;
+    TSNode clause = ts_node_named_child(n, 0);
+    bool stream = false;
+    for (uint32_t i = 0; !stream && i < ts_node_named_child_count(clause); i++)
+        stream = names_stream(s->m->pf, ts_node_named_child(clause, i));
+    if (!stream)
+        return AL_VISIT_INTO;
+    /* Waited for between the block and the update: the queued work is
+     * done before the update runs. */
+    if (ts_node_end_byte(n) <= ts_node_start_byte(s->stmt)) {
+        s->from = ts_node_end_byte(n);
+        s->to = ts_node_start_byte(s->stmt);
+        s->waited = false;
+        al_node_preorder(al_node_field(s->func, "body"), find_wait, s);
+        if (s->waited)
+            return AL_VISIT_OVER;
+    }
+    s->block = n;
+    al_node_preorder(al_node_field(n, "body"), find_use, s);
+    if (ts_node_is_null(s->found))
+        s->block = (TSNode){0};
+    return AL_VISIT_OVER;
+}
+
+TSNode al_stream_use(const al_pymodule *m, TSNode func, TSNode stmt, const char *name, TSNode *block)
+{
+    stream_use s = {.m = m, .func = func, .stmt = stmt, .name = name};
+    al_node_preorder(al_node_field(func, "body"), find_use, &s);
+    *block = s.block;
+    return s.found;
+}
