@@ -87,6 +87,24 @@ static al_visit find_grad_switch(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
+/* The inference_mode() `with` statement around n in func, or null. */
+static TSNode inference_block(const al_pymodule *m, TSNode func, TSNode n)
+{
+    const char *unused = NULL;
+    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func); p = ts_node_parent(p)) {
+        TSNode clause = al_node_is(p, "with_statement") ? ts_node_named_child(p, 0) : (TSNode){0};
+        for (uint32_t i = 0; !ts_node_is_null(clause) && i < ts_node_named_child_count(clause); i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            bool inference = false;
+            if (al_node_is(item, "with_item") &&
+                grad_expr_mode(m, al_node_field(item, "value"), &unused, &inference) == GRAD_OFF &&
+                inference)
+                return p;
+        }
+    }
+    return (TSNode){0};
+}
+
 #define MAX_CALLER_DEPTH 3
 #define MAX_CALLS 8
 
@@ -216,15 +234,7 @@ static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth
     /* Inference mode stays on under an inner no_grad(): any
      * inference_mode() around the statement counts. */
     const char *unused = NULL;
-    for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func);
-         p = ts_node_parent(p)) {
-        TSNode clause = al_node_is(p, "with_statement") ? ts_node_named_child(p, 0) : (TSNode){0};
-        for (uint32_t i = 0; !ts_node_is_null(clause) && i < ts_node_named_child_count(clause); i++) {
-            TSNode item = ts_node_named_child(clause, i);
-            if (al_node_is(item, "with_item"))
-                grad_expr_mode(m, al_node_field(item, "value"), &unused, &g.inference);
-        }
-    }
+    g.inference = !ts_node_is_null(inference_block(m, func, stmt));
     for (uint32_t i = 0; al_node_is(dec, "decorated_definition") && i < ts_node_named_child_count(dec); i++) {
         TSNode d = ts_node_named_child(dec, i);
         if (al_node_is(d, "decorator"))
@@ -305,24 +315,6 @@ static bool made_here(const al_pymodule *m, TSNode v)
      * made in this mode either way. */
     return r && r->returns != AL_RETURNS_NOT_TENSOR && al_node_is(fn, "attribute") &&
            made_here(m, al_node_field(fn, "object"));
-}
-
-/* The inference_mode() `with` statement around n in func, or null. */
-static TSNode inference_block(const al_pymodule *m, TSNode func, TSNode n)
-{
-    const char *unused = NULL;
-    for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, func); p = ts_node_parent(p)) {
-        TSNode clause = al_node_is(p, "with_statement") ? ts_node_named_child(p, 0) : (TSNode){0};
-        for (uint32_t i = 0; !ts_node_is_null(clause) && i < ts_node_named_child_count(clause); i++) {
-            TSNode item = ts_node_named_child(clause, i);
-            bool inference = false;
-            if (al_node_is(item, "with_item") &&
-                grad_expr_mode(m, al_node_field(item, "value"), &unused, &inference) == GRAD_OFF &&
-                inference)
-                return p;
-        }
-    }
-    return (TSNode){0};
 }
 
 typedef struct {
