@@ -19,7 +19,9 @@
 # method of that name, assumed), a 2-D tile kernel's output (proved, each
 # dimension shown), a library contract on a method of a declared object
 # (likely, the class named) and one that leaves part of its output
-# (blocked); text and JSON against golden files
+# (blocked), an update whose autograd is off only at its private
+# function's callers (two deep, assumed) and one read on another CUDA
+# stream before it (unsafe); text and JSON against golden files
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
 bin=$1
@@ -36,7 +38,8 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             closures.py:5:nested_function closures.py:18:closure_above \
             dispatch.py:23:declared_type returns.py:14:default_none returns.py:26:method_meet \
             tiles.py:18:tile_cover library_methods.py:12:method_contract \
-            library_methods.py:18:part_contract; do
+            library_methods.py:18:part_contract grad_callers.py:7:grad_callers \
+            grad_callers.py:25:stream_read; do
     file=${case%%:*}
     rest=${case#*:}
     line=${rest%%:*}
