@@ -104,14 +104,14 @@ def made_in_an_inference_block(x):
     # no_grad() does not turn inference mode on.
     with torch.inference_mode():
         y = torch.exp(x)
-    y = y.clamp(min=1.0)  # expect: AL401 unsafe
+    y = y.clamp(min=1)  # expect: AL401 unsafe
     return y
 
 
 @torch.no_grad()
 def returned_by_an_inference_helper(x):
     e = _embed(x)
-    e = e.clamp(min=1.0)  # expect: AL401 unsafe
+    e = e.clamp(min=1)  # expect: AL401 unsafe
     return e
 
 
