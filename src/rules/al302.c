@@ -46,6 +46,33 @@ static bool range_loop(const al_pymodule *m, TSNode loop)
            is_tl(m, fn, "static_range");
 }
 
+/* A `tl.static_range` loop that may run no iteration: unrolled at compile
+ * time, its body is not compiled at all then. Literal bounds giving one
+ * iteration or more are not such a loop. */
+static bool is_static(const al_pymodule *m, TSNode loop)
+{
+    TSNode it = al_node_field(loop, "right");
+    if (!al_node_is(it, "call") || !is_tl(m, al_node_field(it, "function"), "static_range"))
+        return false;
+    al_py_args a;
+    al_py_args_read(it, &a);
+    long lo = 0, hi = 0;
+    bool literal = a.nkw == 0 && (a.npos == 1 || a.npos == 2);
+    for (int i = 0; literal && i < a.npos; i++) {
+        literal = al_node_is(a.pos[i], "integer");
+        if (literal) {
+            char *t = al_node_text(m->pf, a.pos[i]);
+            long v = strtol(t, NULL, 0);
+            free(t);
+            if (a.npos == 1 || i == 1)
+                hi = v;
+            else
+                lo = v;
+        }
+    }
+    return !(literal && hi > lo);
+}
+
 static void arange_calls(const al_pymodule *m, TSNode n, TSNode *out, size_t *nout, size_t max,
                          int depth)
 {
@@ -60,6 +87,48 @@ static void arange_calls(const al_pymodule *m, TSNode n, TSNode *out, size_t *no
         arange_calls(m, ts_node_named_child(n, i), out, nout, max, depth + 1);
 }
 
+static bool branch(TSNode p)
+{
+    return al_node_is(p, "if_statement") || al_node_is(p, "conditional_expression") ||
+           al_node_is(p, "try_statement") || al_node_is(p, "match_statement") ||
+           al_node_is(p, "boolean_operator");
+}
+
+/* Whether the kernel compiles this tl.arange wherever it is put: its
+ * bounds are integer literals whose span is a power of two, or the same
+ * call stands outside every branch of the kernel (compiled on every
+ * launch, so valid for every launch's constexprs). */
+static bool valid_anywhere(const al_pymodule *m, TSNode func, TSNode call)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    if (a.npos == 2 && a.nkw == 0 && al_node_is(a.pos[0], "integer") && al_node_is(a.pos[1], "integer")) {
+        char *lo = al_node_text(m->pf, a.pos[0]), *hi = al_node_text(m->pf, a.pos[1]);
+        long span = strtol(hi, NULL, 0) - strtol(lo, NULL, 0);
+        free(lo);
+        free(hi);
+        if (span > 0 && (span & (span - 1)) == 0)
+            return true;
+    }
+    TSNode calls[256];
+    size_t n = 0;
+    arange_calls(m, al_node_field(func, "body"), calls, &n, 256, 0);
+    char *text = al_node_text_compact(m->pf, call);
+    bool twin = false;
+    for (size_t i = 0; i < n && !twin; i++) {
+        char *t = al_node_text_compact(m->pf, calls[i]);
+        bool same = !strcmp(t, text);
+        free(t);
+        if (!same)
+            continue;
+        twin = true;
+        for (TSNode p = ts_node_parent(calls[i]); twin && !ts_node_eq(p, func); p = ts_node_parent(p))
+            twin = !branch(p) && !(al_node_is(p, "for_statement") && is_static(m, p));
+    }
+    free(text);
+    return twin;
+}
+
 /* The outermost enclosing range loop of the kernel that the call's bounds
  * do not depend on, or a null node. */
 static TSNode hoist_target(const al_pymodule *m, TSNode func, TSNode call)
@@ -67,7 +136,13 @@ static TSNode hoist_target(const al_pymodule *m, TSNode func, TSNode call)
     TSNode target = {0};
     for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, func);
          p = ts_node_parent(p)) {
-        if (al_node_is(p, "while_statement"))
+        /* Out of a branch the call would run where the branch does not: a
+         * branch on a constexpr is not even compiled, and its tl.arange
+         * may be invalid where it is not taken (`if HAS_TAIL:` with
+         * TAIL = 0). So may a static_range loop that runs no time. */
+        if (al_node_is(p, "while_statement") ||
+            ((branch(p) || (al_node_is(p, "for_statement") && is_static(m, p))) &&
+             !valid_anywhere(m, func, call)))
             break;
         if (!al_node_is(p, "for_statement") || !range_loop(m, p))
             continue;

@@ -43,9 +43,30 @@ def nested_loops(x_ptr, out_ptr, rows, cols, BR: tl.constexpr, BC: tl.constexpr)
 
 @triton.jit
 def static_range_loop(x_ptr, out_ptr, NUM: tl.constexpr, B: tl.constexpr):
+    # NUM may be 0: the unrolled body is then not compiled, and hoisted,
+    # tl.arange(0, B) would be, for a B it may not suit (B = 0 or 3).
     for i in tl.static_range(NUM):
+        v = tl.load(x_ptr + i * B + tl.arange(0, B))  # expect: none
+        tl.store(out_ptr + i * B + tl.arange(0, B), v)
+
+
+@triton.jit
+def static_range_four(x_ptr, out_ptr, B: tl.constexpr):
+    # Four unrolled passes: the body is always compiled.
+    for i in tl.static_range(4):
         v = tl.load(x_ptr + i * B + tl.arange(0, B))  # expect: AL302 safe
         tl.store(out_ptr + i * B + tl.arange(0, B), v)
+
+
+@triton.jit
+def branch_with_a_twin(x_ptr, out_ptr, n, B: tl.constexpr, WIDE: tl.constexpr):
+    # The same arange stands outside the branch, compiled on every launch:
+    # valid for every launch's B.
+    first = tl.load(x_ptr + tl.arange(0, B))
+    for s in range(0, n, B):
+        if WIDE:
+            offs = s + tl.arange(0, B)  # expect: AL302 safe
+            tl.store(out_ptr + offs, first, mask=offs < n)
 
 
 @triton.jit
@@ -168,3 +189,18 @@ def block_changes_between(x_ptr, out_ptr, n, B: tl.constexpr, TAIL: tl.constexpr
     for s in range(0, n, width):
         offs = s + tl.arange(0, width)  # expect: AL302 safe
         tl.store(x_ptr + offs, 0.0, mask=offs < n)
+
+
+@triton.jit
+def optional_tail(x_ptr, out_ptr, n, BLOCK: tl.constexpr, HAS_TAIL: tl.constexpr, TAIL: tl.constexpr):
+    # Under `if HAS_TAIL:` (a constexpr: not compiled when false) the tail's
+    # arange may be invalid where the branch is not taken (TAIL = 0):
+    # hoisted out of the branch it would be compiled anyway.
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)  # expect: AL302 safe
+        acc += tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+        if HAS_TAIL:
+            t = tl.arange(0, TAIL)  # expect: none
+            acc += tl.sum(tl.load(x_ptr + t, mask=t < n, other=0.0))
+    tl.store(out_ptr + tl.arange(0, BLOCK), acc)
