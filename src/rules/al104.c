@@ -25,6 +25,8 @@ typedef struct {
     bool out_dtype_same;       /* the dot already names the zeros' dtype */
     size_t del_start, del_end; /* statement(s) to delete */
     size_t row_other;          /* the store or loop that makes it redundant */
+    char *loaded;              /* DEAD_ZERO/DEAD_LOOP: a pointer loaded between, which may
+                                * overlap what the zeros were stored to (unsafe) */
 } tstore;
 
 typedef struct {
@@ -88,17 +90,25 @@ static void report(kctx *c, tstore *f)
         }
         break;
     case TSTORE_DEAD_ZERO:
-        al_strbuf_printf(&msg, "this store of zeros is overwritten by the store to the same "
-                               "pointers on line %zu before anything reads it",
-                         f->row_other);
-        fix = al_fix_new(AL_FIX_SAFE, "Delete the dead store");
-        al_fix_add_edit(fix, f->del_start, f->del_end, "");
-        break;
     case TSTORE_DEAD_LOOP:
-        al_strbuf_printf(&msg, "this loop stores zeros that the loop on line %zu overwrites "
-                               "with the same stores, unconditionally",
-                         f->row_other);
-        fix = al_fix_new(AL_FIX_SAFE, "Delete the loop of dead stores");
+        if (f->kind == TSTORE_DEAD_ZERO)
+            al_strbuf_printf(&msg, "this store of zeros is overwritten by the store to the same "
+                                   "pointers on line %zu before anything reads it",
+                             f->row_other);
+        else
+            al_strbuf_printf(&msg, "this loop stores zeros that the loop on line %zu overwrites "
+                                   "with the same stores, unconditionally",
+                             f->row_other);
+        /* A load of another pointer reads the zeros when the launch hands
+         * one tensor for both (an in-place call). */
+        if (f->loaded)
+            al_strbuf_printf(&msg, " (unsafe: assumes `%s`, loaded before the overwrite, does not "
+                                   "overlap what the zeros are stored to: a launch that hands one "
+                                   "tensor for both would read them)",
+                             f->loaded);
+        fix = al_fix_new(f->loaded ? AL_FIX_UNSAFE : AL_FIX_SAFE,
+                         f->kind == TSTORE_DEAD_ZERO ? "Delete the dead store"
+                                                     : "Delete the loop of dead stores");
         al_fix_add_edit(fix, f->del_start, f->del_end, "");
         break;
     case TSTORE_GUARD_LOOP:
@@ -150,7 +160,7 @@ static bool zero_value(const kctx *c, TSNode v)
 
 /* Only tl.* calls and assignments: nothing that could read memory we
  * are about to overwrite through another name. */
-static bool harmless_between(const kctx *c, TSNode stmt, TSNode ptr)
+static bool harmless_between(const kctx *c, TSNode stmt, TSNode ptr, TSNode mask, TSNode *loaded)
 {
     if (!al_node_is(stmt, "expression_statement"))
         return false;
@@ -158,7 +168,23 @@ static bool harmless_between(const kctx *c, TSNode stmt, TSNode ptr)
     bool ok = true, more = true;
     while (more && ok) {
         TSNode n = ts_tree_cursor_current_node(&cur);
-        if (al_node_is(n, "call")) {
+        /* A name of the pointers or the mask bound again: the same text
+         * then means other addresses or lanes. */
+        if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
+            al_node_is(n, "named_expression")) {
+            TSNode left = al_node_is(n, "named_expression") ? al_node_field(n, "name")
+                                                            : al_node_field(n, "left");
+            al_strlist names = {0};
+            al_py_bound_names(c->pf, left, &names);
+            if (al_node_is(left, "identifier")) {
+                al_strlist_add(&names, al_node_text(c->pf, left));
+            }
+            for (size_t i = 0; ok && !ts_node_is_null(ptr) && i < names.n; i++)
+                ok = !(al_py_count_ident(c->pf, ptr, names.items[i]) ||
+                       (!ts_node_is_null(mask) && al_py_count_ident(c->pf, mask, names.items[i])));
+            al_strlist_free(&names);
+        }
+        if (ok && al_node_is(n, "call")) {
             char *q = al_pymodule_resolve(c->m, al_node_field(n, "function"));
             if (!q || strncmp(q, "triton.language.", 16) != 0) {
                 ok = false;
@@ -167,6 +193,8 @@ static bool harmless_between(const kctx *c, TSNode stmt, TSNode ptr)
                 al_py_args_read(n, &a);
                 if (a.npos == 0 || al_py_same_text(c->pf, a.pos[0], ptr))
                     ok = false;
+                else if (loaded && ts_node_is_null(*loaded))
+                    *loaded = a.pos[0];
             } else if (strstr(q, "atomic") || strstr(q, "barrier") || strstr(q, "store")) {
                 ok = false;
             }
@@ -185,8 +213,71 @@ static bool harmless_between(const kctx *c, TSNode stmt, TSNode ptr)
     return ok;
 }
 
+/* The loads in n: one of ptr's own text, false (it reads the zeros);
+ * the first of another pointer, in *loaded (it may overlap them). */
+static bool harmless_value(const kctx *c, TSNode n, TSNode ptr, TSNode *loaded)
+{
+    if (ts_node_is_null(n))
+        return true;
+    if (al_node_is(n, "call")) {
+        char *q = al_pymodule_resolve(c->m, al_node_field(n, "function"));
+        bool load = q && !strcmp(q, "triton.language.load");
+        free(q);
+        if (load) {
+            al_py_args a;
+            al_py_args_read(n, &a);
+            if (a.npos == 0 || al_py_same_text(c->pf, a.pos[0], ptr))
+                return false;
+            if (ts_node_is_null(*loaded))
+                *loaded = a.pos[0];
+        }
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (!harmless_value(c, ts_node_named_child(n, i), ptr, loaded))
+            return false;
+    return true;
+}
+
+/* The statements of a loop body that bind a name expr reads, as text, in
+ * order; false when one binds it otherwise than `name = ...`. */
+static bool bindings_of(const kctx *c, TSNode body, TSNode expr, al_strlist *out)
+{
+    uint32_t k = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode st = ts_node_named_child(body, i);
+        al_strlist names = {0};
+        al_py_bound_names(c->pf, st, &names);
+        bool reads = false;
+        for (size_t j = 0; j < names.n && !reads; j++)
+            reads = al_py_count_ident(c->pf, expr, names.items[j]) > 0;
+        al_strlist_free(&names);
+        if (!reads)
+            continue;
+        TSNode a = al_node_is(st, "expression_statement") ? ts_node_named_child(st, 0) : (TSNode){0};
+        if (!al_node_is(a, "assignment") || !al_node_is(al_node_field(a, "left"), "identifier"))
+            return false;
+        al_strlist_add(out, al_node_text_compact(c->pf, st));
+    }
+    return true;
+}
+
+/* Whether the names the pointers and masks read are bound alike in both
+ * loop bodies (the same text then means the same addresses and lanes). */
+static bool bound_alike(const kctx *c, TSNode b1, TSNode b2, TSNode expr)
+{
+    al_strlist x = {0}, y = {0};
+    bool same = !ts_node_is_null(expr) && bindings_of(c, b1, expr, &x) && bindings_of(c, b2, expr, &y) &&
+                x.n == y.n;
+    for (size_t i = 0; same && i < x.n; i++)
+        same = !strcmp(x.items[i], y.items[i]);
+    al_strlist_free(&x);
+    al_strlist_free(&y);
+    return same || ts_node_is_null(expr);
+}
+
 /* A statement (or loop) made dead by `other`: deleted with its lines. */
-static bool report_dead(kctx *c, tstore_kind kind, TSNode dead, TSNode other)
+static bool report_dead(kctx *c, tstore_kind kind, TSNode dead, TSNode other, TSNode loaded)
 {
     size_t ds, de;
     if (!al_py_statement_lines(c->pf, dead, &ds, &de))
@@ -194,12 +285,14 @@ static bool report_dead(kctx *c, tstore_kind kind, TSNode dead, TSNode other)
     tstore f;
     memset(&f, 0, sizeof f);
     f.kind = kind;
+    f.loaded = ts_node_is_null(loaded) ? NULL : al_node_text(c->pf, loaded);
     f.start = ts_node_start_byte(dead);
     f.end = ts_node_end_byte(dead);
     f.del_start = ds;
     f.del_end = de;
     f.row_other = al_node_row(other);
     report(c, &f);
+    free(f.loaded);
     return true;
 }
 
@@ -251,16 +344,20 @@ static void dead_zero_store(kctx *c, TSNode block, uint32_t i)
     if (!tl_store(c, s, &p, &v, &m) || !zero_value(c, v))
         return;
     uint32_t k = ts_node_named_child_count(block);
+    TSNode loaded = {0};
     for (uint32_t j = i + 1; j < k; j++) {
         TSNode t = ts_node_named_child(block, j), p2, v2, m2;
         if (al_node_is(t, "comment"))
             continue;
         if (tl_store(c, t, &p2, &v2, &m2) && al_py_same_text(c->pf, p, p2) &&
             al_py_same_text(c->pf, m, m2)) {
-            report_dead(c, TSTORE_DEAD_ZERO, s, t);
+            /* What the overwrite stores is read before it writes. */
+            if (!harmless_value(c, v2, p, &loaded))
+                return;
+            report_dead(c, TSTORE_DEAD_ZERO, s, t, loaded);
             return;
         }
-        if (!harmless_between(c, t, p))
+        if (!harmless_between(c, t, p, m, &loaded))
             return;
     }
 }
@@ -280,14 +377,18 @@ static int zero_stores(kctx *c, TSNode body, TSNode *ptrs, TSNode *masks, int ma
             masks[n++] = m;
         } else if (!(al_node_is(s, "expression_statement") &&
                      al_node_is(ts_node_named_child(s, 0), "assignment") &&
-                     harmless_between(c, s, (TSNode){0}))) {
+                     harmless_between(c, s, (TSNode){0}, (TSNode){0}, NULL))) {
             *only = false;
         }
     }
     return n;
 }
 
-static bool stores_all(kctx *c, TSNode body, TSNode *ptrs, TSNode *masks, int n)
+/* Whether the loop body `body` stores to every pointer of the zero loop
+ * `zeros` under the same mask, its names bound alike, and reads none of
+ * them first; *loaded: a pointer it loads, which may overlap them. */
+static bool stores_all(kctx *c, TSNode zeros, TSNode body, TSNode *ptrs, TSNode *masks, int n,
+                       TSNode *loaded)
 {
     for (int z = 0; z < n; z++) {
         bool found = false;
@@ -298,7 +399,8 @@ static bool stores_all(kctx *c, TSNode body, TSNode *ptrs, TSNode *masks, int n)
                 al_py_same_text(c->pf, p, ptrs[z]) && al_py_same_text(c->pf, m, masks[z]))
                 found = true;
         }
-        if (!found)
+        if (!found || !harmless_value(c, body, ptrs[z], loaded) ||
+            !bound_alike(c, zeros, body, ptrs[z]) || !bound_alike(c, zeros, body, masks[z]))
             return false;
     }
     return n > 0;
@@ -323,9 +425,11 @@ static void dead_zero_loops(kctx *c, TSNode block, uint32_t i)
     if (n > 0 && only && next < k) {
         /* Zeros first, then the same stores unconditionally: dead. */
         TSNode l2 = ts_node_named_child(block, next);
+        TSNode loaded = {0};
         if (al_node_is(l2, "for_statement") && same_header(c, l1, l2) &&
-            stores_all(c, al_node_field(l2, "body"), ptrs, masks, n) &&
-            report_dead(c, TSTORE_DEAD_LOOP, l1, l2))
+            stores_all(c, al_node_field(l1, "body"), al_node_field(l2, "body"), ptrs, masks, n,
+                       &loaded) &&
+            report_dead(c, TSTORE_DEAD_LOOP, l1, l2, loaded))
             return;
     }
     /* A main loop, then `if not computed:` with a loop of zero stores to
@@ -342,7 +446,10 @@ static void dead_zero_loops(kctx *c, TSNode block, uint32_t i)
             continue;
         int n2 = zero_stores(c, al_node_field(l2, "body"), ptrs, masks, 16, &only);
         TSNode alts[1];
-        if (n2 > 0 && only && stores_all(c, al_node_field(l1, "body"), ptrs, masks, n2) &&
+        TSNode loaded = {0};
+        if (n2 > 0 && only &&
+            stores_all(c, al_node_field(l2, "body"), al_node_field(l1, "body"), ptrs, masks, n2,
+                       &loaded) &&
             al_node_field_children(s, "alternative", alts, 1) == 0) {
             tstore f;
             memset(&f, 0, sizeof f);

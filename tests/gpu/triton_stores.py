@@ -6,7 +6,9 @@ before and after alloclint's fixes and compares what they store.
     accumulator kernels get float16, bfloat16 or int8 inputs);
   - the unsafe fixes (triton_stores.py.unsafe-fixed) are run too: each
     trap in TRAPS must store something else, fail to compile, or store
-    another dtype's values, which is why its fix is unsafe.
+    another dtype's values, which is why its fix is unsafe (the dead-store
+    kernels launched in place, one tensor for both pointers, read the
+    zeros the fix deletes).
 
 Output memory is filled with NaN (or the dtype's maximum) before each
 launch, so that a store the fix dropped shows. Also records two facts
@@ -37,7 +39,8 @@ except ImportError as e:
 
 BM = 32
 # Kernels whose unsafe fix must change what they compute (or not compile).
-TRAPS = {"single_block_gemm", "bf16_accumulator", "accumulator_dtype_given"}
+TRAPS = {"single_block_gemm", "bf16_accumulator", "accumulator_dtype_given",
+         "dead_zero_store in place", "zero_loop_then_real_loop in place"}
 
 
 def load(path, name, work):
@@ -105,11 +108,27 @@ def launches(mod):
             return out
         return run
 
-    def row_loops():
-        n = 300
-        x = inputs(torch.float32, (4, n), 8)
-        out = poisoned((4, n), torch.float32)
-        mod.zero_loop_then_real_loop[(4,)](x, out, n, BLOCK=128)
+    def row_loops(in_place=False):
+        def run():
+            n = 300
+            x = inputs(torch.float32, (4, n), 8)
+            out = x if in_place else poisoned((4, n), torch.float32)
+            mod.zero_loop_then_real_loop[(4,)](x, out, n, BLOCK=128)
+            return out
+        return run
+
+    def rows_in_place():
+        # One tensor for both pointers: the load reads what the zero
+        # store left.
+        n = 1000
+        x = inputs(torch.float32, (n,), 9)
+        mod.dead_zero_store[(triton.cdiv(n, 128),)](x, x, n, BLOCK=128)
+        return x
+
+    def positions():
+        n = 1000
+        out = poisoned((n,), torch.float32)
+        mod.dead_store_of_positions[(triton.cdiv(n, 128),)](out, n, BLOCK=128)
         return out
 
     return {
@@ -121,7 +140,10 @@ def launches(mod):
         "accumulator_dtype_given": square(mod.accumulator_dtype_given, f16, torch.float32,
                                           ACC=tl.float16),
         "dead_zero_store": rows(mod.dead_zero_store),
-        "zero_loop_then_real_loop": row_loops,
+        "dead_zero_store in place": rows_in_place,
+        "zero_loop_then_real_loop": row_loops(),
+        "zero_loop_then_real_loop in place": row_loops(in_place=True),
+        "dead_store_of_positions": positions,
     }
 
 

@@ -85,7 +85,9 @@ def conflicting_out_dtype(a_ptr, b_ptr, c_ptr, BM: tl.constexpr):
 def dead_zero_store(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
-    tl.store(out_ptr + offs, tl.zeros([BLOCK], dtype=tl.float32), mask=mask)  # expect: AL104 safe
+    # x_ptr may be out_ptr (a launch in place): the load would read the
+    # zeros. Unsafe, said.
+    tl.store(out_ptr + offs, tl.zeros([BLOCK], dtype=tl.float32), mask=mask)  # expect: AL104 unsafe
     x = tl.load(x_ptr + offs, mask=mask)
     y = x * 2.0 + 1.0
     tl.store(out_ptr + offs, y, mask=mask)
@@ -94,7 +96,7 @@ def dead_zero_store(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 @triton.jit
 def zero_loop_then_real_loop(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     row = tl.program_id(0)
-    for start in range(0, n, BLOCK):  # expect: AL104 safe
+    for start in range(0, n, BLOCK):  # expect: AL104 unsafe
         offs = start + tl.arange(0, BLOCK)
         tl.store(out_ptr + row * n + offs, 0.0, mask=offs < n)
     for start in range(0, n, BLOCK):
@@ -203,5 +205,67 @@ def dot_with_three_operands(a_ptr, b_ptr, c_ptr, BM: tl.constexpr):
 @triton.jit
 def dead_zero_store_plain_zero(out_ptr, x_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
-    tl.store(out_ptr + offs, 0)  # expect: AL104 safe
+    tl.store(out_ptr + offs, 0)  # expect: AL104 unsafe
     tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2)
+
+
+@triton.jit
+def dead_store_of_positions(out_ptr, n, BLOCK: tl.constexpr):
+    # Nothing is read between: the zeros are dead whatever the launch.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.zeros([BLOCK], dtype=tl.float32), mask=mask)  # expect: AL104 safe
+    tl.store(out_ptr + offs, offs.to(tl.float32), mask=mask)
+
+
+@triton.jit
+def offsets_moved(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # `offs` is bound again: the second store writes the next block.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.zeros([BLOCK], dtype=tl.float32), mask=mask)  # expect: none
+    offs = offs + BLOCK
+    tl.store(out_ptr + offs, offs.to(tl.float32), mask=mask)
+
+
+@triton.jit
+def mask_narrowed(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.zeros([BLOCK], dtype=tl.float32), mask=mask)  # expect: none
+    mask = offs < n // 2
+    tl.store(out_ptr + offs, offs.to(tl.float32), mask=mask)
+
+
+@triton.jit
+def base_moved(out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.zeros([BLOCK], dtype=tl.float32), mask=mask)  # expect: none
+    out_ptr += n
+    tl.store(out_ptr + offs, offs.to(tl.float32), mask=mask)
+
+
+@triton.jit
+def real_loop_reads_the_zeros(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # The second loop adds to what the first stored: the zeros are read.
+    row = tl.program_id(0)
+    for start in range(0, n, BLOCK):  # expect: none
+        offs = start + tl.arange(0, BLOCK)
+        tl.store(out_ptr + row * n + offs, 0.0, mask=offs < n)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        acc = tl.load(out_ptr + row * n + offs, mask=offs < n)
+        tl.store(out_ptr + row * n + offs, acc + 1.0, mask=offs < n)
+
+
+@triton.jit
+def real_loop_shifted(out_ptr, n, BLOCK: tl.constexpr):
+    # The same store text, but `offs` is bound otherwise in the second loop.
+    row = tl.program_id(0)
+    for start in range(0, n, BLOCK):  # expect: none
+        offs = start + tl.arange(0, BLOCK)
+        tl.store(out_ptr + row * n + offs, 0.0, mask=offs < n)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK) + 1
+        tl.store(out_ptr + row * n + offs, 2.0, mask=offs < n)
