@@ -101,15 +101,20 @@ def _saved_then_updated():
     z.sum().backward()
 
 
-def main():
-    rows = [{"rule": r, "premise": p, "outcome": outcome(f)} for r, p, f in FACTS]
-    result = {"torch": torch.__version__, "device": torch.cuda.get_device_name() if dev == "cuda" else "cpu",
-              "facts": rows}
+def write_result(result):
+    """Prints result as JSON, and writes it to the file named on the
+    command line, if any."""
     text = json.dumps(result, indent=1)
     print(text)
     if len(sys.argv) > 1:
         with open(sys.argv[1], "w", encoding="utf-8") as f:
             f.write(text + "\n")
+
+
+def main():
+    rows = [{"rule": r, "premise": p, "outcome": outcome(f)} for r, p, f in FACTS]
+    write_result({"torch": torch.__version__,
+                  "device": torch.cuda.get_device_name() if dev == "cuda" else "cpu", "facts": rows})
 
 
 if __name__ == "__main__":

@@ -6,13 +6,13 @@ runs. Needs torch with CUDA and Triton.
 Usage: triton_facts.py [OUT_JSON]
 """
 import importlib.util
-import json
 import os
-import sys
 import tempfile
 
 import torch
 import triton
+
+from torch_facts import write_result
 
 # AL302: a tl.arange under a branch on a constexpr, as written and hoisted
 # out of the branch (the build before stop 52 hoisted it).
@@ -85,39 +85,30 @@ def main():
     k = load_kernels()
     x = torch.rand(1000, device="cuda")
     rows = []
-    for has_tail, tail in ((False, 0), (False, 3), (True, 4)):
-        results = {}
-        for name in ("tail_in_branch", "tail_hoisted"):
-            def run(kernel=getattr(k, name)):
-                out = torch.full((64,), float("nan"), device="cuda")
-                kernel[(1,)](x, out, 1000, BLOCK=64, HAS_TAIL=has_tail, TAIL=tail)
-                return out
-            results[name] = outcome(run)
-        a, b = results["tail_in_branch"], results["tail_hoisted"]
-        rows.append({"rule": "AL302", "HAS_TAIL": has_tail, "TAIL": tail,
-                     "as written": a[0], "hoisted out of the branch": b[0],
-                     "same": a[1] is not None and b[1] is not None and
-                             bool(torch.equal(torch.nan_to_num(a[1], 7.0), torch.nan_to_num(b[1], 7.0)))})
-    for num, b in ((0, 0), (0, 3), (2, 4)):
-        results = {}
-        for name in ("unrolled", "unrolled_hoisted"):
-            def run(kernel=getattr(k, name)):
-                out = torch.full((64,), float("nan"), device="cuda")
-                kernel[(1,)](x, out, NUM=num, B=b)
-                return out
-            results[name] = outcome(run)
-        a, c = results["unrolled"], results["unrolled_hoisted"]
-        rows.append({"rule": "AL302", "static_range": num, "B": b,
-                     "as written": a[0], "hoisted out of the loop": c[0],
-                     "same": a[1] is not None and c[1] is not None and
-                             bool(torch.equal(torch.nan_to_num(a[1], 7.0), torch.nan_to_num(c[1], 7.0)))})
-    result = {"device": torch.cuda.get_device_name(), "triton": triton.__version__,
-              "torch": torch.__version__, "facts": rows}
-    text = json.dumps(result, indent=1)
-    print(text)
-    if len(sys.argv) > 1:
-        with open(sys.argv[1], "w", encoding="utf-8") as f:
-            f.write(text + "\n")
+    # (the kernel as written, hoisted, what is hoisted out of, the launch's
+    # arguments after the pointers, the constexprs of each case)
+    pairs = (("tail_in_branch", "tail_hoisted", "the branch", (1000,),
+              ({"BLOCK": 64, "HAS_TAIL": False, "TAIL": 0}, {"BLOCK": 64, "HAS_TAIL": False, "TAIL": 3},
+               {"BLOCK": 64, "HAS_TAIL": True, "TAIL": 4})),
+             ("unrolled", "unrolled_hoisted", "the loop", (),
+              ({"NUM": 0, "B": 0}, {"NUM": 0, "B": 3}, {"NUM": 2, "B": 4})))
+    for written, hoisted, out_of, args, cases in pairs:
+        for meta in cases:
+            results = []
+            for kernel in (getattr(k, written), getattr(k, hoisted)):
+                def run(kernel=kernel):
+                    out = torch.full((64,), float("nan"), device="cuda")
+                    kernel[(1,)](x, out, *args, **meta)
+                    return out
+                results.append(outcome(run))
+            (a, got_a), (b, got_b) = results
+            rows.append(dict({"rule": "AL302", "kernel": written}, **meta,
+                             **{"as written": a, "hoisted out of " + out_of: b,
+                                "same": got_a is not None and got_b is not None and
+                                        bool(torch.equal(torch.nan_to_num(got_a, 7.0),
+                                                         torch.nan_to_num(got_b, 7.0)))}))
+    write_result({"device": torch.cuda.get_device_name(), "triton": triton.__version__,
+                  "torch": torch.__version__, "facts": rows})
 
 
 if __name__ == "__main__":
