@@ -380,11 +380,7 @@ static void settle_autograd(const al_rule_input *in, TSNode call, catzero *f)
     if (integer)
         return;
     TSNode func = al_enclosing_function(call);
-    TSNode stmt = call;
-    while (!ts_node_is_null(stmt) && !al_node_is(ts_node_parent(stmt), "block"))
-        stmt = ts_node_parent(stmt);
-    al_grad g = ts_node_is_null(func) || ts_node_is_null(stmt) ? (al_grad){.off = false}
-                                                                : al_grad_at(in->py, func, stmt);
+    al_grad g = ts_node_is_null(func) ? (al_grad){.off = false} : al_grad_at(in->py, func, call);
     if (g.off && !g.assumed[0])
         return;
     al_strbuf why = {0};

@@ -134,15 +134,17 @@ static bool valid_anywhere(const al_pymodule *m, TSNode func, TSNode call)
 static TSNode hoist_target(const al_pymodule *m, TSNode func, TSNode call)
 {
     TSNode target = {0};
+    int valid = -1; /* valid_anywhere, once asked */
     for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, func);
          p = ts_node_parent(p)) {
         /* Out of a branch the call would run where the branch does not: a
          * branch on a constexpr is not even compiled, and its tl.arange
          * may be invalid where it is not taken (`if HAS_TAIL:` with
          * TAIL = 0). So may a static_range loop that runs no time. */
-        if (al_node_is(p, "while_statement") ||
-            ((branch(p) || (al_node_is(p, "for_statement") && is_static(m, p))) &&
-             !valid_anywhere(m, func, call)))
+        if (al_node_is(p, "while_statement"))
+            break;
+        if ((branch(p) || (al_node_is(p, "for_statement") && is_static(m, p))) &&
+            !(valid < 0 ? (valid = valid_anywhere(m, func, call)) : valid))
             break;
         if (!al_node_is(p, "for_statement") || !range_loop(m, p))
             continue;

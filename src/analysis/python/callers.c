@@ -192,13 +192,7 @@ typedef struct {
 static void survey_view(survey *s, const al_pysite *view)
 {
     const al_pymodule *m = s->m;
-    al_pymodule scoped = *view->mod;
-    if (!scoped.index) {
-        scoped.index = m->index;
-        scoped.path = view->path;
-    }
-    if (!scoped.ops)
-        scoped.ops = m->ops;
+    al_pymodule scoped = al_pymodule_scoped(view->mod, view->path, m);
     occurrences o = {.pf = view->pf, .name = s->name, .kind = s->kind};
     find_occurrences(&o, view->pf->root);
     const char *where = al_path_shown(view->path, s->from, m->path);
@@ -259,25 +253,47 @@ static bool parsed_holds_all(const al_pyfile *pf, const char *word)
     return inside == al_source_count_word(pf->src, word, SIZE_MAX);
 }
 
+/* Where the calls of a function named name (of kind kind, of m) are read: its file as
+ * the check parsed it or, when some statement that names it was not
+ * parsed, those statements, parsed now. NULL, or why they are not read
+ * (caller frees): the project is not read, func is not called by its
+ * name, or is public, or decorated, or named only once in its file. */
+static char *private_view(const al_pymodule *m, const char *name, int kind, al_pysite *view)
+{
+    al_strbuf why = {0};
+    if (!m->index || !m->path)
+        al_strbuf_printf(&why, "the project of `%s` is not read", name);
+    else if (!strcmp(name, "forward") || (name[0] == '_' && name[1] == '_'))
+        al_strbuf_printf(&why, "`%s` is called through its object, not by its name", name);
+    else if (name[0] != '_')
+        /* Searching every file of the project for the callers of public
+         * functions cost 4.5 % of a cold run over vLLM and SGLang for 3
+         * findings (measured, issue 43): only a private one is taken. */
+        al_strbuf_printf(&why, "`%s` is public: its callers in other files are not searched", name);
+    else if (kind < 0)
+        al_strbuf_printf(&why, "`%s` is decorated: the decorator may call it or hand it on", name);
+    else if (al_source_count_word(m->pf->src, name, 2) <= 1)
+        al_strbuf_printf(&why, "no call of `%s` in its file", name);
+    if (why.len)
+        return al_strbuf_detach(&why);
+    *view = (al_pysite){m->path, m->pf, m};
+    if (!parsed_holds_all(m->pf, name) && !al_index_own_view(m->index, m->path, name, view)) {
+        al_strbuf_printf(&why, "the statements of its file that name `%s` could not be read", name);
+        return al_strbuf_detach(&why);
+    }
+    return NULL;
+}
+
 al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param)
 {
     al_own acc = {AL_OWN_FRESH, NULL, NULL, 0, false};
     char *name = al_node_text(m->pf, al_node_field(func, "name"));
     int kind = kind_of(m->pf, func);
-    if (!m->index || !m->path)
-        acc = refuse(&acc, "the project of `%s` is not read", name);
-    else if (!strcmp(name, "forward") || (name[0] == '_' && name[1] == '_'))
-        acc = refuse(&acc, "`%s` is called through its object, not by its name", name);
-    else if (name[0] != '_')
-        /* Searching every file of the project for the callers of public
-         * functions cost 4.5 % of a cold run over vLLM and SGLang for 3
-         * findings (measured, issue 43): only a private one is taken. */
-        acc = refuse(&acc, "`%s` is public: its callers in other files are not searched", name);
-    else if (kind < 0)
-        acc = refuse(&acc, "`%s` is decorated: the decorator may call it or hand it on", name);
-    else if (al_source_count_word(m->pf->src, name, 2) <= 1)
-        acc = refuse(&acc, "no call of `%s` in its file", name);
-    if (acc.kind == AL_OWN_NO) {
+    al_pysite here;
+    char *not_read = private_view(m, name, kind, &here);
+    if (not_read) {
+        acc = refuse(&acc, "%s", not_read);
+        free(not_read);
         free(name);
         return acc;
     }
@@ -285,13 +301,7 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
     survey s = {m, name, param, self ? self : m->path, (def_kind)kind,
                 {m->path, m->pf, m, func, false, kind == INSTANCE || kind == CLASS},
                 {0}, 0, acc};
-    /* Its file as the check parsed it; when some statement that names it
-     * was not parsed, those statements, parsed now. */
-    al_pysite here = {m->path, m->pf, m};
-    if (parsed_holds_all(m->pf, name) || al_index_own_view(m->index, m->path, name, &here))
-        survey_view(&s, &here);
-    else
-        s.acc = refuse(&s.acc, "the statements of its file that name `%s` could not be read", name);
+    survey_view(&s, &here);
     acc = s.acc;
     if (acc.kind != AL_OWN_NO && s.total == 0)
         acc = refuse(&acc, "no call of `%s` in its file", name);
@@ -315,28 +325,12 @@ al_own al_param_callers_own(const al_pymodule *m, TSNode func, const char *param
 size_t al_private_calls(const al_pymodule *m, TSNode func, al_pysite *view, TSNode *calls,
                         size_t max, char **why)
 {
-    *why = NULL;
     char *name = al_node_text(m->pf, al_node_field(func, "name"));
     int kind = kind_of(m->pf, func);
+    *why = private_view(m, name, kind, view);
     al_strbuf sb = {0};
-    if (!m->index || !m->path)
-        al_strbuf_printf(&sb, "the project of `%s` is not read", name);
-    else if (!strcmp(name, "forward") || name[0] != '_' || name[1] == '_')
-        al_strbuf_printf(&sb, "`%s` is not private: its callers in other files are not searched",
-                         name);
-    else if (kind < 0)
-        al_strbuf_printf(&sb, "`%s` is decorated: the decorator may call it", name);
-    if (sb.len) {
-        *why = al_strbuf_detach(&sb);
-        free(name);
-        return 0;
-    }
-    *view = (al_pysite){m->path, m->pf, m};
-    occurrences o = {.pf = NULL, .name = name, .kind = (def_kind)kind};
-    if (!parsed_holds_all(m->pf, name) && !al_index_own_view(m->index, m->path, name, view)) {
-        al_strbuf_printf(&sb, "the statements of its file that name `%s` could not be read", name);
-    } else {
-        o.pf = view->pf;
+    occurrences o = {.pf = view->pf, .name = name, .kind = (def_kind)kind};
+    if (!*why) {
         find_occurrences(&o, view->pf->root);
         if (!ts_node_is_null(o.other))
             al_strbuf_printf(&sb, "`%s` is named other than in a call (line %zu)", name,
@@ -349,12 +343,12 @@ size_t al_private_calls(const al_pymodule *m, TSNode func, al_pysite *view, TSNo
             if (ts_node_is_null(caller_of(o.calls[i])))
                 al_strbuf_printf(&sb, "`%s` is called on line %zu at module level or in a lambda",
                                  name, al_node_row(o.calls[i]));
+        if (sb.len)
+            *why = al_strbuf_detach(&sb);
     }
     free(name);
-    if (sb.len) {
-        *why = al_strbuf_detach(&sb);
+    if (*why)
         return 0;
-    }
     for (size_t i = 0; i < o.n; i++)
         calls[i] = o.calls[i];
     return o.n;

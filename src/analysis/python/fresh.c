@@ -369,13 +369,7 @@ al_own al_fresh_returns(const al_def *d, al_fresh_walk w, const al_pymodule *cal
         return al_fresh_make(AL_OWN_NO, "it is decorated: the decorator may return something "
                                         "else (a cache gives every caller one tensor)");
     struct al_index *ix = caller->index;
-    al_pymodule scoped = *d->mod;
-    if (!scoped.index) {
-        scoped.index = ix;
-        scoped.path = d->path;
-    }
-    if (!scoped.ops)
-        scoped.ops = caller->ops;
+    al_pymodule scoped = al_pymodule_scoped(d->mod, d->path, caller);
     /* What a call returns depends on the op tables, which a configuration
      * of the run may extend: one memo per table. A summary the depth limit
      * cut short depends on where the walk began: it is not kept, so that

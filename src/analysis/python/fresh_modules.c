@@ -175,13 +175,7 @@ static void visit_class_modules(modules *s, const al_def *cls, int bases_up)
     bool all;
     size_t n = al_index_class_bases(m->index, cls, bases, 4, &all);
     for (size_t i = 0; i < n; i++) {
-        al_pymodule scoped = *bases[i].mod;
-        if (!scoped.index) {
-            scoped.index = m->index;
-            scoped.path = bases[i].path;
-        }
-        if (!scoped.ops)
-            scoped.ops = m->ops;
+        al_pymodule scoped = al_pymodule_scoped(bases[i].mod, bases[i].path, m);
         s->m = &scoped;
         visit_class_modules(s, &bases[i], bases_up + 1);
         s->m = m;

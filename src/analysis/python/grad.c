@@ -115,25 +115,22 @@ static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth
  * naming the calls, since a file of the project may call it too. */
 static void off_at_callers(const al_pymodule *m, TSNode func, int depth, al_grad *g)
 {
-    /* Any spelling that resolves to either context names it in the file
-     * (an import, an attribute): without one, no call there is off. */
-    if (!al_source_count_word(m->pf->src, "no_grad", 1) &&
-        !al_source_count_word(m->pf->src, "inference_mode", 1))
+    /* Only a private name's callers are read (al_private_calls says why
+     * not otherwise); any spelling that resolves to either context names
+     * it in the file (an import, an attribute): without one, no call there
+     * is off. Both asked before anything is parsed. */
+    size_t len;
+    const char *name = al_node_ptr(m->pf, al_node_field(func, "name"), &len);
+    if (depth >= MAX_CALLER_DEPTH || len < 2 || name[0] != '_' || name[1] == '_' ||
+        (!al_source_count_word(m->pf->src, "no_grad", 1) &&
+         !al_source_count_word(m->pf->src, "inference_mode", 1)))
         return;
     al_pysite view;
     TSNode calls[MAX_CALLS];
     char *why = NULL;
-    size_t n = depth < MAX_CALLER_DEPTH ? al_private_calls(m, func, &view, calls, MAX_CALLS, &why) : 0;
+    size_t n = al_private_calls(m, func, &view, calls, MAX_CALLS, &why);
     free(why);
-    /* The view's module, read in this project (its calls are followed
-     * through the index as m's are). */
-    al_pymodule scoped = n ? *view.mod : *m;
-    if (!scoped.index) {
-        scoped.index = m->index;
-        scoped.path = view.path;
-    }
-    if (!scoped.ops)
-        scoped.ops = m->ops;
+    al_pymodule scoped = al_pymodule_scoped(n ? view.mod : m, n ? view.path : m->path, m);
     bool inference = true;
     al_strbuf rows = {0}, deeper = {0};
     for (size_t i = 0; i < n; i++) {
@@ -157,14 +154,12 @@ static void off_at_callers(const al_pymodule *m, TSNode func, int depth, al_grad
     }
     if (n == 0)
         return;
-    char *name = al_node_text(m->pf, al_node_field(func, "name"));
     snprintf(g->assumed, sizeof g->assumed,
-             "every call of `%s` in its file runs with autograd off (line%s %s)%s; assumes no "
+             "every call of `%.*s` in its file runs with autograd off (line%s %s)%s; assumes no "
              "other file calls %s",
-             name, strchr(rows.data, ',') ? "s" : "", rows.data,
+             (int)len, name, strchr(rows.data, ',') ? "s" : "", rows.data,
              deeper.len ? deeper.data : "",
              deeper.len ? "them (their names are private)" : "it (its name is private)");
-    free(name);
     al_strbuf_free(&rows);
     al_strbuf_free(&deeper);
     g->off = true;
@@ -181,6 +176,7 @@ static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth
 {
     al_grad g = {.off = false};
     TSNode region = {0};
+    bool inference = false; /* inference mode stays on under an inner no_grad() */
     /* The outermost block that turns it off: nothing in the function turns
      * it back on (below), so it is off from that block's start. */
     for (TSNode p = ts_node_parent(stmt); !ts_node_is_null(p) && !ts_node_eq(p, func);
@@ -192,7 +188,7 @@ static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth
         for (uint32_t i = 0; i < k; i++) {
             TSNode item = ts_node_named_child(clause, i);
             grad_mode gm = al_node_is(item, "with_item")
-                               ? grad_expr(m, al_node_field(item, "value"), &g.spoiler)
+                               ? grad_expr_mode(m, al_node_field(item, "value"), &g.spoiler, &inference)
                                : GRAD_NONE;
             if (gm == GRAD_OTHER) {
                 g.spoiler_row = al_node_row(item);
@@ -207,7 +203,7 @@ static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth
          i++) {
         TSNode d = ts_node_named_child(dec, i);
         grad_mode gm = al_node_is(d, "decorator")
-                           ? grad_expr(m, ts_node_named_child(d, 0), &g.spoiler)
+                           ? grad_expr_mode(m, ts_node_named_child(d, 0), &g.spoiler, &inference)
                            : GRAD_NONE;
         if (gm == GRAD_OTHER) {
             g.spoiler_row = al_node_row(d);
@@ -216,29 +212,22 @@ static al_grad grad_at(const al_pymodule *m, TSNode func, TSNode stmt, int depth
         if (gm == GRAD_OFF)
             region = func;
     }
+    if (!ts_node_is_null(region)) {
+        g.off = true;
+        g.region = region;
+        g.inference = inference;
+    } else {
+        off_at_callers(m, func, depth, &g);
+    }
+    if (!g.off)
+        return g;
     /* Turned back on anywhere in the function: where it runs again is not
      * read, so nothing is claimed. */
     grad_switch sw = {.m = m};
     al_node_preorder(al_node_field(func, "body"), find_grad_switch, &sw);
     if (!ts_node_is_null(sw.found)) {
-        g.spoiler = sw.what;
-        g.spoiler_row = al_node_row(sw.found);
+        g = (al_grad){.off = false, .spoiler = sw.what, .spoiler_row = al_node_row(sw.found)};
         return g;
-    }
-    if (ts_node_is_null(region)) {
-        off_at_callers(m, func, depth, &g);
-        return g;
-    }
-    g.off = true;
-    g.region = region;
-    /* Inference mode stays on under an inner no_grad(): any
-     * inference_mode() around the statement counts. */
-    const char *unused = NULL;
-    g.inference = !ts_node_is_null(inference_block(m, func, stmt));
-    for (uint32_t i = 0; al_node_is(dec, "decorated_definition") && i < ts_node_named_child_count(dec); i++) {
-        TSNode d = ts_node_named_child(dec, i);
-        if (al_node_is(d, "decorator"))
-            grad_expr_mode(m, ts_node_named_child(d, 0), &unused, &g.inference);
     }
     return g;
 }

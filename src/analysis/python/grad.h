@@ -3,8 +3,8 @@
 
 #include "module.h"
 
-/* Whether stmt (in func) runs with autograd off: each of torch's grad
- * modes around it (`with` items, then func's decorators) is
+/* Whether stmt (a node of func: a statement, a call) runs with autograd
+ * off: each of torch's grad modes around it (`with` items, then func's decorators) is
  * `torch.no_grad()` or `torch.inference_mode()` without an argument, there
  * is one, and nothing in func may turn autograd back on (`enable_grad`,
  * `set_grad_enabled`, a grad-mode context with an argument). region: the

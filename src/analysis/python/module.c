@@ -241,6 +241,18 @@ void al_pymodule_walk_where(al_pymodule *m, const unsigned *needs, const al_py_w
             al_py_walk_function(m->functions[i], w);
 }
 
+al_pymodule al_pymodule_scoped(const al_pymodule *other, const char *path, const al_pymodule *from)
+{
+    al_pymodule scoped = *other;
+    if (!scoped.index) {
+        scoped.index = from->index;
+        scoped.path = path;
+    }
+    if (!scoped.ops)
+        scoped.ops = from->ops;
+    return scoped;
+}
+
 char *al_pymodule_resolve(const al_pymodule *m, TSNode expr)
 {
     return al_imports_resolve(&m->imports, m->pf, expr);

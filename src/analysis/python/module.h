@@ -65,6 +65,10 @@ void al_pymodule_build(al_pymodule *m, const al_pyfile *pf, const al_op_table *o
                        const char *const *call_names);
 /* Follows calls through the repo index from now on (path names the file). */
 void al_pymodule_use_index(al_pymodule *m, const char *path, struct al_index *index);
+/* A module of another file (one the index parsed, at path), read in the
+ * run of `from`: a copy that follows calls through from's index and reads
+ * its op tables when it has none of its own. */
+al_pymodule al_pymodule_scoped(const al_pymodule *other, const char *path, const al_pymodule *from);
 /* The prefilter's token classes of function i (of m->functions): its
  * statement's or class member's when the file's scan is at hand, else its
  * own text's; read once per module. */

@@ -1,5 +1,7 @@
 #include "streams.h"
 
+#include "values.h"
+
 #include "../../base/util.h"
 
 #include <stdlib.h>
@@ -9,14 +11,21 @@
 
 /* Whether a `with` item's text names a stream: the word `stream` in any
  * case, as a whole name or part of one (`alt_stream`, `StreamContext`). */
+/* Whether text holds the word `stream` in any case, alone or in a name
+ * (`alt_stream`, `StreamContext`). */
+static bool says_stream(const char *p, size_t len)
+{
+    for (size_t i = 0; i + 6 <= len; i++)
+        if ((p[i] == 's' || p[i] == 'S') && !strncasecmp(p + i, "stream", 6))
+            return true;
+    return false;
+}
+
 static bool names_stream(const al_pyfile *pf, TSNode item)
 {
     size_t len;
     const char *p = al_node_ptr(pf, item, &len);
-    for (size_t i = 0; i + 6 <= len; i++)
-        if (!strncasecmp(p + i, "stream", 6))
-            return true;
-    return false;
+    return p && says_stream(p, len);
 }
 
 /* Whether a loop of func holds both a and b. */
@@ -38,26 +47,6 @@ typedef struct {
     bool waited;
 } stream_use;
 
-typedef struct {
-    const al_pyfile *pf;
-    const char *name;
-    TSNode value;
-    int n;
-} binding;
-
-static al_visit find_binding(TSNode n, void *arg)
-{
-    binding *b = arg;
-    if (al_node_is(n, "function_definition") || al_node_is(n, "lambda") || al_node_is(n, "class_definition"))
-        return AL_VISIT_OVER;
-    if (al_node_is(n, "assignment") && al_node_is(al_node_field(n, "left"), "identifier") &&
-        al_node_text_eq(b->pf, al_node_field(n, "left"), b->name)) {
-        b->value = al_node_field(n, "right");
-        b->n++;
-    }
-    return AL_VISIT_INTO;
-}
-
 /* Whether call makes the current stream wait for the others' queued work:
  * `torch.cuda.synchronize()`, or `S.wait_stream(...)` where S is
  * `torch.cuda.current_stream()` or a name the function binds to it. */
@@ -75,16 +64,7 @@ static bool waits(const stream_use *s, TSNode call)
     if (!al_node_is(recv, "identifier"))
         return false;
     /* `current = torch.cuda.current_stream()`, the name's only binding. */
-    char *name = al_node_text(pf, recv);
-    al_strlist bound = {0};
-    al_py_bound_names(pf, al_node_field(s->func, "body"), &bound);
-    bool once = al_strlist_count(&bound, name) == 1;
-    al_strlist_free(&bound);
-    binding b = {.pf = pf, .name = name};
-    if (once)
-        al_node_preorder(al_node_field(s->func, "body"), find_binding, &b);
-    TSNode v = b.n == 1 ? b.value : (TSNode){0};
-    free(name);
+    TSNode v = al_value_single_binding(pf, s->func, call, recv);
     v = al_py_unparen(v);
     return al_node_is(v, "call") &&
            al_pymodule_resolves_to(s->m, al_node_field(v, "function"), "torch.cuda.current_stream");
@@ -152,6 +132,13 @@ static al_visit find_use(TSNode n, void *arg)
 
 TSNode al_stream_use(const al_pymodule *m, TSNode func, TSNode stmt, const char *name, TSNode *block)
 {
+    /* Asked of every in-place candidate: a function whose text never says
+     * `stream` switches none (names_stream reads the same word). */
+    size_t len;
+    const char *p = al_node_ptr(m->pf, func, &len);
+    *block = (TSNode){0};
+    if (!p || !says_stream(p, len))
+        return (TSNode){0};
     stream_use s = {.m = m, .func = func, .stmt = stmt, .name = name};
     al_node_preorder(al_node_field(func, "body"), find_use, &s);
     *block = s.block;
