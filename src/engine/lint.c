@@ -441,6 +441,14 @@ static bool rest_parses_clean(const al_source *src, const parse_plan *plan)
     return clean;
 }
 
+static bool any_fix(const al_findings *found)
+{
+    for (size_t i = 0; i < found->n; i++)
+        if (found->items[i].fix)
+            return true;
+    return false;
+}
+
 /* What a run of the rules was asked and what it saw, besides findings. */
 typedef struct {
     const bool *only;    /* run only these of the enabled rules (NULL: all) */
@@ -874,9 +882,12 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     /* Each rule's regions, and all their proofs read, were in the partial
      * parse, so what it found stands once the rest of the file is known
      * to parse cleanly (errors anywhere withhold every fix): the rest is
-     * parsed for its errors alone, and nothing runs on it. */
+     * parsed for its errors alone, and nothing runs on it. Findings that
+     * offer no fix have nothing for errors to withhold: the rest is not
+     * parsed (a fifth of the files with findings in the engines). */
     bool rest_clean = plan.spans && ok && res->findings.n && !res->syntax_error &&
-                      !partial.asked_trimmed && rest_parses_clean(src, &plan);
+                      !partial.asked_trimmed &&
+                      (!any_fix(&res->findings) || rest_parses_clean(src, &plan));
     if (plan.spans && !rest_clean &&
         (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
         /* Errors in the partial parse or the rest, or a question about a
