@@ -21,6 +21,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -841,8 +844,23 @@ static bool read_stdin(run *r)
     return true;
 }
 
+/* A check parses thousands of trees and frees each soon after: glibc's
+ * defaults hand large blocks back to the kernel (mmap, trimming the heap)
+ * only to fault them in again for the next file. Keeping them costs no
+ * peak memory and 1.3 % of a cold run's CPU over both engines
+ * (bench/results/speed.md). */
+static void keep_freed_memory(void)
+{
+#ifdef __GLIBC__
+    (void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    (void)mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    (void)mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
 int al_check_run(const al_check_options *o)
 {
+    keep_freed_memory();
     run r;
     memset(&r, 0, sizeof r);
     r.o = o;
