@@ -29,6 +29,20 @@ for fixed in "$here"/rules/*/*.py.fixed; do
     cp "$fixed" "$work/pairs/$rule/${base}_fixed.py"
     pairs="$pairs $work/pairs/$rule/$base.py $work/pairs/$rule/${base}_fixed.py"
 done
+# Fixtures whose unsafe fixes must compute the same on these inputs too
+# (unsafe for a reason the inputs do not reach, such as a loop of no
+# iteration): tests/exec/unsafe_same.txt, one RULE/file.py a line.
+while read -r listed; do
+    case $listed in '' | '#'*) continue ;; esac
+    orig="$here/rules/$listed"
+    [ -f "$orig.unsafe-fixed" ] || { echo "exec: $listed has no .unsafe-fixed" >&2; exit 1; }
+    rule=$(dirname "$listed")
+    base=$(basename "$listed" .py)_unsafe
+    mkdir -p "$work/pairs/$rule"
+    cp "$orig" "$work/pairs/$rule/$base.py"
+    cp "$orig.unsafe-fixed" "$work/pairs/$rule/${base}_fixed.py"
+    pairs="$pairs $work/pairs/$rule/$base.py $work/pairs/$rule/${base}_fixed.py"
+done <"$here/exec/unsafe_same.txt"
 mkdir -p "$work/pairs/generated"
 "$py" "$here/exec/gen_combos.py" "$work/pairs/generated/combos.py" || exit 2
 cp "$work/pairs/generated/combos.py" "$work/pairs/generated/combos_fixed.py"

@@ -73,6 +73,14 @@ void al_findings_sort(al_findings *list)
         qsort(list->items, list->n, sizeof *list->items, compare);
 }
 
+bool al_findings_any_fix(const al_findings *list)
+{
+    for (size_t i = 0; i < list->n; i++)
+        if (list->items[i].fix)
+            return true;
+    return false;
+}
+
 void al_findings_note(al_findings *list, const char *path, size_t row, const char *message)
 {
     al_finding *f = &list->items[list->n - 1];

@@ -3,6 +3,7 @@
 #ifndef ALLOCLINT_FINDING_H
 #define ALLOCLINT_FINDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef enum {
@@ -55,6 +56,8 @@ void al_fix_add_edit(al_fix *fix, size_t start, size_t end, const char *content)
 void al_findings_add(al_findings *list, const char *code, const char *name,
                      size_t start, size_t end, char *message, al_fix *fix);
 void al_findings_sort(al_findings *list);
+/* Whether some finding of list offers a fix. */
+bool al_findings_any_fix(const al_findings *list);
 /* Adds a note to the finding most recently added to list. */
 void al_findings_note(al_findings *list, const char *path, size_t row, const char *message);
 /* Frees one finding's message and fix (not the finding itself). */

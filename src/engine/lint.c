@@ -441,14 +441,6 @@ static bool rest_parses_clean(const al_source *src, const parse_plan *plan)
     return clean;
 }
 
-static bool any_fix(const al_findings *found)
-{
-    for (size_t i = 0; i < found->n; i++)
-        if (found->items[i].fix)
-            return true;
-    return false;
-}
-
 /* What a run of the rules was asked and what it saw, besides findings. */
 typedef struct {
     const bool *only;    /* run only these of the enabled rules (NULL: all) */
@@ -887,7 +879,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
      * parsed (a fifth of the files with findings in the engines). */
     bool rest_clean = plan.spans && ok && res->findings.n && !res->syntax_error &&
                       !partial.asked_trimmed &&
-                      (!any_fix(&res->findings) || rest_parses_clean(src, &plan));
+                      (!al_findings_any_fix(&res->findings) || rest_parses_clean(src, &plan));
     if (plan.spans && !rest_clean &&
         (!ok || res->findings.n || res->syntax_error || partial.asked_trimmed)) {
         /* Errors in the partial parse or the rest, or a question about a

@@ -7,6 +7,7 @@
 
 #include "../analysis/python/alloc.h"
 #include "../analysis/python/lifetime.h"
+#include "../analysis/python/values.h"
 #include "../base/util.h"
 
 #include <stdlib.h>
@@ -20,12 +21,23 @@ typedef struct {
     const char *factory;
 } element;
 
+/* An element read out of a tensor instead: `w[i][perm]`, `w[:, i].t()`,
+ * its shape and dtype the same on every iteration, made by the loop's one
+ * statement before the append, or in the append itself. */
+typedef struct {
+    TSNode expr;  /* what is appended */
+    TSNode named; /* `row = expr` before the append, or a null node */
+    char *row;    /* the element's name in the fix */
+    char *why;    /* what proved the tensor it is read out of */
+} gathered;
+
 typedef struct {
     TSNode list_stmt, loop, append_stmt, stack_call;
     char *list, *index, *count;
     bool cat;
     const char *no_fix; /* why there is no fix, or NULL */
     element el;
+    gathered g;
 } liststack;
 
 /* `name = []` as a whole statement: the name node, else a null node. */
@@ -116,6 +128,224 @@ static bool invariant_element(const al_pymodule *m, TSNode loop, const al_strlis
     return ok && !ts_node_is_null(out->call);
 }
 
+/* Methods whose result takes its shape and dtype from the tensor's and
+ * the arguments' alone, and that write nothing. */
+static const char *const shape_methods[] = {
+    "t", "float", "half", "bfloat16", "double", "contiguous", "clone", "detach", "transpose",
+    "permute", "reshape", "view", "flatten", "unsqueeze", "squeeze", "to", "abs", "neg", "exp",
+    "sqrt", "sigmoid", "relu", NULL};
+
+/* Torch functions that make a tensor whose shape and dtype follow from
+ * their arguments alone. */
+static const char *const factories[] = {
+    "torch.empty", "torch.zeros", "torch.ones", "torch.full", "torch.arange", "torch.eye",
+    "torch.linspace", "torch.rand", "torch.randn", NULL};
+
+static bool listed(const char *const *names, const char *name)
+{
+    for (size_t i = 0; names[i]; i++)
+        if (!strcmp(names[i], name))
+            return true;
+    return false;
+}
+
+/* A subscript's part that gives the same shape on every iteration: the
+ * loop's index alone (an int from range picks one element of a
+ * dimension), or anything the loop does not change. */
+static bool invariant_subscript(const al_pyfile *pf, TSNode s, const al_strlist *bound,
+                                const char *index)
+{
+    if (al_node_is(s, "identifier") && al_node_text_eq(pf, s, index))
+        return true;
+    return al_py_count_ident(pf, s, index) == 0 && al_loop_invariant(pf, s, bound);
+}
+
+/* Whether e is a tensor whose shape and dtype are the same on every
+ * iteration of the loop: a parameter annotated a tensor, or a name bound
+ * once (outside the loop) to a torch factory, that the loop does not bind;
+ * indexed by invariant subscripts; through shape_methods with invariant
+ * arguments. Nothing it calls writes. */
+static bool invariant_tensor(const al_pymodule *m, TSNode func, TSNode loop, TSNode e,
+                             const al_strlist *bound, const char *index, int depth, char **why)
+{
+    const al_pyfile *pf = m->pf;
+    e = al_py_unparen(e);
+    if (depth > 8 || ts_node_is_null(e))
+        return false;
+    if (al_node_is(e, "identifier")) {
+        char *name = al_node_text(pf, e);
+        bool ok = al_strlist_count(bound, name) == 0 && strcmp(name, index) &&
+                  !ts_node_is_null(func);
+        if (ok && al_py_param_annotated_tensor(pf, func, name)) {
+            al_strbuf b = {0};
+            al_strbuf_printf(&b, "`%s` is a parameter annotated a tensor", name);
+            free(*why);
+            *why = al_strbuf_detach(&b);
+        } else if (ok) {
+            TSNode v = al_value_single_binding(pf, func, loop, e);
+            TSNode asg = ts_node_is_null(v) ? v : ts_node_parent(v);
+            TSNode st = ts_node_is_null(asg) ? asg : ts_node_parent(asg), target;
+            const char *factory;
+            ok = !ts_node_is_null(st) &&
+                 (!ts_node_is_null(al_factory_statement(pf, &m->imports, st, &target, &factory)) ||
+                  invariant_tensor(m, func, loop, v, bound, index, depth + 1, why));
+            if (ok) {
+                char *shown = al_node_text(pf, v);
+                al_strbuf b = {0};
+                al_strbuf_printf(&b, "`%s` is bound once, on line %zu, to `%.60s%s`%s%s", name,
+                                 al_node_row(v), shown, strlen(shown) > 60 ? "..." : "",
+                                 *why ? ", and " : "", *why ? *why : "");
+                free(shown);
+                free(*why);
+                *why = al_strbuf_detach(&b);
+            }
+        }
+        free(name);
+        return ok;
+    }
+    if (al_node_is(e, "subscript")) {
+        if (!invariant_tensor(m, func, loop, al_node_field(e, "value"), bound, index, depth + 1, why))
+            return false;
+        uint32_t n = ts_node_named_child_count(e);
+        for (uint32_t i = 1; i < n; i++) {
+            TSNode s = ts_node_named_child(e, i);
+            if (al_node_is(s, "comment"))
+                continue;
+            if (al_node_is(s, "tuple") || al_node_is(s, "expression_list")) {
+                for (uint32_t k = 0; k < ts_node_named_child_count(s); k++)
+                    if (!invariant_subscript(pf, ts_node_named_child(s, k), bound, index))
+                        return false;
+            } else if (!invariant_subscript(pf, s, bound, index)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    if (al_node_is(e, "attribute"))
+        return (al_py_last_name_is(pf, e, "T") || al_py_last_name_is(pf, e, "mT")) &&
+               invariant_tensor(m, func, loop, al_node_field(e, "object"), bound, index, depth + 1, why);
+    if (!al_node_is(e, "call"))
+        return false;
+    TSNode fn = al_node_field(e, "function");
+    TSNode args = al_node_field(e, "arguments");
+    char *q = al_pymodule_resolve(m, fn);
+    bool made = q && listed(factories, q);
+    free(q);
+    if (made)
+        return al_py_count_ident(pf, args, index) == 0 && al_loop_invariant(pf, args, bound);
+    if (!al_node_is(fn, "attribute"))
+        return false;
+    char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
+    bool ok = listed(shape_methods, meth);
+    free(meth);
+    return ok && al_py_count_ident(pf, args, index) == 0 && al_loop_invariant(pf, args, bound) &&
+           invariant_tensor(m, func, loop, al_node_field(fn, "object"), bound, index, depth + 1, why);
+}
+
+/* The element, when the loop's body is `[row = E]; lst.append(row or E)`
+ * and E an invariant_tensor: nothing in the loop writes, so copying each
+ * element into its row where it is appended sees what the stack would.
+ * g->row: the name the fix gives it (a name the function does not use,
+ * when E is appended itself). */
+static bool gathered_element(const al_pymodule *m, TSNode func, TSNode loop, TSNode append_stmt,
+                             TSNode e, const al_strlist *bound, const char *index, gathered *g)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode body = al_node_field(loop, "body");
+    TSNode stmts[3];
+    size_t n = 0;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+        TSNode st = ts_node_named_child(body, i);
+        if (al_node_is(st, "comment"))
+            continue;
+        if (n == 2)
+            return false;
+        stmts[n++] = st;
+    }
+    if (!ts_node_eq(stmts[n - 1], append_stmt))
+        return false;
+    memset(g, 0, sizeof *g);
+    if (n == 2) {
+        /* `row = E` then `lst.append(row)`, row bound only there. */
+        TSNode asg = al_py_name_assignment(stmts[0]);
+        if (ts_node_is_null(asg) || !al_node_is(e, "identifier"))
+            return false;
+        char *row = al_node_text(pf, al_node_field(asg, "left"));
+        if (!al_node_text_eq(pf, e, row) || al_strlist_count(bound, row) != 1) {
+            free(row);
+            return false;
+        }
+        g->named = stmts[0];
+        g->expr = al_py_unparen(al_node_field(asg, "right"));
+        g->row = row;
+    } else {
+        g->expr = al_py_unparen(e);
+        const char *names[] = {"row", "elem", NULL};
+        for (size_t i = 0; names[i] && !g->row; i++)
+            if (al_py_count_ident(pf, func, names[i]) == 0)
+                g->row = al_xstrdup(names[i]);
+    }
+    if (!g->row || !invariant_tensor(m, func, loop, g->expr, bound, index, 0, &g->why)) {
+        free(g->row);
+        free(g->why);
+        g->row = g->why = NULL;
+        return false;
+    }
+    return true;
+}
+
+/* The stack goes: `xs = torch.stack(xs)` would become `xs = xs`, so
+ * that line goes; else the call becomes the list's name. */
+static void stack_edit(const al_pyfile *pf, const liststack *f, al_fix *fix)
+{
+    TSNode asg = ts_node_parent(f->stack_call);
+    size_t ss, se;
+    if (al_node_is(asg, "assignment") && ts_node_eq(al_node_field(asg, "right"), f->stack_call) &&
+        al_node_text_eq(pf, al_node_field(asg, "left"), f->list) &&
+        al_py_statement_lines(pf, ts_node_parent(asg), &ss, &se))
+        al_fix_add_edit(fix, ss, se, "");
+    else
+        al_fix_add_edit(fix, ts_node_start_byte(f->stack_call), ts_node_end_byte(f->stack_call),
+                        f->list);
+}
+
+/* lst = [] goes; lst.append(row) -> the result made from the first
+ * element (its shape, dtype and device are every element's), then each
+ * element copied into its row; torch.stack(lst) -> lst. */
+static al_fix *gathered_fix(const al_pyfile *pf, const liststack *f)
+{
+    char *ind = al_py_indent_of(pf, f->append_stmt), *outer = al_py_indent_of(pf, f->loop);
+    size_t ls, le;
+    if (!ind || !outer || strlen(ind) <= strlen(outer) ||
+        !al_py_statement_lines(pf, f->list_stmt, &ls, &le)) {
+        free(ind);
+        free(outer);
+        return NULL;
+    }
+    const char *unit = ind + strlen(outer);
+    al_strbuf t = {0};
+    if (ts_node_is_null(f->g.named)) {
+        char *e = al_node_text(pf, f->g.expr);
+        al_strbuf_printf(&t, "%s = %s\n%s", f->g.row, e, ind);
+        free(e);
+    }
+    al_strbuf_printf(&t, "if %s == 0:\n%s%s%s = %s.new_empty((%s, *%s.shape))\n%s%s[%s] = %s",
+                     f->index, ind, unit, f->list, f->g.row, f->count, f->g.row, ind, f->list,
+                     f->index, f->g.row);
+    al_fix *fix = al_fix_new(AL_FIX_UNSAFE,
+                             "Make the result from the first element and copy each element into "
+                             "its row (a loop of no iteration leaves the name unbound, where "
+                             "`torch.stack` of an empty list raises)");
+    al_fix_add_edit(fix, ls, le, "");
+    al_fix_add_edit(fix, ts_node_start_byte(f->append_stmt), ts_node_end_byte(f->append_stmt),
+                    t.data);
+    stack_edit(pf, f, fix);
+    al_strbuf_free(&t);
+    free(ind);
+    free(outer);
+    return fix;
+}
+
 static void report(const al_pymodule *m, const liststack *f, al_findings *out)
 {
     const al_pyfile *pf = m->pf;
@@ -129,6 +359,15 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
     al_fix *fix = NULL;
     if (f->no_fix) {
         al_strbuf_printf(&msg, " (no fix: %s)", f->no_fix);
+    } else if (f->g.row) {
+        char *e = al_node_text(pf, f->g.expr);
+        al_strbuf_printf(&msg, " (the element `%.80s%s` has one shape and dtype on every "
+                               "iteration: %s; the loop's index `%s` alone picks it, with what "
+                               "the loop does not change; the loop writes nothing, and the copy "
+                               "follows it)",
+                         e, strlen(e) > 80 ? "..." : "", f->g.why ? f->g.why : "", f->index);
+        free(e);
+        fix = gathered_fix(pf, f);
     } else {
         /* lst = [] -> lst = torch.F((n, *sizes), ...); t = torch.F(...) ->
          * t = lst[i]; lst.append(t) goes; torch.stack(lst) -> lst. */
@@ -151,17 +390,7 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
         size_t ls, le;
         if (al_py_statement_lines(pf, f->append_stmt, &ls, &le))
             al_fix_add_edit(fix, ls, le, "");
-        /* `xs = torch.stack(xs)` would become `xs = xs`: the line goes. */
-        TSNode asg = ts_node_parent(f->stack_call);
-        size_t ss, se;
-        if (al_node_is(asg, "assignment") &&
-            ts_node_eq(al_node_field(asg, "right"), f->stack_call) &&
-            al_node_text_eq(pf, al_node_field(asg, "left"), f->list) &&
-            al_py_statement_lines(pf, ts_node_parent(asg), &ss, &se))
-            al_fix_add_edit(fix, ss, se, "");
-        else
-            al_fix_add_edit(fix, ts_node_start_byte(f->stack_call), ts_node_end_byte(f->stack_call),
-                            f->list);
+        stack_edit(pf, f, fix);
         al_strbuf_free(&e1);
         al_strbuf_free(&e2);
         al_strbuf_free(&sizes);
@@ -267,7 +496,6 @@ static bool next_names_stack(const al_pyfile *pf, TSNode loop, const char *list)
 
 static void list_then_stack(TSNode func, TSNode stmt, void *arg)
 {
-    (void)func;
     al_rule_visit *w = arg;
     const al_pymodule *m = w->in->py;
     const al_pyfile *pf = m->pf;
@@ -299,7 +527,9 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         }
     }
     int uses_after = 0;
-    bool stacked = next_names_stack(pf, loop, f.list);
+    bool stacked = next_names_stack(pf, loop, f.list), gap_after = false;
+    if (stacked)
+        (void)next_naming(pf, loop, f.list, &gap_after);
     if (!ts_node_is_null(e) && stacked && al_py_count_ident(pf, loop, f.list) == 1)
         f.stack_call = stack_after(m, loop, f.list, &f.cat, &uses_after);
     if (ts_node_is_null(f.stack_call)) {
@@ -337,9 +567,15 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         f.no_fix = "the loop may end an iteration early (break, continue, return)";
     else if (uses_after != 1)
         f.no_fix = "the list is used again after the copy";
-    else if (!invariant_element(m, loop, &bound, e, &f.el))
+    else if (!invariant_element(m, loop, &bound, e, &f.el) &&
+             !gathered_element(m, func, loop, f.append_stmt, e, &bound, f.index, &f.g))
         f.no_fix = "the element's shape and dtype are not proved the same on every iteration "
-                   "(only a factory with loop-invariant sizes, dtype and device is)";
+                   "(a factory with loop-invariant sizes, dtype and device is; so is a tensor "
+                   "indexed by the loop's index and subscripts the loop does not change, "
+                   "through methods that keep to their arguments, the loop's only other "
+                   "statement)";
+    else if (f.g.row && gap_after)
+        f.no_fix = "statements between the loop and the copy may write what the elements view";
     /* The result is made where the list was: what the loop's element
      * needs may be bound between the two. */
     if (!f.no_fix && gap_before)
@@ -347,12 +583,18 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
     char *indent = f.no_fix ? NULL : al_py_indent_of(pf, loop);
     if (!f.no_fix && !indent)
         f.no_fix = "the loop does not start its line";
+    char *inner = f.no_fix || !f.g.row ? NULL : al_py_indent_of(pf, f.append_stmt);
+    if (!f.no_fix && f.g.row && (!inner || strlen(inner) <= strlen(indent)))
+        f.no_fix = "the loop's body does not start a line of its own";
+    free(inner);
     free(indent);
     report(m, &f, w->out);
     al_strlist_free(&bound);
     free(f.list);
     free(f.index);
     free(f.count);
+    free(f.g.row);
+    free(f.g.why);
 }
 
 void al_rule_al205(const al_rule_input *in, al_findings *out)

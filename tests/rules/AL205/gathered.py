@@ -1,0 +1,92 @@
+# Elements read out of a tensor: the same shape and dtype on every
+# iteration when the tensor is, and only the loop's index or what the loop
+# does not change picks them. The result is made from the first element.
+import torch
+
+
+def gather_expert_rows(w: torch.Tensor, idx: torch.Tensor, num_experts: int):
+    # Each expert's rows, permuted: one gather per expert.
+    rows = []
+    for e in range(num_experts):
+        rows.append(w[e][idx])  # expect: AL205 unsafe
+    return torch.stack(rows)
+
+
+def transposed_slices(w: torch.Tensor, n: int):
+    # A named element, a view made float: the stack rebinds the list.
+    outs = []
+    for i in range(n):
+        s = w[:, i].float().t()
+        outs.append(s)  # expect: AL205 unsafe
+    outs = torch.stack(outs)
+    return outs * 2
+
+
+def rows_of_a_buffer(n: int, width: int):
+    # The source is a buffer made here; each row a view of it.
+    table = torch.arange(n * width, dtype=torch.float32).reshape(n, width)
+    picked = []
+    for r in range(n):
+        picked.append(table[r].unsqueeze(0))  # expect: AL205 unsafe
+    out = torch.stack(picked, dim=0)
+    return out
+
+
+def gather_from_a_list(ws, n: int):
+    # A list of tensors, not a tensor: each element may have its own shape.
+    rows = []
+    for e in range(n):
+        rows.append(ws[e])  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def windows(w: torch.Tensor, n: int, k: int):
+    # The index inside a slice: the last windows are shorter.
+    parts = []
+    for i in range(n):
+        parts.append(w[i : i + k])  # expect: AL205 nofix
+    return torch.stack(parts)
+
+
+def source_written_before_the_stack(w: torch.Tensor, n: int):
+    # The elements are views of w, zeroed before the stack reads them: the
+    # stack copies zeros, a copy in the loop would keep the values.
+    views = []
+    for i in range(n):
+        views.append(w[i])  # expect: AL205 nofix
+    w.zero_()
+    return torch.stack(views)
+
+
+def element_written_in_the_loop(w: torch.Tensor, n: int):
+    # The element is written after it is appended: the stack sees it.
+    acc = []
+    for i in range(n):
+        row = w[i].clone()
+        acc.append(row)  # expect: AL205 nofix
+        row.mul_(2)
+    return torch.stack(acc)
+
+
+def picked_by_a_tensor_element(w: torch.Tensor, order: torch.Tensor, n: int):
+    # order[i] is a tensor: a bool one would add a dimension, not pick one.
+    rows = []
+    for i in range(n):
+        rows.append(w[order[i]])  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def ragged_prefixes(w: torch.Tensor, lengths: torch.Tensor, n: int):
+    # Each row cut to its own length: shapes differ.
+    rows = []
+    for i in range(n):
+        rows.append(w[i][: lengths[i]])  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def unknown_method(w: torch.Tensor, n: int):
+    # nonzero's shape depends on the values.
+    rows = []
+    for i in range(n):
+        rows.append(w[i].nonzero())  # expect: AL205 nofix
+    return torch.stack(rows)
