@@ -92,3 +92,22 @@ def dict_of_callables(handlers, key, x):
     buf = torch.zeros_like(x)  # expect: none
     handlers[key](buf)
     return buf
+
+
+def trtllm_decode(q, kv_cache, block_tables, seq_lens, max_seq_len):
+    # The workspace holds the kernels' semaphores: flashinfer documents it
+    # "must be initialized to 0 for its first use", so its zeros stay; the
+    # output's rows are the query's, written by the library's word.
+    workspace = torch.zeros(32 * 1024 * 1024, dtype=torch.uint8, device=q.device)  # expect: none
+    out = torch.zeros_like(q)  # expect: AL101 unsafe
+    flashinfer.decode.trtllm_batch_decode_with_kv_cache(
+        q, kv_cache, workspace, block_tables, seq_lens, max_seq_len, out=out
+    )
+    return out
+
+
+def wrapper_workspace(device):
+    # A wrapper keeps its workspace for every later plan and run: not
+    # written here, not reported.
+    float_workspace = torch.zeros(128 * 1024 * 1024, dtype=torch.uint8, device=device)  # expect: none
+    return flashinfer.BatchDecodeWithPagedKVCacheWrapper(float_workspace, "NHD")
