@@ -10,6 +10,8 @@
 #include "../analysis/python/values.h"
 #include "../base/util.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,12 +143,44 @@ static const char *const factories[] = {
     "torch.empty", "torch.zeros", "torch.ones", "torch.full", "torch.arange", "torch.eye",
     "torch.linspace", "torch.rand", "torch.randn", NULL};
 
+/* Torch functions whose result takes its shape and dtype from its
+ * arguments' alone, and that write nothing (no out= is read: a call
+ * passing one is not an element of its own). */
+static const char *const shape_functions[] = {
+    "torch.exp", "torch.log", "torch.sigmoid", "torch.tanh", "torch.relu", "torch.abs",
+    "torch.sqrt", "torch.rsqrt", "torch.neg", "torch.matmul", "torch.mm", "torch.bmm",
+    "torch.mul", "torch.add", "torch.sub", "torch.div", "torch.nn.functional.linear",
+    "torch.nn.functional.silu", "torch.nn.functional.relu", "torch.nn.functional.gelu",
+    "torch.nn.functional.softmax", NULL};
+
 static bool listed(const char *const *names, const char *name)
 {
     for (size_t i = 0; names[i]; i++)
         if (!strcmp(names[i], name))
             return true;
     return false;
+}
+
+/* Appends one reason to *why, "; " between. */
+static void add_why(char **why, const char *fmt, ...)
+{
+    al_strbuf b = {0};
+    if (*why)
+        al_strbuf_printf(&b, "%s; ", *why);
+    va_list ap;
+    va_start(ap, fmt);
+    char one[400];
+    vsnprintf(one, sizeof one, fmt, ap);
+    va_end(ap);
+    al_strbuf_puts(&b, one);
+    free(*why);
+    *why = al_strbuf_detach(&b);
+}
+
+/* The same value on every iteration: it names nothing the loop binds. */
+static bool invariant_value(const al_pyfile *pf, TSNode e, const al_strlist *bound, const char *index)
+{
+    return al_py_count_ident(pf, e, index) == 0 && al_loop_invariant(pf, e, bound);
 }
 
 /* A subscript's part that gives the same shape on every iteration: the
@@ -177,10 +211,13 @@ static bool invariant_tensor(const al_pymodule *m, TSNode func, TSNode loop, TSN
         bool ok = al_strlist_count(bound, name) == 0 && strcmp(name, index) &&
                   !ts_node_is_null(func);
         if (ok && al_py_param_annotated_tensor(pf, func, name)) {
-            al_strbuf b = {0};
-            al_strbuf_printf(&b, "`%s` is a parameter annotated a tensor", name);
-            free(*why);
-            *why = al_strbuf_detach(&b);
+            /* Bound again, it may hold anything. */
+            al_strlist in_body = {0};
+            al_py_bound_names(pf, al_node_field(func, "body"), &in_body);
+            ok = al_strlist_count(&in_body, name) == 0;
+            al_strlist_free(&in_body);
+            if (ok)
+                add_why(why, "`%s` is a parameter annotated a tensor, not bound again", name);
         } else if (ok) {
             TSNode v = al_value_single_binding(pf, func, loop, e);
             TSNode asg = ts_node_is_null(v) ? v : ts_node_parent(v);
@@ -191,13 +228,9 @@ static bool invariant_tensor(const al_pymodule *m, TSNode func, TSNode loop, TSN
                   invariant_tensor(m, func, loop, v, bound, index, depth + 1, why));
             if (ok) {
                 char *shown = al_node_text(pf, v);
-                al_strbuf b = {0};
-                al_strbuf_printf(&b, "`%s` is bound once, on line %zu, to `%.60s%s`%s%s", name,
-                                 al_node_row(v), shown, strlen(shown) > 60 ? "..." : "",
-                                 *why ? ", and " : "", *why ? *why : "");
+                add_why(why, "`%s` is bound once, on line %zu, to `%.60s%s`", name,
+                        al_node_row(v), shown, strlen(shown) > 60 ? "..." : "");
                 free(shown);
-                free(*why);
-                *why = al_strbuf_detach(&b);
             }
         }
         free(name);
@@ -224,15 +257,51 @@ static bool invariant_tensor(const al_pymodule *m, TSNode func, TSNode loop, TSN
     if (al_node_is(e, "attribute"))
         return (al_py_last_name_is(pf, e, "T") || al_py_last_name_is(pf, e, "mT")) &&
                invariant_tensor(m, func, loop, al_node_field(e, "object"), bound, index, depth + 1, why);
+    if (al_node_is(e, "unary_operator"))
+        return invariant_tensor(m, func, loop, al_node_field(e, "argument"), bound, index, depth + 1,
+                                why);
+    if (al_node_is(e, "binary_operator")) {
+        /* Broadcasting and type promotion give the same result for the
+         * same operands' shapes and dtypes: one an invariant tensor, the
+         * other one too or the same value on every iteration. */
+        TSNode op = al_node_field(e, "operator");
+        if (!al_node_is(op, "+") && !al_node_is(op, "-") && !al_node_is(op, "*") &&
+            !al_node_is(op, "/") && !al_node_is(op, "@"))
+            return false;
+        TSNode l = al_node_field(e, "left"), r = al_node_field(e, "right");
+        if (invariant_value(pf, r, bound, index))
+            return invariant_tensor(m, func, loop, l, bound, index, depth + 1, why);
+        if (invariant_value(pf, l, bound, index))
+            return invariant_tensor(m, func, loop, r, bound, index, depth + 1, why);
+        return invariant_tensor(m, func, loop, l, bound, index, depth + 1, why) &&
+               invariant_tensor(m, func, loop, r, bound, index, depth + 1, why);
+    }
     if (!al_node_is(e, "call"))
         return false;
     TSNode fn = al_node_field(e, "function");
     TSNode args = al_node_field(e, "arguments");
     char *q = al_pymodule_resolve(m, fn);
-    bool made = q && listed(factories, q);
+    bool made = q && listed(factories, q), op = q && listed(shape_functions, q);
     free(q);
     if (made)
-        return al_py_count_ident(pf, args, index) == 0 && al_loop_invariant(pf, args, bound);
+        return invariant_value(pf, args, bound, index);
+    if (op) {
+        /* Its first argument an invariant tensor, the rest invariant. */
+        al_py_args a;
+        al_py_args_read(e, &a);
+        if (a.npos < 1 || a.splat ||
+            !invariant_tensor(m, func, loop, a.pos[0], bound, index, depth + 1, why))
+            return false;
+        for (int i = 1; i < a.npos; i++)
+            if (!invariant_tensor(m, func, loop, a.pos[i], bound, index, depth + 1, why) &&
+                !invariant_value(pf, a.pos[i], bound, index))
+                return false;
+        for (int i = 0; i < a.nkw; i++)
+            if (al_node_text_eq(pf, al_node_field(a.kw[i], "name"), "out") ||
+                !invariant_value(pf, al_node_field(a.kw[i], "value"), bound, index))
+                return false;
+        return true;
+    }
     if (!al_node_is(fn, "attribute"))
         return false;
     char *meth = al_node_text(pf, al_node_field(fn, "attribute"));

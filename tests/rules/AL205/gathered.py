@@ -2,6 +2,7 @@
 # iteration when the tensor is, and only the loop's index or what the loop
 # does not change picks them. The result is made from the first element.
 import torch
+import torch.nn.functional as F
 
 
 def gather_expert_rows(w: torch.Tensor, idx: torch.Tensor, num_experts: int):
@@ -89,4 +90,40 @@ def unknown_method(w: torch.Tensor, n: int):
     rows = []
     for i in range(n):
         rows.append(w[i].nonzero())  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def expert_projections(x: torch.Tensor, w: torch.Tensor, num_experts: int, scale):
+    # A library result of invariant operands: F.linear's shape and dtype
+    # follow from x's and w[e]'s; scale is the same on every iteration.
+    ys = []
+    for e in range(num_experts):
+        ys.append(F.linear(x, w[e]) * scale)  # expect: AL205 unsafe
+    return torch.stack(ys)
+
+
+def scaled_by_a_list(w: torch.Tensor, factors, n: int):
+    # factors[i] may be an int on one iteration and a float on the next:
+    # the dtype may change.
+    rows = []
+    for i in range(n):
+        rows.append(w[i] * factors[i])  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def written_through_out(w: torch.Tensor, scratch: torch.Tensor, n: int):
+    # out= writes scratch on every iteration: every element is scratch.
+    rows = []
+    for i in range(n):
+        rows.append(torch.mul(w[i], 2, out=scratch))  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def annotated_then_rebound(w: torch.Tensor, n: int):
+    # The annotation no longer holds: w is a list of differently shaped
+    # tensors by the loop.
+    w = [w[: k + 1] for k in range(n)]
+    rows = []
+    for i in range(n):
+        rows.append(w[i])  # expect: AL205 nofix
     return torch.stack(rows)
