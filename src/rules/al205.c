@@ -31,6 +31,7 @@ typedef struct {
     TSNode named; /* `row = expr` before the append, or a null node */
     char *row;    /* the element's name in the fix */
     char *why;    /* what proved the tensor it is read out of */
+    bool unnamed; /* `row` and `elem` are both taken: no name for the fix */
 } gathered;
 
 typedef struct {
@@ -85,6 +86,36 @@ static bool counted_loop(const al_pyfile *pf, TSNode loop, char **index, char **
     *index = al_node_text(pf, left);
     *count = al_node_text(pf, a.pos[0]);
     return true;
+}
+
+/* Whether the loop's count gives the same value when the fix evaluates it
+ * again (before the loop, or in its first pass): names, attributes,
+ * numbers, arithmetic, `len(...)`, `.size()`, `.numel()` of such, no
+ * other call, and nothing the loop binds (its element's name may be one). */
+/* n of a loop `for i in range(n)`. */
+static TSNode loop_count(TSNode loop)
+{
+    al_py_args a;
+    al_py_args_read(al_node_field(loop, "right"), &a);
+    return a.pos[0];
+}
+
+static bool count_evaluable_again(const al_pyfile *pf, TSNode n, const al_strlist *bound, int depth)
+{
+    n = al_py_unparen(n);
+    if (depth > 20 || ts_node_is_null(n))
+        return false;
+    if (al_node_is(n, "binary_operator"))
+        return count_evaluable_again(pf, al_node_field(n, "left"), bound, depth + 1) &&
+               count_evaluable_again(pf, al_node_field(n, "right"), bound, depth + 1);
+    if (al_node_is(n, "unary_operator"))
+        return count_evaluable_again(pf, al_node_field(n, "argument"), bound, depth + 1);
+    if (al_node_is(n, "call") && al_node_text_eq(pf, al_node_field(n, "function"), "len")) {
+        al_py_args l;
+        al_py_args_read(n, &l);
+        return l.npos == 1 && !l.nkw && !l.splat && count_evaluable_again(pf, l.pos[0], bound, depth + 1);
+    }
+    return al_loop_invariant(pf, n, bound);
 }
 
 /* The element appended, when it is a constant-filled factory made once per
@@ -353,8 +384,11 @@ static bool gathered_element(const al_pymodule *m, TSNode func, TSNode loop, TSN
         for (size_t i = 0; names[i] && !g->row; i++)
             if (al_py_count_ident(pf, func, names[i]) == 0)
                 g->row = al_xstrdup(names[i]);
+        g->unnamed = !g->row;
+        if (!g->row)
+            g->row = al_xstrdup("");
     }
-    if (!g->row || !invariant_tensor(m, func, loop, g->expr, bound, index, 0, &g->why)) {
+    if (!invariant_tensor(m, func, loop, g->expr, bound, index, 0, &g->why)) {
         free(g->row);
         free(g->why);
         g->row = g->why = NULL;
@@ -630,6 +664,9 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
     else if (!counted_loop(pf, loop, &f.index, &f.count))
         f.no_fix = "the loop is not `for i in range(n)`, so the number of elements is not known "
                    "before it";
+    else if (!count_evaluable_again(pf, loop_count(loop), &bound, 0))
+        f.no_fix = "the fix evaluates the loop's count again, and it calls something or names "
+                   "what the loop binds: it may give another value";
     else if (al_strlist_count(&bound, f.index) != 1)
         f.no_fix = "the loop's index is bound again in the loop";
     else if (al_py_has_jump(body))
@@ -643,6 +680,8 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
                    "indexed by the loop's index and subscripts the loop does not change, "
                    "through methods that keep to their arguments, the loop's only other "
                    "statement)";
+    else if (f.g.unnamed)
+        f.no_fix = "the fix names the element `row` or `elem`, and the function uses both";
     else if (f.g.row && gap_after)
         f.no_fix = "statements between the loop and the copy may write what the elements view";
     /* The result is made where the list was: what the loop's element

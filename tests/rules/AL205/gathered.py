@@ -127,3 +127,39 @@ def annotated_then_rebound(w: torch.Tensor, n: int):
     for i in range(n):
         rows.append(w[i])  # expect: AL205 nofix
     return torch.stack(rows)
+
+
+def rows_counted_by_len(w: torch.Tensor):
+    # len(w) gives the same count when the fix reads it again.
+    rows = []
+    for i in range(len(w)):
+        rows.append(w[i].t())  # expect: AL205 unsafe
+    return torch.stack(rows)
+
+
+def count_drawn_from_an_iterator(w: torch.Tensor, sizes):
+    # The fix would call next() a second time: another count.
+    it = iter(sizes)
+    rows = []
+    for i in range(next(it)):
+        rows.append(w[i])  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def both_names_taken(w: torch.Tensor, n: int, row, elem):
+    # An element appended itself needs a name in the fix; these are the
+    # function's parameters.
+    rows = []
+    for i in range(n):
+        rows.append(w[i] + row + elem)  # expect: AL205 nofix
+    return torch.stack(rows)
+
+
+def count_named_like_the_element(w: torch.Tensor, n: int):
+    # The element is bound to n, the count's name: read again in the first
+    # pass, n would be the first row, not the count.
+    rows = []
+    for i in range(n):
+        n = w[i].sum()
+        rows.append(n)  # expect: AL205 nofix
+    return torch.stack(rows)
