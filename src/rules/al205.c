@@ -342,6 +342,98 @@ static bool invariant_tensor(const al_pymodule *m, TSNode func, TSNode loop, TSN
            invariant_tensor(m, func, loop, al_node_field(fn, "object"), bound, index, depth + 1, why);
 }
 
+/* Methods that give a view of their tensor, never new memory. */
+static const char *const view_methods[] = {
+    "t", "transpose", "permute", "view", "unsqueeze", "squeeze", "detach", "narrow", "select",
+    "expand", "expand_as", "view_as", "unflatten", "movedim", "swapaxes", NULL};
+
+/* A subscript part that picks without copying: a number, the loop's
+ * index (an int from range), a slice, None, `...`. */
+static bool basic_subscript(const al_pyfile *pf, TSNode s, const char *index)
+{
+    if (al_node_is(s, "integer") || al_node_is(s, "none") || al_node_is(s, "ellipsis") ||
+        (al_node_is(s, "identifier") && al_node_text_eq(pf, s, index)))
+        return true;
+    if (al_node_is(s, "unary_operator"))
+        return al_node_is(al_node_field(s, "argument"), "integer");
+    return al_node_is(s, "slice"); /* whatever its bounds: a slice is a view */
+}
+
+/* The appended value: e, or what the loop's one plain binding of the name
+ * e gives it. */
+static TSNode appended_value(const al_pyfile *pf, TSNode loop, TSNode e, const al_strlist *bound)
+{
+    if (!al_node_is(e, "identifier"))
+        return e;
+    char *name = al_node_text(pf, e);
+    TSNode value = {0};
+    if (al_strlist_count(bound, name) == 1) {
+        TSNode body = al_node_field(loop, "body");
+        for (uint32_t i = 0; i < ts_node_named_child_count(body); i++) {
+            TSNode asg = al_py_name_assignment(ts_node_named_child(body, i));
+            if (!ts_node_is_null(asg) && al_node_text_eq(pf, al_node_field(asg, "left"), name))
+                value = al_node_field(asg, "right");
+        }
+    }
+    free(name);
+    return value;
+}
+
+/* Whether e is surely a tensor that exists anyway, or a view of one: a
+ * name the loop does not bind, the loop's target over a container (not a
+ * call's result), a name the loop binds once to such; an attribute of
+ * such; basic indexing (a list's element, a tensor's view) and
+ * view_methods of such. The list then keeps no memory of its own alive:
+ * what it holds, something else holds too. (A property that computes a
+ * new tensor on every read would be missed: a finding not made, never a
+ * wrong one.) */
+static bool existing_tensor(const al_pyfile *pf, TSNode loop, TSNode e, const al_strlist *bound,
+                            const char *index, int depth)
+{
+    e = al_py_unparen(e);
+    if (depth > 12 || ts_node_is_null(e))
+        return false;
+    if (al_node_is(e, "identifier")) {
+        char *name = al_node_text(pf, e);
+        size_t times = al_strlist_count(bound, name);
+        TSNode left = al_node_field(loop, "left"), right = al_node_field(loop, "right");
+        bool ok = times == 0;
+        if (times == 1 && al_node_is(loop, "for_statement") && al_node_text_eq(pf, left, name))
+            ok = !al_node_is(al_py_unparen(right), "call") && strcmp(name, index);
+        else if (times == 1)
+            ok = existing_tensor(pf, loop, appended_value(pf, loop, e, bound), bound, index,
+                                 depth + 1);
+        free(name);
+        return ok;
+    }
+    if (al_node_is(e, "attribute"))
+        return existing_tensor(pf, loop, al_node_field(e, "object"), bound, index, depth + 1);
+    if (al_node_is(e, "subscript")) {
+        if (!existing_tensor(pf, loop, al_node_field(e, "value"), bound, index, depth + 1))
+            return false;
+        for (uint32_t i = 1; i < ts_node_named_child_count(e); i++) {
+            TSNode s = ts_node_named_child(e, i);
+            if (al_node_is(s, "tuple") || al_node_is(s, "expression_list")) {
+                for (uint32_t k = 0; k < ts_node_named_child_count(s); k++)
+                    if (!basic_subscript(pf, ts_node_named_child(s, k), index))
+                        return false;
+            } else if (!al_node_is(s, "comment") && !basic_subscript(pf, s, index)) {
+                return false;
+            }
+        }
+        return true;
+    }
+    if (!al_node_is(e, "call"))
+        return false;
+    TSNode fn = al_node_field(e, "function");
+    if (!al_node_is(fn, "attribute"))
+        return false;
+    char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
+    bool view = listed(view_methods, meth);
+    free(meth);
+    return view && existing_tensor(pf, loop, al_node_field(fn, "object"), bound, index, depth + 1);
+}
+
 /* The element, when the loop's body is `[row = E]; lst.append(row or E)`
  * and E an invariant_tensor: nothing in the loop writes, so copying each
  * element into its row where it is appended sees what the stack would.
@@ -658,6 +750,27 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
     }
     al_strlist bound = {0};
     al_py_bound_names(pf, loop, &bound);
+    /* Elements that exist anyway (a parameter's rows, a module's weights,
+     * views of them) cost the list nothing: there is no peak to halve. */
+    TSNode value = appended_value(pf, loop, e, &bound);
+    char *range_index = NULL, *range_count = NULL;
+    if (!counted_loop(pf, loop, &range_index, &range_count))
+        range_index = al_xstrdup("");
+    bool existing = !ts_node_is_null(value) && existing_tensor(pf, loop, value, &bound, range_index, 0);
+    free(range_index);
+    free(range_count);
+    if (existing) {
+        char *shown = al_node_text(pf, value);
+        al_rule_decline(w->in, "AL205", "list-then-stack", ts_node_start_byte(f.append_stmt),
+                        ts_node_end_byte(f.append_stmt),
+                        "`%s` collects `%.80s%s`, a tensor that exists anyway or a view of one: the "
+                        "list holds no memory of its own, so preallocating saves nothing",
+                        f.list, shown, strlen(shown) > 80 ? "..." : "");
+        free(shown);
+        al_strlist_free(&bound);
+        free(f.list);
+        return;
+    }
     if (f.cat)
         f.no_fix = "`torch.cat` joins the elements along a dimension they already have; their "
                    "sizes there are not proved equal";

@@ -24,11 +24,11 @@ def transposed_slices(w: torch.Tensor, n: int):
 
 
 def rows_of_a_buffer(n: int, width: int):
-    # The source is a buffer made here; each row a view of it.
-    table = torch.arange(n * width, dtype=torch.float32).reshape(n, width)
+    # The source is a buffer made here; each row a float copy of it.
+    table = torch.arange(n * width, dtype=torch.int32).reshape(n, width)
     picked = []
     for r in range(n):
-        picked.append(table[r].unsqueeze(0))  # expect: AL205 unsafe
+        picked.append(table[r].float().unsqueeze(0))  # expect: AL205 unsafe
     out = torch.stack(picked, dim=0)
     return out
 
@@ -37,7 +37,7 @@ def gather_from_a_list(ws, n: int):
     # A list of tensors, not a tensor: each element may have its own shape.
     rows = []
     for e in range(n):
-        rows.append(ws[e])  # expect: AL205 nofix
+        rows.append(ws[e].float())  # expect: AL205 nofix
     return torch.stack(rows)
 
 
@@ -45,16 +45,16 @@ def windows(w: torch.Tensor, n: int, k: int):
     # The index inside a slice: the last windows are shorter.
     parts = []
     for i in range(n):
-        parts.append(w[i : i + k])  # expect: AL205 nofix
+        parts.append(w[i : i + k] * 2)  # expect: AL205 nofix
     return torch.stack(parts)
 
 
 def source_written_before_the_stack(w: torch.Tensor, n: int):
-    # The elements are views of w, zeroed before the stack reads them: the
-    # stack copies zeros, a copy in the loop would keep the values.
+    # w[i].float() is w[i] itself when w is float32: a view of w, zeroed
+    # before the stack reads it; a copy in the loop would keep the values.
     views = []
     for i in range(n):
-        views.append(w[i])  # expect: AL205 nofix
+        views.append(w[i].float())  # expect: AL205 nofix
     w.zero_()
     return torch.stack(views)
 
@@ -81,7 +81,7 @@ def ragged_prefixes(w: torch.Tensor, lengths: torch.Tensor, n: int):
     # Each row cut to its own length: shapes differ.
     rows = []
     for i in range(n):
-        rows.append(w[i][: lengths[i]])  # expect: AL205 nofix
+        rows.append(w[i][: lengths[i]] * 2)  # expect: AL205 nofix
     return torch.stack(rows)
 
 
@@ -125,7 +125,7 @@ def annotated_then_rebound(w: torch.Tensor, n: int):
     w = [w[: k + 1] for k in range(n)]
     rows = []
     for i in range(n):
-        rows.append(w[i])  # expect: AL205 nofix
+        rows.append(w[i].float())  # expect: AL205 nofix
     return torch.stack(rows)
 
 
@@ -133,7 +133,7 @@ def rows_counted_by_len(w: torch.Tensor):
     # len(w) gives the same count when the fix reads it again.
     rows = []
     for i in range(len(w)):
-        rows.append(w[i].t())  # expect: AL205 unsafe
+        rows.append(w[i].t() * 2)  # expect: AL205 unsafe
     return torch.stack(rows)
 
 
@@ -142,7 +142,7 @@ def count_drawn_from_an_iterator(w: torch.Tensor, sizes):
     it = iter(sizes)
     rows = []
     for i in range(next(it)):
-        rows.append(w[i])  # expect: AL205 nofix
+        rows.append(w[i] + 1)  # expect: AL205 nofix
     return torch.stack(rows)
 
 
@@ -163,3 +163,28 @@ def count_named_like_the_element(w: torch.Tensor, n: int):
         n = w[i].sum()
         rows.append(n)  # expect: AL205 nofix
     return torch.stack(rows)
+
+
+def views_of_a_parameter(w: torch.Tensor, n: int):
+    # Views of a tensor the caller holds: the list keeps no memory of its
+    # own, there is no peak to halve.
+    rows = []
+    for i in range(n):
+        rows.append(w[i].t())  # expect: none
+    return torch.stack(rows)
+
+
+def windows_of_a_parameter(w: torch.Tensor, n: int, k: int):
+    # Slices are views, whatever their bounds.
+    parts = []
+    for i in range(n):
+        parts.append(w[i : i + k])  # expect: none
+    return torch.stack(parts)
+
+
+def module_weights(experts, n: int):
+    # Each expert's weight exists anyway.
+    weights = []
+    for e in range(n):
+        weights.append(experts[e].weight)  # expect: none
+    return torch.stack(weights)
