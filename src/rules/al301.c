@@ -321,6 +321,34 @@ static void report_swap(TSNode loop, TSNode call, const char *name, const char *
                     ts_node_end_byte(call), al_strbuf_detach(&msg), NULL);
 }
 
+/* Whether a size the factory is given is the literal 0: a tensor of no
+ * elements, for which no memory is allocated, so hoisting it saves
+ * nothing. */
+static bool zero_sized(const al_pyfile *pf, TSNode call, const char *factory)
+{
+    if (al_str_ends_with(factory, "_like"))
+        return false; /* the shape is the template's */
+    al_py_args a;
+    al_py_args_read(call, &a);
+    /* full(size, fill_value): the fill is no size. */
+    int npos = strstr(factory, "full") && a.npos > 1 ? 1 : a.npos;
+    TSNode sizes[16];
+    int n = 0;
+    for (int i = 0; i < npos && n < 16; i++) {
+        TSNode p = al_py_unparen(a.pos[i]);
+        if (al_node_is(p, "tuple") || al_node_is(p, "list")) {
+            for (uint32_t k = 0; k < ts_node_named_child_count(p) && n < 16; k++)
+                sizes[n++] = ts_node_named_child(p, k);
+        } else {
+            sizes[n++] = p;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (al_node_is(sizes[i], "integer") && al_node_text_eq(pf, sizes[i], "0"))
+            return true;
+    return false;
+}
+
 static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
 {
     al_rule_visit *w = arg;
@@ -337,6 +365,13 @@ static void alloc_in_loop(TSNode func, TSNode stmt, void *arg)
     TSNode loop = al_enclosing_loop(func, stmt);
     if (ts_node_is_null(loop))
         return;
+    if (zero_sized(pf, call, factory)) {
+        al_rule_decline(w->in, "AL301", "alloc-in-loop", ts_node_start_byte(call),
+                        ts_node_end_byte(call),
+                        "a size of this factory is 0: the tensor has no elements and its "
+                        "storage 0 bytes (no buffer is allocated), so hoisting it saves nothing");
+        return;
+    }
     char *name = al_node_text(pf, target);
     al_strlist bound = {0};
     al_py_bound_names(pf, loop, &bound);

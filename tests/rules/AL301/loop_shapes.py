@@ -50,3 +50,24 @@ def around_the_loop(chunks, width, acc):
     after = torch.zeros(width)  # expect: none
     parts = [torch.zeros(width) for _ in chunks]  # expect: none
     return after, parts
+
+
+def gather_none_selected(pools, device):
+    # A tensor of no elements has a storage of 0 bytes: nothing to hoist.
+    for pool in pools:
+        picked = torch.empty(0, dtype=torch.int64, device=device)  # expect: none
+        pool.release(picked)
+
+
+def zero_rows_of_width(batches, width, device):
+    # 0 rows of any width: no elements either.
+    for b in batches:
+        acc = torch.zeros((0, width), device=device)  # expect: none
+        b.merge(acc)
+
+
+def offsets_filled_with_zero(items, device):
+    # full((3, 1), 0): the 0 is the fill, not a size; three elements.
+    for it in items:
+        pos = torch.full((3, 1), 0, dtype=torch.long, device=device)  # expect: AL301 unsafe
+        it.shift(pos)
