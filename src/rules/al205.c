@@ -193,6 +193,7 @@ static bool listed(const char *const *names, const char *name)
 }
 
 /* Appends one reason to *why, "; " between. */
+static void add_why(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_why(char **why, const char *fmt, ...)
 {
     al_strbuf b = {0};
