@@ -819,10 +819,13 @@ static char *unproved(const al_rule_input *in, TSNode func, TSNode stmt, const i
         grad_unproved(in->py, func, stmt, name, param, dom, &why);
     TSNode block, use = al_stream_use(in->py, func, stmt, name, &block);
     if (!ts_node_is_null(use))
-        al_strbuf_printf(&why, "%s`%s` is read on line %zu in a block that switches CUDA streams "
-                               "(line %zu): work queued there may still read it when the update "
-                               "writes it in place",
-                         why.len ? "; " : "", name, al_node_row(use), al_node_row(block));
+        al_strbuf_printf(&why, "%s`%s` is read on line %zu %s (line %zu): work queued there may "
+                               "still read it when the update writes it in place",
+                         why.len ? "; " : "", name, al_node_row(use),
+                         al_node_is(block, "with_statement")
+                             ? "in a block that switches CUDA streams"
+                             : "after `torch.cuda.set_stream(...)` switches CUDA streams",
+                         al_node_row(block));
     bool floating = dtype.kind == AL_DTYPE_FLOAT;
     al_strbuf shape = {0};
     switch (ip->kind) {

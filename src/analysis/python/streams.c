@@ -9,8 +9,6 @@
 #include <ctype.h>
 #include <string.h>
 
-/* Whether a `with` item's text names a stream: the word `stream` in any
- * case, as a whole name or part of one (`alt_stream`, `StreamContext`). */
 /* Whether text holds the word `stream` in any case, alone or in a name
  * (`alt_stream`, `StreamContext`). */
 static bool says_stream(const char *p, size_t len)
@@ -130,6 +128,69 @@ static al_visit find_use(TSNode n, void *arg)
     return AL_VISIT_OVER;
 }
 
+typedef struct {
+    const al_pymodule *m;
+    TSNode func, stmt;
+    const char *name;
+    TSNode call;             /* the set_stream call met last */
+    uint32_t from, to;       /* where a read of name is looked for */
+    TSNode found;
+} set_stream_use;
+
+static al_visit find_read(TSNode n, void *arg)
+{
+    set_stream_use *s = arg;
+    if (!ts_node_is_null(s->found) || ts_node_end_byte(n) <= s->from || ts_node_start_byte(n) >= s->to)
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "lambda"))
+        return AL_VISIT_OVER;
+    if (!al_node_is(n, "identifier") || ts_node_start_byte(n) < s->from ||
+        !al_node_text_eq(s->m->pf, n, s->name))
+        return AL_VISIT_INTO;
+    TSNode par = ts_node_parent(n);
+    if (!(al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "attribute"), n)))
+        s->found = n;
+    return AL_VISIT_OVER;
+}
+
+/* `torch.cuda.set_stream(s)` before stmt (or in a loop around both): what
+ * follows it runs on s until it is set again, which is not followed, so
+ * every read of name from the call to stmt counts, unless the current
+ * stream waits after it. */
+static al_visit find_set_stream(TSNode n, void *arg)
+{
+    set_stream_use *s = arg;
+    if (!ts_node_is_null(s->found))
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "function_definition") || al_node_is(n, "lambda"))
+        return AL_VISIT_OVER;
+    if (!al_node_is(n, "call") ||
+        !al_pymodule_resolves_to(s->m, al_node_field(n, "function"), "torch.cuda.set_stream"))
+        return AL_VISIT_INTO;
+    uint32_t end = ts_node_end_byte(n), at = ts_node_start_byte(s->stmt);
+    if (end <= at) {
+        s->from = end, s->to = at;
+    } else if (in_common_loop(s->func, n, s->stmt)) {
+        TSNode loop = ts_node_parent(s->stmt);
+        while (!al_node_is(loop, "for_statement") && !al_node_is(loop, "while_statement"))
+            loop = ts_node_parent(loop);
+        s->from = end, s->to = ts_node_end_byte(loop);
+    } else {
+        return AL_VISIT_OVER;
+    }
+    al_node_preorder(al_node_field(s->func, "body"), find_read, s);
+    if (!ts_node_is_null(s->found) && end <= at) {
+        stream_use w = {.m = s->m, .func = s->func, .stmt = s->stmt,
+                        .from = ts_node_end_byte(s->found), .to = at};
+        al_node_preorder(al_node_field(s->func, "body"), find_wait, &w);
+        if (w.waited)
+            s->found = (TSNode){0};
+    }
+    if (!ts_node_is_null(s->found))
+        s->call = n;
+    return AL_VISIT_OVER;
+}
+
 TSNode al_stream_use(const al_pymodule *m, TSNode func, TSNode stmt, const char *name, TSNode *block)
 {
     /* Asked of every in-place candidate: a function whose text never says
@@ -142,5 +203,10 @@ TSNode al_stream_use(const al_pymodule *m, TSNode func, TSNode stmt, const char 
     stream_use s = {.m = m, .func = func, .stmt = stmt, .name = name};
     al_node_preorder(al_node_field(func, "body"), find_use, &s);
     *block = s.block;
-    return s.found;
+    if (!ts_node_is_null(s.found) || !memmem(p, len, "set_stream", 10))
+        return s.found;
+    set_stream_use u = {.m = m, .func = func, .stmt = stmt, .name = name};
+    al_node_preorder(al_node_field(func, "body"), find_set_stream, &u);
+    *block = u.call;
+    return u.found;
 }

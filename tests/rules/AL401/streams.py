@@ -62,3 +62,39 @@ def waited_the_wrong_way(hidden, alt_stream):
     alt_stream.wait_stream(current)
     h = h * 2.0  # expect: AL401 unsafe
     return h, shared
+
+
+@torch.inference_mode()
+def switched_by_set_stream(hidden, alt_stream):
+    # set_stream instead of a `with` block: the read on the side stream may
+    # still be queued when the main stream would scale `h` in place.
+    main = torch.cuda.current_stream()
+    h = torch.exp(hidden)
+    torch.cuda.set_stream(alt_stream)
+    shared = torch.sigmoid(h)
+    torch.cuda.set_stream(main)
+    h = h * 2.0  # expect: AL401 unsafe
+    return h, shared
+
+
+@torch.inference_mode()
+def set_stream_then_waited(hidden, alt_stream):
+    # Back on the main stream, which waits for the side one first.
+    main = torch.cuda.current_stream()
+    h = torch.exp(hidden)
+    torch.cuda.set_stream(alt_stream)
+    shared = torch.sigmoid(h)
+    torch.cuda.set_stream(main)
+    main.wait_stream(alt_stream)
+    h = h * 2.0  # expect: AL401 safe
+    return h, shared
+
+
+@torch.inference_mode()
+def set_stream_after_the_update(hidden, alt_stream):
+    # The side stream reads the updated tensor in either form.
+    h = torch.exp(hidden)
+    h = h * 2.0  # expect: AL401 safe
+    torch.cuda.set_stream(alt_stream)
+    shared = torch.sigmoid(h)
+    return h, shared
