@@ -3,6 +3,14 @@
   AL205 list-then-stack   64 experts' weights converted and transposed one
                           by one, appended to a list and stacked, against
                           one preallocated result written slice by slice;
+  AL205 gathered          the same experts' rows gathered by a permutation
+                          and made fp32 (`w[e][idx].float()`), stacked,
+                          against alloclint's fix: the result made from the
+                          first element, each element copied into its row;
+  AL205 views             views of a tensor held anyway (`w[e].t()`),
+                          stacked, against a preallocated result: the list
+                          holds no memory of its own, so alloclint does not
+                          report it;
   AL401 in-place          a residual chain `x = x + f(x)` over L layers,
                           against `x += f(x)`.
 
@@ -10,7 +18,8 @@ Measured with torch.cuda.max_memory_allocated() around each form, after
 emptying the cache, so a figure is the bytes PyTorch's allocator had handed
 out at the peak (inputs included; the other form's result is moved to the
 host first, so it is not counted). Each pair is also checked to compute the
-same bits. `--check` runs small sizes only; `--json PATH` writes the rows."""
+same bits, and timed (median of 5 runs after one warm-up, CUDA events).
+`--check` runs small sizes only; `--json PATH` writes the rows."""
 
 import json
 import sys
@@ -32,15 +41,31 @@ def peak(fn):
     return out, torch.cuda.max_memory_allocated(), base
 
 
+def millis(fn):
+    fn()
+    times = []
+    for _ in range(5):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return sorted(times)[2]
+
+
 def pair(rewrite, case, result_bytes, original, rewritten):
     """Both forms' peaks, the first's result moved to the host before the
-    second runs (so it is not counted), and whether they agree."""
+    second runs (so it is not counted), whether they agree, and their
+    times."""
     a, pa, base = peak(original)
     a = a.cpu()
     b, pb, _ = peak(rewritten)
+    b = b.cpu()
     return {"rewrite": rewrite, "case": case, "inputs_MiB": base / 2**20,
             "result_MiB": result_bytes / 2**20, "original_peak_MiB": pa / 2**20,
-            "rewritten_peak_MiB": pb / 2**20, "same_bits": same_bits(a, b.cpu())}
+            "rewritten_peak_MiB": pb / 2**20, "same_bits": same_bits(a, b),
+            "original_ms": millis(original), "rewritten_ms": millis(rewritten)}
 
 
 def experts_list(weights):
@@ -55,6 +80,38 @@ def experts_prealloc(weights):
     out = torch.empty((n, cols, rows), dtype=torch.float32, device=weights[0].device)
     for e in range(n):
         out[e].copy_(weights[e].t())
+    return out
+
+
+def gathered_list(w, idx):
+    rows = []
+    for e in range(w.shape[0]):
+        rows.append(w[e][idx].float())
+    return torch.stack(rows)
+
+
+def gathered_first_element(w, idx):
+    # alloclint's AL205 fix, as it writes it.
+    for e in range(w.shape[0]):
+        row = w[e][idx].float()
+        if e == 0:
+            rows = row.new_empty((w.shape[0], *row.shape))
+        rows[e] = row
+    return rows
+
+
+def views_list(w):
+    mats = []
+    for e in range(w.shape[0]):
+        mats.append(w[e].t())
+    return torch.stack(mats)
+
+
+def views_prealloc(w):
+    n, rows, cols = w.shape
+    out = torch.empty((n, cols, rows), dtype=w.dtype, device=w.device)
+    for e in range(n):
+        out[e] = w[e].t()
     return out
 
 
@@ -97,6 +154,15 @@ def main(argv):
         rows.append(pair("AL205", f"{n_exp} experts {r}x{c} bf16 -> fp32, stacked", n_exp * r * c * 4,
                          lambda: experts_list(weights), lambda: experts_prealloc(weights)))
         del weights
+        # The same shapes in one tensor: rows gathered by a permutation.
+        w = torch.randn(n_exp, r, c, device="cuda", dtype=torch.bfloat16)
+        idx = torch.randperm(r, device="cuda")
+        rows.append(pair("AL205", f"{n_exp} experts {r}x{c} bf16, rows gathered, fp32",
+                         n_exp * r * c * 4, lambda: gathered_list(w, idx),
+                         lambda: gathered_first_element(w, idx)))
+        rows.append(pair("AL205", f"{n_exp} experts {r}x{c} bf16, transposed views",
+                         n_exp * r * c * 2, lambda: views_list(w), lambda: views_prealloc(w)))
+        del w, idx
         # A residual chain of L layers over tokens x hidden bf16.
         tokens, hidden, layers = (64, 128, 4) if check else (8192, 4096, 8)
         x0 = torch.randn(tokens, hidden, device="cuda", dtype=torch.bfloat16)
@@ -115,14 +181,15 @@ def main(argv):
     dev = torch.cuda.get_device_name()
     print(f"peak device memory on {dev} (torch {torch.__version__})")
     print("| rewrite | case | inputs MiB | result MiB | original peak MiB | rewritten peak MiB | "
-          "peak above inputs: original / rewritten | same bits |")
-    print("|---|---|---|---|---|---|---|---|")
+          "peak above inputs: original / rewritten | ms: original / rewritten | same bits |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for rw in rows:
         above_a = rw["original_peak_MiB"] - rw["inputs_MiB"]
         above_b = rw["rewritten_peak_MiB"] - rw["inputs_MiB"]
         print(f"| {rw['rewrite']} | {rw['case']} | {rw['inputs_MiB']:.0f} | {rw['result_MiB']:.0f} | "
               f"{rw['original_peak_MiB']:.0f} | {rw['rewritten_peak_MiB']:.0f} | "
-              f"{above_a:.0f} / {above_b:.0f} | {rw['same_bits']} |")
+              f"{above_a:.0f} / {above_b:.0f} | {rw['original_ms']:.2f} / {rw['rewritten_ms']:.2f} | "
+              f"{rw['same_bits']} |")
     if out_path:
         with open(out_path, "w") as fh:
             json.dump({"device": dev, "torch": torch.__version__, "rows": rows}, fh, indent=1)
