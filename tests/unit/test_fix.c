@@ -345,6 +345,41 @@ static void syntax_error_file_is_not_fixed(void **state)
     al_lint_result_free(&res);
 }
 
+/* Errors withhold fixes only: a file whose findings offer none is not
+ * parsed past them, and its findings stand as the sound part found them.
+ * A fix among them brings the rest's parse, and its errors, back. */
+static void syntax_error_matters_only_to_fixes(void **state)
+{
+    (void)state;
+    const char *text = "import torch\n"
+                       "def f(experts, n):\n"
+                       "    ws = []\n"
+                       "    for e in range(n):\n"
+                       "        w = experts[e].weight.float().t()\n"
+                       "        ws.append(w)\n"
+                       "    return torch.stack(ws)\n"
+                       "def g(:\n";
+    al_lint_result res;
+    lint_text(text, strlen(text), false, &res);
+    assert_false(res.syntax_error);
+    assert_int_equal(res.findings.n, 1);
+    assert_string_equal(res.findings.items[0].code, "AL205");
+    assert_null(res.findings.items[0].fix);
+    assert_false(al_findings_any_fix(&res.findings));
+    al_lint_result_free(&res);
+    const char *with_fix = "import torch\n"
+                           "def f(x):\n"
+                           "    b = torch.zeros(3)\n"
+                           "    b.copy_(x)\n"
+                           "    return b\n"
+                           "def g(:\n";
+    lint_text(with_fix, strlen(with_fix), false, &res);
+    assert_true(res.syntax_error);
+    assert_true(al_findings_any_fix(&res.findings));
+    assert_int_equal(res.findings.items[0].fix->applicability, AL_FIX_DISPLAY_ONLY);
+    al_lint_result_free(&res);
+}
+
 static void nul_byte_file_is_not_fixed(void **state)
 {
     (void)state;
@@ -499,6 +534,7 @@ int main(void)
         cmocka_unit_test(out_of_range_edit_is_rejected),
         cmocka_unit_test(crlf_bom_tabs_survive_and_fix_is_idempotent),
         cmocka_unit_test(syntax_error_file_is_not_fixed),
+        cmocka_unit_test(syntax_error_matters_only_to_fixes),
         cmocka_unit_test(nul_byte_file_is_not_fixed),
         cmocka_unit_test(prefilter_skips_files_without_factories),
         cmocka_unit_test(wrap_leaves_short_lines),
