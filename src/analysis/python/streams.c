@@ -171,8 +171,10 @@ static al_visit find_set_stream(TSNode n, void *arg)
     if (end <= at) {
         s->from = end, s->to = at;
     } else if (in_common_loop(s->func, n, s->stmt)) {
+        /* To the end of the innermost loop that holds both. */
         TSNode loop = ts_node_parent(s->stmt);
-        while (!al_node_is(loop, "for_statement") && !al_node_is(loop, "while_statement"))
+        while ((!al_node_is(loop, "for_statement") && !al_node_is(loop, "while_statement")) ||
+               ts_node_end_byte(loop) < end)
             loop = ts_node_parent(loop);
         s->from = end, s->to = ts_node_end_byte(loop);
     } else {

@@ -98,3 +98,19 @@ def set_stream_after_the_update(hidden, alt_stream):
     torch.cuda.set_stream(alt_stream)
     shared = torch.sigmoid(h)
     return h, shared
+
+
+@torch.inference_mode()
+def set_stream_in_the_outer_loop(hidden, alt_stream, steps: int, inner: int):
+    # The update sits in an inner loop; the side stream, set after that
+    # loop in the outer one, reads `h` before the next outer pass updates it.
+    main = torch.cuda.current_stream()
+    h = torch.exp(hidden)
+    outs = []
+    for _ in range(steps):
+        for _ in range(inner):
+            h = h * 0.5  # expect: AL401 unsafe
+        torch.cuda.set_stream(alt_stream)
+        outs.append(torch.sigmoid(h).sum())
+        torch.cuda.set_stream(main)
+    return h, outs
