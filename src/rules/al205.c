@@ -525,13 +525,31 @@ static al_fix *gathered_fix(const al_pyfile *pf, const liststack *f)
         al_strbuf_printf(&t, "%s = %s\n%s", f->g.row, e, ind);
         free(e);
     }
-    al_strbuf_printf(&t, "if %s == 0:\n%s%s%s = %s.new_empty((%s, *%s.shape))\n%s%s[%s] = %s",
-                     f->index, ind, unit, f->list, f->g.row, f->count, f->g.row, ind, f->list,
-                     f->index, f->g.row);
-    al_fix *fix = al_fix_new(AL_FIX_UNSAFE,
-                             "Make the result from the first element and copy each element into "
-                             "its row (a loop of no iteration leaves the name unbound, where "
-                             "`torch.stack` of an empty list raises)");
+    /* n as a factor: in parentheses unless one name, number or call. */
+    bool plain = strspn(f->count, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                  "0123456789_.") == strlen(f->count) ||
+                 (!strncmp(f->count, "len(", 4) && !strchr(f->count + 4, '(') &&
+                  !strchr(f->count, ' '));
+    al_strbuf factor = {0};
+    al_strbuf_printf(&factor, plain ? "%s" : "(%s)", f->count);
+    if (f->cat) /* rows of n equal blocks along dimension 0 */
+        al_strbuf_printf(&t,
+                         "if %s == 0:\n%s%s%s = %s.new_empty((%s * %s.shape[0], *%s.shape[1:]))\n"
+                         "%s%s[%s * %s.shape[0] : (%s + 1) * %s.shape[0]] = %s",
+                         f->index, ind, unit, f->list, f->g.row, factor.data, f->g.row, f->g.row,
+                         ind, f->list, f->index, f->g.row, f->index, f->g.row, f->g.row);
+    else
+        al_strbuf_printf(&t, "if %s == 0:\n%s%s%s = %s.new_empty((%s, *%s.shape))\n%s%s[%s] = %s",
+                         f->index, ind, unit, f->list, f->g.row, f->count, f->g.row, ind, f->list,
+                         f->index, f->g.row);
+    al_strbuf_free(&factor);
+    al_strbuf why = {0};
+    al_strbuf_printf(&why, "Make the result from the first element and copy each element into "
+                           "its %s (a loop of no iteration leaves the name unbound, where "
+                           "`torch.%s` of an empty list raises)",
+                     f->cat ? "block of rows" : "row", f->cat ? "cat" : "stack");
+    al_fix *fix = al_fix_new(AL_FIX_UNSAFE, why.data);
+    al_strbuf_free(&why);
     al_fix_add_edit(fix, ls, le, "");
     al_fix_add_edit(fix, ts_node_start_byte(f->append_stmt), ts_node_end_byte(f->append_stmt),
                     t.data);
@@ -772,10 +790,7 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         free(f.list);
         return;
     }
-    if (f.cat)
-        f.no_fix = "`torch.cat` joins the elements along a dimension they already have; their "
-                   "sizes there are not proved equal";
-    else if (!counted_loop(pf, loop, &f.index, &f.count))
+    if (!counted_loop(pf, loop, &f.index, &f.count))
         f.no_fix = "the loop is not `for i in range(n)`, so the number of elements is not known "
                    "before it";
     else if (!count_evaluable_again(pf, loop_count(loop), &bound, 0))
@@ -787,7 +802,12 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         f.no_fix = "the loop may end an iteration early (break, continue, return)";
     else if (uses_after != 1)
         f.no_fix = "the list is used again after the copy";
-    else if (!invariant_element(m, loop, &bound, e, &f.el) &&
+    else if (f.cat && !gathered_element(m, func, loop, f.append_stmt, e, &bound, f.index, &f.g))
+        f.no_fix = "`torch.cat` joins the elements along a dimension they already have; their "
+                   "sizes there are not proved equal (they are for a tensor indexed by the "
+                   "loop's index and subscripts the loop does not change, through methods that "
+                   "keep to their arguments, the loop's only other statement)";
+    else if (!f.cat && !invariant_element(m, loop, &bound, e, &f.el) &&
              !gathered_element(m, func, loop, f.append_stmt, e, &bound, f.index, &f.g))
         f.no_fix = "the element's shape and dtype are not proved the same on every iteration "
                    "(a factory with loop-invariant sizes, dtype and device is; so is a tensor "

@@ -188,3 +188,27 @@ def module_weights(experts, n: int):
     for e in range(n):
         weights.append(experts[e].weight)  # expect: none
     return torch.stack(weights)
+
+
+def concat_expert_rows(w: torch.Tensor, idx: torch.Tensor, num_experts: int):
+    # torch.cat of elements of one shape: n equal blocks of rows.
+    parts = []
+    for e in range(num_experts):
+        parts.append(w[e][idx])  # expect: AL205 unsafe
+    return torch.cat(parts)
+
+
+def concat_counted_by_a_sum(w: torch.Tensor, idx: torch.Tensor, m: int, k: int):
+    # The count as a factor goes in parentheses.
+    parts = []
+    for e in range(m - k + 1):
+        parts.append(w[e][idx] * 2)  # expect: AL205 unsafe
+    return torch.cat(parts, dim=0)
+
+
+def concat_of_ragged_rows(w: torch.Tensor, lengths: torch.Tensor, n: int):
+    # Each block its own length: the sizes along dimension 0 differ.
+    parts = []
+    for i in range(n):
+        parts.append(w[i][: lengths[i]] * 2)  # expect: AL205 nofix
+    return torch.cat(parts)
