@@ -490,6 +490,47 @@ static bool gathered_element(const al_pymodule *m, TSNode func, TSNode loop, TSN
     return true;
 }
 
+/* text as a factor of a product: in parentheses unless one name,
+ * number, attribute or `len(...)`. */
+static char *as_factor(const char *text)
+{
+    bool plain = strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                              "0123456789_.") == strlen(text) ||
+                 (!strncmp(text, "len(", 4) && !strchr(text + 4, '(') && !strchr(text, ' '));
+    al_strbuf b = {0};
+    al_strbuf_printf(&b, plain ? "%s" : "(%s)", text);
+    return al_strbuf_detach(&b);
+}
+
+/* The text of a factory's first size, as al_py_size_tuple spells it after
+ * its "(": the first positional size, or the first element of a tuple. */
+static char *first_size(const al_pyfile *pf, const al_py_args *a)
+{
+    TSNode size = al_py_unparen(a->pos[0]);
+    if (a->npos == 1 && (al_node_is(size, "tuple") || al_node_is(size, "list"))) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(size); i++)
+            if (!al_node_is(ts_node_named_child(size, i), "comment"))
+                return al_node_text(pf, ts_node_named_child(size, i));
+    }
+    return al_node_text(pf, a->pos[0]);
+}
+
+/* Whether the factory's sizes read as "(first, ...)" with first right
+ * after the parenthesis, as the cat form rewrites them. */
+static bool sizes_plain(const al_pyfile *pf, TSNode call)
+{
+    al_py_args a;
+    al_py_args_read(call, &a);
+    int rank;
+    char *tuple = al_py_size_tuple(pf, &a, &rank);
+    char *first = tuple ? first_size(pf, &a) : NULL;
+    bool ok = tuple && first && tuple[0] == '(' && !strncmp(tuple + 1, first, strlen(first)) &&
+              tuple[strlen(tuple) - 1] == ')';
+    free(tuple);
+    free(first);
+    return ok;
+}
+
 /* The stack goes: `xs = torch.stack(xs)` would become `xs = xs`, so
  * that line goes; else the call becomes the list's name. */
 static void stack_edit(const al_pyfile *pf, const liststack *f, al_fix *fix)
@@ -525,24 +566,18 @@ static al_fix *gathered_fix(const al_pyfile *pf, const liststack *f)
         al_strbuf_printf(&t, "%s = %s\n%s", f->g.row, e, ind);
         free(e);
     }
-    /* n as a factor: in parentheses unless one name, number or call. */
-    bool plain = strspn(f->count, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                  "0123456789_.") == strlen(f->count) ||
-                 (!strncmp(f->count, "len(", 4) && !strchr(f->count + 4, '(') &&
-                  !strchr(f->count, ' '));
-    al_strbuf factor = {0};
-    al_strbuf_printf(&factor, plain ? "%s" : "(%s)", f->count);
+    char *factor = as_factor(f->count);
     if (f->cat) /* rows of n equal blocks along dimension 0 */
         al_strbuf_printf(&t,
                          "if %s == 0:\n%s%s%s = %s.new_empty((%s * %s.shape[0], *%s.shape[1:]))\n"
                          "%s%s[%s * %s.shape[0] : (%s + 1) * %s.shape[0]] = %s",
-                         f->index, ind, unit, f->list, f->g.row, factor.data, f->g.row, f->g.row,
+                         f->index, ind, unit, f->list, f->g.row, factor, f->g.row, f->g.row,
                          ind, f->list, f->index, f->g.row, f->index, f->g.row, f->g.row);
     else
         al_strbuf_printf(&t, "if %s == 0:\n%s%s%s = %s.new_empty((%s, *%s.shape))\n%s%s[%s] = %s",
                          f->index, ind, unit, f->list, f->g.row, f->count, f->g.row, ind, f->list,
                          f->index, f->g.row);
-    al_strbuf_free(&factor);
+    free(factor);
     al_strbuf why = {0};
     al_strbuf_printf(&why, "Make the result from the first element and copy each element into "
                            "its %s (a loop of no iteration leaves the name unbound, where "
@@ -591,14 +626,30 @@ static void report(const al_pymodule *m, const liststack *f, al_findings *out)
         al_strbuf sizes = {0};
         int rank = 0;
         char *tuple = al_py_size_tuple(pf, &a, &rank); /* "(a, b)", "(n,)" */
-        al_strbuf_printf(&sizes, "(%s, %.*s)", f->count, (int)strlen(tuple) - 2, tuple + 1);
+        char *first = f->cat ? first_size(pf, &a) : NULL;
+        if (f->cat) {
+            /* n blocks of `first` rows: (n * first, b); each a block. */
+            char *n = as_factor(f->count), *k = as_factor(first);
+            const char *rest = tuple + 1 + strlen(first);
+            al_strbuf_printf(&sizes, "(%s * %s%.*s", n, k, (int)strlen(rest), rest);
+            free(first);
+            first = k;
+            free(n);
+        } else {
+            al_strbuf_printf(&sizes, "(%s, %.*s)", f->count, (int)strlen(tuple) - 2, tuple + 1);
+        }
         free(tuple);
         char *kw = al_py_kwargs_text(pf, &a, NULL); /* ", dtype=..., device=..." */
         char *elem = al_node_text(pf, al_node_field(ts_node_named_child(f->el.stmt, 0), "left"));
         fix = al_fix_new(AL_FIX_UNSAFE, "Preallocate the result and write each element into its slice");
         al_strbuf e1 = {0}, e2 = {0};
         al_strbuf_printf(&e1, "%s = %s(%s%s)", f->list, fn, sizes.data, kw);
-        al_strbuf_printf(&e2, "%s = %s[%s]", elem, f->list, f->index);
+        if (f->cat)
+            al_strbuf_printf(&e2, "%s = %s[%s * %s : (%s + 1) * %s]", elem, f->list, f->index,
+                             first, f->index, first);
+        else
+            al_strbuf_printf(&e2, "%s = %s[%s]", elem, f->list, f->index);
+        free(first);
         al_fix_add_edit(fix, ts_node_start_byte(f->list_stmt), ts_node_end_byte(f->list_stmt), e1.data);
         al_fix_add_edit(fix, ts_node_start_byte(f->el.stmt), ts_node_end_byte(f->el.stmt), e2.data);
         size_t ls, le;
@@ -802,9 +853,11 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         f.no_fix = "the loop may end an iteration early (break, continue, return)";
     else if (uses_after != 1)
         f.no_fix = "the list is used again after the copy";
-    else if (f.cat && !gathered_element(m, func, loop, f.append_stmt, e, &bound, f.index, &f.g))
+    else if (f.cat && !invariant_element(m, loop, &bound, e, &f.el) &&
+             !gathered_element(m, func, loop, f.append_stmt, e, &bound, f.index, &f.g))
         f.no_fix = "`torch.cat` joins the elements along a dimension they already have; their "
-                   "sizes there are not proved equal (they are for a tensor indexed by the "
+                   "sizes there are not proved equal (they are for a factory with "
+                   "loop-invariant sizes, dtype and device, and for a tensor indexed by the "
                    "loop's index and subscripts the loop does not change, through methods that "
                    "keep to their arguments, the loop's only other statement)";
     else if (!f.cat && !invariant_element(m, loop, &bound, e, &f.el) &&
@@ -814,6 +867,8 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
                    "indexed by the loop's index and subscripts the loop does not change, "
                    "through methods that keep to their arguments, the loop's only other "
                    "statement)";
+    else if (f.cat && !f.g.row && !sizes_plain(pf, f.el.call))
+        f.no_fix = "the factory's sizes are not a plain tuple the fix can multiply the first of";
     else if (f.g.unnamed)
         f.no_fix = "the fix names the element `row` or `elem`, and the function uses both";
     else if (f.g.row && gap_after)

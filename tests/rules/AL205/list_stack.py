@@ -158,3 +158,23 @@ def draft_logits_rebound_then_list(hidden, steps: int, vocab: int):
         logits.append(step)  # expect: AL205 nofix
     stacked = torch.stack(logits)
     return stacked, len(logits)
+
+
+def per_head_blocks(x, w, num_heads, rows, head_dim):
+    # Each head writes a block of `rows` rows; cat joins the blocks.
+    outs = []
+    for h in range(num_heads):
+        buf = torch.empty(rows, head_dim, dtype=x.dtype, device=x.device)
+        torch.matmul(x[:rows], w[h], out=buf)
+        outs.append(buf)  # expect: AL205 unsafe
+    return torch.cat(outs)
+
+
+def per_head_blocks_listed_sizes(x, w, num_heads, rows, head_dim):
+    # Sizes as a list: not the tuple the fix rewrites.
+    outs = []
+    for h in range(num_heads):
+        buf = torch.empty([rows, head_dim], dtype=x.dtype, device=x.device)
+        torch.matmul(x[:rows], w[h], out=buf)
+        outs.append(buf)  # expect: AL205 nofix
+    return torch.cat(outs)
