@@ -853,20 +853,19 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         f.no_fix = "the loop may end an iteration early (break, continue, return)";
     else if (uses_after != 1)
         f.no_fix = "the list is used again after the copy";
-    else if (f.cat && !invariant_element(m, loop, &bound, e, &f.el) &&
+    else if (!invariant_element(m, loop, &bound, e, &f.el) &&
              !gathered_element(m, func, loop, f.append_stmt, e, &bound, f.index, &f.g))
-        f.no_fix = "`torch.cat` joins the elements along a dimension they already have; their "
-                   "sizes there are not proved equal (they are for a factory with "
-                   "loop-invariant sizes, dtype and device, and for a tensor indexed by the "
-                   "loop's index and subscripts the loop does not change, through methods that "
-                   "keep to their arguments, the loop's only other statement)";
-    else if (!f.cat && !invariant_element(m, loop, &bound, e, &f.el) &&
-             !gathered_element(m, func, loop, f.append_stmt, e, &bound, f.index, &f.g))
-        f.no_fix = "the element's shape and dtype are not proved the same on every iteration "
-                   "(a factory with loop-invariant sizes, dtype and device is; so is a tensor "
-                   "indexed by the loop's index and subscripts the loop does not change, "
-                   "through methods that keep to their arguments, the loop's only other "
-                   "statement)";
+        f.no_fix = f.cat ? "`torch.cat` joins the elements along a dimension they already have; "
+                           "their sizes there are not proved equal (they are for a factory with "
+                           "loop-invariant sizes, dtype and device, and for a tensor indexed by "
+                           "the loop's index and subscripts the loop does not change, through "
+                           "methods that keep to their arguments, the loop's only other "
+                           "statement)"
+                         : "the element's shape and dtype are not proved the same on every "
+                           "iteration (a factory with loop-invariant sizes, dtype and device "
+                           "is; so is a tensor indexed by the loop's index and subscripts the "
+                           "loop does not change, through methods that keep to their arguments, "
+                           "the loop's only other statement)";
     else if (f.cat && !f.g.row && !sizes_plain(pf, f.el.call))
         f.no_fix = "the factory's sizes are not a plain tuple the fix can multiply the first of";
     else if (f.g.unnamed)
