@@ -88,10 +88,6 @@ static bool counted_loop(const al_pyfile *pf, TSNode loop, char **index, char **
     return true;
 }
 
-/* Whether the loop's count gives the same value when the fix evaluates it
- * again (before the loop, or in its first pass): names, attributes,
- * numbers, arithmetic, `len(...)`, `.size()`, `.numel()` of such, no
- * other call, and nothing the loop binds (its element's name may be one). */
 /* n of a loop `for i in range(n)`. */
 static TSNode loop_count(TSNode loop)
 {
@@ -100,6 +96,10 @@ static TSNode loop_count(TSNode loop)
     return a.pos[0];
 }
 
+/* Whether the loop's count gives the same value when the fix evaluates it
+ * again (before the loop, or in its first pass): names, attributes,
+ * numbers, arithmetic, `len(...)`, `.size()`, `.numel()` of such, no
+ * other call, and nothing the loop binds (its element's name may be one). */
 static bool count_evaluable_again(const al_pyfile *pf, TSNode n, const al_strlist *bound, int depth)
 {
     n = al_py_unparen(n);
@@ -183,14 +183,6 @@ static const char *const shape_functions[] = {
     "torch.mul", "torch.add", "torch.sub", "torch.div", "torch.nn.functional.linear",
     "torch.nn.functional.silu", "torch.nn.functional.relu", "torch.nn.functional.gelu",
     "torch.nn.functional.softmax", NULL};
-
-static bool listed(const char *const *names, const char *name)
-{
-    for (size_t i = 0; names[i]; i++)
-        if (!strcmp(names[i], name))
-            return true;
-    return false;
-}
 
 /* Appends one reason to *why, "; " between. */
 static void add_why(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -313,7 +305,8 @@ static bool invariant_tensor(const al_pymodule *m, TSNode func, TSNode loop, TSN
     TSNode fn = al_node_field(e, "function");
     TSNode args = al_node_field(e, "arguments");
     char *q = al_pymodule_resolve(m, fn);
-    bool made = q && listed(factories, q), op = q && listed(shape_functions, q);
+    bool made = q && al_str_in_list(factories, q, strlen(q)),
+         op = q && al_str_in_list(shape_functions, q, strlen(q));
     free(q);
     if (made)
         return invariant_value(pf, args, bound, index);
@@ -337,7 +330,7 @@ static bool invariant_tensor(const al_pymodule *m, TSNode func, TSNode loop, TSN
     if (!al_node_is(fn, "attribute"))
         return false;
     char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
-    bool ok = listed(shape_methods, meth);
+    bool ok = al_str_in_list(shape_methods, meth, strlen(meth));
     free(meth);
     return ok && al_py_count_ident(pf, args, index) == 0 && al_loop_invariant(pf, args, bound) &&
            invariant_tensor(m, func, loop, al_node_field(fn, "object"), bound, index, depth + 1, why);
@@ -430,7 +423,7 @@ static bool existing_tensor(const al_pyfile *pf, TSNode loop, TSNode e, const al
     if (!al_node_is(fn, "attribute"))
         return false;
     char *meth = al_node_text(pf, al_node_field(fn, "attribute"));
-    bool view = listed(view_methods, meth);
+    bool view = al_str_in_list(view_methods, meth, strlen(meth));
     free(meth);
     return view && existing_tensor(pf, loop, al_node_field(fn, "object"), bound, index, depth + 1);
 }
@@ -745,12 +738,14 @@ static TSNode stack_after(const al_pymodule *m, TSNode loop, const char *list, b
     return found;
 }
 
-/* A cheap test first: the statement after the loop spells `stack(` or
- * `cat(` and the list's name. */
-static bool next_names_stack(const al_pyfile *pf, TSNode loop, const char *list)
+/* A cheap test first: the next statement after the loop that names the
+ * list spells `stack(` or `cat(`: that statement (*joined), and whether
+ * others come between (*gap). */
+static bool next_names_stack(const al_pyfile *pf, TSNode loop, const char *list, TSNode *joined,
+                             bool *gap)
 {
-    bool gap;
-    TSNode s = next_naming(pf, loop, list, &gap);
+    TSNode s = next_naming(pf, loop, list, gap);
+    *joined = s;
     if (ts_node_is_null(s))
         return false;
     size_t len;
@@ -792,16 +787,14 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         }
     }
     int uses_after = 0;
-    bool stacked = next_names_stack(pf, loop, f.list), gap_after = false;
-    if (stacked)
-        (void)next_naming(pf, loop, f.list, &gap_after);
+    TSNode joined;
+    bool gap_after;
+    bool stacked = next_names_stack(pf, loop, f.list, &joined, &gap_after);
     if (!ts_node_is_null(e) && stacked && al_py_count_ident(pf, loop, f.list) == 1)
         f.stack_call = stack_after(m, loop, f.list, &f.cat, &uses_after);
     if (ts_node_is_null(f.stack_call)) {
         /* For explain: a list that the statement after its loop stacks,
          * which the rule still leaves: say what failed. */
-        bool gap_after;
-        TSNode joined = stacked ? next_naming(pf, loop, f.list, &gap_after) : (TSNode){0};
         if (stacked)
             al_rule_decline(w->in, "AL205", "list-then-stack", ts_node_start_byte(stmt),
                             ts_node_end_byte(joined),
@@ -823,12 +816,9 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
     /* Elements that exist anyway (a parameter's rows, a module's weights,
      * views of them) cost the list nothing: there is no peak to halve. */
     TSNode value = appended_value(pf, loop, e, &bound);
-    char *range_index = NULL, *range_count = NULL;
-    if (!counted_loop(pf, loop, &range_index, &range_count))
-        range_index = al_xstrdup("");
-    bool existing = !ts_node_is_null(value) && existing_tensor(pf, loop, value, &bound, range_index, 0);
-    free(range_index);
-    free(range_count);
+    bool counted = counted_loop(pf, loop, &f.index, &f.count);
+    bool existing = !ts_node_is_null(value) &&
+                    existing_tensor(pf, loop, value, &bound, counted ? f.index : "", 0);
     if (existing) {
         char *shown = al_node_text(pf, value);
         al_rule_decline(w->in, "AL205", "list-then-stack", ts_node_start_byte(f.append_stmt),
@@ -839,9 +829,11 @@ static void list_then_stack(TSNode func, TSNode stmt, void *arg)
         free(shown);
         al_strlist_free(&bound);
         free(f.list);
+        free(f.index);
+        free(f.count);
         return;
     }
-    if (!counted_loop(pf, loop, &f.index, &f.count))
+    if (!counted)
         f.no_fix = "the loop is not `for i in range(n)`, so the number of elements is not known "
                    "before it";
     else if (!count_evaluable_again(pf, loop_count(loop), &bound, 0))

@@ -95,13 +95,8 @@ static bool lives_in_iteration(const al_pymodule *m, TSNode func, TSNode loop, T
     while (more && ok) {
         TSNode n = ts_tree_cursor_current_node(&cur);
         if (al_node_is(n, "identifier") && al_node_text_eq(pf, n, name)) {
-            TSNode par = ts_node_parent(n);
-            bool is_attr_name = al_node_is(par, "attribute") &&
-                                ts_node_eq(al_node_field(par, "attribute"), n);
-            bool is_kw_name = al_node_is(par, "keyword_argument") &&
-                              ts_node_eq(al_node_field(par, "name"), n);
             TSNode call;
-            if (is_attr_name || is_kw_name || ts_node_eq(n, target)) {
+            if (al_py_ident_is_label(n) || ts_node_eq(n, target)) {
                 /* not a use of the value */
             } else if (ts_node_start_byte(n) < ts_node_start_byte(stmt)) {
                 ok = false;

@@ -438,10 +438,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                    may_precede(func, asg, dom, n)) {
             /* (the rewritten statement's own uses were checked by its form) */
             TSNode par = ts_node_parent(n);
-            bool meta = al_node_is(par, "attribute") &&
-                        ts_node_eq(al_node_field(par, "attribute"), n);
-            bool kwname = al_node_is(par, "keyword_argument") &&
-                          ts_node_eq(al_node_field(par, "name"), n);
+            bool label = al_py_ident_is_label(n);
             bool bound = (al_node_is(par, "assignment") && ts_node_eq(al_node_field(par, "left"), n)) ||
                          ((al_node_is(par, "pattern_list") || al_node_is(par, "tuple_pattern")) &&
                           al_node_is(ts_node_parent(par), "assignment") &&
@@ -456,7 +453,7 @@ static al_own unaliased(const al_pymodule *m, TSNode func, TSNode asg, TSNode do
                 al_rebind_updates_itself(pf, al_node_field(st, "right"), name))
                 bound = true;
             TSNode call;
-            if (!meta && !kwname && !bound && al_use_escapes(pf, &m->imports, n) &&
+            if (!label && !bound && al_use_escapes(pf, &m->imports, n) &&
                 !al_node_is(par, "return_statement")) {
                 if (handed_to_call(pf, n, &call)) {
                     if (own.kind == AL_OWN_FRESH) {

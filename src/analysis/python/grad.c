@@ -255,9 +255,7 @@ static al_visit find_outside(TSNode n, void *arg)
         return AL_VISIT_OVER;
     if (!al_node_is(n, "identifier") || !al_node_text_eq(s->pf, n, s->name))
         return AL_VISIT_INTO;
-    TSNode par = ts_node_parent(n);
-    if ((al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "attribute"), n)) ||
-        (al_node_is(par, "keyword_argument") && ts_node_eq(al_node_field(par, "name"), n)))
+    if (al_py_ident_is_label(n))
         return AL_VISIT_INTO;
     s->found = n;
     return AL_VISIT_OVER;

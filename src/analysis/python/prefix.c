@@ -121,10 +121,7 @@ static al_visit scan_use(TSNode n, void *arg)
         return AL_VISIT_OVER;
     if (!al_node_is(n, "identifier") || !al_node_text_eq(u->pf, n, u->id) || !within(n, u->from, u->to))
         return AL_VISIT_INTO;
-    TSNode p = ts_node_parent(n);
-    bool attr_name = al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), n);
-    bool kw_name = al_node_is(p, "keyword_argument") && ts_node_eq(al_node_field(p, "name"), n);
-    if (attr_name || kw_name || plain_read(u->pf, n))
+    if (al_py_ident_is_label(n) || plain_read(u->pf, n))
         return AL_VISIT_INTO;
     u->why = say("`%s` is used on line %zu before the launch, in a way that may change it or keep "
                  "a view of it", u->id, al_node_row(n));
@@ -227,9 +224,7 @@ static size_t locals_in(const al_pyfile *pf, TSNode func, TSNode e, char **out, 
         return 0;
     size_t n = 0;
     if (al_node_is(e, "identifier")) {
-        TSNode p = ts_node_parent(e);
-        if ((al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), e)) ||
-            (al_node_is(p, "keyword_argument") && ts_node_eq(al_node_field(p, "name"), e)))
+        if (al_py_ident_is_label(e))
             return 0;
         char *t = al_node_text(pf, e);
         if (max > 0 && is_local(pf, func, t)) {

@@ -80,20 +80,50 @@ static al_visit find_wait(TSNode n, void *arg)
     return AL_VISIT_INTO;
 }
 
+/* Whether the current stream waits for the others somewhere in func's
+ * text [from, to). */
+static bool waited_between(const al_pymodule *m, TSNode func, uint32_t from, uint32_t to)
+{
+    stream_use w = {.m = m, .func = func, .from = from, .to = to};
+    al_node_preorder(al_node_field(func, "body"), find_wait, &w);
+    return w.waited;
+}
+
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    uint32_t from, to;
+    TSNode found;
+} read_search;
+
+static al_visit find_read(TSNode n, void *arg)
+{
+    read_search *r = arg;
+    if (!ts_node_is_null(r->found) || ts_node_end_byte(n) <= r->from || ts_node_start_byte(n) >= r->to)
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "identifier") && ts_node_start_byte(n) >= r->from &&
+        al_node_text_eq(r->pf, n, r->name) && !al_py_ident_is_label(n)) {
+        r->found = n;
+        return AL_VISIT_OVER;
+    }
+    return AL_VISIT_INTO;
+}
+
+/* The first use of name as a variable under root within [from, to), or a
+ * null node. */
+static TSNode first_read(const al_pyfile *pf, TSNode root, uint32_t from, uint32_t to,
+                         const char *name)
+{
+    read_search r = {.pf = pf, .name = name, .from = from, .to = to};
+    al_node_preorder(root, find_read, &r);
+    return r.found;
+}
+
 static al_visit find_use(TSNode n, void *arg)
 {
     stream_use *s = arg;
     if (!ts_node_is_null(s->found))
         return AL_VISIT_OVER;
-    if (!ts_node_is_null(s->block)) {
-        if (!al_node_is(n, "identifier") || !al_node_text_eq(s->m->pf, n, s->name))
-            return AL_VISIT_INTO;
-        TSNode par = ts_node_parent(n);
-        if (al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "attribute"), n))
-            return AL_VISIT_INTO;
-        s->found = n;
-        return AL_VISIT_OVER;
-    }
     if (!al_node_is(n, "with_statement"))
         return AL_VISIT_INTO;
     /* A block that holds the update runs it on the same stream, after what
@@ -113,18 +143,13 @@ static al_visit find_use(TSNode n, void *arg)
         return AL_VISIT_INTO;
     /* Waited for between the block and the update: the queued work is
      * done before the update runs. */
-    if (ts_node_end_byte(n) <= ts_node_start_byte(s->stmt)) {
-        s->from = ts_node_end_byte(n);
-        s->to = ts_node_start_byte(s->stmt);
-        s->waited = false;
-        al_node_preorder(al_node_field(s->func, "body"), find_wait, s);
-        if (s->waited)
-            return AL_VISIT_OVER;
-    }
-    s->block = n;
-    al_node_preorder(al_node_field(n, "body"), find_use, s);
-    if (ts_node_is_null(s->found))
-        s->block = (TSNode){0};
+    if (ts_node_end_byte(n) <= ts_node_start_byte(s->stmt) &&
+        waited_between(s->m, s->func, ts_node_end_byte(n), ts_node_start_byte(s->stmt)))
+        return AL_VISIT_OVER;
+    TSNode body = al_node_field(n, "body");
+    s->found = first_read(s->m->pf, body, ts_node_start_byte(body), ts_node_end_byte(body), s->name);
+    if (!ts_node_is_null(s->found))
+        s->block = n;
     return AL_VISIT_OVER;
 }
 
@@ -132,26 +157,8 @@ typedef struct {
     const al_pymodule *m;
     TSNode func, stmt;
     const char *name;
-    TSNode call;             /* the set_stream call met last */
-    uint32_t from, to;       /* where a read of name is looked for */
-    TSNode found;
+    TSNode call, found; /* the set_stream call, and the read after it */
 } set_stream_use;
-
-static al_visit find_read(TSNode n, void *arg)
-{
-    set_stream_use *s = arg;
-    if (!ts_node_is_null(s->found) || ts_node_end_byte(n) <= s->from || ts_node_start_byte(n) >= s->to)
-        return AL_VISIT_OVER;
-    if (al_node_is(n, "function_definition") || al_node_is(n, "lambda"))
-        return AL_VISIT_OVER;
-    if (!al_node_is(n, "identifier") || ts_node_start_byte(n) < s->from ||
-        !al_node_text_eq(s->m->pf, n, s->name))
-        return AL_VISIT_INTO;
-    TSNode par = ts_node_parent(n);
-    if (!(al_node_is(par, "attribute") && ts_node_eq(al_node_field(par, "attribute"), n)))
-        s->found = n;
-    return AL_VISIT_OVER;
-}
 
 /* `torch.cuda.set_stream(s)` before stmt (or in a loop around both): what
  * follows it runs on s until it is set again, which is not followed, so
@@ -167,29 +174,23 @@ static al_visit find_set_stream(TSNode n, void *arg)
     if (!al_node_is(n, "call") ||
         !al_pymodule_resolves_to(s->m, al_node_field(n, "function"), "torch.cuda.set_stream"))
         return AL_VISIT_INTO;
-    uint32_t end = ts_node_end_byte(n), at = ts_node_start_byte(s->stmt);
+    uint32_t end = ts_node_end_byte(n), at = ts_node_start_byte(s->stmt), to;
     if (end <= at) {
-        s->from = end, s->to = at;
+        to = at;
     } else if (in_common_loop(s->func, n, s->stmt)) {
         /* To the end of the innermost loop that holds both. */
         TSNode loop = ts_node_parent(s->stmt);
         while ((!al_node_is(loop, "for_statement") && !al_node_is(loop, "while_statement")) ||
                ts_node_end_byte(loop) < end)
             loop = ts_node_parent(loop);
-        s->from = end, s->to = ts_node_end_byte(loop);
+        to = ts_node_end_byte(loop);
     } else {
         return AL_VISIT_OVER;
     }
-    al_node_preorder(al_node_field(s->func, "body"), find_read, s);
-    if (!ts_node_is_null(s->found) && end <= at) {
-        stream_use w = {.m = s->m, .func = s->func, .stmt = s->stmt,
-                        .from = ts_node_end_byte(s->found), .to = at};
-        al_node_preorder(al_node_field(s->func, "body"), find_wait, &w);
-        if (w.waited)
-            s->found = (TSNode){0};
-    }
-    if (!ts_node_is_null(s->found))
-        s->call = n;
+    TSNode read = first_read(s->m->pf, al_node_field(s->func, "body"), end, to, s->name);
+    if (!ts_node_is_null(read) &&
+        (end > at || !waited_between(s->m, s->func, ts_node_end_byte(read), at)))
+        s->found = read, s->call = n;
     return AL_VISIT_OVER;
 }
 

@@ -415,6 +415,13 @@ int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name)
     return count_ident(pf, n, name, 0);
 }
 
+bool al_py_ident_is_label(TSNode id)
+{
+    TSNode p = ts_node_parent(id);
+    return (al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), id)) ||
+           (al_node_is(p, "keyword_argument") && ts_node_eq(al_node_field(p, "name"), id));
+}
+
 static void add_target(const al_pyfile *pf, TSNode t, al_strlist *out)
 {
     if (ts_node_is_null(t) || al_node_is(t, "subscript") || al_node_is(t, "attribute"))

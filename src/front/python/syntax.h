@@ -125,6 +125,9 @@ bool al_py_names_class(const al_pyfile *pf, TSNode n);
 /* Occurrences of `name` as a variable under n (attribute and keyword
  * names excluded); 1000 when n is nested too deeply to tell. */
 int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
+/* Whether identifier id is an attribute's name (`x.id`) or a keyword
+ * argument's (`f(id=...)`): a label, not a variable. */
+bool al_py_ident_is_label(TSNode id);
 
 /* Names bound anywhere under n: assignment, for, with and except targets,
  * named expressions; nested definitions are skipped. */
