@@ -65,6 +65,14 @@ static void judge(al_explain_item *it, al_proof proof, const char *evidence, siz
         if (why)
             al_strbuf_printf(&sb, "; not proved: %s", why);
         break;
+    case AL_PROOF_GUARDED:
+        it->verdict = AL_EXPLAIN_PROVED;
+        it->fix = "safe";
+        al_strbuf_printf(&sb, "every element read is one written first: %s on line %zu loads "
+                              "only elements that %s, and nothing else reads the buffer",
+                         evidence ? evidence : "a kernel", evidence_row,
+                         why ? why : "an earlier launch stores");
+        break;
     case AL_PROOF_BLOCKED:
         it->verdict = AL_EXPLAIN_BLOCKED;
         it->fix = "none";
@@ -202,6 +210,7 @@ static void python_allocations(const al_source *src, al_pymodule *m, const al_py
             al_strbuf ev = {0};
             al_strbuf_printf(&ev, "%s by %s", b->proof == AL_PROOF_FULL_WRITE ? "written whole"
                                               : b->proof == AL_PROOF_UNREAD   ? "never read"
+                                              : b->proof == AL_PROOF_GUARDED  ? "read only where written"
                                                                               : "passed as an output",
                              b->evidence);
             step(&it, NULL, b->evidence_row, b->proof == AL_PROOF_FULL_WRITE &&

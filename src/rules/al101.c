@@ -227,7 +227,7 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         const al_buffer *b = &buffers->items[i];
         const al_alloc_site *a = &b->site;
         if (b->proof != AL_PROOF_FULL_WRITE && b->proof != AL_PROOF_OUTPUT_ONLY &&
-            b->proof != AL_PROOF_UNREAD) {
+            b->proof != AL_PROOF_UNREAD && b->proof != AL_PROOF_GUARDED) {
             zero_the_rest(in, b, out);
             continue;
         }
@@ -256,6 +256,13 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
             al_strbuf_puts(&why, ", and nothing uses it after");
             if (b->assumed && b->why)
                 al_strbuf_printf(&why, " (%s)", b->why);
+        } else if (b->proof == AL_PROOF_GUARDED) {
+            al_strbuf_printf(&why, "is never read where it is not written: %s, to which it is "
+                                   "handed on line %zu, loads only elements that %s (the same "
+                                   "addresses, mask and conditions, over the same programs), and "
+                                   "nothing else reads it",
+                             b->evidence ? b->evidence : "a kernel", b->evidence_row,
+                             b->why ? b->why : "an earlier launch stores");
         } else {
             al_strbuf_printf(&why, "is fully overwritten by %s on line %zu",
                              b->evidence ? b->evidence : "a write", b->evidence_row);

@@ -8,6 +8,7 @@
 #include "../../base/paths.h"
 #include "../../base/util.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,8 +67,75 @@ void al_call_effect_free(al_call_effect *e)
 {
     free(e->callee);
     free(e->why);
+    free(e->region);
     al_chain_free(&e->chain);
     memset(e, 0, sizeof *e);
+}
+
+/* The lines of a region (`A addr`, `M mask`, then its `G cond` lines)
+ * from p up to its end or the next region's separator. */
+static const char *region_end(const char *p)
+{
+    const char *e = strstr(p, "\n--\n");
+    return e ? e : p + strlen(p);
+}
+
+static bool has_line(const char *from, const char *to, const char *line, size_t len)
+{
+    for (const char *p = from; p < to;) {
+        const char *nl = memchr(p, '\n', (size_t)(to - p));
+        const char *e = nl ? nl : to;
+        if ((size_t)(e - p) == len && !memcmp(p, line, len))
+            return true;
+        p = e + 1;
+    }
+    return false;
+}
+
+bool al_region_reads_within(const char *read, const char *written)
+{
+    if (!read || !written || strstr(written, "\n--\n"))
+        return false;
+    const char *wend = written + strlen(written);
+    for (const char *r = read;;) {
+        const char *rend = region_end(r);
+        /* Every line of the written region (its address, its mask and each
+         * condition) is a line of this read region. */
+        for (const char *p = written; p < wend;) {
+            const char *nl = memchr(p, '\n', (size_t)(wend - p));
+            const char *e = nl ? nl : wend;
+            if (!has_line(r, rend, p, (size_t)(e - p)))
+                return false;
+            p = e + 1;
+        }
+        /* ... and it has no address or mask of its own besides. */
+        size_t lines = 0, alines = 0;
+        for (const char *p = r; p < rend; p++)
+            if (p == r || p[-1] == '\n')
+                lines++, alines += (*p == 'A' || *p == 'M');
+        if (alines != 2)
+            return false;
+        (void)lines;
+        if (!*rend)
+            return true;
+        r = rend + 4;
+    }
+}
+
+bool al_region_mentions(const char *region, const char *name, size_t len)
+{
+    if (!region || !len)
+        return false;
+    for (const char *p = region; *p; p++) {
+        if (strncmp(p, name, len) != 0)
+            continue;
+        /* A whole identifier, not an attribute's name. */
+        bool before = p > region && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+        bool after = isalnum((unsigned char)p[len]) || p[len] == '_';
+        if (!before && !after)
+            return true;
+    }
+    return false;
 }
 
 static void effect_free(void *p)
@@ -81,6 +149,7 @@ static void copy_effect(al_call_effect *to, const al_call_effect *from)
     *to = *from;
     to->callee = from->callee ? al_xstrdup(from->callee) : NULL;
     to->why = from->why ? al_xstrdup(from->why) : NULL;
+    to->region = from->region ? al_xstrdup(from->region) : NULL;
     memset(&to->chain, 0, sizeof to->chain);
     al_chain_append(&to->chain, &from->chain);
 }

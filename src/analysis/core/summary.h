@@ -96,6 +96,8 @@ typedef enum {
     AL_PROOF_BLOCKED,     /* some path needs the initial value */
     AL_PROOF_UNREAD,      /* never read: handed only to callees that never read its
                            * values (`evidence`), and not used after */
+    AL_PROOF_GUARDED,     /* read only where written: a Triton kernel (`evidence`)
+                           * loads only elements an earlier launch stored (`why`) */
 } al_proof;
 
 /* What the callee does to one argument. */
@@ -108,9 +110,18 @@ typedef struct {
     bool returns_whole; /* RETURNS_ALIAS: a view of every element, not a slice */
     bool assumed;       /* WRITES_ALL, UNREAD: holds only under an assumption (`why`),
                          * so a fix from it is at most unsafe */
+    char *region;       /* a Triton launch: the elements it stores (region_writes) or
+                         * loads, in the caller's terms (triton/region.h), or NULL */
+    bool region_writes;
 } al_call_effect;
 
 void al_call_effect_free(al_call_effect *e);
+/* Whether every region of `read` (regions separated by "\n--\n") has the
+ * address and mask of `written` and at least its conditions: each element
+ * read is one the writer stored. */
+bool al_region_reads_within(const char *read, const char *written);
+/* Whether a region's text names the identifier name[0..len). */
+bool al_region_mentions(const char *region, const char *name, size_t len);
 const char *al_effect_name(al_effect e);
 
 /* What the analysis of a buffer needs to know about its file. */

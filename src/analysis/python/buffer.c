@@ -1,4 +1,5 @@
 #include "buffer.h"
+#include "pairs.h"
 
 #include "closures.h"
 #include "extent.h"
@@ -36,6 +37,7 @@ typedef struct {
     int ncov;
     alias al[MAX_ALIASES];
     int nal;
+    int guard; /* 1 + the launch that stored a region of it on every path; -1 not all */
 } bstate;
 
 typedef struct {
@@ -97,6 +99,8 @@ typedef struct {
     al_chain unread_chain;
     al_buffer_desc desc;
     unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
+    al_launch_pairs pairs; /* launches that store a region of it, and one that loads
+                            * only what one of them stored */
 } actx;
 
 const char *al_block_reason_text(al_block_reason r)
@@ -146,7 +150,7 @@ static void kill_alias(bstate *s, const char *name, size_t len)
 static bool state_eq(const bstate *a, const bstate *b)
 {
     if (a->reached != b->reached || a->pristine != b->pristine || a->written != b->written ||
-        a->dirty != b->dirty || a->ncov != b->ncov || a->nal != b->nal)
+        a->dirty != b->dirty || a->ncov != b->ncov || a->nal != b->nal || a->guard != b->guard)
         return false;
     if (memcmp(a->cov, b->cov, (size_t)a->ncov * sizeof a->cov[0]) != 0)
         return false;
@@ -168,6 +172,8 @@ static bool join(bstate *into, const bstate *from)
         return true;
     }
     bstate old = *into;
+    if (into->guard != from->guard)
+        into->guard = -1;
     into->written |= from->written;
     into->dirty |= from->dirty;
     if (from->pristine) {
@@ -382,6 +388,20 @@ static int closure_call_uses(actx *a, int idx, const bstate *in, al_use *evs, in
     return nev;
 }
 
+/* What blocks a buffer after a launch stored a region of it is that
+ * launch, which leaves the rest: as if no pair had been sought. */
+static void block_use(actx *a, const bstate *s, al_block_reason r, const al_use *e)
+{
+    const struct al_stored_launch *l = al_pairs_stored(&a->pairs, s->guard);
+    if (!l || a->blocked) {
+        block_by(a, r, e);
+        return;
+    }
+    block(a, AL_BLOCK_CALLEE, l->row);
+    a->block_why = l->why ? al_xstrdup(l->why) : NULL;
+    al_chain_append(&a->block_chain, &l->chain);
+}
+
 static void transfer(actx *a, int idx, const bstate *in, bstate *out)
 {
     const al_cfg_node *node = &a->f->cfg.nodes[idx];
@@ -420,12 +440,17 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             a->accumulated = true, block_by(a, AL_BLOCK_ACCUMULATE, e);
         if (!out->pristine)
             continue;
-        if (e->kind == AL_USE_READ)
-            block_by(a, AL_BLOCK_READ, e);
+        int j = e->stored && e->through_must ? find_alias(in, e->alias_name, e->alias_len) : -1;
+        bool whole = j >= 0 && in->al[j].kind == AL_ALIAS_SAME; /* the buffer, not a view */
+        if (e->kind == AL_USE_READ &&
+            !(whole && !e->stores && al_pairs_read(&a->pairs, a->f->env->pf, out->guard, e)))
+            block_use(a, out, AL_BLOCK_READ, e);
         else if (e->kind == AL_USE_ESCAPE)
-            block_by(a, e->not_found ? AL_BLOCK_NOT_FOUND : AL_BLOCK_ESCAPE, e);
+            block_use(a, out, e->not_found ? AL_BLOCK_NOT_FOUND : AL_BLOCK_ESCAPE, e);
+        else if (e->kind == AL_USE_NEEDED && whole && e->stores && !a->param_mode)
+            out->guard = al_pairs_store(&a->pairs, e);
         else if (e->kind == AL_USE_NEEDED)
-            block_by(a, AL_BLOCK_CALLEE, e);
+            block_use(a, out, AL_BLOCK_CALLEE, e);
         else if (e->kind == AL_USE_UNREAD && !a->unread_by) {
             a->unread_by = al_xstrdup(e->evidence);
             a->unread_row = e->row;
@@ -433,7 +458,7 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             al_chain_append(&a->unread_chain, &e->chain);
         }
         else if (e->kind == AL_USE_RETURN && (!e->through_must || !a->returns_at))
-            block(a, AL_BLOCK_ESCAPE, e->row);
+            block_use(a, out, AL_BLOCK_ESCAPE, e);
         else if (e->kind == AL_USE_RETURN) {
             a->returns_at[idx] = 1;
             if (!a->returned)
@@ -657,6 +682,7 @@ static void free_actx(actx *a)
     free(a->unread_by);
     free(a->unread_assumes);
     al_chain_free(&a->unread_chain);
+    al_pairs_free(&a->pairs);
 }
 
 static void function_facts(fctx *f);
@@ -707,6 +733,9 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
         b.proof = AL_PROOF_OUTPUT_ONLY;
     } else if (a.completed_safe) {
         b.proof = AL_PROOF_FULL_WRITE;
+    } else if (a.pairs.paired) {
+        b.proof = AL_PROOF_GUARDED;
+        al_pairs_take(&a.pairs, &a.evidence, &a.evidence_row, &a.why, &a.chain);
     } else if (a.unread_by && !a.touched) {
         b.proof = AL_PROOF_UNREAD;
         b.assumed = a.unread_assumes != NULL;

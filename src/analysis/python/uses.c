@@ -71,6 +71,7 @@ static al_use make(al_use_kind kind, TSNode at)
     memset(&e, 0, sizeof e);
     e.kind = kind;
     e.row = al_node_row(at);
+    e.at = at;
     return e;
 }
 
@@ -460,6 +461,8 @@ static al_use effect_use(const al_use_ctx *c, TSNode call, al_alias_kind kind, i
         u = make(AL_USE_ESCAPE, call);
         break;
     }
+    if (e->region && (u.kind == AL_USE_NEEDED || u.kind == AL_USE_READ))
+        u.stored = al_xstrdup(e->region), u.stores = e->region_writes, u.evidence = al_xstrdup(e->callee);
     al_chain_add(&u.chain, c->env->path, al_node_row(call), step, e->callee);
     al_chain_append(&u.chain, &e->chain);
     return u;
@@ -947,8 +950,9 @@ void al_use_free(al_use *u)
 {
     free(u->evidence);
     free(u->why);
+    free(u->stored);
     al_chain_free(&u->chain);
-    u->evidence = u->why = NULL;
+    u->evidence = u->why = u->stored = NULL;
 }
 
 al_use al_use_classify(const al_use_ctx *c, const al_cfg_node *node, TSNode id,

@@ -54,6 +54,10 @@ typedef struct {
     bool not_found; /* ESCAPE: handed to a callee not found in the project */
     char *why;      /* owned: an unsafe write's missing proof */
     al_chain chain; /* owned: the callees and stores behind a write */
+    TSNode at;      /* the expression that makes the use */
+    char *stored;   /* owned: the elements a Triton launch stores (stores) or loads,
+                     * in the caller's terms (al_call_effect.region) */
+    bool stores;
     /* Set by the caller: the alias the use went through. */
     bool through_must;
     const char *alias_name;

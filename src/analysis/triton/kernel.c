@@ -1,4 +1,5 @@
 #include "kernel.h"
+#include "region.h"
 
 #include "form.h"
 #include "tiles.h"
@@ -732,6 +733,14 @@ static int block_base(al_tf_kernel *k, TSNode ptr)
     return al_tf_base_param(k, &l, &bt);
 }
 
+static bool builtin_of_numbers(const al_tf_kernel *k, TSNode fn)
+{
+    static const char *const names[] = {"range", "min", "max", "len", "int", "float", NULL};
+    size_t len;
+    const char *p = al_node_ptr(k->pf, fn, &len);
+    return al_str_in_list(names, p, len);
+}
+
 /* Every call in the kernel that touches a parameter's memory. */
 static void scan_calls(al_tf_kernel *k, TSNode n, uses_of *u, int depth)
 {
@@ -748,6 +757,8 @@ static void scan_calls(al_tf_kernel *k, TSNode n, uses_of *u, int depth)
             kind = "store";
         else if (al_tf_is_tl(k, fn, "load"))
             kind = "load";
+        else if (al_node_is(fn, "identifier") && builtin_of_numbers(k, fn))
+            kind = NULL; /* `range(0, N)` takes a number, not memory */
         else {
             char *q = al_tf_resolve_tl(k, fn);
             if (q && al_str_starts_with(q, "triton.language.atomic_"))
@@ -849,6 +860,7 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
         uses_of *x = &u[i];
         TSNode at = ts_node_is_null(x->first) ? def : x->first;
         p->row = al_node_row(at);
+        p->stored = x->stores || x->atomics || x->other || x->block_stores;
         size_t len;
         const char *pname = k.params[i];
         int li = al_tf_local_of(&k, pname, strlen(pname));
@@ -896,6 +908,17 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
             if (!exit_verdict(&k, exits, nexits, p) && store_context(&k, x->store, p))
                 cover_of_store(&k, x->store, p);
         }
+        /* A store that leaves elements out, or loads: where exactly, for a
+         * second launch's reads to be compared with the first's writes. */
+        const char *no_region;
+        if (x->stores == 1 && !x->loads && !x->atomics && !x->other && !x->block_stores &&
+            p->effect != AL_EFFECT_WRITES_ALL) {
+            p->region = al_tregion_template(&k, (int)i, true, &no_region);
+            p->region_writes = true;
+        } else if (p->effect == AL_EFFECT_READS && !x->stores && !x->atomics && !x->other &&
+                   !x->block_stores) {
+            p->region = al_tregion_template(&k, (int)i, false, &no_region);
+        }
     }
     free(u);
     free(k.bumps);
@@ -913,6 +936,7 @@ void al_kernel_free(al_kernel *k)
         free(k->names[i]);
         free(k->params[i].why);
         free(k->params[i].block_text);
+        free(k->params[i].region);
         for (int t = 0; t < k->params[i].ntiles; t++)
             free(k->params[i].tiles[t].block_text);
     }

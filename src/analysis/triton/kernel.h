@@ -79,6 +79,10 @@ typedef struct {
                       * are the starts' differences (`start[i + 1] - start[i]`) */
     al_tile_dim tiles[AL_TILE_DIMS]; /* TILES: in the order of the store's terms */
     int ntiles;
+    char *region;       /* a store under conditions, or loads: the elements it writes
+                         * (region_writes) or reads, as a template (region.h), or NULL */
+    bool region_writes;
+    bool stored; /* a store, atomic or unfollowed call takes it, whatever else loads */
 } al_kparam;
 
 typedef struct {

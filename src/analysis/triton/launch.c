@@ -5,6 +5,7 @@
 #include "../../front/python/syntax.h"
 #include "../../base/util.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,6 +442,267 @@ static void tiles(const al_file_env *caller, TSNode call, const al_kernel *k, co
     free(buf_text);
 }
 
+/* ------------------------------------------------------------------ */
+/* Regions at a launch                                                  */
+
+/* Whether a caller's value text may stand in a region: names, numbers,
+ * arithmetic, and what only describes a tensor (`x.shape[0]`,
+ * `x.stride(1)`) or rounds a size (`triton.next_power_of_2`, `cdiv`), so
+ * that it has one value at two launches when no statement between them
+ * names it. No attribute of an object (`self.n` may change in any call),
+ * no string, subscript of a mapping or lambda. */
+static bool stable_text(const char *t)
+{
+    static const char *const calls[] = {"stride", "size", "numel", "next_power_of_2", "cdiv",
+                                        "len", "max", "min", "int", NULL};
+    static const char *const attrs[] = {"shape", "stride", "size", "numel", "next_power_of_2",
+                                        "cdiv", NULL};
+    for (const char *p = t; *p;) {
+        if (*p == '"' || *p == '\'' || *p == '{' || *p == ':' || *p == '@' || *p == '$' ||
+            *p == '#')
+            return false;
+        if (isdigit((unsigned char)*p)) {
+            while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+                p++;
+            continue;
+        }
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *s = p;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+            size_t len = (size_t)(p - s);
+            bool attr = s > t && s[-1] == '.';
+            if (attr && !al_str_in_list(attrs, s, len))
+                return false;
+            if (!attr && *p == '(' && !al_str_in_list(calls, s, len))
+                return false;
+            if (len == 6 && !memcmp(s, "lambda", 6))
+                return false;
+            continue;
+        }
+        p++;
+    }
+    return true;
+}
+
+#define MAX_ORIGINS 12
+
+typedef struct {
+    const al_file_env *caller;
+    TSNode call, func, grid;
+    const al_kernel *k;
+    al_py_args args;
+    const char *buffer; /* the buffer's argument, an identifier */
+    size_t buffer_len;
+    int buffer_param;
+    const char *keys[MAX_ORIGINS]; /* an index variable: `#k` or a loop's extent template */
+    size_t key_lens[MAX_ORIGINS];
+    char *texts[MAX_ORIGINS];      /* ... and the caller's extent it runs over */
+    int n;
+    bool ok;
+} launch_subst;
+
+static void origin(launch_subst *s, const char *key, size_t len, const char *text)
+{
+    for (int i = 0; i < s->n; i++) {
+        bool same_key = s->key_lens[i] == len && !memcmp(s->keys[i], key, len);
+        /* Two index variables over one extent would be one in the text. */
+        if (!same_key && !strcmp(s->texts[i], text))
+            s->ok = false;
+        if (same_key)
+            return;
+    }
+    if (s->n == MAX_ORIGINS) {
+        s->ok = false;
+        return;
+    }
+    s->keys[s->n] = key;
+    s->key_lens[s->n] = len;
+    s->texts[s->n++] = al_xstrdup(text);
+}
+
+static void substitute(launch_subst *s, const char *tmpl, size_t len, al_strbuf *out);
+
+static int cmp_text(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The sum or product `\x01op a \x02 b \x03` at tmpl[i], its operands in
+ * the caller's terms and sorted: `(a op b)`. The index past it. */
+static size_t sorted_group(launch_subst *s, const char *tmpl, size_t len, size_t i,
+                           al_strbuf *out)
+{
+    size_t j = i + 1;
+    const char *op = tmpl + j;
+    while (j < len && (tmpl[j] == '+' || tmpl[j] == '*' || tmpl[j] == '&' || tmpl[j] == '|'))
+        j++;
+    size_t oplen = (size_t)(tmpl + j - op);
+    char *texts[32];
+    int n = 0, nest = 0;
+    size_t from = j;
+    for (; j < len && s->ok; j++) {
+        char c = tmpl[j];
+        if (c == '\x01') {
+            nest++;
+        } else if ((c == '\x02' || c == '\x03') && nest == 0) {
+            if (n == 32) {
+                s->ok = false;
+                break;
+            }
+            al_strbuf sb = {0};
+            al_strbuf_puts(&sb, "");
+            substitute(s, tmpl + from, j - from, &sb);
+            texts[n++] = al_strbuf_detach(&sb);
+            from = j + 1;
+            if (c == '\x03')
+                break;
+        } else if (c == '\x03') {
+            nest--;
+        }
+    }
+    if (j >= len)
+        s->ok = false;
+    if (s->ok) {
+        qsort(texts, (size_t)n, sizeof texts[0], cmp_text);
+        al_strbuf_putc(out, '(');
+        for (int k = 0; k < n; k++) {
+            if (k)
+                al_strbuf_append(out, op, oplen);
+            al_strbuf_puts(out, texts[k]);
+        }
+        al_strbuf_putc(out, ')');
+    }
+    for (int k = 0; k < n; k++)
+        free(texts[k]);
+    return j + 1;
+}
+
+/* tmpl[0..len) with parameters, program ids and loop extents in the
+ * caller's terms, appended to out. */
+static void substitute(launch_subst *s, const char *tmpl, size_t len, al_strbuf *out)
+{
+    const al_pyfile *pf = s->caller->pf;
+    for (size_t i = 0; i < len && s->ok;) {
+        char c = tmpl[i];
+        if (c == '$' || c == '#') {
+            size_t j = i + 1;
+            while (j < len && isdigit((unsigned char)tmpl[j]))
+                j++;
+            if (j == i + 1 || j >= len || tmpl[j] != c) {
+                al_strbuf_putc(out, c);
+                i++;
+                continue;
+            }
+            int num = atoi(tmpl + i + 1);
+            TSNode e = {0};
+            bool lambda = false;
+            if (c == '$' && num < (int)s->k->n)
+                e = arg_for(pf, &s->args, s->k, (size_t)num);
+            else if (c == '#')
+                e = grid_element(pf, s->grid, num, s->func, &lambda);
+            char *t = ts_node_is_null(e) || lambda ? NULL
+                      : c == '$' && num == s->buffer_param ? al_node_text(pf, e)
+                                                            : al_value_text(pf, s->func, s->call, e);
+            if (!t || !stable_text(t)) {
+                s->ok = false;
+            } else if (c == '$') {
+                al_strbuf_puts(out, t);
+            } else {
+                origin(s, tmpl + i, j + 1 - i, t);
+                al_strbuf_printf(out, "@{%s}@", t);
+            }
+            free(t);
+            i = j + 1;
+        } else if (c == '\x01') {
+            i = sorted_group(s, tmpl, len, i, out);
+        } else if (c == '@' && i + 1 < len && tmpl[i + 1] == '{') {
+            /* A loop's extent: `@{...}@`, perhaps around others. */
+            size_t j = i + 2;
+            int nest = 1;
+            while (j + 1 < len && nest > 0) {
+                if (tmpl[j] == '@' && tmpl[j + 1] == '{')
+                    nest++, j += 2;
+                else if (tmpl[j] == '}' && tmpl[j + 1] == '@')
+                    nest--, j += 2;
+                else
+                    j++;
+            }
+            if (nest) {
+                s->ok = false;
+                return;
+            }
+            al_strbuf inner = {0};
+            al_strbuf_puts(&inner, "");
+            substitute(s, tmpl + i + 2, j - 2 - (i + 2), &inner);
+            if (s->ok) {
+                origin(s, tmpl + i + 2, j - 2 - (i + 2), inner.data);
+                al_strbuf_printf(out, "@{%s}@", inner.data);
+            }
+            al_strbuf_free(&inner);
+            i = j;
+        } else {
+            al_strbuf_putc(out, c);
+            i++;
+        }
+    }
+}
+
+/* Whether the region reads the elements of the tensor `name`: names it
+ * other than through its shape or strides (`x.stride(0)`). */
+static bool reads_tensor(const char *region, const char *name, size_t len)
+{
+    for (const char *p = region; *p; p++) {
+        if (strncmp(p, name, len) != 0)
+            continue;
+        bool before = p > region && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+        bool after = isalnum((unsigned char)p[len]) || p[len] == '_' || p[len] == '.';
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+/* The region of parameter pi at this launch, in the caller's terms; NULL
+ * when an argument it names is not a value the caller can be shown to
+ * hand both launches alike, or a parameter the kernel writes is handed a
+ * name the region reads (an output that may be an input). */
+static char *region_at_launch(const al_file_env *caller, TSNode call, const al_kernel *k, int pi)
+{
+    launch_subst s = {.caller = caller, .call = call, .k = k, .buffer_param = pi, .ok = true};
+    s.func = al_enclosing_function(call);
+    s.grid = al_node_field(al_node_field(call, "function"), "subscript");
+    al_py_args_read(call, &s.args);
+    TSNode b = arg_for(caller->pf, &s.args, k, (size_t)pi);
+    if (s.args.splat || ts_node_is_null(b) || !al_node_is(b, "identifier"))
+        return NULL;
+    s.buffer = al_node_ptr(caller->pf, b, &s.buffer_len);
+    al_strbuf out = {0};
+    al_strbuf_puts(&out, "");
+    const char *tmpl = k->params[pi].region;
+    substitute(&s, tmpl, strlen(tmpl), &out);
+    for (size_t j = 0; j < k->n && s.ok; j++) {
+        if ((int)j == pi || !k->params[j].stored)
+            continue;
+        TSNode w = arg_for(caller->pf, &s.args, k, j);
+        if (ts_node_is_null(w))
+            continue;
+        size_t wl;
+        const char *wp = al_node_ptr(caller->pf, w, &wl);
+        if (!al_node_is(w, "identifier") || reads_tensor(out.data, wp, wl) ||
+            (wl == s.buffer_len && !memcmp(wp, s.buffer, wl))) {
+            s.ok = false;
+        }
+    }
+    for (int i = 0; i < s.n; i++)
+        free(s.texts[i]);
+    if (!s.ok) {
+        al_strbuf_free(&out);
+        return NULL;
+    }
+    return al_strbuf_detach(&out);
+}
+
 void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k,
                       const char *kernel, const char *path, int pos, TSNode kw,
                       al_call_effect *out)
@@ -470,6 +732,10 @@ void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k
         al_strbuf sb = {0};
         al_strbuf_printf(&sb, "%s %s", kernel, p->why);
         out->why = al_strbuf_detach(&sb);
+    }
+    if (p->region) {
+        out->region = region_at_launch(caller, call, k, pi);
+        out->region_writes = p->region_writes;
     }
     if (p->effect != AL_EFFECT_WRITES_ALL)
         return;

@@ -1,0 +1,32 @@
+/* Guarded regions: the elements of a pointer parameter that a kernel's
+ * one store writes, or that all its loads read, written out as the
+ * address, the mask and the conditions of the `if` statements around the
+ * access, so that a second kernel's reads can be shown to fall inside a
+ * first kernel's writes (DESIGN.md, "fills nothing reads").
+ *
+ * A region is first a template in the kernel's own terms: a parameter is
+ * `$i$`, a program id `#k#`, a loop `for v in range(E)` `@{E}@`, a lane
+ * vector `tl.arange(0, B)` `AR{B}`; locals assigned once are replaced by
+ * their values, `a > b` is `b < a`, and the operands of a sum or product
+ * are marked (`\x01+ a \x02 b \x03`). At a launch (launch.c) each
+ * parameter becomes the caller's argument, each program id `@{G}@`, G
+ * the grid's extent on that axis, and the operands of each sum or
+ * product are sorted, so that two orders of one sum are one text. Two regions are then compared as text (al_region_reads_within in
+ * core/summary.h): every index variable is named by the extent it runs
+ * over, so a program id of one kernel and a loop of another that run
+ * over the same caller value are the same variable. */
+#ifndef ALLOCLINT_TRITON_REGION_H
+#define ALLOCLINT_TRITON_REGION_H
+
+#include "form.h"
+
+#include <stdbool.h>
+
+/* The template of parameter `param`'s region: store true for the one
+ * store that writes it (under `if` statements only: no loop or exit
+ * around it), false for every load that reads it (a region per load,
+ * separated by "\n--\n"). NULL when an access is not of that form; *why
+ * (static text) then says what was not. */
+char *al_tregion_template(al_tf_kernel *k, int param, bool store, const char **why);
+
+#endif
