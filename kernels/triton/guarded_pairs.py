@@ -90,10 +90,11 @@ def call(mod, name):
 def main(argv):
     work = tempfile.mkdtemp()
     text = open(CASE).read()
-    forced = os.path.join(work, "forced.py")
+    forced, fixed = os.path.join(work, "forced.py"), os.path.join(work, "fixed.py")
     open(forced, "w").write(text.replace("torch.zeros(", "torch.empty("))
+    open(fixed, "w").write(open(CASE + ".fixed").read())
     mods = {"original": load(CASE, "guarded_original"),
-            "fixed": load(CASE + ".fixed", "guarded_fixed"),
+            "fixed": load(fixed, "guarded_fixed"),
             "forced": load(forced, "guarded_forced")}
     names = list(dict.fromkeys(SAFE + TRAPS + list(NOT_SHOWN)))
     results = {}
