@@ -39,7 +39,10 @@ def load(path, name):
 
 
 def poison():
-    junk = [torch.empty(1 << 22, dtype=torch.uint8, device="cuda") for _ in range(8)]
+    # Blocks of the small pool (up to 1 MiB, where these buffers come
+    # from) and of the large one, filled and handed back to the allocator.
+    sizes = [1 << s for s in range(12, 21)] + [1 << 22]
+    junk = [torch.empty(n, dtype=torch.uint8, device="cuda") for n in sizes for _ in range(8)]
     for j in junk:
         j.fill_(0xFF)
     del junk
