@@ -5,10 +5,11 @@ each on memory poisoned with 0xFF, on a real GPU with Triton.
 
 What must hold: where alloclint's fix is safe, the fixed decoder returns
 the same bits as the original; for each trap alloclint stays silent on,
-forcing `empty` changes the result (the zeros were read), except the two
-whose difference this input cannot show, which the table says and does
-not count: a reduction racing with its own write of the split counts,
-and lanes past the mask that are loaded but never stored. `--check` is
+forcing `empty` changes the result (the zeros were read), except the
+three whose difference this output cannot show, which the table says
+and does not count: a reduction run without its partials (0 / 0 either
+way), one racing with its own write of the split counts, and lanes past
+the mask that are loaded but never stored. `--check` is
 the same run (it is small)."""
 
 import importlib.util
@@ -26,8 +27,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CASE = os.path.join(HERE, "..", "..", "tests", "rules", "AL101", "guarded_pairs.py")
 SAFE = ["split_decode", "partials_returned"]
 TRAPS = ["other_predicate", "other_lengths", "lengths_grow_between", "more_splits_read",
-         "partials_returned", "partial_on_one_path"]
-NOT_SHOWN = {"condition_input_written": "races with its own write of the split counts",
+         "partials_returned"]
+NOT_SHOWN = {"partial_on_one_path": "with the partial kernel skipped, the reduction divides "
+                                    "0 by 0: NaN from zeros and from poison alike",
+             "condition_input_written": "races with its own write of the split counts",
              "lanes_past_the_mask": "the lanes read past the mask are never stored"}
 
 
