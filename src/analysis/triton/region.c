@@ -447,6 +447,74 @@ static bool conditions(ser_ctx *c, TSNode site, bool store, guards *g)
     return true;
 }
 
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    TSNode found;
+} find_ctx;
+
+static al_visit find_name(TSNode n, void *arg)
+{
+    find_ctx *f = arg;
+    if (al_node_is(n, "identifier") && al_node_text_eq(f->pf, n, f->name)) {
+        f->found = n;
+        return AL_VISIT_STOP;
+    }
+    return AL_VISIT_INTO;
+}
+
+/* The innermost block around n. */
+static TSNode block_of(TSNode n)
+{
+    for (TSNode q = ts_node_parent(n); !ts_node_is_null(q); q = ts_node_parent(q))
+        if (al_node_is(q, "block"))
+            return q;
+    return (TSNode){0};
+}
+
+/* `tl.where(c, x, other)` whose x is the load (or a local the load is
+ * assigned to and used nowhere else), in the load's block: lanes where c
+ * is false are loaded and dropped, so only c's lanes are read. Its
+ * condition, or a null node. */
+static TSNode where_condition(ser_ctx *c, TSNode load)
+{
+    TSNode v = load, parent = ts_node_parent(load);
+    while (al_node_is(parent, "parenthesized_expression"))
+        v = parent, parent = ts_node_parent(parent);
+    if (al_node_is(parent, "assignment") && al_node_is(al_node_field(parent, "left"), "identifier")) {
+        char *name = al_node_text(c->k->pf, al_node_field(parent, "left"));
+        TSNode body = al_node_field(c->k->def, "body");
+        TSNode use = {0};
+        /* The name's one use besides its binding. */
+        if (al_py_count_ident(c->k->pf, body, name) == 2) {
+            TSNode blk = block_of(parent);
+            for (TSNode st = ts_node_next_named_sibling(ts_node_parent(parent));
+                 !ts_node_is_null(st) && ts_node_is_null(use); st = ts_node_next_named_sibling(st))
+                if (al_py_count_ident(c->k->pf, st, name) == 1) {
+                    find_ctx f = {.pf = c->k->pf, .name = name};
+                    al_node_preorder(st, find_name, &f);
+                    use = f.found;
+                }
+            if (!ts_node_is_null(use) && !ts_node_eq(block_of(use), blk))
+                use = (TSNode){0};
+        }
+        free(name);
+        if (ts_node_is_null(use))
+            return use;
+        v = use;
+        parent = ts_node_parent(use);
+    }
+    TSNode call = ts_node_parent(parent);
+    if (!al_node_is(parent, "argument_list") || !al_node_is(call, "call") ||
+        !al_tf_is_tl(c->k, al_node_field(call, "function"), "where"))
+        return (TSNode){0};
+    al_py_args a;
+    al_py_args_read(call, &a);
+    if (a.npos != 3 || a.nall != 3 || !ts_node_eq(a.pos[1], v))
+        return (TSNode){0};
+    return a.pos[0];
+}
+
 static char *access_region(ser_ctx *c, TSNode site, bool store)
 {
     al_py_args a;
@@ -468,7 +536,17 @@ static char *access_region(ser_ctx *c, TSNode site, bool store)
     if (ok && c->buffer_seen != 1)
         ok = fail(c, "a pointer that names the buffer more than once");
     int seen = c->buffer_seen;
-    ok = ok && (ts_node_is_null(mask) ? (al_strbuf_puts(&m, "1"), true) : ser(c, mask, &m, 0));
+    TSNode where = store ? (TSNode){0} : where_condition(c, site);
+    if (ok && !ts_node_is_null(where) && !ts_node_is_null(mask)) {
+        al_strbuf_puts(&m, "\x01&"); /* both: the lanes loaded and kept */
+        ok = ser(c, mask, &m, 0);
+        al_strbuf_putc(&m, '\x02');
+        ok = ok && ser(c, where, &m, 0);
+        al_strbuf_putc(&m, '\x03');
+    } else if (ok) {
+        TSNode lanes = !ts_node_is_null(where) ? where : mask;
+        ok = ts_node_is_null(lanes) ? (al_strbuf_puts(&m, "1"), true) : ser(c, lanes, &m, 0);
+    }
     ok = ok && conditions(c, site, store, &g);
     if (ok && c->buffer_seen != seen)
         ok = fail(c, "a mask or condition that reads the buffer");

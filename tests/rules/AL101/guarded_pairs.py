@@ -292,3 +292,72 @@ def lanes_past_the_mask(q, lens, splits, max_splits, min_chunk=16):
                                      out.stride(1), HEAD_DIM=head_dim, BLOCK_D=block_d,
                                      MIN_CHUNK=min_chunk, MAX_SPLITS=max_splits)
     return out
+
+
+# Lanes loaded and dropped: the second kernel loads the whole block, but
+# keeps only the lanes `tl.where` selects, those the first kernel stored.
+@triton.jit
+def _scores(Lens, Scores, stride_s, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    length = tl.load(Lens + row)
+    offs = tl.arange(0, BLOCK)
+    tl.store(Scores + row * stride_s + offs, offs.to(tl.float32) / length, mask=offs < length)
+
+
+@triton.jit
+def _row_max(Lens, Scores, Out, stride_s, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    length = tl.load(Lens + row)
+    offs = tl.arange(0, BLOCK)
+    s = tl.load(Scores + row * stride_s + offs)
+    kept = tl.where(offs < length, s, float("-inf"))
+    tl.store(Out + row, tl.max(kept, 0))
+
+
+def row_max(lens, block=128):
+    rows = lens.shape[0]
+    scores = torch.zeros((rows, block), device=lens.device)  # expect: AL101 safe
+    out = torch.empty(rows, device=lens.device)
+    _scores[(rows,)](lens, scores, scores.stride(0), BLOCK=block)
+    _row_max[(rows,)](lens, scores, out, scores.stride(0), BLOCK=block)
+    return out
+
+
+@triton.jit
+def _row_max_one_more(Lens, Scores, Out, stride_s, BLOCK: tl.constexpr):
+    # Keeps lane `length` too, which the first kernel left.
+    row = tl.program_id(0)
+    length = tl.load(Lens + row)
+    offs = tl.arange(0, BLOCK)
+    s = tl.load(Scores + row * stride_s + offs)
+    kept = tl.where(offs <= length, s, float("-inf"))
+    tl.store(Out + row, tl.max(kept, 0))
+
+
+def row_max_one_more(lens, block=128):
+    rows = lens.shape[0]
+    scores = torch.zeros((rows, block), device=lens.device)  # expect: none
+    out = torch.empty(rows, device=lens.device)
+    _scores[(rows,)](lens, scores, scores.stride(0), BLOCK=block)
+    _row_max_one_more[(rows,)](lens, scores, out, scores.stride(0), BLOCK=block)
+    return out
+
+
+@triton.jit
+def _row_range(Lens, Scores, Out, stride_s, BLOCK: tl.constexpr):
+    # The loaded block is also used whole: its minimum sees every lane.
+    row = tl.program_id(0)
+    length = tl.load(Lens + row)
+    offs = tl.arange(0, BLOCK)
+    s = tl.load(Scores + row * stride_s + offs)
+    kept = tl.where(offs < length, s, float("-inf"))
+    tl.store(Out + row, tl.max(kept, 0) - tl.min(s, 0))
+
+
+def row_range(lens, block=128):
+    rows = lens.shape[0]
+    scores = torch.zeros((rows, block), device=lens.device)  # expect: none
+    out = torch.empty(rows, device=lens.device)
+    _scores[(rows,)](lens, scores, scores.stride(0), BLOCK=block)
+    _row_range[(rows,)](lens, scores, out, scores.stride(0), BLOCK=block)
+    return out
