@@ -301,7 +301,9 @@ def _scores(Lens, Scores, stride_s, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     length = tl.load(Lens + row)
     offs = tl.arange(0, BLOCK)
-    tl.store(Scores + row * stride_s + offs, offs.to(tl.float32) / length, mask=offs < length)
+    # Negative scores: a zero left in a lane would be every row's maximum.
+    tl.store(Scores + row * stride_s + offs, -(offs + 1).to(tl.float32) / length,
+             mask=offs < length)
 
 
 @triton.jit
@@ -345,13 +347,13 @@ def row_max_one_more(lens, block=128):
 
 @triton.jit
 def _row_range(Lens, Scores, Out, stride_s, BLOCK: tl.constexpr):
-    # The loaded block is also used whole: its minimum sees every lane.
+    # The loaded block is also used whole: its maximum sees every lane.
     row = tl.program_id(0)
     length = tl.load(Lens + row)
     offs = tl.arange(0, BLOCK)
     s = tl.load(Scores + row * stride_s + offs)
     kept = tl.where(offs < length, s, float("-inf"))
-    tl.store(Out + row, tl.max(kept, 0) - tl.min(s, 0))
+    tl.store(Out + row, tl.max(kept, 0) - tl.max(s, 0))
 
 
 def row_range(lens, block=128):
