@@ -3,7 +3,9 @@
 # holds keys (`if end > start:`); a second kernel reduces the splits and
 # loads only where the same condition, computed from the same inputs,
 # holds. The elements the first leaves out are never read, so the zeros
-# are dead: safe. Each trap below changes one thing the proof rests on.
+# are dead: safe. At the end, a kernel that loads a whole block and keeps
+# only the lanes `tl.where` selects. Each trap changes one thing the proof
+# rests on.
 import torch
 import triton
 import triton.language as tl
