@@ -14,6 +14,7 @@ typedef struct {
     TSNode site;   /* the access: what it reads must be in scope there */
     int param;     /* the buffer's parameter */
     int buffer_seen;
+    bool address;  /* serializing a pointer: integer arithmetic */
     TSNode loops[MAX_INDEX_LOOPS]; /* loops whose variable the region names */
     char *extents[MAX_INDEX_LOOPS];
     int nloops;
@@ -86,6 +87,16 @@ static bool gather(ser_ctx *c, TSNode n, const char *op, TSNode *ops, int *nops,
 
 /* `a op b op c` with its operands sorted, so that two orders of one sum
  * are one text. */
+static bool may_be_float(const char *t)
+{
+    if (strstr(t, "load(") || strstr(t, "tl.float") || strstr(t, "tl.bfloat"))
+        return true;
+    for (const char *p = t; *p; p++)
+        if (*p == '.' && p > t && p[-1] >= '0' && p[-1] <= '9')
+            return true;
+    return false;
+}
+
 static bool commutative(ser_ctx *c, TSNode n, const char *op, al_strbuf *out, int depth)
 {
     TSNode ops[MAX_OPERANDS];
@@ -101,7 +112,22 @@ static bool commutative(ser_ctx *c, TSNode n, const char *op, al_strbuf *out, in
         ok = ser(c, ops[done], &sb, depth + 1);
         texts[done] = al_strbuf_detach(&sb);
     }
-    if (ok) {
+    /* Floats add and multiply in any order but not in any grouping:
+     * three or more operands that may be floats (a load of unknown dtype,
+     * a float literal or cast) keep the grouping written. */
+    bool regroup = nops <= 2 || c->address;
+    for (int i = 0; i < done && !regroup; i++)
+        if (may_be_float(texts[i]))
+            break;
+        else if (i + 1 == done)
+            regroup = true;
+    if (ok && !regroup) {
+        al_strbuf_putc(out, '(');
+        ok = ser(c, al_node_field(n, "left"), out, depth + 1);
+        al_strbuf_puts(out, op);
+        ok = ok && ser(c, al_node_field(n, "right"), out, depth + 1);
+        al_strbuf_putc(out, ')');
+    } else if (ok) {
         /* Sorted again at a launch, once the placeholders are the
          * caller's values: `\x01op a \x02 b \x03`. */
         al_strbuf_printf(out, "\x01%s", op);
@@ -532,7 +558,9 @@ static char *access_region(ser_ctx *c, TSNode site, bool store)
     al_strbuf_puts(&addr, "");
     al_strbuf_puts(&m, "");
     c->buffer_seen = 0;
+    c->address = true;
     bool ok = ser(c, ptr, &addr, 0);
+    c->address = false;
     if (ok && c->buffer_seen != 1)
         ok = fail(c, "a pointer that names the buffer more than once");
     int seen = c->buffer_seen;
@@ -577,6 +605,30 @@ typedef struct {
     bool other; /* an atomic, a call, a block pointer, an exit */
 } accesses;
 
+/* Whether n names the parameter, itself or through locals assigned once:
+ * `P + offs + BLOCK` may be read as based on BLOCK, and is P's. */
+static bool names_param(const accesses *x, TSNode n, int depth)
+{
+    if (depth > 12)
+        return true;
+    if (al_node_is(n, "identifier")) {
+        size_t len;
+        const char *p = al_node_ptr(x->k->pf, n, &len);
+        if (al_tf_param_index(x->k, p, len) == x->param)
+            return true;
+        int li = al_tf_local_of(x->k, p, len);
+        return li >= 0 && x->k->local_counts[li] == 1 && !ts_node_is_null(x->k->local_values[li]) &&
+               names_param(x, x->k->local_values[li], depth + 1);
+    }
+    if (al_node_is(n, "call") && al_tf_is_tl(x->k, al_node_field(n, "function"), "load"))
+        return false; /* a value loaded through it, not it */
+    uint32_t m = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < m; i++)
+        if (names_param(x, ts_node_named_child(n, i), depth + 1))
+            return true;
+    return false;
+}
+
 static void scan(accesses *x, TSNode n, int depth)
 {
     if (depth > 200 || x->other)
@@ -600,7 +652,8 @@ static void scan(accesses *x, TSNode n, int depth)
                 arg = al_node_field(arg, "value");
             al_tf_lin l = al_tf_form(x->k, arg, 0);
             int bt;
-            if (al_tf_base_param(x->k, &l, &bt) != x->param)
+            if (al_tf_base_param(x->k, &l, &bt) != x->param &&
+                !((store || load) && names_param(x, arg, 0)))
                 continue;
             if (store && x->nstores < 4)
                 x->stores[x->nstores++] = n;
