@@ -185,17 +185,19 @@ static void reads_within_compares_lines(void **state)
 {
     (void)state;
     const char *w = "A (out+x)\nM (a<n)\nG (0<n)";
-    assert_true(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)", w));
+    assert_true(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)", w, NULL));
     /* A stricter reader: one more condition. */
-    assert_true(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)\nG (1<n)", w));
+    assert_true(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)\nG (1<n)", w, NULL));
     /* Without the writer's condition, another mask, another address. */
-    assert_false(al_region_reads_within("A (out+x)\nM (a<n)", w));
-    assert_false(al_region_reads_within("A (out+x)\nM 1\nG (0<n)", w));
-    assert_false(al_region_reads_within("A (out+y)\nM (a<n)\nG (0<n)", w));
+    assert_false(al_region_reads_within("A (out+x)\nM (a<n)", w, NULL));
+    const char *why;
+    assert_false(al_region_reads_within("A (out+x)\nM 1\nG (0<n)", w, &why));
+    assert_string_equal(why, "it loads under another mask than the store's");
+    assert_false(al_region_reads_within("A (out+y)\nM (a<n)\nG (0<n)", w, NULL));
     /* Every load must fall inside. */
-    assert_true(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)\n--\nA (out+x)\nM (a<n)\nG (0<n)", w));
-    assert_false(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)\n--\nA (out+z)\nM (a<n)\nG (0<n)", w));
-    assert_false(al_region_reads_within(NULL, w));
+    assert_true(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)\n--\nA (out+x)\nM (a<n)\nG (0<n)", w, NULL));
+    assert_false(al_region_reads_within("A (out+x)\nM (a<n)\nG (0<n)\n--\nA (out+z)\nM (a<n)\nG (0<n)", w, NULL));
+    assert_false(al_region_reads_within(NULL, w, NULL));
 }
 
 static void mentions_whole_names(void **state)

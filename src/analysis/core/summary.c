@@ -92,8 +92,11 @@ static bool has_line(const char *from, const char *to, const char *line, size_t 
     return false;
 }
 
-bool al_region_reads_within(const char *read, const char *written)
+bool al_region_reads_within(const char *read, const char *written, const char **why)
 {
+    const char *ignored;
+    why = why ? why : &ignored;
+    *why = "its loads or the other's store are not of a form alloclint compares";
     if (!read || !written || strstr(written, "\n--\n"))
         return false;
     const char *wend = written + strlen(written);
@@ -104,20 +107,25 @@ bool al_region_reads_within(const char *read, const char *written)
         for (const char *p = written; p < wend;) {
             const char *nl = memchr(p, '\n', (size_t)(wend - p));
             const char *e = nl ? nl : wend;
-            if (!has_line(r, rend, p, (size_t)(e - p)))
+            if (!has_line(r, rend, p, (size_t)(e - p))) {
+                *why = *p == 'A'   ? "it loads at other addresses than the store's"
+                       : *p == 'M' ? "it loads under another mask than the store's"
+                                   : "it loads without one of the store's conditions";
                 return false;
+            }
             p = e + 1;
         }
         /* ... and it has no address or mask of its own besides. */
-        size_t lines = 0, alines = 0;
+        size_t alines = 0;
         for (const char *p = r; p < rend; p++)
             if (p == r || p[-1] == '\n')
-                lines++, alines += (*p == 'A' || *p == 'M');
+                alines += (*p == 'A' || *p == 'M');
         if (alines != 2)
             return false;
-        (void)lines;
-        if (!*rend)
+        if (!*rend) {
+            *why = NULL;
             return true;
+        }
         r = rend + 4;
     }
 }

@@ -118,8 +118,9 @@ typedef struct {
 void al_call_effect_free(al_call_effect *e);
 /* Whether every region of `read` (regions separated by "\n--\n") has the
  * address and mask of `written` and at least its conditions: each element
- * read is one the writer stored. */
-bool al_region_reads_within(const char *read, const char *written);
+ * read is one the writer stored. When not, *why (static text, why may be
+ * NULL) says which part differs. */
+bool al_region_reads_within(const char *read, const char *written, const char **why);
 /* Whether a region's text names the identifier name[0..len). */
 bool al_region_mentions(const char *region, const char *name, size_t len);
 const char *al_effect_name(al_effect e);

@@ -398,7 +398,7 @@ static void block_use(actx *a, const bstate *s, al_block_reason r, const al_use 
         return;
     }
     block(a, AL_BLOCK_CALLEE, l->row);
-    a->block_why = l->why ? al_xstrdup(l->why) : NULL;
+    a->block_why = al_pairs_block_why(&a->pairs, l);
     al_chain_append(&a->block_chain, &l->chain);
 }
 

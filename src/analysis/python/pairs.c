@@ -90,17 +90,24 @@ static bool harmless(const al_pyfile *pf, TSNode st, const char *region)
     return c.ok;
 }
 
-bool al_launches_adjacent(const al_pyfile *pf, TSNode first, TSNode second, const char *region)
+bool al_launches_adjacent(const al_pyfile *pf, TSNode first, TSNode second, const char *region,
+                          const char **why, size_t *row)
 {
+    *row = 0;
     TSNode a = launch_statement(first), b = launch_statement(second);
     if (ts_node_is_null(a) || ts_node_is_null(b) ||
         !ts_node_eq(ts_node_parent(a), ts_node_parent(b)) ||
-        ts_node_start_byte(a) >= ts_node_start_byte(b))
+        ts_node_start_byte(a) >= ts_node_start_byte(b)) {
+        *why = "the two launches are not statements of one block, one after the other";
         return false;
+    }
     for (TSNode s = ts_node_next_named_sibling(a); !ts_node_is_null(s) && !ts_node_eq(s, b);
          s = ts_node_next_named_sibling(s))
-        if (!harmless(pf, s, region))
+        if (!harmless(pf, s, region)) {
+            *why = "a statement between the launches may change what they read";
+            *row = al_node_row(s);
             return false;
+        }
     return true;
 }
 
@@ -149,9 +156,20 @@ bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al
     if (stored <= 0 || (size_t)stored > p->n)
         return false;
     const struct al_stored_launch *s = &p->items[stored - 1];
-    if (!al_region_reads_within(e->stored, s->region) ||
-        !al_launches_adjacent(pf, s->at, e->at, s->region))
+    const char *why = NULL;
+    size_t row = 0;
+    if (!al_region_reads_within(e->stored, s->region, &why) ||
+        !al_launches_adjacent(pf, s->at, e->at, s->region, &why, &row)) {
+        if (!p->miss) {
+            al_strbuf sb = {0};
+            al_strbuf_printf(&sb, "%s on line %zu was not shown to load only what %s stores: %s",
+                             e->evidence ? e->evidence : "a launch", e->row, s->callee, why);
+            if (row)
+                al_strbuf_printf(&sb, " (line %zu)", row);
+            p->miss = al_strbuf_detach(&sb);
+        }
         return false;
+    }
     if (!p->paired) {
         p->paired = stored;
         p->by = al_xstrdup(e->evidence ? e->evidence : "a launch");
@@ -182,6 +200,16 @@ bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al
     return true;
 }
 
+char *al_pairs_block_why(const al_launch_pairs *p, const struct al_stored_launch *l)
+{
+    if (!l->why && !p->miss)
+        return NULL;
+    al_strbuf sb = {0};
+    al_strbuf_printf(&sb, "%s%s%s", l->why ? l->why : "", l->why && p->miss ? "; " : "",
+                     p->miss ? p->miss : "");
+    return al_strbuf_detach(&sb);
+}
+
 void al_pairs_take(al_launch_pairs *p, char **by, size_t *row, char **why, al_chain *chain)
 {
     free(*by);
@@ -206,6 +234,7 @@ void al_pairs_free(al_launch_pairs *p)
     free(p->items);
     free(p->by);
     free(p->why);
+    free(p->miss);
     al_chain_free(&p->chain);
     memset(p, 0, sizeof *p);
 }

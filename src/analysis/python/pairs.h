@@ -25,6 +25,7 @@ typedef struct {
     char *why;   /* ... what stored the elements it loads, */
     size_t row;  /* ... its line, */
     al_chain chain; /* ... and both launches' steps */
+    char *miss;     /* why the first load after a store was not paired, or NULL */
 } al_launch_pairs;
 
 /* Records the launch e (a use with a stored region): 1 + its index. */
@@ -37,6 +38,9 @@ const struct al_stored_launch *al_pairs_stored(const al_launch_pairs *p, int sto
  * and is adjacent to it (al_launches_adjacent); the first such pair is
  * kept. */
 bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al_use *e);
+/* Why launch l blocks the buffer: what it leaves, and why the load after
+ * it was not paired (`miss`); NULL when neither is known. */
+char *al_pairs_block_why(const al_launch_pairs *p, const struct al_stored_launch *l);
 /* Moves the first pair's proof (the loading launch, its line, what
  * stored, both launches' steps) into the buffer's, freeing what was there. */
 void al_pairs_take(al_launch_pairs *p, char **by, size_t *row, char **why, al_chain *chain);
@@ -47,7 +51,10 @@ void al_pairs_free(al_launch_pairs *p);
  * binds no name the region mentions and calls nothing but what only
  * reads sizes or makes a new tensor (`triton.next_power_of_2(n)`,
  * `x.stride(0)`, `torch.empty(...)`): no call that could write a tensor
- * the region's conditions load, or bind its names again. */
-bool al_launches_adjacent(const al_pyfile *pf, TSNode first, TSNode second, const char *region);
+ * the region's conditions load, or bind its names again. When not, *why
+ * (static text) says what failed, and *row the statement's line (0 for
+ * none). */
+bool al_launches_adjacent(const al_pyfile *pf, TSNode first, TSNode second, const char *region,
+                          const char **why, size_t *row);
 
 #endif

@@ -8,10 +8,13 @@
  * `$i$`, a program id `#k#`, a loop `for v in range(E)` `@{E}@`, a lane
  * vector `tl.arange(0, B)` `AR{B}`; locals assigned once are replaced by
  * their values, `a > b` is `b < a`, and the operands of a sum or product
- * are marked (`\x01+ a \x02 b \x03`). At a launch (launch.c) each
+ * are marked (`\x01+ a \x02 b \x03`): two always, three or more in a
+ * pointer, or where none may be a float (a load, a float literal or
+ * cast), since floats do not regroup exactly. At a launch (launch.c) each
  * parameter becomes the caller's argument, each program id `@{G}@`, G
  * the grid's extent on that axis, and the operands of each sum or
- * product are sorted, so that two orders of one sum are one text. Two regions are then compared as text (al_region_reads_within in
+ * product are sorted, so that two orders of one sum are one text. Two
+ * regions are then compared as text (al_region_reads_within in
  * core/summary.h): every index variable is named by the extent it runs
  * over, so a program id of one kernel and a loop of another that run
  * over the same caller value are the same variable. */

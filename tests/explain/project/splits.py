@@ -33,3 +33,13 @@ def combine_splits(lens, splits, block=64, chunk=256):
     _partial[(rows, splits)](lens, part, part.stride(0), BLOCK=block, CHUNK=chunk)
     _combine[(rows,)](lens, part, out, part.stride(0), BLOCK=block, CHUNK=chunk, SPLITS=splits)
     return out
+
+
+def combine_grown_splits(lens, splits, block=64, chunk=256):
+    rows = lens.shape[0]
+    part = torch.zeros((rows, splits * block), device=lens.device)
+    out = torch.empty((rows, block), device=lens.device)
+    _partial[(rows, splits)](lens, part, part.stride(0), BLOCK=block, CHUNK=chunk)
+    lens.add_(1)
+    _combine[(rows,)](lens, part, out, part.stride(0), BLOCK=block, CHUNK=chunk, SPLITS=splits)
+    return out
