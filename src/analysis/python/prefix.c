@@ -353,21 +353,6 @@ bool al_prefix_sum_at(const al_pymodule *m, TSNode func, TSNode call, TSNode nam
     return ok;
 }
 
-typedef struct {
-    const al_pyfile *pf;
-    const char *name;
-    TSNode found;
-} find_ident;
-
-static al_visit find_first(TSNode n, void *arg)
-{
-    find_ident *f = arg;
-    if (!al_node_is(n, "identifier") || !al_node_text_eq(f->pf, n, f->name))
-        return AL_VISIT_INTO;
-    f->found = n;
-    return AL_VISIT_STOP;
-}
-
 static bool size_sound(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode size,
                        const char *p_name, TSNode sums, TSNode done, TSNode call, int depth)
 {
@@ -385,9 +370,7 @@ static bool size_sound(const al_pyfile *pf, TSNode func, TSNode stmt, TSNode siz
             ok = unchanged(pf, func, names[i], ts_node_end_byte(stmt),
                            reach_end(call, ts_node_end_byte(stmt)), &call, 1, &why);
         } else {
-            find_ident f = {.pf = pf, .name = names[i]};
-            al_node_preorder(size, find_first, &f);
-            TSNode id = f.found;
+            TSNode id = al_py_first_ident(pf, size, names[i]);
             TSNode v = ts_node_is_null(id) ? id : al_value_reaching_binding(pf, func, stmt, id);
             if (!ts_node_is_null(v))
                 ok = size_sound(pf, func, statement_of(v), v, p_name, sums, done, call, depth + 1);

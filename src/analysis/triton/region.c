@@ -473,22 +473,6 @@ static bool conditions(ser_ctx *c, TSNode site, bool store, guards *g)
     return true;
 }
 
-typedef struct {
-    const al_pyfile *pf;
-    const char *name;
-    TSNode found;
-} find_ctx;
-
-static al_visit find_name(TSNode n, void *arg)
-{
-    find_ctx *f = arg;
-    if (al_node_is(n, "identifier") && al_node_text_eq(f->pf, n, f->name)) {
-        f->found = n;
-        return AL_VISIT_STOP;
-    }
-    return AL_VISIT_INTO;
-}
-
 /* The innermost block around n. */
 static TSNode block_of(TSNode n)
 {
@@ -516,11 +500,8 @@ static TSNode where_condition(ser_ctx *c, TSNode load)
             TSNode blk = block_of(parent);
             for (TSNode st = ts_node_next_named_sibling(ts_node_parent(parent));
                  !ts_node_is_null(st) && ts_node_is_null(use); st = ts_node_next_named_sibling(st))
-                if (al_py_count_ident(c->k->pf, st, name) == 1) {
-                    find_ctx f = {.pf = c->k->pf, .name = name};
-                    al_node_preorder(st, find_name, &f);
-                    use = f.found;
-                }
+                if (al_py_count_ident(c->k->pf, st, name) == 1)
+                    use = al_py_first_ident(c->k->pf, st, name);
             if (!ts_node_is_null(use) && !ts_node_eq(block_of(use), blk))
                 use = (TSNode){0};
         }

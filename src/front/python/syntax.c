@@ -415,6 +415,29 @@ int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name)
     return count_ident(pf, n, name, 0);
 }
 
+typedef struct {
+    const al_pyfile *pf;
+    const char *name;
+    TSNode found;
+} first_ident;
+
+static al_visit find_first_ident(TSNode n, void *arg)
+{
+    first_ident *f = arg;
+    if (!al_node_is(n, "identifier") || !al_node_text_eq(f->pf, n, f->name) ||
+        al_py_ident_is_label(n))
+        return AL_VISIT_INTO;
+    f->found = n;
+    return AL_VISIT_STOP;
+}
+
+TSNode al_py_first_ident(const al_pyfile *pf, TSNode n, const char *name)
+{
+    first_ident f = {.pf = pf, .name = name};
+    al_node_preorder(n, find_first_ident, &f);
+    return f.found;
+}
+
 bool al_py_ident_is_label(TSNode id)
 {
     TSNode p = ts_node_parent(id);

@@ -125,6 +125,9 @@ bool al_py_names_class(const al_pyfile *pf, TSNode n);
 /* Occurrences of `name` as a variable under n (attribute and keyword
  * names excluded); 1000 when n is nested too deeply to tell. */
 int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
+/* The first occurrence of `name` as a variable under n (as
+ * al_py_count_ident counts them), or a null node. */
+TSNode al_py_first_ident(const al_pyfile *pf, TSNode n, const char *name);
 /* Whether identifier id is an attribute's name (`x.id`) or a keyword
  * argument's (`f(id=...)`): a label, not a variable. */
 bool al_py_ident_is_label(TSNode id);
