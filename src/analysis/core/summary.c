@@ -92,13 +92,67 @@ static bool has_line(const char *from, const char *to, const char *line, size_t 
     return false;
 }
 
-bool al_region_reads_within(const char *read, const char *written, const char **why)
+static int cmp_text(const void *x, const void *y)
 {
-    const char *ignored;
-    why = why ? why : &ignored;
-    *why = "its loads or the other's store are not of a form alloclint compares";
-    if (!read || !written || strstr(written, "\n--\n"))
-        return false;
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The group `\x01op a \x02 b \x03` at *p, its operands canonical and
+ * sorted, appended as `(a op b)`; *p moves past it. */
+static void sorted_group(const char **p, al_strbuf *out)
+{
+    const char *op = ++*p;
+    while (**p == '+' || **p == '*' || **p == '&' || **p == '|')
+        ++*p;
+    size_t oplen = (size_t)(*p - op);
+    char *texts[64];
+    int n = 0;
+    for (;;) {
+        al_strbuf sb = {0};
+        al_strbuf_puts(&sb, "");
+        /* One operand: up to this group's \x02 or \x03. */
+        while (**p && **p != '\x02' && **p != '\x03') {
+            if (**p == '\x01')
+                sorted_group(p, &sb);
+            else
+                al_strbuf_putc(&sb, *(*p)++);
+        }
+        if (n < 64)
+            texts[n++] = al_strbuf_detach(&sb);
+        else
+            al_strbuf_free(&sb);
+        if (**p != '\x02')
+            break;
+        ++*p;
+    }
+    if (**p == '\x03')
+        ++*p;
+    qsort(texts, (size_t)n, sizeof texts[0], cmp_text);
+    al_strbuf_putc(out, '(');
+    for (int k = 0; k < n; k++) {
+        if (k)
+            al_strbuf_append(out, op, oplen);
+        al_strbuf_puts(out, texts[k]);
+        free(texts[k]);
+    }
+    al_strbuf_putc(out, ')');
+}
+
+char *al_region_canonical(const char *region)
+{
+    al_strbuf sb = {0};
+    al_strbuf_puts(&sb, "");
+    for (const char *p = region; *p;) {
+        if (*p == '\x01')
+            sorted_group(&p, &sb);
+        else
+            al_strbuf_putc(&sb, *p++);
+    }
+    return al_strbuf_detach(&sb);
+}
+
+static bool reads_within(const char *read, const char *written, const char **why)
+{
     const char *wend = written + strlen(written);
     for (const char *r = read;;) {
         const char *rend = region_end(r);
@@ -128,6 +182,20 @@ bool al_region_reads_within(const char *read, const char *written, const char **
         }
         r = rend + 4;
     }
+}
+
+bool al_region_reads_within(const char *read, const char *written, const char **why)
+{
+    const char *ignored;
+    why = why ? why : &ignored;
+    *why = "its loads or the other's store are not of a form alloclint compares";
+    if (!read || !written || strstr(written, "\n--\n"))
+        return false;
+    char *r = al_region_canonical(read), *w = al_region_canonical(written);
+    bool ok = reads_within(r, w, why);
+    free(r);
+    free(w);
+    return ok;
 }
 
 bool al_region_mentions(const char *region, const char *name, size_t len)

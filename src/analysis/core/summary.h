@@ -121,6 +121,10 @@ void al_call_effect_free(al_call_effect *e);
  * read is one the writer stored. When not, *why (static text, why may be
  * NULL) says which part differs. */
 bool al_region_reads_within(const char *read, const char *written, const char **why);
+/* The region with each marked sum or product (`\x01op a \x02 b \x03`)
+ * written `(a op b)`, its operands sorted: two orders of one sum are one
+ * text. Caller frees. */
+char *al_region_canonical(const char *region);
 /* Whether a region's text names the identifier name[0..len). */
 bool al_region_mentions(const char *region, const char *name, size_t len);
 const char *al_effect_name(al_effect e);

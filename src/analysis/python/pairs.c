@@ -190,7 +190,9 @@ bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al
                              s->callee);
         }
         al_chain_append(&p->chain, &e->chain);
-        char *ranges = index_ranges(s->region);
+        char *canonical = al_region_canonical(s->region);
+        char *ranges = index_ranges(canonical);
+        free(canonical);
         al_chain_add(&p->chain, NULL, e->row,
                      "%s loads it only at the addresses, under the mask and the conditions of "
                      "the store of %s, over programs and loop steps of the same ranges (%s)",

@@ -502,80 +502,27 @@ typedef struct {
     bool ok;
 } launch_subst;
 
-static void origin(launch_subst *s, const char *key, size_t len, const char *text)
+static void origin(launch_subst *s, const char *key, size_t len, const char *marked)
 {
+    char *text = al_region_canonical(marked);
     for (int i = 0; i < s->n; i++) {
         bool same_key = s->key_lens[i] == len && !memcmp(s->keys[i], key, len);
         /* Two index variables over one extent would be one in the text. */
         if (!same_key && !strcmp(s->texts[i], text))
             s->ok = false;
-        if (same_key)
+        if (same_key) {
+            free(text);
             return;
+        }
     }
     if (s->n == MAX_ORIGINS) {
         s->ok = false;
+        free(text);
         return;
     }
     s->keys[s->n] = key;
     s->key_lens[s->n] = len;
-    s->texts[s->n++] = al_xstrdup(text);
-}
-
-static void substitute(launch_subst *s, const char *tmpl, size_t len, al_strbuf *out);
-
-static int cmp_text(const void *x, const void *y)
-{
-    return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* The sum or product `\x01op a \x02 b \x03` at tmpl[i], its operands in
- * the caller's terms and sorted: `(a op b)`. The index past it. */
-static size_t sorted_group(launch_subst *s, const char *tmpl, size_t len, size_t i,
-                           al_strbuf *out)
-{
-    size_t j = i + 1;
-    const char *op = tmpl + j;
-    while (j < len && (tmpl[j] == '+' || tmpl[j] == '*' || tmpl[j] == '&' || tmpl[j] == '|'))
-        j++;
-    size_t oplen = (size_t)(tmpl + j - op);
-    char *texts[32];
-    int n = 0, nest = 0;
-    size_t from = j;
-    for (; j < len && s->ok; j++) {
-        char c = tmpl[j];
-        if (c == '\x01') {
-            nest++;
-        } else if ((c == '\x02' || c == '\x03') && nest == 0) {
-            if (n == 32) {
-                s->ok = false;
-                break;
-            }
-            al_strbuf sb = {0};
-            al_strbuf_puts(&sb, "");
-            substitute(s, tmpl + from, j - from, &sb);
-            texts[n++] = al_strbuf_detach(&sb);
-            from = j + 1;
-            if (c == '\x03')
-                break;
-        } else if (c == '\x03') {
-            nest--;
-        }
-    }
-    if (j >= len)
-        s->ok = false;
-    if (s->ok) {
-        qsort(texts, (size_t)n, sizeof texts[0], cmp_text);
-        al_strbuf_putc(out, '(');
-        for (int k = 0; k < n; k++) {
-            if (k)
-                al_strbuf_append(out, op, oplen);
-            al_strbuf_puts(out, texts[k]);
-        }
-        al_strbuf_putc(out, ')');
-    }
-    for (int k = 0; k < n; k++)
-        free(texts[k]);
-    return j + 1;
+    s->texts[s->n++] = text;
 }
 
 /* tmpl[0..len) with parameters, program ids and loop extents in the
@@ -614,8 +561,6 @@ static void substitute(launch_subst *s, const char *tmpl, size_t len, al_strbuf 
             }
             free(t);
             i = j + 1;
-        } else if (c == '\x01') {
-            i = sorted_group(s, tmpl, len, i, out);
         } else if (c == '@' && i + 1 < len && tmpl[i + 1] == '{') {
             /* A loop's extent: `@{...}@`, perhaps around others. */
             size_t j = i + 2;

@@ -11,11 +11,11 @@
  * are marked (`\x01+ a \x02 b \x03`): two always, three or more in a
  * pointer, or where none may be a float (a load, a float literal or
  * cast), since floats do not regroup exactly. At a launch (launch.c) each
- * parameter becomes the caller's argument, each program id `@{G}@`, G
- * the grid's extent on that axis, and the operands of each sum or
- * product are sorted, so that two orders of one sum are one text. Two
- * regions are then compared as text (al_region_reads_within in
- * core/summary.h): every index variable is named by the extent it runs
+ * parameter becomes the caller's argument and each program id `@{G}@`, G
+ * the grid's extent on that axis. Two regions are then compared as text
+ * (al_region_reads_within in core/summary.h), each marked sum or product
+ * with its operands sorted (al_region_canonical), so that two orders of
+ * one sum are one text: every index variable is named by the extent it runs
  * over, so a program id of one kernel and a loop of another that run
  * over the same caller value are the same variable. */
 #ifndef ALLOCLINT_TRITON_REGION_H
