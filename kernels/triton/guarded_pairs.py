@@ -25,9 +25,10 @@ import torch  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASE = os.path.join(HERE, "..", "..", "tests", "rules", "AL101", "guarded_pairs.py")
-SAFE = ["split_decode", "partials_returned", "row_max"]
+SAFE = ["split_decode", "partials_returned", "row_max", "split_decode_wrapped"]
 TRAPS = ["other_predicate", "other_lengths", "lengths_grow_between", "more_splits_read",
-         "partials_returned", "row_max_one_more", "row_range"]
+         "partials_returned", "row_max_one_more", "row_range", "wrapped_other_lengths",
+         "wrapped_lengths_grow"]
 NOT_SHOWN = {"partial_on_one_path": "with the partial kernel skipped, the reduction divides "
                                     "0 by 0: NaN from zeros and from poison alike",
              "condition_input_written": "races with its own write of the split counts",
@@ -83,7 +84,7 @@ def call(mod, name):
     if name.startswith("row_"):
         # Rows of 1 to 127 scores in blocks of 128: lanes left in each.
         out = fn(torch.remainder(lens, 127) + 1)
-    elif name == "other_lengths":
+    elif name in ("other_lengths", "wrapped_other_lengths"):
         out = fn(q, lens, lens + 16, splits, max_splits)
     elif name == "more_splits_read":
         splits[4:8] = max_splits + 1  # a ninth split, past the grid

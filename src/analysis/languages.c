@@ -6,6 +6,7 @@
 #include "cxx/summary.h"
 #include "python/buffer.h"
 #include "python/module.h"
+#include "python/pairs.h"
 #include "python/parts.h"
 #include "triton/kernel.h"
 #include "../base/util.h"
@@ -86,7 +87,8 @@ static void kernel_launch(const al_file_env *caller, TSNode call, const void *k,
 
 const al_languages al_language_table = {
     .python = {parts_open, parts_free, parts_source, parts_view, parts_view_mentioning, parts_stats,
-               al_pyparts_parse_marked, module_imports, al_buffer_param_effect},
+               al_pyparts_parse_marked, module_imports, al_buffer_param_effect,
+               al_pairs_region_at_call},
     .triton = {kernel_summarise, kernel_free, kernel_launch},
     .cxx = {al_cxx_param_effect, al_cxx_returns_new},
 };

@@ -48,6 +48,10 @@ typedef struct {
     /* What function `def` does to its parameter `param`. */
     void (*param_effect)(const al_file_env *env, TSNode def, const char *param,
                          al_call_effect *out);
+    /* The region a function exports for parameter `param`, in the terms
+     * of the caller at `call`; NULL when it cannot be put so. */
+    char *(*region_at_call)(const al_file_env *caller, TSNode call, const al_pyfile *pf,
+                            TSNode def, int param, const char *region);
 } al_python_language;
 
 /* The Triton side: a kernel's summary, then a launch's effect. */

@@ -198,6 +198,40 @@ bool al_region_reads_within(const char *read, const char *written, const char **
     return ok;
 }
 
+bool al_region_stable_text(const char *t)
+{
+    static const char *const calls[] = {"stride", "size", "numel", "next_power_of_2", "cdiv",
+                                        "len", "max", "min", "int", NULL};
+    static const char *const attrs[] = {"shape", "stride", "size", "numel", "next_power_of_2",
+                                        "cdiv", NULL};
+    for (const char *p = t; *p;) {
+        if (*p == '"' || *p == '\'' || *p == '{' || *p == ':' || *p == '@' || *p == '$' ||
+            *p == '#')
+            return false;
+        if (isdigit((unsigned char)*p)) {
+            while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+                p++;
+            continue;
+        }
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *s = p;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+            size_t len = (size_t)(p - s);
+            bool attr = s > t && s[-1] == '.';
+            if (attr && !al_str_in_list(attrs, s, len))
+                return false;
+            if (!attr && *p == '(' && !al_str_in_list(calls, s, len))
+                return false;
+            if (len == 6 && !memcmp(s, "lambda", 6))
+                return false;
+            continue;
+        }
+        p++;
+    }
+    return true;
+}
+
 bool al_region_mentions(const char *region, const char *name, size_t len)
 {
     if (!region || !len)
@@ -316,8 +350,10 @@ static TSNode argument_for(const al_pyfile *pf, TSNode call, const al_strlist *p
     return al_py_kwarg(pf, &a, params->items[i]);
 }
 
-/* What a Python function does to its parameter `param` (cached). */
-static bool helper_effect(const al_file_env *env, const al_def *d, int param,
+/* What a Python function does to its parameter `param` (cached), a
+ * region it exports put in the terms of the caller at `call` (dropped
+ * without one, and for a method). */
+static bool helper_effect(const al_file_env *env, const al_def *d, int param, TSNode call,
                           al_call_effect *out)
 {
     /* A decorator alloclint does not know may read or keep the argument
@@ -348,6 +384,13 @@ static bool helper_effect(const al_file_env *env, const al_def *d, int param,
     }
     free(key);
     al_strlist_free(&params);
+    if (out->region) {
+        char *r = ts_node_is_null(call) || d->method ? NULL
+                  : al_language_table.python.region_at_call(env, call, d->pf, d->def, param,
+                                                           out->region);
+        free(out->region);
+        out->region = r;
+    }
     return true;
 }
 
@@ -516,7 +559,7 @@ static bool op_effect(const al_file_env *env, TSNode call, const char *op, int p
         al_py_param_names(d.pf, d.def, &params);
         int param = param_for(env->pf, &params, pos, kw, false);
         al_strlist_free(&params);
-        if (param < 0 || !helper_effect(env, &d, param, out))
+        if (param < 0 || !helper_effect(env, &d, param, (TSNode){0}, out))
             return false;
         bind_requirement(env, call, &d, false, out);
         mark_apart(env, d.path, out);
@@ -676,7 +719,7 @@ static bool dispatch_effect(const al_file_env *env, TSNode call, TSNode fn, int 
         int param = accepts(env->pf, &a, &params) ? param_for(env->pf, &params, pos, kw, true) : -1;
         al_strlist_free(&params);
         al_call_effect e;
-        if (param < 0 || !helper_effect(env, &defs[i], param, &e))
+        if (param < 0 || !helper_effect(env, &defs[i], param, (TSNode){0}, &e))
             continue;
         matched++;
         if (e.effect == AL_EFFECT_WRITES_ALL || e.effect == AL_EFFECT_WRITES_SOME) {
@@ -779,7 +822,7 @@ static int overrides_effect(const al_file_env *env, TSNode call, TSNode fn, int 
         int param = param_for(env->pf, &params, pos, kw, true);
         al_strlist_free(&params);
         al_call_effect e;
-        if (param < 0 || !helper_effect(env, &defs[i], param, &e)) {
+        if (param < 0 || !helper_effect(env, &defs[i], param, (TSNode){0}, &e)) {
             memset(&e, 0, sizeof e);
             e.effect = AL_EFFECT_ESCAPES;
         }
@@ -839,7 +882,7 @@ static bool callee_effect(const al_file_env *env, TSNode call, int pos, TSNode k
     al_py_param_names(d.pf, d.def, &params);
     int param = param_for(env->pf, &params, pos, kw, skip_self);
     al_strlist_free(&params);
-    if (param < 0 || !helper_effect(env, &d, param, out))
+    if (param < 0 || !helper_effect(env, &d, param, skip_self ? (TSNode){0} : call, out))
         return false;
     TSNode obj = al_node_is(fn, "attribute") ? al_node_field(fn, "object") : (TSNode){0};
     char *over = NULL;

@@ -125,6 +125,13 @@ bool al_region_reads_within(const char *read, const char *written, const char **
  * written `(a op b)`, its operands sorted: two orders of one sum are one
  * text. Caller frees. */
 char *al_region_canonical(const char *region);
+/* Whether a caller's value text may stand in a region: names, numbers,
+ * arithmetic, and what only describes a tensor (`x.shape[0]`,
+ * `x.stride(1)`) or rounds a size (`triton.next_power_of_2`, `cdiv`), so
+ * that it has one value at two calls when no statement between them
+ * names it. No attribute of an object (`self.n` may change in any call),
+ * no string, subscript of a mapping or lambda. */
+bool al_region_stable_text(const char *t);
 /* Whether a region's text names the identifier name[0..len). */
 bool al_region_mentions(const char *region, const char *name, size_t len);
 const char *al_effect_name(al_effect e);

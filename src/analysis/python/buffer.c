@@ -99,8 +99,7 @@ typedef struct {
     al_chain unread_chain;
     al_buffer_desc desc;
     unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
-    al_launch_pairs pairs; /* launches that store a region of it, and one that loads
-                            * only what one of them stored */
+    al_launch_pairs pairs; /* launches that store a region of it, and their pairs */
 } actx;
 
 const char *al_block_reason_text(al_block_reason r)
@@ -172,8 +171,7 @@ static bool join(bstate *into, const bstate *from)
         return true;
     }
     bstate old = *into;
-    if (into->guard != from->guard)
-        into->guard = -1;
+    into->guard = into->guard == from->guard ? into->guard : -1;
     into->written |= from->written;
     into->dirty |= from->dirty;
     if (from->pristine) {
@@ -393,13 +391,13 @@ static int closure_call_uses(actx *a, int idx, const bstate *in, al_use *evs, in
 static void block_use(actx *a, const bstate *s, al_block_reason r, const al_use *e)
 {
     const struct al_stored_launch *l = al_pairs_stored(&a->pairs, s->guard);
-    if (!l || a->blocked) {
+    if (l && !a->blocked) {
+        block(a, AL_BLOCK_CALLEE, l->row);
+        a->block_why = al_pairs_block_why(&a->pairs, l);
+        al_chain_append(&a->block_chain, &l->chain);
+    } else {
         block_by(a, r, e);
-        return;
     }
-    block(a, AL_BLOCK_CALLEE, l->row);
-    a->block_why = al_pairs_block_why(&a->pairs, l);
-    al_chain_append(&a->block_chain, &l->chain);
 }
 
 static void transfer(actx *a, int idx, const bstate *in, bstate *out)
@@ -442,12 +440,13 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
             continue;
         int j = e->stored && e->through_must ? find_alias(in, e->alias_name, e->alias_len) : -1;
         bool whole = j >= 0 && in->al[j].kind == AL_ALIAS_SAME; /* the buffer, not a view */
-        if (e->kind == AL_USE_READ &&
-            !(whole && !e->stores && al_pairs_read(&a->pairs, a->f->env->pf, out->guard, e)))
+        bool loads = e->kind == AL_USE_READ && whole && !e->stores &&
+                     al_pairs_load(&a->pairs, a->f->env, out->guard, a->param_mode, e);
+        if (e->kind == AL_USE_READ && !loads)
             block_use(a, out, AL_BLOCK_READ, e);
         else if (e->kind == AL_USE_ESCAPE)
             block_use(a, out, e->not_found ? AL_BLOCK_NOT_FOUND : AL_BLOCK_ESCAPE, e);
-        else if (e->kind == AL_USE_NEEDED && whole && e->stores && !a->param_mode)
+        else if (e->kind == AL_USE_NEEDED && whole && e->stores)
             out->guard = al_pairs_store(&a->pairs, e);
         else if (e->kind == AL_USE_NEEDED)
             block_use(a, out, AL_BLOCK_CALLEE, e);
@@ -930,6 +929,8 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
         default: out->effect = AL_EFFECT_ESCAPES; why = "keeps it or hands it on before writing it"; break;
         }
         al_chain_add(&out->chain, env->path, a.reason_row, "%s", why);
+    } else if (a.pairs.n || a.pairs.loaded) {
+        al_pairs_export(&a.pairs, env, func, !a.returned && !a.touched, out);
     } else if (a.returned && (a.unwritten_exit || a.completed_safe || a.completed_unsafe ||
                               a.touched)) {
         /* Returned untouched on one path, written or dropped on another. */

@@ -1,19 +1,24 @@
 #include "pairs.h"
 
+#include "values.h"
 #include "../core/summary.h"
 #include "../../front/python/syntax.h"
 #include "../../base/util.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The statement a launch is: `K[grid](...)`, alone in its statement. */
+/* The statement a launch is: `K[grid](...)` or `wrapper(...)`, alone in
+ * its statement or returned. */
 static TSNode launch_statement(TSNode call)
 {
     TSNode st = ts_node_parent(call);
     while (al_node_is(st, "parenthesized_expression"))
         st = ts_node_parent(st);
-    return al_node_is(st, "expression_statement") ? st : (TSNode){0};
+    return al_node_is(st, "expression_statement") || al_node_is(st, "return_statement")
+               ? st
+               : (TSNode){0};
 }
 
 /* Calls that read sizes or make a new tensor, and nothing else. */
@@ -72,9 +77,34 @@ static bool binds_mentioned(const al_pyfile *pf, TSNode target, const char *regi
     return true; /* `x[i] = ...`, `obj.a = ...`: may write what the region reads */
 }
 
+static bool harmless_block(const al_pyfile *pf, TSNode block, const char *region, TSNode skip);
+
 static bool harmless(const al_pyfile *pf, TSNode st, const char *region)
 {
     if (al_node_is(st, "comment") || al_node_is(st, "pass_statement"))
+        return true;
+    if (al_node_is(st, "if_statement")) {
+        /* `if _is_hip: BLOCK = 8`: a choice between harmless statements. */
+        calls_ctx c = {pf, true};
+        al_node_preorder(al_node_field(st, "condition"), harmless_call, &c);
+        if (!c.ok || !harmless_block(pf, al_node_field(st, "consequence"), region, (TSNode){0}))
+            return false;
+        uint32_t m = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < m; i++) {
+            TSNode alt = ts_node_named_child(st, i);
+            if (al_node_is(alt, "elif_clause") || al_node_is(alt, "else_clause")) {
+                TSNode cond = al_node_field(alt, "condition");
+                if (!ts_node_is_null(cond))
+                    al_node_preorder(cond, harmless_call, &c);
+                if (!c.ok || !harmless_block(pf, al_node_field(alt, "body"), region, (TSNode){0}))
+                    return false;
+            }
+        }
+        return true;
+    }
+    /* A docstring. */
+    if (al_node_is(st, "expression_statement") && ts_node_named_child_count(st) == 1 &&
+        al_node_is(ts_node_named_child(st, 0), "string"))
         return true;
     if (!al_node_is(st, "expression_statement") || ts_node_named_child_count(st) != 1)
         return false;
@@ -88,6 +118,19 @@ static bool harmless(const al_pyfile *pf, TSNode st, const char *region)
     if (!ts_node_is_null(asg))
         al_node_preorder(asg, harmless_call, &c);
     return c.ok;
+}
+
+static bool harmless_block(const al_pyfile *pf, TSNode block, const char *region, TSNode skip)
+{
+    if (ts_node_is_null(block))
+        return false;
+    uint32_t m = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < m; i++) {
+        TSNode st = ts_node_named_child(block, i);
+        if (!ts_node_eq(st, skip) && !harmless(pf, st, region))
+            return false;
+    }
+    return true;
 }
 
 bool al_launches_adjacent(const al_pyfile *pf, TSNode first, TSNode second, const char *region,
@@ -151,7 +194,7 @@ const struct al_stored_launch *al_pairs_stored(const al_launch_pairs *p, int sto
     return &p->items[stored > 0 && (size_t)stored <= p->n ? stored - 1 : 0];
 }
 
-bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al_use *e)
+bool al_pairs_read(al_launch_pairs *p, const al_file_env *env, int stored, const al_use *e)
 {
     if (stored <= 0 || (size_t)stored > p->n)
         return false;
@@ -159,7 +202,7 @@ bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al
     const char *why = NULL;
     size_t row = 0;
     if (!al_region_reads_within(e->stored, s->region, &why) ||
-        !al_launches_adjacent(pf, s->at, e->at, s->region, &why, &row)) {
+        !al_launches_adjacent(env->pf, s->at, e->at, s->region, &why, &row)) {
         if (!p->miss) {
             al_strbuf sb = {0};
             al_strbuf_printf(&sb, "%s on line %zu was not shown to load only what %s stores: %s",
@@ -193,7 +236,7 @@ bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al
         char *canonical = al_region_canonical(s->region);
         char *ranges = index_ranges(canonical);
         free(canonical);
-        al_chain_add(&p->chain, NULL, e->row,
+        al_chain_add(&p->chain, env->path, e->row,
                      "%s loads it only at the addresses, under the mask and the conditions of "
                      "the store of %s, over programs and loop steps of the same ranges (%s)",
                      p->by, s->callee, ranges);
@@ -210,6 +253,77 @@ char *al_pairs_block_why(const al_launch_pairs *p, const struct al_stored_launch
     al_strbuf_printf(&sb, "%s%s%s", l->why ? l->why : "", l->why && p->miss ? "; " : "",
                      p->miss ? p->miss : "");
     return al_strbuf_detach(&sb);
+}
+
+bool al_pairs_load(al_launch_pairs *p, const al_file_env *env, int stored, bool param,
+                   const al_use *e)
+{
+    if (al_pairs_read(p, env, stored, e))
+        return true;
+    if (!param || stored != 0 || (p->loaded && !ts_node_eq(p->loaded_at, e->at)))
+        return false;
+    if (!p->loaded) {
+        p->loaded = al_xstrdup(e->stored);
+        p->loaded_at = e->at;
+        p->loaded_row = e->row;
+        al_chain_append(&p->loaded_chain, &e->chain);
+    }
+    return true;
+}
+
+/* Whether the function's body is the launch at `at` and statements that
+ * cannot change what the region reads. */
+static bool only_the_launch(const al_pyfile *pf, TSNode func, TSNode at, const char *region)
+{
+    TSNode st = launch_statement(at), body = al_node_field(func, "body");
+    if (ts_node_is_null(st) || !ts_node_eq(ts_node_parent(st), body))
+        return false;
+    uint32_t m = ts_node_named_child_count(body);
+    for (uint32_t i = 0; i < m; i++) {
+        TSNode s = ts_node_named_child(body, i);
+        /* A last `return` of what reads no tensor's elements. */
+        if (i + 1 == m && al_node_is(s, "return_statement")) {
+            calls_ctx c = {pf, true};
+            al_node_preorder(s, harmless_call, &c);
+            if (!c.ok)
+                return false;
+        } else if (!ts_node_eq(s, st) && !harmless(pf, s, region)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode func, bool plain,
+                     al_call_effect *out)
+{
+    const char *why;
+    const char *region = NULL;
+    TSNode at = {0};
+    if (p->paired) {
+        out->effect = AL_EFFECT_UNREAD;
+        why = "loads only the elements it stored first";
+        al_chain_append(&out->chain, &p->chain);
+    } else if (p->loaded && !p->n) {
+        out->effect = AL_EFFECT_READS;
+        why = "reads it before writing it";
+        region = p->loaded, at = p->loaded_at;
+        al_chain_add(&out->chain, env->path, p->loaded_row, "%s", why);
+        al_chain_append(&out->chain, &p->loaded_chain);
+    } else {
+        out->effect = AL_EFFECT_SKIPS;
+        why = "hands it to a callee that may skip elements";
+        if (p->n == 1 && !p->loaded)
+            region = p->items[0].region, at = p->items[0].at;
+        al_chain_add(&out->chain, env->path, p->n ? p->items[0].row : p->loaded_row, "%s", why);
+        if (p->n)
+            al_chain_append(&out->chain, &p->items[0].chain);
+    }
+    out->why = al_xstrdup(why);
+    if (region && plain && only_the_launch(env->pf, func, at, region)) {
+        out->region = al_xstrdup(region);
+        out->region_writes = out->effect == AL_EFFECT_SKIPS;
+    }
 }
 
 void al_pairs_take(al_launch_pairs *p, char **by, size_t *row, char **why, al_chain *chain)
@@ -237,6 +351,148 @@ void al_pairs_free(al_launch_pairs *p)
     free(p->by);
     free(p->why);
     free(p->miss);
+    free(p->loaded);
+    al_chain_free(&p->loaded_chain);
     al_chain_free(&p->chain);
     memset(p, 0, sizeof *p);
+}
+
+static char *region_value(const al_pyfile *pf, TSNode func, TSNode at, TSNode e, int depth)
+{
+    static const char *const rounding[] = {"next_power_of_2", "cdiv", "max", "min", "len", "int",
+                                           NULL};
+    e = al_py_unparen(e);
+    TSNode v = al_node_is(e, "identifier") && depth < 4
+                   ? al_py_unparen(al_value_single_binding(pf, func, at, e))
+                   : e;
+    TSNode fn = al_node_is(v, "call") ? al_node_field(v, "function") : (TSNode){0};
+    TSNode last = al_node_is(fn, "attribute") ? al_node_field(fn, "attribute") : fn;
+    size_t len = 0;
+    const char *name = al_node_is(last, "identifier") && depth < 8 ? al_node_ptr(pf, last, &len)
+                                                                    : NULL;
+    if (name && al_str_in_list(rounding, name, len)) {
+        e = v;
+        /* `triton.next_power_of_2(head_dim)`: its arguments' values too. */
+        al_py_args a;
+        al_py_args_read(e, &a);
+        char *f = al_node_text_compact(pf, fn);
+        al_strbuf sb = {0};
+        al_strbuf_printf(&sb, "%s(", f);
+        free(f);
+        for (int i = 0; i < a.nall; i++) {
+            char *t = region_value(pf, func, at, a.all[i], depth + 1);
+            al_strbuf_printf(&sb, "%s%s", i ? "," : "", t);
+            free(t);
+        }
+        al_strbuf_putc(&sb, ')');
+        return al_strbuf_detach(&sb);
+    }
+    char *t = al_value_text(pf, func, at, e);
+    if (!al_region_stable_text(t) && al_node_is(e, "identifier")) {
+        free(t);
+        t = al_node_text(pf, e);
+    }
+    return t;
+}
+
+char *al_region_value(const al_pyfile *pf, TSNode func, TSNode at, TSNode e)
+{
+    return region_value(pf, func, at, e, 0);
+}
+
+/* The distinct index ranges (`@{E}@`) of a region, compared canonically. */
+static size_t distinct_ranges(const char *region)
+{
+    char *c = al_region_canonical(region);
+    al_strlist seen = {0};
+    for (const char *p = strstr(c, "@{"); p; p = strstr(p, "@{")) {
+        const char *e = strstr(p + 2, "}@");
+        if (!e)
+            break;
+        char *r = al_xstrndup(p + 2, (size_t)(e - p - 2));
+        if (!al_strlist_has(&seen, r, strlen(r)))
+            al_strlist_add(&seen, r);
+        else
+            free(r);
+        p = e + 2;
+    }
+    size_t n = seen.n;
+    al_strlist_free(&seen);
+    free(c);
+    return n;
+}
+
+char *al_pairs_region_at_call(const al_file_env *caller, TSNode call, const al_pyfile *pf,
+                              TSNode def, int param, const char *region)
+{
+    al_strlist params = {0};
+    al_py_param_names(pf, def, &params);
+    al_py_args a;
+    al_py_args_read(call, &a);
+    TSNode func = al_enclosing_function(call);
+    bool ok = !a.splat && param >= 0 && param < (int)params.n;
+    for (size_t i = 0; i < params.n && ok; i++)
+        ok = params.items[i][0] != '*';
+    TSNode *args = al_xcalloc(params.n ? params.n : 1, sizeof *args);
+    for (size_t i = 0; i < params.n && ok; i++)
+        args[i] = (int)i < a.npos ? a.pos[i] : al_py_kwarg(caller->pf, &a, params.items[i]);
+    ok = ok && al_node_is(args[param], "identifier");
+    al_strbuf out = {0};
+    al_strbuf_puts(&out, "");
+    for (const char *p = region; *p && ok;) {
+        if (isdigit((unsigned char)*p)) {
+            while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+                al_strbuf_putc(&out, *p++);
+            continue;
+        }
+        if (!isalpha((unsigned char)*p) && *p != '_') {
+            al_strbuf_putc(&out, *p++);
+            continue;
+        }
+        const char *s = p;
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+        size_t len = (size_t)(p - s);
+        /* A line's tag (`A `, `M `, `G `), attributes, calls, `AR{`, `tl.`
+         * and `triton.` stay as they are. */
+        bool label = s == region || s[-1] == '\n' || s[-1] == '.' || *p == '(' || *p == '{' ||
+                     (len == 2 && !memcmp(s, "tl", 2)) || (len == 6 && !memcmp(s, "triton", 6));
+        if (label) {
+            al_strbuf_append(&out, s, len);
+            continue;
+        }
+        int k = -1;
+        for (size_t i = 0; i < params.n; i++)
+            if (strlen(params.items[i]) == len && !memcmp(params.items[i], s, len))
+                k = (int)i;
+        if (k < 0 || ts_node_is_null(args[k])) {
+            ok = false;
+            break;
+        }
+        char *t = k == param ? al_node_text(caller->pf, args[k])
+                             : al_region_value(caller->pf, func, call, args[k]);
+        ok = al_region_stable_text(t);
+        bool plain = strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]") ==
+                     strlen(t);
+        al_strbuf_printf(&out, plain ? "%s" : "(%s)", t);
+        free(t);
+    }
+    ok = ok && distinct_ranges(out.data) == distinct_ranges(region);
+    /* A tensor handed to a parameter the region does not read may be one
+     * the function writes: it must not be one the region reads. */
+    for (size_t i = 0; i < params.n && ok; i++) {
+        if ((int)i == param || ts_node_is_null(args[i]) || !al_node_is(args[i], "identifier") ||
+            al_region_mentions(region, params.items[i], strlen(params.items[i])))
+            continue;
+        size_t wl;
+        const char *wp = al_node_ptr(caller->pf, args[i], &wl);
+        ok = !al_region_mentions(out.data, wp, wl);
+    }
+    free(args);
+    al_strlist_free(&params);
+    if (!ok) {
+        al_strbuf_free(&out);
+        return NULL;
+    }
+    return al_strbuf_detach(&out);
 }

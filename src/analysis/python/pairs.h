@@ -8,6 +8,7 @@
 #define ALLOCLINT_PAIRS_H
 
 #include "uses.h"
+#include "../core/summary.h"
 #include "../../front/python/pyast.h"
 
 #include <stdbool.h>
@@ -26,6 +27,12 @@ typedef struct {
     size_t row;  /* ... its line, */
     al_chain chain; /* ... and both launches' steps */
     char *miss;     /* why the first load after a store was not paired, or NULL */
+    /* A function's parameter: its one launch that loads a region of it
+     * with no store before (the region, its line, its steps). */
+    char *loaded;
+    TSNode loaded_at;
+    size_t loaded_row;
+    al_chain loaded_chain;
 } al_launch_pairs;
 
 /* Records the launch e (a use with a stored region): 1 + its index. */
@@ -37,7 +44,41 @@ const struct al_stored_launch *al_pairs_stored(const al_launch_pairs *p, int sto
  * launch `stored` (1 + its index; 0 or less: none on some path) stored,
  * and is adjacent to it (al_launches_adjacent); the first such pair is
  * kept. */
-bool al_pairs_read(al_launch_pairs *p, const al_pyfile *pf, int stored, const al_use *e);
+bool al_pairs_read(al_launch_pairs *p, const al_file_env *env, int stored, const al_use *e);
+/* Launch e loads a region of the buffer: whether the load is accounted
+ * for, as paired with the launch `stored` stored (al_pairs_read) or, for a
+ * parameter (`param`) no launch stored before (`stored` 0), as its first
+ * such load, which the function's callers may pair (al_pairs_export). */
+bool al_pairs_load(al_launch_pairs *p, const al_file_env *env, int stored, bool param,
+                   const al_use *e);
+/* What a function does to its parameter when a launch stored or loaded a
+ * region of it and nothing blocked: a store not paired inside leaves
+ * elements (SKIPS), a load reads them (READS), a pair inside reads none
+ * of the caller's values (UNREAD). The region goes to the callers
+ * (al_call_effect.region, in the function's own terms) when the function
+ * does nothing else: one launch, the parameter not returned or written
+ * otherwise (`plain`), and every other statement of its body one that
+ * only binds names the region does not mention, calling only what reads
+ * a size or makes a tensor, or an `if` of such statements. */
+void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode func, bool plain,
+                     al_call_effect *out);
+/* What an argument `e` at `at` stands for in a region: its value text
+ * (al_value_text: sizes through the locals they were bound to, and the
+ * arguments of `next_power_of_2`, `cdiv`, `max`, `min`, `len`, `int`
+ * through theirs) when that is a value the caller can be shown to hand
+ * two calls alike, else the name it is handed by (a tensor made by a
+ * factory is the same object at both calls when no statement between
+ * them names it). */
+char *al_region_value(const al_pyfile *pf, TSNode func, TSNode at, TSNode e);
+/* A function's exported region (al_pairs_export) at a call of it in the
+ * caller: each of its parameters replaced by the value the call hands it
+ * (the buffer, parameter `param`, by its name), each a value the caller
+ * can be shown to hand two calls alike (al_region_stable_text). NULL when
+ * a name is not a parameter, an argument is not such a value, two index
+ * ranges become one, or an argument of a parameter the region does not
+ * read is a tensor it reads (an output that is also an input). */
+char *al_pairs_region_at_call(const al_file_env *caller, TSNode call, const al_pyfile *pf,
+                              TSNode def, int param, const char *region);
 /* Why launch l blocks the buffer: what it leaves, and why the load after
  * it was not paired (`miss`); NULL when neither is known. */
 char *al_pairs_block_why(const al_launch_pairs *p, const struct al_stored_launch *l);

@@ -2,6 +2,7 @@
 
 #include "../python/prefix.h"
 #include "../python/values.h"
+#include "../python/pairs.h"
 #include "../../front/python/syntax.h"
 #include "../../base/util.h"
 
@@ -445,46 +446,6 @@ static void tiles(const al_file_env *caller, TSNode call, const al_kernel *k, co
 /* ------------------------------------------------------------------ */
 /* Regions at a launch                                                  */
 
-/* Whether a caller's value text may stand in a region: names, numbers,
- * arithmetic, and what only describes a tensor (`x.shape[0]`,
- * `x.stride(1)`) or rounds a size (`triton.next_power_of_2`, `cdiv`), so
- * that it has one value at two launches when no statement between them
- * names it. No attribute of an object (`self.n` may change in any call),
- * no string, subscript of a mapping or lambda. */
-static bool stable_text(const char *t)
-{
-    static const char *const calls[] = {"stride", "size", "numel", "next_power_of_2", "cdiv",
-                                        "len", "max", "min", "int", NULL};
-    static const char *const attrs[] = {"shape", "stride", "size", "numel", "next_power_of_2",
-                                        "cdiv", NULL};
-    for (const char *p = t; *p;) {
-        if (*p == '"' || *p == '\'' || *p == '{' || *p == ':' || *p == '@' || *p == '$' ||
-            *p == '#')
-            return false;
-        if (isdigit((unsigned char)*p)) {
-            while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
-                p++;
-            continue;
-        }
-        if (isalpha((unsigned char)*p) || *p == '_') {
-            const char *s = p;
-            while (isalnum((unsigned char)*p) || *p == '_')
-                p++;
-            size_t len = (size_t)(p - s);
-            bool attr = s > t && s[-1] == '.';
-            if (attr && !al_str_in_list(attrs, s, len))
-                return false;
-            if (!attr && *p == '(' && !al_str_in_list(calls, s, len))
-                return false;
-            if (len == 6 && !memcmp(s, "lambda", 6))
-                return false;
-            continue;
-        }
-        p++;
-    }
-    return true;
-}
-
 #define MAX_ORIGINS 12
 
 typedef struct {
@@ -550,8 +511,8 @@ static void substitute(launch_subst *s, const char *tmpl, size_t len, al_strbuf 
                 e = grid_element(pf, s->grid, num, s->func, &lambda);
             char *t = ts_node_is_null(e) || lambda ? NULL
                       : c == '$' && num == s->buffer_param ? al_node_text(pf, e)
-                                                            : al_value_text(pf, s->func, s->call, e);
-            if (!t || !stable_text(t)) {
+                                                            : al_region_value(pf, s->func, s->call, e);
+            if (!t || !al_region_stable_text(t)) {
                 s->ok = false;
             } else if (c == '$') {
                 al_strbuf_puts(out, t);

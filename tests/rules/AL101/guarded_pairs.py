@@ -365,3 +365,65 @@ def row_range(lens, block=128):
     _scores[(rows,)](lens, scores, scores.stride(0), BLOCK=block)
     _row_range[(rows,)](lens, scores, out, scores.stride(0), BLOCK=block)
     return out
+
+
+# The same two kernels, each launched by a wrapper of its own, as most
+# engines write them: the wrappers' regions are carried to their caller,
+# each wrapper parameter replaced by what the caller hands it.
+def _launch_partial(q, lens, splits, part, lse, min_chunk):
+    batch, heads, max_splits, head_dim = part.shape
+    block_d = triton.next_power_of_2(head_dim)
+    _split_partial[(batch, heads, max_splits)](q, lens, splits, part, lse, q.stride(0),
+                                               q.stride(1), part.stride(0), part.stride(1),
+                                               part.stride(2), HEAD_DIM=head_dim,
+                                               BLOCK_D=block_d, MIN_CHUNK=min_chunk)
+
+
+def _launch_reduce(part, lse, lens, splits, out, min_chunk):
+    batch, heads, max_splits, head_dim = part.shape
+    block_d = triton.next_power_of_2(head_dim)
+    _reduce_splits[(batch, heads)](part, lse, lens, splits, out, part.stride(0), part.stride(1),
+                                   part.stride(2), out.stride(0), out.stride(1),
+                                   HEAD_DIM=head_dim, BLOCK_D=block_d, MIN_CHUNK=min_chunk,
+                                   MAX_SPLITS=max_splits)
+    return out
+
+
+def split_decode_wrapped(q, lens, splits, max_splits, min_chunk=16):
+    batch, heads, head_dim = q.shape
+    part = torch.zeros((batch, heads, max_splits, head_dim), dtype=torch.float32, device=q.device)  # expect: AL101 safe
+    lse = torch.zeros((batch, heads, max_splits), dtype=torch.float32, device=q.device)  # expect: AL101 safe
+    out = torch.empty((batch, heads, head_dim), dtype=torch.float32, device=q.device)
+    _launch_partial(q, lens, splits, part, lse, min_chunk)
+    return _launch_reduce(part, lse, lens, splits, out, min_chunk)
+
+
+def wrapped_other_lengths(q, lens, new_lens, splits, max_splits, min_chunk=16):
+    # The wrappers are handed other lengths.
+    batch, heads, head_dim = q.shape
+    part = torch.zeros((batch, heads, max_splits, head_dim), dtype=torch.float32, device=q.device)  # expect: none
+    lse = torch.zeros((batch, heads, max_splits), dtype=torch.float32, device=q.device)  # expect: none
+    out = torch.empty((batch, heads, head_dim), dtype=torch.float32, device=q.device)
+    _launch_partial(q, lens, splits, part, lse, min_chunk)
+    return _launch_reduce(part, lse, new_lens, splits, out, min_chunk)
+
+
+def _launch_reduce_grown(part, lse, lens, splits, out, min_chunk):
+    # Moves the lengths before it launches.
+    batch, heads, max_splits, head_dim = part.shape
+    block_d = triton.next_power_of_2(head_dim)
+    lens.add_(1)
+    _reduce_splits[(batch, heads)](part, lse, lens, splits, out, part.stride(0), part.stride(1),
+                                   part.stride(2), out.stride(0), out.stride(1),
+                                   HEAD_DIM=head_dim, BLOCK_D=block_d, MIN_CHUNK=min_chunk,
+                                   MAX_SPLITS=max_splits)
+    return out
+
+
+def wrapped_lengths_grow(q, lens, splits, max_splits, min_chunk=16):
+    batch, heads, head_dim = q.shape
+    part = torch.zeros((batch, heads, max_splits, head_dim), dtype=torch.float32, device=q.device)  # expect: none
+    lse = torch.zeros((batch, heads, max_splits), dtype=torch.float32, device=q.device)  # expect: none
+    out = torch.empty((batch, heads, head_dim), dtype=torch.float32, device=q.device)
+    _launch_partial(q, lens, splits, part, lse, min_chunk)
+    return _launch_reduce_grown(part, lse, lens, splits, out, min_chunk)
