@@ -930,7 +930,7 @@ void al_buffer_param_effect(const al_file_env *env, TSNode func, const char *par
         }
         al_chain_add(&out->chain, env->path, a.reason_row, "%s", why);
     } else if (a.pairs.n || a.pairs.loaded) {
-        al_pairs_export(&a.pairs, env, func, !a.returned && !a.touched, out);
+        al_pairs_export(&a.pairs, env, func, a.returned, a.touched, out);
     } else if (a.returned && (a.unwritten_exit || a.completed_safe || a.completed_unsafe ||
                               a.touched)) {
         /* Returned untouched on one path, written or dropped on another. */

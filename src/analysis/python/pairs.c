@@ -294,13 +294,19 @@ static bool only_the_launch(const al_pyfile *pf, TSNode func, TSNode at, const c
     return true;
 }
 
-void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode func, bool plain,
-                     al_call_effect *out)
+void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode func,
+                     bool returned, bool touched, al_call_effect *out)
 {
     const char *why;
     const char *region = NULL;
     TSNode at = {0};
-    if (p->paired) {
+    if (returned) {
+        /* What it returns is the buffer with the elements left: an alias
+         * the caller would not follow. */
+        out->effect = AL_EFFECT_ESCAPES;
+        why = "returns it after a launch that leaves elements of it";
+        al_chain_add(&out->chain, env->path, p->n ? p->items[0].row : p->loaded_row, "%s", why);
+    } else if (p->paired) {
         out->effect = AL_EFFECT_UNREAD;
         why = "loads only the elements it stored first";
         al_chain_append(&out->chain, &p->chain);
@@ -320,7 +326,7 @@ void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode fu
             al_chain_append(&out->chain, &p->items[0].chain);
     }
     out->why = al_xstrdup(why);
-    if (region && plain && only_the_launch(env->pf, func, at, region)) {
+    if (region && !touched && only_the_launch(env->pf, func, at, region)) {
         out->region = al_xstrdup(region);
         out->region_writes = out->effect == AL_EFFECT_SKIPS;
     }

@@ -54,14 +54,15 @@ bool al_pairs_load(al_launch_pairs *p, const al_file_env *env, int stored, bool 
 /* What a function does to its parameter when a launch stored or loaded a
  * region of it and nothing blocked: a store not paired inside leaves
  * elements (SKIPS), a load reads them (READS), a pair inside reads none
- * of the caller's values (UNREAD). The region goes to the callers
+ * of the caller's values (UNREAD); one that returns it hands back what
+ * the launch left (ESCAPES). The region goes to the callers
  * (al_call_effect.region, in the function's own terms) when the function
- * does nothing else: one launch, the parameter not returned or written
- * otherwise (`plain`), and every other statement of its body one that
+ * does nothing else: one launch, the parameter not written otherwise
+ * (`touched`), and every other statement of its body one that
  * only binds names the region does not mention, calling only what reads
  * a size or makes a tensor, or an `if` of such statements. */
-void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode func, bool plain,
-                     al_call_effect *out);
+void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode func,
+                     bool returned, bool touched, al_call_effect *out);
 /* What an argument `e` at `at` stands for in a region: its value text
  * (al_value_text: sizes through the locals they were bound to, and the
  * arguments of `next_power_of_2`, `cdiv`, `max`, `min`, `len`, `int`

@@ -427,3 +427,21 @@ def wrapped_lengths_grow(q, lens, splits, max_splits, min_chunk=16):
     out = torch.empty((batch, heads, head_dim), dtype=torch.float32, device=q.device)
     _launch_partial(q, lens, splits, part, lse, min_chunk)
     return _launch_reduce_grown(part, lse, lens, splits, out, min_chunk)
+
+
+def _decode_both(q, lens, splits, part, lse, out, min_chunk):
+    # Launches both kernels and hands the partial results back.
+    _launch_partial(q, lens, splits, part, lse, min_chunk)
+    _launch_reduce(part, lse, lens, splits, out, min_chunk)
+    return part
+
+
+def partials_from_a_wrapper(q, lens, splits, max_splits, min_chunk=16):
+    # The wrapper reads only what it stored, but returns the partials,
+    # whose empty splits keep the caller's zeros.
+    batch, heads, head_dim = q.shape
+    part = torch.zeros((batch, heads, max_splits, head_dim), dtype=torch.float32, device=q.device)  # expect: none
+    lse = torch.zeros((batch, heads, max_splits), dtype=torch.float32, device=q.device)  # expect: AL101 safe
+    out = torch.empty((batch, heads, head_dim), dtype=torch.float32, device=q.device)
+    partials = _decode_both(q, lens, splits, part, lse, out, min_chunk)
+    return out, partials
