@@ -164,8 +164,17 @@ static char *index_ranges(const char *region)
         const char *e = strstr(p + 2, "}@");
         if (!e)
             break;
+        /* `x.shape[0of2]` (x has two dimensions) reads `x.shape[0]`. */
         al_strbuf item = {0};
-        al_strbuf_printf(&item, "`%.*s`", (int)(e - p - 2), p + 2);
+        al_strbuf_putc(&item, '`');
+        for (const char *q = p + 2; q < e; q++) {
+            if (q[0] == 'o' && q[1] == 'f' && q > p + 2 && isdigit((unsigned char)q[-1]))
+                for (q += 2; q < e && isdigit((unsigned char)*q);)
+                    q++;
+            if (q < e)
+                al_strbuf_putc(&item, *q);
+        }
+        al_strbuf_putc(&item, '`');
         if (!strstr(sb.data, item.data))
             al_strbuf_printf(&sb, "%s%s", sb.len ? ", " : "", item.data);
         al_strbuf_free(&item);
@@ -229,8 +238,7 @@ bool al_pairs_read(al_launch_pairs *p, const al_file_env *env, int stored, const
                 al_chain_add(&p->chain, l->path, l->row, "%s", l->text);
             else if (i + 1 == s->chain.n)
                 al_chain_add(&p->chain, l->path, l->row,
-                             "%s stores it here, where the conditions around the store hold",
-                             s->callee);
+                             "the store, which runs where the conditions around it hold");
         }
         al_chain_append(&p->chain, &e->chain);
         char *canonical = al_region_canonical(s->region);
