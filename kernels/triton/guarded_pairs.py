@@ -29,7 +29,7 @@ SAFE = ["split_decode", "partials_returned", "row_max", "split_decode_wrapped",
         "partials_from_a_wrapper"]
 TRAPS = ["other_predicate", "other_lengths", "lengths_grow_between", "more_splits_read",
          "partials_returned", "row_max_one_more", "row_range", "wrapped_other_lengths",
-         "wrapped_lengths_grow", "partials_from_a_wrapper"]
+         "wrapped_lengths_grow", "partials_from_a_wrapper", "reduced_before_stored"]
 NOT_SHOWN = {"partial_on_one_path": "with the partial kernel skipped, the reduction divides "
                                     "0 by 0: NaN from zeros and from poison alike",
              "condition_input_written": "races with its own write of the split counts",

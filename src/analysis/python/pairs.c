@@ -314,24 +314,26 @@ void al_pairs_export(const al_launch_pairs *p, const al_file_env *env, TSNode fu
         out->effect = AL_EFFECT_ESCAPES;
         why = "returns it after a launch that leaves elements of it";
         al_chain_add(&out->chain, env->path, p->n ? p->items[0].row : p->loaded_row, "%s", why);
+    } else if (p->loaded) {
+        /* A load before any store reads the caller's values, whatever
+         * pairs come after. */
+        out->effect = AL_EFFECT_READS;
+        why = "reads it before writing it";
+        if (!p->n)
+            region = p->loaded, at = p->loaded_at;
+        al_chain_add(&out->chain, env->path, p->loaded_row, "%s", why);
+        al_chain_append(&out->chain, &p->loaded_chain);
     } else if (p->paired) {
         out->effect = AL_EFFECT_UNREAD;
         why = "loads only the elements it stored first";
         al_chain_append(&out->chain, &p->chain);
-    } else if (p->loaded && !p->n) {
-        out->effect = AL_EFFECT_READS;
-        why = "reads it before writing it";
-        region = p->loaded, at = p->loaded_at;
-        al_chain_add(&out->chain, env->path, p->loaded_row, "%s", why);
-        al_chain_append(&out->chain, &p->loaded_chain);
     } else {
         out->effect = AL_EFFECT_SKIPS;
         why = "hands it to a callee that may skip elements";
-        if (p->n == 1 && !p->loaded)
+        if (p->n == 1)
             region = p->items[0].region, at = p->items[0].at;
-        al_chain_add(&out->chain, env->path, p->n ? p->items[0].row : p->loaded_row, "%s", why);
-        if (p->n)
-            al_chain_append(&out->chain, &p->items[0].chain);
+        al_chain_add(&out->chain, env->path, p->items[0].row, "%s", why);
+        al_chain_append(&out->chain, &p->items[0].chain);
     }
     out->why = al_xstrdup(why);
     if (region && !touched && only_the_launch(env->pf, func, at, region)) {

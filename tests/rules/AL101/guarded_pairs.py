@@ -445,3 +445,19 @@ def partials_from_a_wrapper(q, lens, splits, max_splits, min_chunk=16):
     out = torch.empty((batch, heads, head_dim), dtype=torch.float32, device=q.device)
     partials = _decode_both(q, lens, splits, part, lse, out, min_chunk)
     return out, partials
+
+
+def _reduce_then_partial(q, lens, splits, part, lse, out, min_chunk):
+    # Reduces first: the caller's zeros are read before anything is stored.
+    _launch_reduce(part, lse, lens, splits, out, min_chunk)
+    _launch_partial(q, lens, splits, part, lse, min_chunk)
+    _launch_reduce(part, lse, lens, splits, out, min_chunk)
+
+
+def reduced_before_stored(q, lens, splits, max_splits, min_chunk=16):
+    batch, heads, head_dim = q.shape
+    part = torch.zeros((batch, heads, max_splits, head_dim), dtype=torch.float32, device=q.device)  # expect: none
+    lse = torch.zeros((batch, heads, max_splits), dtype=torch.float32, device=q.device)  # expect: none
+    out = torch.empty((batch, heads, head_dim), dtype=torch.float32, device=q.device)
+    _reduce_then_partial(q, lens, splits, part, lse, out, min_chunk)
+    return out
