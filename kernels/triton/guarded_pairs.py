@@ -6,10 +6,11 @@ each on memory poisoned with 0xFF, on a real GPU with Triton.
 What must hold: where alloclint's fix is safe, the fixed decoder returns
 the same bits as the original; for each trap alloclint stays silent on,
 forcing `empty` changes the result (the zeros were read), except the
-three whose difference this output cannot show, which the table says
+four whose difference this output cannot show, which the table says
 and does not count: a reduction run without its partials (0 / 0 either
-way), one racing with its own write of the split counts, and lanes past
-the mask that are loaded but never stored. `--check` is
+way), one racing with its own write of the split counts, a reduction
+whose result the next one overwrites, and lanes past the mask that are
+loaded but never stored (guarded_pairs_initcheck.py shows the loads). `--check` is
 the same run (it is small)."""
 
 import importlib.util
