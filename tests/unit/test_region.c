@@ -142,15 +142,34 @@ static void float_sums_keep_their_grouping(void **state)
                        "    a = tl.load(A + pid)\n"
                        "    b = tl.load(B + pid)\n"
                        "    c = tl.load(C + pid)\n"
-                       "    if a + b + c > 0.5:\n"
+                       "    if a + b + c > 0:\n"
                        "        tl.store(Out + pid, a)\n";
     char *r = template_of("A, B, C, Out", body, "Out", &writes);
     assert_non_null(r);
     const char *g = strstr(r, "\nG ");
     assert_non_null(g);
     /* The outer sum is written as grouped, its inner pair marked. */
-    assert_int_equal(g[3 + strlen("(0.5<")], '(');
+    assert_int_equal(g[3 + strlen("(0<")], '(');
     assert_non_null(strstr(g, "\x01+"));
+    free(r);
+    /* A float literal, a cast to float or a true division in a condition:
+     * each kernel compiles it on its own, and may round it otherwise. */
+    const char *literal = "    pid = tl.program_id(0)\n"
+                          "    a = tl.load(A + pid)\n"
+                          "    if a * 0.5 > 1:\n"
+                          "        tl.store(Out + pid, a)\n";
+    assert_null(template_of("A, Out", literal, "Out", &writes));
+    const char *division = "    pid = tl.program_id(0)\n"
+                           "    a = tl.load(A + pid)\n"
+                           "    if a / 3 > 1:\n"
+                           "        tl.store(Out + pid, a)\n";
+    assert_null(template_of("A, Out", division, "Out", &writes));
+    const char *floor = "    pid = tl.program_id(0)\n"
+                        "    a = tl.load(A + pid)\n"
+                        "    if a // 3 > 1:\n"
+                        "        tl.store(Out + pid, a)\n";
+    r = template_of("A, Out", floor, "Out", &writes);
+    assert_non_null(r);
     free(r);
 }
 

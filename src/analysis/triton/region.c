@@ -97,6 +97,18 @@ static bool may_be_float(const char *t)
     return false;
 }
 
+/* A float literal, a cast to a float type or a true division. */
+static bool float_arithmetic(const char *t)
+{
+    if (strstr(t, "tl.float") || strstr(t, "tl.bfloat"))
+        return true;
+    for (const char *p = t; *p; p++)
+        if ((*p == '.' && p > t && p[-1] >= '0' && p[-1] <= '9') ||
+            (*p == '/' && p[1] != '/' && (p == t || p[-1] != '/')))
+            return true;
+    return false;
+}
+
 static bool commutative(ser_ctx *c, TSNode n, const char *op, al_strbuf *out, int depth)
 {
     TSNode ops[MAX_OPERANDS];
@@ -559,6 +571,11 @@ static char *access_region(ser_ctx *c, TSNode site, bool store)
     ok = ok && conditions(c, site, store, &g);
     if (ok && c->buffer_seen != seen)
         ok = fail(c, "a mask or condition that reads the buffer");
+    /* Two kernels compute an integer condition alike; a float one each
+     * compiles on its own (fused multiply-adds round otherwise). */
+    for (int i = -1; i < g.n && ok; i++)
+        if (float_arithmetic(i < 0 ? m.data : g.texts[i]))
+            ok = fail(c, "a mask or condition in floating point");
     char *out = NULL;
     if (ok) {
         qsort(g.texts, (size_t)g.n, sizeof g.texts[0], cmp_text);
