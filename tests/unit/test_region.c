@@ -1,4 +1,4 @@
-/* Guarded regions (analysis/triton/region.c, core/summary.c): the region
+/* Guarded regions (analysis/triton/region.c, core/regions.c): the region
  * a kernel's store writes or its loads read, as a template, and the
  * comparison of a read region with a written one. */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/core/summary.h"
+#include "analysis/core/regions.h"
 #include "analysis/python/module.h"
 #include "analysis/triton/kernel.h"
 
@@ -226,6 +226,10 @@ static void mentions_whole_names(void **state)
     assert_false(al_region_mentions("A (load((i+lens2))+out)", "lens", 4));
     assert_false(al_region_mentions("A (x.lens+out)", "lens", 4));
     assert_true(al_region_mentions("lens", "lens", 4));
+    /* Its strides are metadata, not its elements. */
+    assert_true(al_region_mentions("A (out+x.stride(0))", "x", 1));
+    assert_false(al_region_reads_tensor("A (out+x.stride(0))", "x", 1));
+    assert_true(al_region_reads_tensor("A (out+load((x+i)))", "x", 1));
 }
 
 int main(void)

@@ -111,29 +111,11 @@ typedef struct {
     bool assumed;       /* WRITES_ALL, UNREAD: holds only under an assumption (`why`),
                          * so a fix from it is at most unsafe */
     char *region;       /* a Triton launch: the elements it stores (region_writes) or
-                         * loads, in the caller's terms (triton/region.h), or NULL */
+                         * loads, in the caller's terms (core/regions.h), or NULL */
     bool region_writes;
 } al_call_effect;
 
 void al_call_effect_free(al_call_effect *e);
-/* Whether every region of `read` (regions separated by "\n--\n") has the
- * address and mask of `written` and at least its conditions: each element
- * read is one the writer stored. When not, *why (static text, why may be
- * NULL) says which part differs. */
-bool al_region_reads_within(const char *read, const char *written, const char **why);
-/* The region with each marked sum or product (`\x01op a \x02 b \x03`)
- * written `(a op b)`, its operands sorted: two orders of one sum are one
- * text. Caller frees. */
-char *al_region_canonical(const char *region);
-/* Whether a caller's value text may stand in a region: names, numbers,
- * arithmetic, and what only describes a tensor (`x.shape[0]`,
- * `x.stride(1)`) or rounds a size (`triton.next_power_of_2`, `cdiv`), so
- * that it has one value at two calls when no statement between them
- * names it. No attribute of an object (`self.n` may change in any call),
- * no string, subscript of a mapping or lambda. */
-bool al_region_stable_text(const char *t);
-/* Whether a region's text names the identifier name[0..len). */
-bool al_region_mentions(const char *region, const char *name, size_t len);
 const char *al_effect_name(al_effect e);
 
 /* What the analysis of a buffer needs to know about its file. */

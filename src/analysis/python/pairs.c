@@ -21,9 +21,8 @@ static TSNode launch_statement(TSNode call)
                : (TSNode){0};
 }
 
-/* Calls that read sizes or make a new tensor, and nothing else. */
-static const char *const SIZE_CALLS[] = {"next_power_of_2", "cdiv", "len", "max", "min", "int",
-                                         "stride", "size", "numel", "dim", NULL};
+/* Calls that make a new tensor (with al_region_size_calls, those a
+ * statement between two launches may make). */
 static const char *const FACTORIES[] = {"empty", "zeros", "ones", "full", "empty_like",
                                         "zeros_like", "ones_like", "full_like", NULL};
 
@@ -47,11 +46,11 @@ static al_visit harmless_call(TSNode n, void *arg)
     const char *name;
     if (al_node_is(fn, "identifier")) {
         name = al_node_ptr(c->pf, fn, &len);
-        c->ok = al_str_in_list(SIZE_CALLS, name, len);
+        c->ok = al_str_in_list(al_region_size_calls, name, len);
     } else if (al_node_is(fn, "attribute")) {
         name = al_node_ptr(c->pf, al_node_field(fn, "attribute"), &len);
         TSNode obj = al_node_field(fn, "object");
-        c->ok = al_str_in_list(SIZE_CALLS, name, len) ||
+        c->ok = al_str_in_list(al_region_size_calls, name, len) ||
                 (al_str_in_list(FACTORIES, name, len) && al_node_text_eq(c->pf, obj, "torch"));
     } else {
         c->ok = false;
@@ -502,7 +501,7 @@ char *al_pairs_region_at_call(const al_file_env *caller, TSNode call, const al_p
             continue;
         size_t wl;
         const char *wp = al_node_ptr(caller->pf, args[i], &wl);
-        ok = !al_region_mentions(out.data, wp, wl);
+        ok = !al_region_reads_tensor(out.data, wp, wl);
     }
     free(args);
     al_strlist_free(&params);

@@ -8,6 +8,7 @@
 #define ALLOCLINT_PAIRS_H
 
 #include "uses.h"
+#include "../core/regions.h"
 #include "../core/summary.h"
 #include "../../front/python/pyast.h"
 

@@ -847,6 +847,7 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
     TSNode body = al_node_field(def, "body");
     al_tf_collect_locals(&k, body, 0);
     uses_of *u = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *u);
+    signed char *want = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *want);
     scan_calls(&k, body, u, 0);
     TSNode exits[32];
     size_t nexits = 0;
@@ -910,16 +911,18 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
         }
         /* A store that leaves elements out, or loads: where exactly, for a
          * second launch's reads to be compared with the first's writes. */
-        const char *no_region;
-        if (x->stores == 1 && !x->loads && !x->atomics && !x->other && !x->block_stores &&
-            p->effect != AL_EFFECT_WRITES_ALL) {
-            p->region = al_tregion_template(&k, (int)i, true, &no_region);
-            p->region_writes = true;
-        } else if (p->effect == AL_EFFECT_READS && !x->stores && !x->atomics && !x->other &&
-                   !x->block_stores) {
-            p->region = al_tregion_template(&k, (int)i, false, &no_region);
-        }
+        bool plain = !x->atomics && !x->other && !x->block_stores;
+        want[i] = plain && x->stores == 1 && !x->loads && p->effect != AL_EFFECT_WRITES_ALL ? 1
+                  : plain && !x->stores && p->effect == AL_EFFECT_READS                   ? -1
+                                                                                          : 0;
+        p->region_writes = want[i] > 0;
     }
+    char **regions = al_xcalloc(k.nparams ? k.nparams : 1, sizeof *regions);
+    al_tregion_templates(&k, want, regions);
+    for (size_t i = 0; i < k.nparams; i++)
+        out->params[i].region = regions[i];
+    free(regions);
+    free(want);
     free(u);
     free(k.bumps);
     free(k.bumped_twice);

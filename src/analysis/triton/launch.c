@@ -2,6 +2,7 @@
 
 #include "../python/prefix.h"
 #include "../python/values.h"
+#include "../core/regions.h"
 #include "../python/pairs.h"
 #include "../../front/python/syntax.h"
 #include "../../base/util.h"
@@ -554,21 +555,6 @@ static void substitute(launch_subst *s, const char *tmpl, size_t len, al_strbuf 
     }
 }
 
-/* Whether the region reads the elements of the tensor `name`: names it
- * other than through its shape or strides (`x.stride(0)`). */
-static bool reads_tensor(const char *region, const char *name, size_t len)
-{
-    for (const char *p = region; *p; p++) {
-        if (strncmp(p, name, len) != 0)
-            continue;
-        bool before = p > region && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
-        bool after = isalnum((unsigned char)p[len]) || p[len] == '_' || p[len] == '.';
-        if (!before && !after)
-            return true;
-    }
-    return false;
-}
-
 /* The region of parameter pi at this launch, in the caller's terms; NULL
  * when an argument it names is not a value the caller can be shown to
  * hand both launches alike, or a parameter the kernel writes is handed a
@@ -595,7 +581,7 @@ static char *region_at_launch(const al_file_env *caller, TSNode call, const al_k
             continue;
         size_t wl;
         const char *wp = al_node_ptr(caller->pf, w, &wl);
-        if (!al_node_is(w, "identifier") || reads_tensor(out.data, wp, wl) ||
+        if (!al_node_is(w, "identifier") || al_region_reads_tensor(out.data, wp, wl) ||
             (wl == s.buffer_len && !memcmp(wp, s.buffer, wl))) {
             s.ok = false;
         }

@@ -18,7 +18,6 @@ typedef struct {
     TSNode loops[MAX_INDEX_LOOPS]; /* loops whose variable the region names */
     char *extents[MAX_INDEX_LOOPS];
     int nloops;
-    const char *why;
 } ser_ctx;
 
 static bool within(TSNode n, TSNode outer)
@@ -27,10 +26,11 @@ static bool within(TSNode n, TSNode outer)
            ts_node_end_byte(n) <= ts_node_end_byte(outer);
 }
 
-static bool fail(ser_ctx *c, const char *why)
+/* Declines a region: why names what is not of the form compared, for
+ * the reader (no message carries it). */
+static bool fail(const char *why)
 {
-    if (!c->why)
-        c->why = why;
+    (void)why;
     return false;
 }
 
@@ -69,7 +69,7 @@ static int cmp_text(const void *x, const void *y)
 static bool gather(ser_ctx *c, TSNode n, const char *op, TSNode *ops, int *nops, int depth)
 {
     if (depth > 40)
-        return fail(c, "an expression nested too deep"); /* `x = x + 1`, once */
+        return fail("an expression nested too deep"); /* `x = x + 1`, once */
     n = al_py_unparen(n);
     TSNode v = local_value(c, n);
     if (!ts_node_is_null(v) && al_node_is(al_py_unparen(v), "binary_operator") &&
@@ -80,21 +80,9 @@ static bool gather(ser_ctx *c, TSNode n, const char *op, TSNode *ops, int *nops,
         return gather(c, al_node_field(n, "left"), op, ops, nops, depth + 1) &&
                gather(c, al_node_field(n, "right"), op, ops, nops, depth + 1);
     if (*nops >= MAX_OPERANDS)
-        return fail(c, "an expression too long to compare");
+        return fail("an expression too long to compare");
     ops[(*nops)++] = n;
     return true;
-}
-
-/* `a op b op c` with its operands sorted, so that two orders of one sum
- * are one text. */
-static bool may_be_float(const char *t)
-{
-    if (strstr(t, "load(") || strstr(t, "tl.float") || strstr(t, "tl.bfloat"))
-        return true;
-    for (const char *p = t; *p; p++)
-        if (*p == '.' && p > t && p[-1] >= '0' && p[-1] <= '9')
-            return true;
-    return false;
 }
 
 /* A float literal, a cast to a float type or a true division. */
@@ -109,6 +97,14 @@ static bool float_arithmetic(const char *t)
     return false;
 }
 
+/* That, or a loaded value, whose type the kernel does not say. */
+static bool may_be_float(const char *t)
+{
+    return strstr(t, "load(") || float_arithmetic(t);
+}
+
+/* `a op b op c`, its operands marked for sorting (`\x01op a \x02 b
+ * \x03`), so that two orders of one sum are one text once compared. */
 static bool commutative(ser_ctx *c, TSNode n, const char *op, al_strbuf *out, int depth)
 {
     TSNode ops[MAX_OPERANDS];
@@ -125,23 +121,17 @@ static bool commutative(ser_ctx *c, TSNode n, const char *op, al_strbuf *out, in
         texts[done] = al_strbuf_detach(&sb);
     }
     /* Floats add and multiply in any order but not in any grouping:
-     * three or more operands that may be floats (a load of unknown dtype,
-     * a float literal or cast) keep the grouping written. */
-    bool regroup = nops <= 2 || c->address;
-    for (int i = 0; i < done && !regroup; i++)
-        if (may_be_float(texts[i]))
-            break;
-        else if (i + 1 == done)
-            regroup = true;
-    if (ok && !regroup) {
+     * three or more operands that may be floats keep the grouping written. */
+    bool floats = false;
+    for (int i = 0; i < done; i++)
+        floats |= may_be_float(texts[i]);
+    if (ok && nops > 2 && !c->address && floats) {
         al_strbuf_putc(out, '(');
         ok = ser(c, al_node_field(n, "left"), out, depth + 1);
         al_strbuf_puts(out, op);
         ok = ok && ser(c, al_node_field(n, "right"), out, depth + 1);
         al_strbuf_putc(out, ')');
     } else if (ok) {
-        /* Sorted again at a launch, once the placeholders are the
-         * caller's values: `\x01op a \x02 b \x03`. */
         al_strbuf_printf(out, "\x01%s", op);
         for (int i = 0; i < nops; i++)
             al_strbuf_printf(out, "%s%s", i ? "\x02" : "", texts[i]);
@@ -177,10 +167,10 @@ static TSNode range_extent(ser_ctx *c, TSNode loop)
 static bool loop_variable(ser_ctx *c, TSNode loop, al_strbuf *out, int depth)
 {
     if (!within(c->site, al_node_field(loop, "body")))
-        return fail(c, "a loop's variable used outside the loop");
+        return fail("a loop's variable used outside the loop");
     TSNode e = range_extent(c, loop);
     if (ts_node_is_null(e))
-        return fail(c, "a loop other than `range(E)`");
+        return fail("a loop other than `range(E)`");
     al_strbuf sb = {0};
     al_strbuf_puts(&sb, "");
     if (!ser(c, e, &sb, depth + 1)) {
@@ -195,11 +185,11 @@ static bool loop_variable(ser_ctx *c, TSNode loop, al_strbuf *out, int depth)
         for (int j = 0; j < c->nloops; j++)
             if (!strcmp(c->extents[j], sb.data)) {
                 al_strbuf_free(&sb);
-                return fail(c, "two loops over one extent");
+                return fail("two loops over one extent");
             }
         if (c->nloops == MAX_INDEX_LOOPS) {
             al_strbuf_free(&sb);
-            return fail(c, "too many loops");
+            return fail("too many loops");
         }
         c->loops[c->nloops] = loop;
         c->extents[c->nloops++] = al_xstrdup(sb.data);
@@ -216,25 +206,18 @@ static bool identifier(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
     const char *p = al_node_ptr(k->pf, n, &len);
     int li = al_tf_local_of(k, p, len);
     if (li >= 0) {
-        if (k->local_counts[li] != 1)
-            return fail(c, "a local assigned more than once");
-        if (!ts_node_is_null(k->local_loops[li]))
+        if (k->local_counts[li] == 1 && !ts_node_is_null(k->local_loops[li]))
             return loop_variable(c, k->local_loops[li], out, depth);
-        TSNode v = k->local_values[li];
+        TSNode v = local_value(c, n);
         if (ts_node_is_null(v))
-            return fail(c, "a local bound by unpacking");
-        /* Assigned in a loop the access is not in: its last value, not one. */
-        for (TSNode q = ts_node_parent(v); !ts_node_is_null(q) && !ts_node_eq(q, k->def);
-             q = ts_node_parent(q))
-            if ((al_node_is(q, "for_statement") || al_node_is(q, "while_statement")) &&
-                !within(c->site, q))
-                return fail(c, "a local assigned in a loop the access is not in");
+            return fail("a local assigned more than once, by unpacking, or in a loop the "
+                           "access is not in");
         return ser(c, v, out, depth + 1);
     }
     int pi = al_tf_param_index(k, p, len);
     if (pi >= 0) {
         if (!ts_node_is_null(k->bumps[pi]) || k->bumped_twice[pi])
-            return fail(c, "a parameter moved in the kernel");
+            return fail("a parameter moved in the kernel");
         if (pi == c->param)
             c->buffer_seen++;
         al_strbuf_printf(out, "$%d$", pi);
@@ -245,7 +228,7 @@ static bool identifier(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
         al_strbuf_append(out, p, len);
         return true;
     }
-    return fail(c, "a name that is neither a parameter nor a local");
+    return fail("a name that is neither a parameter nor a local");
 }
 
 /* tl functions whose value depends on their arguments alone. */
@@ -277,11 +260,11 @@ static bool call(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
     al_py_args a;
     al_py_args_read(n, &a);
     if (a.splat)
-        return fail(c, "a call with unpacked arguments");
+        return fail("a call with unpacked arguments");
     if (al_tf_is_tl(k, fn, "program_id")) {
         TSNode ax = a.npos == 1 ? a.pos[0] : al_py_kwarg(k->pf, &a, "axis");
         if (ts_node_is_null(ax) || !al_node_is(ax, "integer"))
-            return fail(c, "a program id of an axis not written as a number");
+            return fail("a program id of an axis not written as a number");
         char *t = al_node_text(k->pf, ax);
         al_strbuf_printf(out, "#%s#", t);
         free(t);
@@ -289,7 +272,7 @@ static bool call(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
     }
     if (al_tf_is_tl(k, fn, "arange")) {
         if (a.npos != 2 || a.nall != 2 || !al_node_text_eq(k->pf, a.pos[0], "0"))
-            return fail(c, "a `tl.arange` not from 0");
+            return fail("a `tl.arange` not from 0");
         al_strbuf_puts(out, "AR{");
         if (!ser(c, a.pos[1], out, depth + 1))
             return false;
@@ -327,20 +310,20 @@ static bool call(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
         al_strbuf_putc(out, ')');
         return true;
     }
-    return fail(c, "a call whose value alloclint does not compare");
+    return fail("a call whose value alloclint does not compare");
 }
 
 static bool comparison(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
 {
     if (ts_node_named_child_count(n) != 2)
-        return fail(c, "a chained comparison");
+        return fail("a chained comparison");
     TSNode l = ts_node_named_child(n, 0), r = ts_node_named_child(n, 1);
     TSNode opn = ts_node_child(n, 1);
     const char *op = ts_node_type(opn);
     bool swap = !strcmp(op, ">") || !strcmp(op, ">=");
     const char *norm = !strcmp(op, ">") ? "<" : !strcmp(op, ">=") ? "<=" : op;
     if (strcmp(norm, "<") && strcmp(norm, "<=") && strcmp(norm, "==") && strcmp(norm, "!="))
-        return fail(c, "a comparison other than < <= == !=");
+        return fail("a comparison other than < <= == !=");
     al_strbuf x = {0}, y = {0};
     al_strbuf_puts(&x, "");
     al_strbuf_puts(&y, "");
@@ -358,7 +341,7 @@ static bool comparison(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
 static bool ser(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
 {
     if (depth > 40)
-        return fail(c, "an expression nested too deep");
+        return fail("an expression nested too deep");
     n = al_py_unparen(n);
     const al_pyfile *pf = c->k->pf;
     if (al_node_is(n, "integer") || al_node_is(n, "float")) {
@@ -380,7 +363,7 @@ static bool ser(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
         if (tl)
             al_strbuf_printf(out, "tl.%s", q + 16);
         free(q);
-        return tl ? true : fail(c, "an attribute");
+        return tl ? true : fail("an attribute");
     }
     if (al_node_is(n, "call"))
         return call(c, n, out, depth);
@@ -421,7 +404,7 @@ static bool ser(ser_ctx *c, TSNode n, al_strbuf *out, int depth)
         free(op);
         return ok;
     }
-    return fail(c, "an expression alloclint does not compare (a subscript, a broadcast)");
+    return fail("an expression alloclint does not compare (a subscript, a broadcast)");
 }
 
 /* ------------------------------------------------------------------ */
@@ -440,7 +423,7 @@ static bool add_guard(ser_ctx *c, TSNode cond, guards *g)
         return add_guard(c, al_node_field(cond, "left"), g) &&
                add_guard(c, al_node_field(cond, "right"), g);
     if (g->n == MAX_GUARDS)
-        return fail(c, "too many conditions");
+        return fail("too many conditions");
     al_strbuf sb = {0};
     al_strbuf_puts(&sb, "");
     if (!ser(c, cond, &sb, 0)) {
@@ -466,20 +449,20 @@ static bool conditions(ser_ctx *c, TSNode site, bool store, guards *g)
     for (TSNode q = ts_node_parent(site); !ts_node_is_null(q) && !ts_node_eq(q, body);
          child = q, q = ts_node_parent(q)) {
         if (al_node_is(q, "function_definition") || al_node_is(q, "lambda"))
-            return fail(c, "an access in a nested function");
+            return fail("an access in a nested function");
         if (al_node_is(q, "if_statement")) {
             if (!ts_node_eq(child, al_node_field(q, "consequence")))
                 continue; /* the condition itself: no guard of its own */
             if (!add_guard(c, al_node_field(q, "condition"), g))
                 return false;
         } else if (al_node_is(q, "elif_clause") || al_node_is(q, "else_clause")) {
-            return fail(c, "an access in an `else` or `elif` branch");
+            return fail("an access in an `else` or `elif` branch");
         } else if (al_node_is(q, "for_statement") || al_node_is(q, "while_statement")) {
             if (store)
-                return fail(c, "a store in a loop");
+                return fail("a store in a loop");
         } else if (al_node_is(q, "try_statement") || al_node_is(q, "with_statement") ||
                    al_node_is(q, "conditional_expression")) {
-            return fail(c, "an access in a `try`, `with` or conditional expression");
+            return fail("an access in a `try`, `with` or conditional expression");
         }
     }
     return true;
@@ -542,7 +525,7 @@ static char *access_region(ser_ctx *c, TSNode site, bool store)
     TSNode mask = store ? (a.npos > 2 ? a.pos[2] : al_py_kwarg(c->k->pf, &a, "mask"))
                         : (a.npos > 1 ? a.pos[1] : al_py_kwarg(c->k->pf, &a, "mask"));
     if (ts_node_is_null(ptr) || a.splat) {
-        fail(c, "an access without its pointer in plain sight");
+        fail("an access without its pointer in plain sight");
         return NULL;
     }
     c->site = site;
@@ -555,7 +538,7 @@ static char *access_region(ser_ctx *c, TSNode site, bool store)
     bool ok = ser(c, ptr, &addr, 0);
     c->address = false;
     if (ok && c->buffer_seen != 1)
-        ok = fail(c, "a pointer that names the buffer more than once");
+        ok = fail("a pointer that names the buffer more than once");
     int seen = c->buffer_seen;
     TSNode where = store ? (TSNode){0} : where_condition(c, site);
     if (ok && !ts_node_is_null(where) && !ts_node_is_null(mask)) {
@@ -570,12 +553,12 @@ static char *access_region(ser_ctx *c, TSNode site, bool store)
     }
     ok = ok && conditions(c, site, store, &g);
     if (ok && c->buffer_seen != seen)
-        ok = fail(c, "a mask or condition that reads the buffer");
+        ok = fail("a mask or condition that reads the buffer");
     /* Two kernels compute an integer condition alike; a float one each
      * compiles on its own (fused multiply-adds round otherwise). */
     for (int i = -1; i < g.n && ok; i++)
         if (float_arithmetic(i < 0 ? m.data : g.texts[i]))
-            ok = fail(c, "a mask or condition in floating point");
+            ok = fail("a mask or condition in floating point");
     char *out = NULL;
     if (ok) {
         qsort(g.texts, (size_t)g.n, sizeof g.texts[0], cmp_text);
@@ -595,50 +578,52 @@ static char *access_region(ser_ctx *c, TSNode site, bool store)
 /* ------------------------------------------------------------------ */
 /* The kernel's accesses of one parameter                               */
 
+/* One parameter's accesses. */
 typedef struct {
-    al_tf_kernel *k;
-    int param;
     TSNode stores[4], loads[8];
     int nstores, nloads;
-    bool other; /* an atomic, a call, a block pointer, an exit */
+    bool other; /* an atomic, a call, too many accesses */
 } accesses;
 
-/* Whether n names the parameter, itself or through locals assigned once:
- * `P + offs + BLOCK` may be read as based on BLOCK, and is P's. */
-static bool names_param(const accesses *x, TSNode n, int depth)
+/* Marks the parameters n names, itself or through locals assigned once:
+ * `P + offs + BLOCK` may be read as based on BLOCK, and is P's too. A
+ * value loaded through a pointer is not the pointer. */
+static void named_params(const al_tf_kernel *k, TSNode n, bool *named, int depth)
 {
     if (depth > 12)
-        return true;
+        return;
     if (al_node_is(n, "identifier")) {
         size_t len;
-        const char *p = al_node_ptr(x->k->pf, n, &len);
-        if (al_tf_param_index(x->k, p, len) == x->param)
-            return true;
-        int li = al_tf_local_of(x->k, p, len);
-        return li >= 0 && x->k->local_counts[li] == 1 && !ts_node_is_null(x->k->local_values[li]) &&
-               names_param(x, x->k->local_values[li], depth + 1);
+        const char *p = al_node_ptr(k->pf, n, &len);
+        int pi = al_tf_param_index(k, p, len);
+        if (pi >= 0)
+            named[pi] = true;
+        int li = al_tf_local_of(k, p, len);
+        if (li >= 0 && k->local_counts[li] == 1 && !ts_node_is_null(k->local_values[li]))
+            named_params(k, k->local_values[li], named, depth + 1);
+        return;
     }
-    if (al_node_is(n, "call") && al_tf_is_tl(x->k, al_node_field(n, "function"), "load"))
-        return false; /* a value loaded through it, not it */
+    if (al_node_is(n, "call") && al_tf_is_tl(k, al_node_field(n, "function"), "load"))
+        return;
     uint32_t m = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < m; i++)
-        if (names_param(x, ts_node_named_child(n, i), depth + 1))
-            return true;
-    return false;
+        named_params(k, ts_node_named_child(n, i), named, depth + 1);
 }
 
-static void scan(accesses *x, TSNode n, int depth)
+/* Every parameter's stores and loads, in one walk; *exits when the kernel
+ * returns, breaks or continues anywhere. */
+static void scan(al_tf_kernel *k, TSNode n, accesses *x, bool *named, bool *exits, int depth)
 {
-    if (depth > 200 || x->other)
+    if (depth > 200)
         return;
     if (depth > 0 && (al_node_is(n, "function_definition") || al_node_is(n, "lambda")))
         return;
     if (al_node_is(n, "return_statement") || al_node_is(n, "break_statement") ||
         al_node_is(n, "continue_statement"))
-        x->other = true;
+        *exits = true;
     if (al_node_is(n, "call")) {
         TSNode fn = al_node_field(n, "function");
-        bool store = al_tf_is_tl(x->k, fn, "store"), load = al_tf_is_tl(x->k, fn, "load");
+        bool store = al_tf_is_tl(k, fn, "store"), load = al_tf_is_tl(k, fn, "load");
         al_py_args a;
         al_py_args_read(n, &a);
         /* A store or load takes the pointer first; anything else (an
@@ -648,44 +633,48 @@ static void scan(accesses *x, TSNode n, int depth)
             TSNode arg = store || load ? a.pos[0] : a.all[i];
             if (al_node_is(arg, "keyword_argument"))
                 arg = al_node_field(arg, "value");
-            al_tf_lin l = al_tf_form(x->k, arg, 0);
-            int bt;
-            if (al_tf_base_param(x->k, &l, &bt) != x->param &&
-                !((store || load) && names_param(x, arg, 0)))
-                continue;
-            if (store && x->nstores < 4)
-                x->stores[x->nstores++] = n;
-            else if (load && x->nloads < 8)
-                x->loads[x->nloads++] = n;
-            else
-                x->other = true;
+            memset(named, 0, k->nparams * sizeof *named);
+            if (store || load)
+                named_params(k, arg, named, 0);
+            al_tf_lin l = al_tf_form(k, arg, 0);
+            int bt, base = al_tf_base_param(k, &l, &bt);
+            if (base >= 0)
+                named[base] = true;
+            for (size_t pi = 0; pi < k->nparams; pi++) {
+                accesses *e = &x[pi];
+                if (!named[pi])
+                    continue;
+                if (store && e->nstores < 4)
+                    e->stores[e->nstores++] = n;
+                else if (load && e->nloads < 8)
+                    e->loads[e->nloads++] = n;
+                else
+                    e->other = true;
+            }
         }
     }
     uint32_t m = ts_node_named_child_count(n);
     for (uint32_t i = 0; i < m; i++)
-        scan(x, ts_node_named_child(n, i), depth + 1);
+        scan(k, ts_node_named_child(n, i), x, named, exits, depth + 1);
 }
 
-char *al_tregion_template(al_tf_kernel *k, int param, bool store, const char **why)
+/* The region of one parameter from its accesses, or NULL. */
+static char *template_of(al_tf_kernel *k, int param, const accesses *x, bool store)
 {
-    *why = NULL;
-    accesses x = {.k = k, .param = param};
-    scan(&x, al_node_field(k->def, "body"), 0);
+    /* Not exactly one store and no load, or a store as well as loads: no
+     * region. */
+    if (x->other || (store && (x->nstores != 1 || x->nloads)) ||
+        (!store && (x->nstores || !x->nloads)))
+        return NULL;
     ser_ctx c = {.k = k, .param = param};
     char *out = NULL;
-    if (x.other)
-        c.why = "an exit, an atomic or a call that takes the pointer";
-    else if (store && (x.nstores != 1 || x.nloads))
-        c.why = "not exactly one store and no load";
-    else if (!store && (x.nstores || !x.nloads))
-        c.why = "a store as well as loads";
-    else if (store)
-        out = access_region(&c, x.stores[0], true);
-    else {
+    if (store) {
+        out = access_region(&c, x->stores[0], true);
+    } else {
         al_strbuf sb = {0};
         bool ok = true;
-        for (int i = 0; i < x.nloads && ok; i++) {
-            char *r = access_region(&c, x.loads[i], false);
+        for (int i = 0; i < x->nloads && ok; i++) {
+            char *r = access_region(&c, x->loads[i], false);
             if (r)
                 al_strbuf_printf(&sb, "%s%s", i ? "\n--\n" : "", r);
             ok = r != NULL;
@@ -695,6 +684,25 @@ char *al_tregion_template(al_tf_kernel *k, int param, bool store, const char **w
     }
     for (int i = 0; i < c.nloops; i++)
         free(c.extents[i]);
-    *why = out ? NULL : c.why;
     return out;
+}
+
+void al_tregion_templates(al_tf_kernel *k, const signed char *want, char **out)
+{
+    memset(out, 0, k->nparams * sizeof *out);
+    bool any = false;
+    for (size_t i = 0; i < k->nparams; i++)
+        any |= want[i] != 0;
+    if (!any)
+        return;
+    accesses *x = al_xcalloc(k->nparams, sizeof *x);
+    bool *named = al_xcalloc(k->nparams, sizeof *named);
+    bool exits = false;
+    scan(k, al_node_field(k->def, "body"), x, named, &exits, 0);
+    /* An exit anywhere may skip a store or reach a load: no region. */
+    for (size_t i = 0; i < k->nparams && !exits; i++)
+        if (want[i])
+            out[i] = template_of(k, (int)i, &x[i], want[i] > 0);
+    free(named);
+    free(x);
 }

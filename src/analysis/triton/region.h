@@ -13,7 +13,7 @@
  * cast), since floats do not regroup exactly. At a launch (launch.c) each
  * parameter becomes the caller's argument and each program id `@{G}@`, G
  * the grid's extent on that axis. Two regions are then compared as text
- * (al_region_reads_within in core/summary.h), each marked sum or product
+ * (al_region_reads_within in core/regions.h), each marked sum or product
  * with its operands sorted (al_region_canonical), so that two orders of
  * one sum are one text: every index variable is named by the extent it runs
  * over, so a program id of one kernel and a loop of another that run
@@ -25,11 +25,11 @@
 
 #include <stdbool.h>
 
-/* The template of parameter `param`'s region: store true for the one
- * store that writes it (under `if` statements only: no loop or exit
- * around it), false for every load that reads it (a region per load,
- * separated by "\n--\n"). NULL when an access is not of that form; *why
- * (static text) then says what was not. */
-char *al_tregion_template(al_tf_kernel *k, int param, bool store, const char **why);
+/* The templates of the parameters' regions, out[i] for want[i]: 1 the
+ * one store that writes it (under `if` statements only: no loop or exit
+ * around it), -1 every load that reads it (a region per load, separated
+ * by "\n--\n"), 0 none. NULL when an access is not of that form. The
+ * kernel's calls are read once for all of them. */
+void al_tregion_templates(al_tf_kernel *k, const signed char *want, char **out);
 
 #endif
