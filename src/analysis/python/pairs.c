@@ -1,5 +1,6 @@
 #include "pairs.h"
 
+#include "call_args.h"
 #include "values.h"
 #include "../core/summary.h"
 #include "../../front/python/syntax.h"
@@ -76,7 +77,7 @@ static bool binds_mentioned(const al_pyfile *pf, TSNode target, const char *regi
     return true; /* `x[i] = ...`, `obj.a = ...`: may write what the region reads */
 }
 
-static bool harmless_block(const al_pyfile *pf, TSNode block, const char *region, TSNode skip);
+static bool harmless_block(const al_pyfile *pf, TSNode block, const char *region);
 
 static bool harmless(const al_pyfile *pf, TSNode st, const char *region)
 {
@@ -86,7 +87,7 @@ static bool harmless(const al_pyfile *pf, TSNode st, const char *region)
         /* `if _is_hip: BLOCK = 8`: a choice between harmless statements. */
         calls_ctx c = {pf, true};
         al_node_preorder(al_node_field(st, "condition"), harmless_call, &c);
-        if (!c.ok || !harmless_block(pf, al_node_field(st, "consequence"), region, (TSNode){0}))
+        if (!c.ok || !harmless_block(pf, al_node_field(st, "consequence"), region))
             return false;
         uint32_t m = ts_node_named_child_count(st);
         for (uint32_t i = 0; i < m; i++) {
@@ -95,7 +96,7 @@ static bool harmless(const al_pyfile *pf, TSNode st, const char *region)
                 TSNode cond = al_node_field(alt, "condition");
                 if (!ts_node_is_null(cond))
                     al_node_preorder(cond, harmless_call, &c);
-                if (!c.ok || !harmless_block(pf, al_node_field(alt, "body"), region, (TSNode){0}))
+                if (!c.ok || !harmless_block(pf, al_node_field(alt, "body"), region))
                     return false;
             }
         }
@@ -119,16 +120,14 @@ static bool harmless(const al_pyfile *pf, TSNode st, const char *region)
     return c.ok;
 }
 
-static bool harmless_block(const al_pyfile *pf, TSNode block, const char *region, TSNode skip)
+static bool harmless_block(const al_pyfile *pf, TSNode block, const char *region)
 {
     if (ts_node_is_null(block))
         return false;
     uint32_t m = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < m; i++) {
-        TSNode st = ts_node_named_child(block, i);
-        if (!ts_node_eq(st, skip) && !harmless(pf, st, region))
+    for (uint32_t i = 0; i < m; i++)
+        if (!harmless(pf, ts_node_named_child(block, i), region))
             return false;
-    }
     return true;
 }
 
@@ -153,32 +152,43 @@ bool al_launches_adjacent(const al_pyfile *pf, TSNode first, TSNode second, cons
     return true;
 }
 
-/* The extents a region's index variables run over (`@{E}@`), each once:
- * "0 <= i < E" for the reader. */
-static char *index_ranges(const char *region)
+/* The distinct extents a region's index variables run over (`@{E}@`),
+ * in the order they first appear, into out. */
+static void index_ranges(const char *region, al_strlist *out)
 {
-    al_strbuf sb = {0};
-    al_strbuf_puts(&sb, "");
     for (const char *p = strstr(region, "@{"); p; p = strstr(p, "@{")) {
         const char *e = strstr(p + 2, "}@");
         if (!e)
             break;
-        /* `x.shape[0of2]` (x has two dimensions) reads `x.shape[0]`. */
-        al_strbuf item = {0};
-        al_strbuf_putc(&item, '`');
-        for (const char *q = p + 2; q < e; q++) {
-            if (q[0] == 'o' && q[1] == 'f' && q > p + 2 && isdigit((unsigned char)q[-1]))
-                for (q += 2; q < e && isdigit((unsigned char)*q);)
-                    q++;
-            if (q < e)
-                al_strbuf_putc(&item, *q);
-        }
-        al_strbuf_putc(&item, '`');
-        if (!strstr(sb.data, item.data))
-            al_strbuf_printf(&sb, "%s%s", sb.len ? ", " : "", item.data);
-        al_strbuf_free(&item);
+        if (!al_strlist_has(out, p + 2, (size_t)(e - p - 2)))
+            al_strlist_add(out, al_xstrndup(p + 2, (size_t)(e - p - 2)));
         p = e + 2;
     }
+}
+
+/* Those extents for the reader: `x.shape[0]`, not the arity mark
+ * `x.shape[0of2]` (x has two dimensions). */
+static char *ranges_text(const char *region)
+{
+    char *canonical = al_region_canonical(region);
+    al_strlist ranges = {0};
+    index_ranges(canonical, &ranges);
+    al_strbuf sb = {0};
+    al_strbuf_puts(&sb, "");
+    for (size_t i = 0; i < ranges.n; i++) {
+        al_strbuf_printf(&sb, "%s`", i ? ", " : "");
+        for (const char *q = ranges.items[i]; *q; q++) {
+            if (q[0] == 'o' && q[1] == 'f' && q > ranges.items[i] && isdigit((unsigned char)q[-1]))
+                for (q += 2; isdigit((unsigned char)*q);)
+                    q++;
+            if (!*q)
+                break;
+            al_strbuf_putc(&sb, *q);
+        }
+        al_strbuf_putc(&sb, '`');
+    }
+    al_strlist_free(&ranges);
+    free(canonical);
     return al_strbuf_detach(&sb);
 }
 
@@ -240,9 +250,7 @@ bool al_pairs_read(al_launch_pairs *p, const al_file_env *env, int stored, const
                              "the store, which runs where the conditions around it hold");
         }
         al_chain_append(&p->chain, &e->chain);
-        char *canonical = al_region_canonical(s->region);
-        char *ranges = index_ranges(canonical);
-        free(canonical);
+        char *ranges = ranges_text(s->region);
         al_chain_add(&p->chain, env->path, e->row,
                      "%s loads it only at the addresses, under the mask and the conditions of "
                      "the store of %s, over programs and loop steps of the same ranges (%s)",
@@ -415,24 +423,15 @@ char *al_region_value(const al_pyfile *pf, TSNode func, TSNode at, TSNode e)
     return region_value(pf, func, at, e, 0);
 }
 
-/* The distinct index ranges (`@{E}@`) of a region, compared canonically. */
+/* How many distinct index ranges (`@{E}@`) a region has, compared
+ * canonically. */
 static size_t distinct_ranges(const char *region)
 {
     char *c = al_region_canonical(region);
-    al_strlist seen = {0};
-    for (const char *p = strstr(c, "@{"); p; p = strstr(p, "@{")) {
-        const char *e = strstr(p + 2, "}@");
-        if (!e)
-            break;
-        char *r = al_xstrndup(p + 2, (size_t)(e - p - 2));
-        if (!al_strlist_has(&seen, r, strlen(r)))
-            al_strlist_add(&seen, r);
-        else
-            free(r);
-        p = e + 2;
-    }
-    size_t n = seen.n;
-    al_strlist_free(&seen);
+    al_strlist ranges = {0};
+    index_ranges(c, &ranges);
+    size_t n = ranges.n;
+    al_strlist_free(&ranges);
     free(c);
     return n;
 }
@@ -449,8 +448,9 @@ char *al_pairs_region_at_call(const al_file_env *caller, TSNode call, const al_p
     for (size_t i = 0; i < params.n && ok; i++)
         ok = params.items[i][0] != '*';
     TSNode *args = al_xcalloc(params.n ? params.n : 1, sizeof *args);
+    al_def d = {.pf = pf, .def = def};
     for (size_t i = 0; i < params.n && ok; i++)
-        args[i] = (int)i < a.npos ? a.pos[i] : al_py_kwarg(caller->pf, &a, params.items[i]);
+        args[i] = al_call_argument_for(caller->mod, call, &d, false, params.items[i]);
     ok = ok && al_node_is(args[param], "identifier");
     al_strbuf out = {0};
     al_strbuf_puts(&out, "");
