@@ -1,6 +1,7 @@
 #include "filefacts.h"
 
 #include "memo.h"
+#include "../../front/pylex.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -37,38 +38,28 @@ void al_file_facts_table_free(al_file_facts_table *t)
     free(t);
 }
 
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
 /* The methods a file defines: an indented `def name(`, not a dunder or a
  * name Python mangles (`__name`: no subclass overrides it); a byte scan,
- * nothing is parsed. A private `_name` counts: subclasses override it. */
+ * a line at a time, nothing is parsed. A private `_name` counts:
+ * subclasses override it. */
 static void read_methods(const al_source *src, al_strlist *out)
 {
-    const char *b = src->bytes, *end = src->bytes + src->len;
-    while ((b = memmem(b, (size_t)(end - b), "def ", 4)) != NULL) {
-        const char *q = b + 4;
-        while (q < end && ident_char(*q))
-            q++;
-        const char *ls = b;
-        while (ls > src->bytes && (ls[-1] == ' ' || ls[-1] == '\t'))
-            ls--;
-        bool method = ls < b && (ls == src->bytes || ls[-1] == '\n') &&
-                      !(b[4] == '_' && q > b + 5 && b[5] == '_');
-        if (method && q < end && *q == '(' && q > b + 4) {
-            if (!al_strlist_has(out, b + 4, (size_t)(q - b - 4)))
+    const char *p = src->bytes, *end = src->bytes + src->len;
+    while (p < end) {
+        const char *b = p;
+        while (b < end && (*b == ' ' || *b == '\t'))
+            b++;
+        if (b > p && end - b >= 4 && !memcmp(b, "def ", 4)) {
+            const char *q = b + 4;
+            while (q < end && al_lex_ident_char((unsigned char)*q))
+                q++;
+            bool mangled = b[4] == '_' && q > b + 5 && b[5] == '_';
+            if (!mangled && q < end && *q == '(' && q > b + 4)
                 al_strlist_add(out, al_xstrndup(b + 4, (size_t)(q - b - 4)));
         }
-        b = q;
+        const char *nl = memchr(b, '\n', (size_t)(end - b));
+        p = nl ? nl + 1 : end;
     }
-}
-
-static void add_name(al_strlist *out, const char *p, size_t n)
-{
-    if (n && !al_strlist_has(out, p, n))
-        al_strlist_add(out, al_xstrndup(p, n));
 }
 
 /* The attribute names a file assigns on some object: `obj.name = ...`,
@@ -80,7 +71,7 @@ static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_sel
     const char *b = src->bytes, *end = src->bytes + src->len;
     for (const char *d = b; (d = memchr(d, '.', (size_t)(end - d))) != NULL; d++) {
         const char *q = d + 1;
-        while (q < end && ident_char(*q))
+        while (q < end && al_lex_ident_char((unsigned char)*q))
             q++;
         if (q == d + 1 || isdigit((unsigned char)d[1]))
             continue;
@@ -94,14 +85,15 @@ static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_sel
                 assigned = *c == '=' && c[-1] != '=' && c[-1] != '!' && c[-1] != '<' &&
                            c[-1] != '>' && (c + 1 >= end || c[1] != '=');
         }
+        if (!assigned)
+            continue;
         const char *o = d;
-        while (o > b && ident_char(o[-1]))
+        while (o > b && al_lex_ident_char((unsigned char)o[-1]))
             o--;
         /* `self.name` itself, not `x.self.name` */
         bool self = (o == b || o[-1] != '.') &&
                     ((d - o == 4 && !memcmp(o, "self", 4)) || (d - o == 3 && !memcmp(o, "cls", 3)));
-        if (assigned)
-            add_name(self ? on_self : out, d + 1, (size_t)(q - d - 1));
+        al_strlist_add(self ? on_self : out, al_xstrndup(d + 1, (size_t)(q - d - 1)));
     }
     for (const char *s = b; (s = memmem(s, (size_t)(end - s), "setattr(", 8)) != NULL; s += 8) {
         const char *e = memchr(s, '\n', (size_t)(end - s));
@@ -110,11 +102,33 @@ static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_sel
         while (qt < e && *qt != '"' && *qt != '\'')
             qt++;
         const char *n = qt + 1, *ne = n;
-        while (ne < e && ident_char(*ne))
+        while (ne < e && al_lex_ident_char((unsigned char)*ne))
             ne++;
-        if (qt < e && ne < e && *ne == *qt)
-            add_name(out, n, (size_t)(ne - n));
+        if (qt < e && ne < e && *ne == *qt && ne > n)
+            al_strlist_add(out, al_xstrndup(n, (size_t)(ne - n)));
     }
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Each name once: a file may assign one attribute hundreds of times, so
+ * the names are gathered as found and sorted once. */
+static void drop_repeats(al_strlist *l)
+{
+    if (l->n < 2)
+        return;
+    qsort(l->items, l->n, sizeof *l->items, by_text);
+    size_t k = 1;
+    for (size_t i = 1; i < l->n; i++) {
+        if (strcmp(l->items[i], l->items[k - 1]))
+            l->items[k++] = l->items[i];
+        else
+            free(l->items[i]);
+    }
+    l->n = k;
 }
 
 const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
@@ -133,6 +147,9 @@ const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
         f->markers = memmem(src.bytes, src.len, "custom_op", 9) || memmem(src.bytes, src.len, "impl(", 5);
         read_methods(&src, &f->methods);
         read_attrs(&src, &f->attrs, &f->self_attrs);
+        drop_repeats(&f->methods);
+        drop_repeats(&f->attrs);
+        drop_repeats(&f->self_attrs);
     }
     al_source_free(&src);
     pthread_mutex_lock(&t->lock);

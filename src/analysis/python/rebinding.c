@@ -1,6 +1,7 @@
 #include "rebinding.h"
 
 #include "../../front/python/scopes.h"
+#include "../../front/pylex.h"
 
 #include "../../base/util.h"
 
@@ -223,11 +224,12 @@ static bool may_follow(const rebinds *r, TSNode n)
     return false;
 }
 
-static al_visit visit_rebind(TSNode n, void *arg)
+/* Whether n binds one of r's paths where it can follow r->st (a binding
+ * node of any kind: assignment, `for`, walrus, `as`, `del`, `global`). */
+static bool rebinds_path(const rebinds *r, TSNode n)
 {
-    rebinds *r = arg;
-    if (!ts_node_is_null(r->found) || ts_node_end_byte(n) <= r->from)
-        return AL_VISIT_OVER;
+    if (ts_node_end_byte(n) <= r->from)
+        return false;
     TSNode target = {0};
     if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
         al_node_is(n, "for_statement"))
@@ -242,13 +244,44 @@ static al_visit visit_rebind(TSNode n, void *arg)
     bool header = al_node_is(n, "for_statement") && ts_node_start_byte(n) <= ts_node_start_byte(r->st) &&
                   ts_node_end_byte(n) >= ts_node_end_byte(r->st);
     if (ts_node_is_null(target) || header || !may_follow(r, n))
-        return AL_VISIT_INTO;
+        return false;
     for (size_t i = 0; i < r->n; i++)
-        if (target_spells(r->pf, target, r->paths[i], 0)) {
-            r->found = n;
-            return AL_VISIT_OVER;
-        }
-    return AL_VISIT_INTO;
+        if (target_spells(r->pf, target, r->paths[i], 0))
+            return true;
+    return false;
+}
+
+/* Before b in a walk of the tree from the top (its start first, the
+ * outer of two that start together). */
+static bool walked_before(TSNode a, TSNode b)
+{
+    if (ts_node_is_null(b))
+        return true;
+    uint32_t as = ts_node_start_byte(a), bs = ts_node_start_byte(b);
+    return as < bs || (as == bs && ts_node_end_byte(a) > ts_node_end_byte(b));
+}
+
+/* The bindings of word's spellings in [lo, hi) of body: a target that
+ * spells a path holds its last word, so each binding that rebinds one is
+ * an ancestor of such an identifier; the first of them, as a walk from
+ * the top would meet it. */
+static void rebinds_at(rebinds *r, TSNode body, const char *lo, const char *hi, const char *word)
+{
+    size_t wl = strlen(word);
+    const char *base = r->pf->src->bytes;
+    for (const char *q = lo; wl && (q = memmem(q, (size_t)(hi - q), word, wl)) != NULL; q += wl) {
+        if ((q > base && al_lex_ident_char((unsigned char)q[-1])) ||
+            (q + wl < hi && al_lex_ident_char((unsigned char)q[wl])))
+            continue;
+        uint32_t at = (uint32_t)(q - base);
+        TSNode id = ts_node_descendant_for_byte_range(body, at, at + (uint32_t)wl);
+        if (!al_node_is(id, "identifier"))
+            continue;
+        for (TSNode n = ts_node_parent(id); !ts_node_is_null(n) && !ts_node_eq(n, body);
+             n = ts_node_parent(n))
+            if (walked_before(n, r->found) && rebinds_path(r, n))
+                r->found = n;
+    }
 }
 
 TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
@@ -263,16 +296,28 @@ TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
         if (al_node_is(p, "for_statement") || al_node_is(p, "while_statement"))
             from = ts_node_start_byte(p);
     rebinds r = {pf, paths, n, st, func, from, {{0}, NULL, NULL}};
+    TSNode body = al_node_field(func, "body");
     size_t blen;
-    const char *body = al_node_ptr(pf, func, &blen);
-    const char *lo = pf->src->bytes + from, *hi = body + blen;
+    const char *start = al_node_ptr(pf, body, &blen);
+    const char *lo = pf->src->bytes + from, *hi = start + blen;
+    lo = lo > start ? lo : start;
     bool maybe = false;
     for (size_t i = 0; i < n && !maybe; i++) {
         const char *last = strrchr(paths[i], '.');
         maybe = lo < hi && al_py_bytes_may_bind(lo, hi, last ? last + 1 : paths[i]);
     }
-    if (maybe)
-        al_node_preorder(al_node_field(func, "body"), visit_rebind, &r);
+    /* Each last word once (`a.n` and `b.n` share one). */
+    for (size_t i = 0; i < n && maybe; i++) {
+        const char *last = strrchr(paths[i], '.');
+        last = last ? last + 1 : paths[i];
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++) {
+            const char *lk = strrchr(paths[k], '.');
+            seen = !strcmp(lk ? lk + 1 : paths[k], last);
+        }
+        if (!seen)
+            rebinds_at(&r, body, lo, hi, last);
+    }
     for (size_t i = 0; i < n; i++)
         free(paths[i]);
     return r.found;
