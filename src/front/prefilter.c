@@ -318,12 +318,15 @@ static inline void add_tokens(al_py_scan *s, unsigned t)
         top->head_tokens |= t;
 }
 
-static inline bool word_at(const char *p, const char *end, const char *w)
+static inline bool word_at_n(const char *p, const char *end, const char *w, size_t n)
 {
-    size_t n = strlen(w);
     return (size_t)(end - p) > n && *p == *w && !memcmp(p, w, n) &&
            !al_lex_ident_char((unsigned char)p[n]);
 }
+
+/* w a literal: its length is known where it is written (a scan asks a
+ * dozen words of every line). */
+#define word_at(p, end, w) word_at_n((p), (end), "" w "", sizeof(w) - 1)
 
 /* The first word of a statement, and whether it opens a definition. */
 static bool opens_definition(const char *p, const char *end)
@@ -495,6 +498,10 @@ void al_prefilter_scan_python(const char *bytes, size_t len, al_py_scan *s)
             continue;
         }
         line_has_code = true;
+        if (c == ' ') { /* the commonest byte: changes nothing else */
+            p++;
+            continue;
+        }
         if (c == '"' || c == '\'') {
             /* An f-string's fields are code: the names called there count
              * (a factory there may be a site); another string's bytes are

@@ -261,6 +261,52 @@ static bool walked_before(TSNode a, TSNode b)
     return as < bs || (as == bs && ts_node_end_byte(a) > ts_node_end_byte(b));
 }
 
+static bool binding_kind(TSNode n)
+{
+    return al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
+           al_node_is(n, "for_statement") || al_node_is(n, "named_expression") ||
+           al_node_is(n, "as_pattern_target") || al_node_is(n, "delete_statement") ||
+           al_node_is(n, "nonlocal_statement") || al_node_is(n, "global_statement");
+}
+
+/* Nodes no target holds between it and the name it binds (a target is
+ * read through anything but a name, an attribute and a subscript, which
+ * stop it): above one of them, id is in no target. */
+static bool outside_targets(TSNode n)
+{
+    return al_node_is(n, "attribute") || al_node_is(n, "subscript") || al_node_is(n, "call") ||
+           al_node_is(n, "argument_list") || al_node_is(n, "keyword_argument") ||
+           al_node_is(n, "binary_operator") || al_node_is(n, "boolean_operator") ||
+           al_node_is(n, "comparison_operator") || al_node_is(n, "unary_operator") ||
+           al_node_is(n, "not_operator") || al_node_is(n, "conditional_expression") ||
+           al_node_is(n, "lambda") || al_node_is(n, "string") || al_node_is(n, "dictionary") ||
+           al_node_is(n, "pair") || al_node_is(n, "list_comprehension") ||
+           al_node_is(n, "set_comprehension") || al_node_is(n, "dictionary_comprehension") ||
+           al_node_is(n, "generator_expression") || al_node_is(n, "block") ||
+           al_node_is(n, "expression_statement") || al_node_is(n, "return_statement") ||
+           al_node_is(n, "if_statement") || al_node_is(n, "while_statement");
+}
+
+/* The binding whose target may spell a path ending in id: id, or the
+ * attribute chain it ends (`self.n`), read up through what a target is
+ * made of to the first binding; a null node when a node on the way
+ * shows id is in no target. */
+static TSNode binding_above(TSNode id, TSNode body)
+{
+    TSNode e = id, p = ts_node_parent(id);
+    while (al_node_is(p, "attribute") && ts_node_eq(al_node_field(p, "attribute"), e)) {
+        e = p;
+        p = ts_node_parent(p);
+    }
+    for (; !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p)) {
+        if (binding_kind(p))
+            return p;
+        if (outside_targets(p))
+            break;
+    }
+    return (TSNode){0};
+}
+
 /* The bindings of word's spellings in [lo, hi) of body: a target that
  * spells a path holds its last word, so each binding that rebinds one is
  * an ancestor of such an identifier; the first of them, as a walk from
@@ -277,10 +323,9 @@ static void rebinds_at(rebinds *r, TSNode body, const char *lo, const char *hi, 
         TSNode id = ts_node_descendant_for_byte_range(body, at, at + (uint32_t)wl);
         if (!al_node_is(id, "identifier"))
             continue;
-        for (TSNode n = ts_node_parent(id); !ts_node_is_null(n) && !ts_node_eq(n, body);
-             n = ts_node_parent(n))
-            if (walked_before(n, r->found) && rebinds_path(r, n))
-                r->found = n;
+        TSNode b = binding_above(id, body);
+        if (!ts_node_is_null(b) && walked_before(b, r->found) && rebinds_path(r, b))
+            r->found = b;
     }
 }
 
