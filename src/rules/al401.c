@@ -941,25 +941,9 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
                             "name of an enclosing scope): not known to be a tensor of its own",
                 name);
     if (form && (param || !ts_node_is_null(before))) {
-        /* The dtype of the binding is x's only if no other binding (an
-         * `if` branch) can reach the rewrite. */
-        al_strlist bound = {0};
-        al_py_bound_names(pf, al_node_field(func, "body"), &bound);
-        al_dtype dtype = !param && al_strlist_count(&bound, name) == 2
-                             ? known_dtype(m, before)
-                             : (al_dtype){AL_DTYPE_UNKNOWN, 0};
-        al_strlist_free(&bound);
-        /* `x = y.float()`, `.to(torch.float32)`, a float factory or true
-         * division reaching the update: floating whatever else it is. */
-        if (dtype.kind == AL_DTYPE_UNKNOWN &&
-            al_dtype_floating(m, func, stmt, al_node_field(asg, "left")))
-            dtype = (al_dtype){AL_DTYPE_FLOAT, 0};
         /* Callees are followed always (memoised): an unsafe fix may rest
          * on autograd being off, never on a callee that returns its input. */
         al_own own = ownership(m, func, stmt, asg, name, param, true, &dom);
-        /* The caller's tensor reaches the update unless a binding in the
-         * function comes first on every path. */
-        char *other = unproved(w->in, func, stmt, &ip, dtype, name, param && ts_node_is_null(dom), dom);
         if (own.kind != AL_OWN_NO)
             own = al_own_meet(own, unaliased(m, func, asg, dom, name));
         if (own.kind == AL_OWN_NO)
@@ -967,6 +951,27 @@ static void inplace_candidate(TSNode func, TSNode stmt, void *arg)
                                 "of its own: %s",
                     name, ip.method, ip.args ? ip.args : "", name,
                     own.why ? own.why : "a binding that reaches this line is not a new tensor");
+        /* What else an unsafe fix rests on (autograd, streams, dtype) is
+         * asked only of an update that gets a finding: most get none. */
+        char *other = NULL;
+        if (own.kind != AL_OWN_NO) {
+            /* The dtype of the binding is x's only if no other binding (an
+             * `if` branch) can reach the rewrite. */
+            al_strlist bound = {0};
+            al_py_bound_names(pf, al_node_field(func, "body"), &bound);
+            al_dtype dtype = !param && al_strlist_count(&bound, name) == 2
+                                 ? known_dtype(m, before)
+                                 : (al_dtype){AL_DTYPE_UNKNOWN, 0};
+            al_strlist_free(&bound);
+            /* `x = y.float()`, `.to(torch.float32)`, a float factory or true
+             * division reaching the update: floating whatever else it is. */
+            if (dtype.kind == AL_DTYPE_UNKNOWN &&
+                al_dtype_floating(m, func, stmt, al_node_field(asg, "left")))
+                dtype = (al_dtype){AL_DTYPE_FLOAT, 0};
+            /* The caller's tensor reaches the update unless a binding in the
+             * function comes first on every path. */
+            other = unproved(w->in, func, stmt, &ip, dtype, name, param && ts_node_is_null(dom), dom);
+        }
         if (own.kind != AL_OWN_NO) {
             bool fresh = own.kind == AL_OWN_FRESH;
             /* What is assumed about who holds x comes first. */

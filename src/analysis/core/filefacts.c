@@ -38,27 +38,34 @@ void al_file_facts_table_free(al_file_facts_table *t)
     free(t);
 }
 
+/* Where needle next occurs in src from p, or NULL. The bytes end in a
+ * NUL (al_file_read_bytes): without one inside, strstr finds it, which
+ * glibc vectorises where memmem reads a byte at a time. */
+static const char *find(const al_source *src, const char *p, const char *needle, size_t n)
+{
+    if (!src->has_nul)
+        return strstr(p, needle);
+    return memmem(p, (size_t)(src->bytes + src->len - p), needle, n);
+}
+
 /* The methods a file defines: an indented `def name(`, not a dunder or a
  * name Python mangles (`__name`: no subclass overrides it); a byte scan,
- * a line at a time, nothing is parsed. A private `_name` counts:
- * subclasses override it. */
+ * nothing is parsed. A private `_name` counts: subclasses override it. */
 static void read_methods(const al_source *src, al_strlist *out)
 {
-    const char *p = src->bytes, *end = src->bytes + src->len;
-    while (p < end) {
-        const char *b = p;
-        while (b < end && (*b == ' ' || *b == '\t'))
-            b++;
-        if (b > p && end - b >= 4 && !memcmp(b, "def ", 4)) {
-            const char *q = b + 4;
-            while (q < end && al_lex_ident_char((unsigned char)*q))
-                q++;
-            bool mangled = b[4] == '_' && q > b + 5 && b[5] == '_';
-            if (!mangled && q < end && *q == '(' && q > b + 4)
-                al_strlist_add(out, al_xstrndup(b + 4, (size_t)(q - b - 4)));
-        }
-        const char *nl = memchr(b, '\n', (size_t)(end - b));
-        p = nl ? nl + 1 : end;
+    const char *b = src->bytes, *end = src->bytes + src->len;
+    while ((b = find(src, b, "def ", 4)) != NULL) {
+        const char *q = b + 4;
+        while (q < end && al_lex_ident_char((unsigned char)*q))
+            q++;
+        const char *ls = b;
+        while (ls > src->bytes && (ls[-1] == ' ' || ls[-1] == '\t'))
+            ls--;
+        bool method = ls < b && (ls == src->bytes || ls[-1] == '\n') &&
+                      !(b[4] == '_' && q > b + 5 && b[5] == '_');
+        if (method && q < end && *q == '(' && q > b + 4)
+            al_strlist_add(out, al_xstrndup(b + 4, (size_t)(q - b - 4)));
+        b = q;
     }
 }
 
@@ -95,7 +102,7 @@ static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_sel
                     ((d - o == 4 && !memcmp(o, "self", 4)) || (d - o == 3 && !memcmp(o, "cls", 3)));
         al_strlist_add(self ? on_self : out, al_xstrndup(d + 1, (size_t)(q - d - 1)));
     }
-    for (const char *s = b; (s = memmem(s, (size_t)(end - s), "setattr(", 8)) != NULL; s += 8) {
+    for (const char *s = b; (s = find(src, s, "setattr(", 8)) != NULL; s += 8) {
         const char *e = memchr(s, '\n', (size_t)(end - s));
         e = e ? e : end;
         const char *qt = s + 8;
@@ -144,7 +151,7 @@ const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
     f->status = al_source_load_bytes(&src, path);
     if (f->status == AL_SOURCE_OK) {
         f->hash = src.hash;
-        f->markers = memmem(src.bytes, src.len, "custom_op", 9) || memmem(src.bytes, src.len, "impl(", 5);
+        f->markers = find(&src, src.bytes, "custom_op", 9) || find(&src, src.bytes, "impl(", 5);
         read_methods(&src, &f->methods);
         read_attrs(&src, &f->attrs, &f->self_attrs);
         drop_repeats(&f->methods);
