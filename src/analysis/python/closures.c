@@ -1,4 +1,5 @@
 #include "closures.h"
+#include "../../front/pylex.h"
 
 #include "../../base/util.h"
 
@@ -156,6 +157,31 @@ static bool may_hold_late(const al_pyfile *pf, TSNode func)
     return false;
 }
 
+/* Whether n's bytes spell a word of what scan_late takes: a lambda, a
+ * generator's `for`, `eval`, `exec`, `locals`, `vars`. A word in a string
+ * or a comment only costs the walk. */
+static bool names_late(const al_pyfile *pf, TSNode n)
+{
+    size_t len;
+    const char *p = al_node_ptr(pf, n, &len), *end = p + len;
+    while (p < end) {
+        if (!al_lex_ident_start((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        const char *w = p;
+        while (w < end && al_lex_ident_char((unsigned char)*w))
+            w++;
+        size_t k = (size_t)(w - p);
+        if (al_lex_word_is(p, k, "for") || al_lex_word_is(p, k, "lambda") ||
+            al_lex_word_is(p, k, "eval") || al_lex_word_is(p, k, "exec") ||
+            al_lex_word_is(p, k, "locals") || al_lex_word_is(p, k, "vars"))
+            return true;
+        p = w;
+    }
+    return false;
+}
+
 void al_closures_find(const al_pyfile *pf, TSNode func, const al_cfg *cfg,
                       const char *const *globals, size_t nglobals, al_closures *out)
 {
@@ -167,7 +193,8 @@ void al_closures_find(const al_pyfile *pf, TSNode func, const al_cfg *cfg,
         if (ts_node_is_null(e))
             continue;
         if (cfg->nodes[i].kind != AL_CFG_DEF) {
-            scan_late(pf, e, (int)i, out, 0);
+            if (names_late(pf, e))
+                scan_late(pf, e, (int)i, out, 0);
             continue;
         }
         al_late_scope s = {e, -1};
