@@ -1,9 +1,13 @@
 # AL101 fixtures for DESIGN.md's "never rewrite" list. Each stands for a
 # class of real bug-fix commits in inference engines, where a zeros ->
 # empty rewrite produced garbage that surfaced on a GPU much later.
+import logging
+
 import torch
 import triton
 import triton.language as tl
+
+log = logging.getLogger(__name__)
 
 
 class DecodeMetadataBuilder:
@@ -224,6 +228,39 @@ def size_shrunk_in_place(n, x):
     n -= 1
     buf[:n] = x[:n]
     return buf
+
+
+def size_swapped_by_unpacking(n, m, x):
+    # `n, m = m, n`: the writes' `n` is the old `m`.
+    buf = torch.zeros(n)  # expect: none
+    n, m = m, n
+    buf[:n] = x[:n]
+    return buf
+
+
+def size_shrunk_by_walrus(n, x):
+    buf = torch.zeros(n)  # expect: none
+    log.debug("rows %d", (n := n - 1))
+    buf[:n] = x[:n]
+    return buf
+
+
+def size_bound_by_a_later_loop(n, x, sizes):
+    buf = torch.zeros(n)  # expect: none
+    for n in sizes:
+        pass
+    buf[:n] = x[:n]
+    return buf
+
+
+def size_shrunk_in_each_pass(n, x, steps):
+    out = []
+    for _ in range(steps):
+        buf = torch.zeros(n)  # expect: none
+        n = n - 1
+        buf[:n] = x[:n]
+        out.append(buf)
+    return out
 
 
 class RowCache:
