@@ -191,6 +191,26 @@ void al_strlist_remove(al_strlist *l, const char *s)
     l->n = kept;
 }
 
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void al_strlist_sort_unique(al_strlist *l)
+{
+    if (l->n < 2)
+        return;
+    qsort(l->items, l->n, sizeof *l->items, by_text);
+    size_t k = 1;
+    for (size_t i = 1; i < l->n; i++) {
+        if (strcmp(l->items[i], l->items[k - 1]))
+            l->items[k++] = l->items[i];
+        else
+            free(l->items[i]);
+    }
+    l->n = k;
+}
+
 void al_strlist_free(al_strlist *l)
 {
     for (size_t i = 0; i < l->n; i++)

@@ -68,6 +68,10 @@ size_t al_strlist_count(const al_strlist *l, const char *s);
 /* Removes (and frees) every copy of s, keeping the order of the rest; s
  * itself must not be one of the list's strings. */
 void al_strlist_remove(al_strlist *l, const char *s);
+/* Sorts the list and frees every copy of a string but the first: for a
+ * list gathered with repeats, once, where al_strlist_has before each add
+ * is quadratic. */
+void al_strlist_sort_unique(al_strlist *l);
 void al_strlist_free(al_strlist *l);
 
 bool al_str_starts_with(const char *s, const char *prefix);

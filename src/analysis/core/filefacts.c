@@ -117,28 +117,6 @@ static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_sel
     }
 }
 
-static int by_text(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Each name once: a file may assign one attribute hundreds of times, so
- * the names are gathered as found and sorted once. */
-static void drop_repeats(al_strlist *l)
-{
-    if (l->n < 2)
-        return;
-    qsort(l->items, l->n, sizeof *l->items, by_text);
-    size_t k = 1;
-    for (size_t i = 1; i < l->n; i++) {
-        if (strcmp(l->items[i], l->items[k - 1]))
-            l->items[k++] = l->items[i];
-        else
-            free(l->items[i]);
-    }
-    l->n = k;
-}
-
 const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
 {
     pthread_mutex_lock(&t->lock);
@@ -155,9 +133,11 @@ const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
         f->markers = find(&src, src.bytes, "custom_op", 9) || find(&src, src.bytes, "impl(", 5);
         read_methods(&src, &f->methods);
         read_attrs(&src, &f->attrs, &f->self_attrs);
-        drop_repeats(&f->methods);
-        drop_repeats(&f->attrs);
-        drop_repeats(&f->self_attrs);
+        /* A file may assign one attribute hundreds of times: each name
+         * is kept once, after the scan. */
+        al_strlist_sort_unique(&f->methods);
+        al_strlist_sort_unique(&f->attrs);
+        al_strlist_sort_unique(&f->self_attrs);
     }
     al_source_free(&src);
     pthread_mutex_lock(&t->lock);
