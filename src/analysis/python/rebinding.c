@@ -224,21 +224,27 @@ static bool may_follow(const rebinds *r, TSNode n)
     return false;
 }
 
-/* Whether n binds one of r's paths where it can follow r->st (a binding
- * node of any kind: assignment, `for`, walrus, `as`, `del`, `global`). */
+/* What n binds, when it is a binding (an assignment, `for`, a walrus,
+ * `as`, `del`, `global`, `nonlocal`): its target, else a null node. */
+static TSNode binding_target(TSNode n)
+{
+    if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
+        al_node_is(n, "for_statement"))
+        return al_node_field(n, "left");
+    if (al_node_is(n, "named_expression"))
+        return al_node_field(n, "name");
+    if (al_node_is(n, "as_pattern_target") || al_node_is(n, "delete_statement") ||
+        al_node_is(n, "nonlocal_statement") || al_node_is(n, "global_statement"))
+        return n;
+    return (TSNode){0};
+}
+
+/* Whether binding n binds one of r's paths where it can follow r->st. */
 static bool rebinds_path(const rebinds *r, TSNode n)
 {
     if (ts_node_end_byte(n) <= r->from)
         return false;
-    TSNode target = {0};
-    if (al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
-        al_node_is(n, "for_statement"))
-        target = al_node_field(n, "left");
-    else if (al_node_is(n, "named_expression"))
-        target = al_node_field(n, "name");
-    else if (al_node_is(n, "as_pattern_target") || al_node_is(n, "delete_statement") ||
-             al_node_is(n, "nonlocal_statement") || al_node_is(n, "global_statement"))
-        target = n;
+    TSNode target = binding_target(n);
     /* The target of a `for` around st is bound as each pass starts,
      * before st makes the buffer the pass then writes. */
     bool header = al_node_is(n, "for_statement") && ts_node_start_byte(n) <= ts_node_start_byte(r->st) &&
@@ -259,14 +265,6 @@ static bool walked_before(TSNode a, TSNode b)
         return true;
     uint32_t as = ts_node_start_byte(a), bs = ts_node_start_byte(b);
     return as < bs || (as == bs && ts_node_end_byte(a) > ts_node_end_byte(b));
-}
-
-static bool binding_kind(TSNode n)
-{
-    return al_node_is(n, "assignment") || al_node_is(n, "augmented_assignment") ||
-           al_node_is(n, "for_statement") || al_node_is(n, "named_expression") ||
-           al_node_is(n, "as_pattern_target") || al_node_is(n, "delete_statement") ||
-           al_node_is(n, "nonlocal_statement") || al_node_is(n, "global_statement");
 }
 
 /* Nodes no target holds between it and the name it binds (a target is
@@ -299,7 +297,7 @@ static TSNode binding_above(TSNode id, TSNode body)
         p = ts_node_parent(p);
     }
     for (; !ts_node_is_null(p) && !ts_node_eq(p, body); p = ts_node_parent(p)) {
-        if (binding_kind(p))
+        if (!ts_node_is_null(binding_target(p)))
             return p;
         if (outside_targets(p))
             break;
@@ -329,6 +327,13 @@ static void rebinds_at(rebinds *r, TSNode body, const char *lo, const char *hi, 
     }
 }
 
+/* `n` of `self.n`, or the name itself. */
+static const char *last_word(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot ? dot + 1 : path;
+}
+
 TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
 {
     char *paths[32];
@@ -347,21 +352,15 @@ TSNode al_rebound_after(const al_pyfile *pf, TSNode func, TSNode st, TSNode e)
     const char *lo = pf->src->bytes + from, *hi = start + blen;
     lo = lo > start ? lo : start;
     bool maybe = false;
-    for (size_t i = 0; i < n && !maybe; i++) {
-        const char *last = strrchr(paths[i], '.');
-        maybe = lo < hi && al_py_bytes_may_bind(lo, hi, last ? last + 1 : paths[i]);
-    }
+    for (size_t i = 0; i < n && !maybe; i++)
+        maybe = lo < hi && al_py_bytes_may_bind(lo, hi, last_word(paths[i]));
     /* Each last word once (`a.n` and `b.n` share one). */
     for (size_t i = 0; i < n && maybe; i++) {
-        const char *last = strrchr(paths[i], '.');
-        last = last ? last + 1 : paths[i];
         bool seen = false;
-        for (size_t k = 0; k < i && !seen; k++) {
-            const char *lk = strrchr(paths[k], '.');
-            seen = !strcmp(lk ? lk + 1 : paths[k], last);
-        }
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = !strcmp(last_word(paths[k]), last_word(paths[i]));
         if (!seen)
-            rebinds_at(&r, body, lo, hi, last);
+            rebinds_at(&r, body, lo, hi, last_word(paths[i]));
     }
     for (size_t i = 0; i < n; i++)
         free(paths[i]);
