@@ -142,25 +142,12 @@ static int by_node(const void *x, const void *y)
                                                                        : 0;
 }
 
-/* Whether the function's bytes could hold a nested scope or a call that
- * reads locals: most functions hold none, and need no walk. */
-static bool may_hold_late(const al_pyfile *pf, TSNode func)
-{
-    static const char *const marks[] = {"def ", "lambda", " for ", "class ", "eval", "exec",
-                                        "locals", "vars", NULL};
-    TSNode body = al_node_field(func, "body");
-    size_t len;
-    const char *p = al_node_ptr(pf, body, &len);
-    for (int i = 0; marks[i]; i++)
-        if (memmem(p, len, marks[i], strlen(marks[i])))
-            return true;
-    return false;
-}
-
-/* Whether n's bytes spell a word of what scan_late takes: a lambda, a
- * generator's `for`, `eval`, `exec`, `locals`, `vars`. A word in a string
- * or a comment only costs the walk. */
-static bool names_late(const al_pyfile *pf, TSNode n)
+/* Whether n's bytes (a graph node's; with scopes, a whole body) spell a
+ * word of what the scan looks for: a lambda, a generator's `for`, `eval`,
+ * `exec`, `locals`, `vars`, and with scopes a nested `def` or `class`.
+ * Most functions and statements hold none and need no walk; a word in a
+ * string or a comment only costs the walk. */
+static bool names_late(const al_pyfile *pf, TSNode n, bool scopes)
 {
     size_t len;
     const char *p = al_node_ptr(pf, n, &len), *end = p + len;
@@ -175,7 +162,8 @@ static bool names_late(const al_pyfile *pf, TSNode n)
         size_t k = (size_t)(w - p);
         if (al_lex_word_is(p, k, "for") || al_lex_word_is(p, k, "lambda") ||
             al_lex_word_is(p, k, "eval") || al_lex_word_is(p, k, "exec") ||
-            al_lex_word_is(p, k, "locals") || al_lex_word_is(p, k, "vars"))
+            al_lex_word_is(p, k, "locals") || al_lex_word_is(p, k, "vars") ||
+            (scopes && (al_lex_word_is(p, k, "def") || al_lex_word_is(p, k, "class"))))
             return true;
         p = w;
     }
@@ -186,14 +174,14 @@ void al_closures_find(const al_pyfile *pf, TSNode func, const al_cfg *cfg,
                       const char *const *globals, size_t nglobals, al_closures *out)
 {
     memset(out, 0, sizeof *out);
-    if (!may_hold_late(pf, func))
+    if (!names_late(pf, al_node_field(func, "body"), true))
         return;
     for (size_t i = 0; i < cfg->n; i++) {
         TSNode e = cfg->nodes[i].eval;
         if (ts_node_is_null(e))
             continue;
         if (cfg->nodes[i].kind != AL_CFG_DEF) {
-            if (names_late(pf, e))
+            if (names_late(pf, e, false))
                 scan_late(pf, e, (int)i, out, 0);
             continue;
         }
