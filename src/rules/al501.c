@@ -2,6 +2,8 @@
  * (rules/AL501.md): 1.6x at 640 bytes to about 1000x at 64 MiB. */
 #include "rules.h"
 
+#include "../analysis/python/lifetime.h"
+#include "../analysis/python/values.h"
 #include "../base/util.h"
 
 #include <stdio.h>
@@ -20,6 +22,8 @@ typedef struct {
     bool non_blocking, random, has_device;
     bool from_data;        /* torch.tensor(data): the data is on the host anyway */
     bool requires_grad;    /* the factory makes an autograd leaf */
+    size_t async_line;     /* 1-based line of an earlier non_blocking copy; 0: none */
+    bool async_in_loop;    /* that copy comes later in the loop's body: a pass before's */
 } move;
 
 /* Factories that copy Python data: made on the host whatever `device=`
@@ -65,6 +69,13 @@ static void report(const move *f, al_findings *out)
             tier = AL_FIX_UNSAFE;
             al_strbuf_puts(&msg, "; the dtype conversion moves into `dtype=`, which "
                                  "changes where rounding happens");
+        }
+        if (f->async_line) {
+            tier = AL_FIX_UNSAFE;
+            al_strbuf_printf(&msg, "; the copy from pageable memory makes the host wait for the "
+                                   "stream, which orders the `non_blocking` copy on line %zu%s "
+                                   "before what follows, and `device=` removes that wait",
+                             f->async_line, f->async_in_loop ? " (the pass before's)" : "");
         }
         al_strbuf kw = {0};
         al_strbuf_printf(&kw, "%sdevice=%s", f->args_empty ? "" : ", ", f->device);
@@ -177,8 +188,83 @@ static bool read_move(const al_pymodule *m, bool cuda, const al_py_args *ma, mov
     return f->device && !unknown;
 }
 
-static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
+/* Whether the statement holding call keeps nothing of its value: an
+ * expression statement, `_ = ...`, or a local name no other line of its
+ * function mentions. Such a move exists for what it does, not for the
+ * tensor: `torch.zeros(1).cuda()` as a health probe or a warm-up makes
+ * the host wait for the device (and raises a device-side error queued
+ * before it), which `device=` would remove. */
+static bool value_discarded(const al_pyfile *pf, TSNode call)
 {
+    TSNode e = call, p = ts_node_parent(call);
+    while (!ts_node_is_null(p) && al_node_is(p, "parenthesized_expression"))
+        e = p, p = ts_node_parent(p);
+    if (ts_node_is_null(p))
+        return false;
+    if (al_node_is(p, "expression_statement"))
+        return true;
+    if (!al_node_is(p, "assignment") || !al_py_node_eq(al_node_field(p, "right"), e))
+        return false;
+    TSNode left = al_node_field(p, "left");
+    if (!al_node_is(left, "identifier") || !al_node_is(ts_node_parent(p), "expression_statement"))
+        return false;
+    if (al_node_text_eq(pf, left, "_"))
+        return true;
+    TSNode fn = al_enclosing_function(p);
+    if (ts_node_is_null(fn) || al_py_reads_locals(pf, fn))
+        return false;
+    char *name = al_node_text(pf, left);
+    bool unused = al_py_count_ident(pf, fn, name) == 1;
+    free(name);
+    return unused;
+}
+
+typedef struct {
+    const al_pyfile *pf;
+    TSNode site, loop;
+    size_t line; /* of the first non_blocking copy found */
+    bool after;  /* it comes after the site, in the loop */
+} async_search;
+
+/* A call with `non_blocking=` (not False) before the site, or anywhere in
+ * the loop around it (the next pass's wait orders it). */
+static al_visit find_async_copy(TSNode n, void *arg)
+{
+    async_search *s = arg;
+    if (s->line)
+        return AL_VISIT_STOP;
+    if (!al_node_is(n, "call") || al_py_node_eq(n, s->site))
+        return AL_VISIT_INTO;
+    bool before = ts_node_start_byte(n) < ts_node_start_byte(s->site);
+    bool in_loop = !ts_node_is_null(s->loop) && ts_node_start_byte(n) >= ts_node_start_byte(s->loop) &&
+                   ts_node_end_byte(n) <= ts_node_end_byte(s->loop);
+    if (!before && !in_loop)
+        return AL_VISIT_INTO;
+    al_py_args a;
+    al_py_args_read(n, &a);
+    TSNode nb = al_py_kwarg(s->pf, &a, "non_blocking");
+    if (!ts_node_is_null(nb) && !al_node_text_eq(s->pf, nb, "False")) {
+        s->line = ts_node_start_point(n).row + 1;
+        s->after = !before;
+    }
+    return AL_VISIT_INTO;
+}
+
+static size_t earlier_async_copy(const al_pyfile *pf, TSNode call, bool *in_loop)
+{
+    TSNode fn = al_enclosing_function(call);
+    TSNode scope = ts_node_is_null(fn) ? ts_tree_root_node(pf->tree) : al_node_field(fn, "body");
+    async_search s = {.pf = pf, .site = call};
+    if (!ts_node_is_null(fn))
+        s.loop = al_enclosing_loop(fn, call);
+    al_node_preorder(scope, find_async_copy, &s);
+    *in_loop = s.after;
+    return s.line;
+}
+
+static void move_to_device(const al_rule_input *in, TSNode call, al_findings *out)
+{
+    const al_pymodule *m = in->py;
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
     if (!al_node_is(fn, "attribute"))
@@ -225,8 +311,20 @@ static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
         f.from_data = f.factory && copies_host_data(f.factory);
         /* torch.tensor(data).to(dev, non_blocking=True) already copies
          * asynchronously; `device=` would copy and wait for the stream. */
-        if (!(f.from_data && f.non_blocking))
+        if (f.from_data && f.non_blocking)
+            ;
+        else if (!f.from_data && value_discarded(pf, call))
+            al_rule_decline(in, "AL501", "host-alloc-then-copy", f.start, f.end,
+                            "the statement keeps nothing of the tensor: it is made for the copy's "
+                            "side effects (the host waits for the device, and a device error "
+                            "queued before it is raised here), which `device=` would remove");
+        else {
+            /* The data of torch.tensor(...) crosses with device= too, and
+             * that copy waits as this one does. */
+            if (!f.from_data && !f.non_blocking)
+                f.async_line = earlier_async_copy(pf, call, &f.async_in_loop);
             report(&f, out);
+        }
     }
     free(f.factory), free(f.device), free(f.dtype);
 }
@@ -234,5 +332,5 @@ static void move_to_device(const al_pymodule *m, TSNode call, al_findings *out)
 void al_rule_al501(const al_rule_input *in, al_findings *out)
 {
     for (size_t i = 0; i < in->py->n_calls; i++)
-        move_to_device(in->py, in->py->calls[i], out);
+        move_to_device(in, in->py->calls[i], out);
 }

@@ -11,7 +11,8 @@
 # element 0 of a project module's pair (proved through its forward) and
 # of a module that may return its argument (declined) or is handed a new
 # tensor it may return (proved through the argument), and lines
-# that AL401, AL201, AL205, AL202 and AL303 examined and declined (what failed), a buffer
+# that AL401, AL201, AL205, AL202, AL303 and AL501 (a probe that keeps nothing of its
+# tensor) examined and declined (what failed), a buffer
 # written by a nested function at its call and one a closure defined above
 # it reads (blocked), a dispatch limited by a declared attribute type, an
 # update of what a helper returns when its `out=None` is left None (proved)
@@ -36,7 +37,7 @@ cd "$here/project" || exit 2
 for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.py:21:attribute \
             decode.py:3:nothing decode.py:34:passed decode.py:38:parameter \
             declined.py:8:declined_al401 declined.py:14:declined_al201 declined.py:23:declined_al205 \
-            declined.py:29:declined_al202 declined.py:35:declined_al303 \
+            declined.py:29:declined_al202 declined.py:35:declined_al303 declined.py:39:declined_al501 \
             triton_masks.py:15:data_mask triton_masks.py:21:mutable \
             callees.py:6:not_found modules.py:37:tuple_element modules.py:39:returns_argument \
             modules.py:46:through_argument callers.py:6:caller_owned extension.py:10:extension_returns \

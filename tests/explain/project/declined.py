@@ -33,3 +33,7 @@ def grow_front(chunks):
 def clear_rows(buf, n, rows):
     for i in range(n):
         buf[i].fill_(rows[i])
+
+
+def device_health_probe():
+    torch.zeros((2, 2)).cuda()

@@ -184,3 +184,70 @@ def zeroed_host_buffer(n, device, buf):
     # out=buf writes the caller's host buffer, which the move then copies.
     dev = torch.zeros(n, out=buf).to(device)  # expect: none
     return dev
+
+
+def health_probe():
+    # A probe whose tensor is thrown away: the copy makes the host wait for
+    # the device and raises a device-side error queued before it. With
+    # `device=` the probe would report a busy or broken device healthy.
+    torch.zeros((2, 2)).cuda()  # expect: none
+
+
+def warm_up(device):
+    _ = torch.ones(1).to(device)  # expect: none
+
+
+def probe_into_unused_name(device):
+    t = torch.zeros(1).to(device)  # expect: none
+    torch.cuda.synchronize()
+
+
+def parenthesized_probe(device):
+    (torch.zeros(1).to(device))  # expect: none
+
+
+def kept_tensor(n, device):
+    # The trap: the name is read later, so the tensor is what the line is for.
+    t = torch.zeros(n).to(device)  # expect: AL501 safe
+    t += 1
+    return t
+
+
+def data_probe(device):
+    # torch.tensor(data, device=...) copies and waits as the move does: the
+    # side effect stays, so the fix stands.
+    torch.tensor([1, 2]).to(device)  # expect: AL501 safe
+
+
+def host_read_after_async_copy(lens_gpu, n, device):
+    # The pageable copy's wait orders the non_blocking copy before the
+    # host reads lens_cpu; `device=` would let it read unfinished data.
+    lens_cpu = lens_gpu.to("cpu", non_blocking=True)
+    pos = torch.zeros(n, dtype=torch.int64).to(device)  # expect: AL501 unsafe
+    return pos, lens_cpu.tolist()
+
+
+def async_copy_later_in_the_loop(chunks, n, device):
+    # The copy comes after the move in the body, and before it in the next pass.
+    rows = []
+    for c in chunks:
+        pos = torch.zeros(n).to(device)  # expect: AL501 unsafe
+        rows.append((pos, c.cpu(non_blocking=True)))
+    return rows
+
+
+def async_copy_after(lens_gpu, n, device):
+    # The trap: the non_blocking copy comes after the move, outside any loop.
+    pos = torch.zeros(n).to(device)  # expect: AL501 safe
+    lens_cpu = lens_gpu.to("cpu", non_blocking=True)
+    return pos, lens_cpu
+
+
+def blocking_copy_before(lens_gpu, n, device):
+    lens_cpu = lens_gpu.to("cpu", non_blocking=False)
+    pos = torch.zeros(n).to(device)  # expect: AL501 safe
+    return pos, lens_cpu.tolist()
+
+
+if torch.cuda.is_available():
+    torch.zeros(1).cuda()  # expect: none
