@@ -1,6 +1,7 @@
 # The release build's libraries, built here from Debian's source packages
 # (deps/deps.lock; fetched by the top-level CMakeLists.txt) and linked in
-# statically: the targets alloclint_cjson, alloclint_xxhash, alloclint_git2.
+# statically: the targets alloclint_cjson, alloclint_xxhash, alloclint_git2, and
+# alloclint_zlib from the sysroot.
 # Third-party code: built without our warnings.
 set(deps_src "${ALLOCLINT_DEPS_DIR}/src")
 set(sysroot_usr "${CMAKE_SYSROOT}/usr")
@@ -54,3 +55,10 @@ set_target_properties(alloclint_git2 PROPERTIES
   INTERFACE_LINK_LIBRARIES
     "${sysroot_usr}/lib/x86_64-linux-gnu/libhttp_parser.a;${sysroot_usr}/lib/x86_64-linux-gnu/libz.a;Threads::Threads")
 add_dependencies(alloclint_git2 alloclint_libgit2_build)
+
+# zlib for gzipped profiler traces: the sysroot's static libz (Debian 11's
+# zlib1g-dev, pinned in deps/deps.lock), the same libgit2 links.
+add_library(alloclint_zlib STATIC IMPORTED GLOBAL)
+set_target_properties(alloclint_zlib PROPERTIES
+  IMPORTED_LOCATION "${sysroot_usr}/lib/x86_64-linux-gnu/libz.a"
+  INTERFACE_INCLUDE_DIRECTORIES "${sysroot_usr}/include")

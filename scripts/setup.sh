@@ -6,7 +6,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 
 packages="build-essential cmake pkg-config git patch ca-certificates \
-libcmocka-dev libcjson-dev libgit2-dev libxxhash-dev pre-commit \
+libcmocka-dev libcjson-dev libgit2-dev libxxhash-dev zlib1g-dev pre-commit \
 libclang-14-dev libtorch-dev python3-torch neovim strace \
 dpkg-dev debian-archive-keyring python3-build python3-wheel python3-installer python3-venv \
 patchelf debootstrap"

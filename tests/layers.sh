@@ -15,6 +15,7 @@
 #   rules             src/rules/
 #   engine            src/engine/           (lint pipeline, fixes, reports)
 #   run               src/run/              (discovery, config, cache, jobs)
+#   profile           src/profile/          (profiler traces joined to the tree and findings)
 #   cmd               src/cmd/              (check, verify, server, cli, main)
 set -u
 src=${1:-$(cd "$(dirname "$0")/../src" && pwd)}
@@ -33,6 +34,7 @@ layer_of() {
         rules/*) echo rules ;;
         engine/*) echo engine ;;
         run/*) echo run ;;
+        profile/*) echo profile ;;
         cmd/*) echo cmd ;;
         *) echo none ;;
     esac
@@ -50,7 +52,8 @@ below() {
         rules) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis ;;
         engine) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules ;;
         run) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules engine ;;
-        cmd) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules engine run ;;
+        profile) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules engine run ;;
+        cmd) echo base front analysis-core analysis-python analysis-cxx analysis-triton analysis rules engine run profile ;;
     esac
 }
 

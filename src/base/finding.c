@@ -55,8 +55,36 @@ void al_findings_add(al_findings *list, const char *code, const char *name,
 {
     if (message)
         one_line(message);
-    al_finding f = {code, name, message, start, end, fix, NULL, 0, 0};
+    al_finding f = {code, name, message, start, end, fix, NULL, 0, 0, AL_REMOVES_RULE, NULL};
     AL_PUSH(list->items, list->n, list->cap, f);
+}
+
+void al_findings_set_removes(al_findings *list, al_removes removes)
+{
+    list->items[list->n - 1].removes = removes;
+}
+
+const char *al_removes_name(al_removes removes)
+{
+    switch (removes) {
+    case AL_REMOVES_RULE:
+        return "rule";
+    case AL_REMOVES_NOTHING:
+        return "nothing";
+    case AL_REMOVES_FACTORY_FILL:
+        return "factory-fill";
+    case AL_REMOVES_FILL_CALL:
+        return "fill-call";
+    case AL_REMOVES_PART:
+        return "part";
+    case AL_REMOVES_COPY:
+        return "copy";
+    case AL_REMOVES_CAT:
+        return "cat";
+    case AL_REMOVES_ALL_BUT_ONE:
+        return "all-but-one";
+    }
+    return "?";
 }
 
 static int compare(const void *x, const void *y)
@@ -97,10 +125,12 @@ void al_finding_free(al_finding *f)
         free(f->notes[i].path);
     }
     free(f->notes);
+    free(f->cost);
     f->message = NULL;
     f->fix = NULL;
     f->notes = NULL;
     f->n_notes = 0;
+    f->cost = NULL;
 }
 
 void al_findings_free(al_findings *list)

@@ -36,6 +36,29 @@ typedef struct {
     size_t row; /* 1-based */
 } al_note;
 
+/* What a finding's fix takes off the GPU, for the measured cost of a
+ * profile: the part of the statement's GPU time it removes. */
+typedef enum {
+    AL_REMOVES_RULE,     /* what the rule's page says (al_rule.removes) */
+    AL_REMOVES_NOTHING,  /* a rewrite that only simplifies, or whose work stays */
+    AL_REMOVES_FACTORY_FILL, /* the fill kernels of a factory (`torch.zeros`, `*_like`) */
+    AL_REMOVES_FILL_CALL,    /* those of a fill call (`.zero_()`, `.fill_(v)`) */
+    AL_REMOVES_PART,     /* part of the fill, by sizes a trace does not hold: counted 0 */
+    AL_REMOVES_COPY,     /* the copy of `.to()` / `.cuda()` */
+    AL_REMOVES_CAT,      /* the copy `torch.cat` makes */
+    AL_REMOVES_ALL_BUT_ONE, /* every launch of the statement but one per call of its function */
+} al_removes;
+
+/* What a profile measured of a finding's statement. */
+typedef struct {
+    size_t calls;            /* how many times it ran */
+    double gpu_us, host_us;  /* its GPU events, and its ops on the host */
+    double removable_gpu_us; /* the part of gpu_us the fix removes */
+    double share;            /* gpu_us over all GPU time of the traces */
+    bool by_function;        /* the trace could not split its function's sites */
+    size_t sharing;          /* by_function: how many sites of its kind share the cost */
+} al_cost;
+
 typedef struct {
     const char *code; /* static: "AL101" */
     const char *name; /* static: "zeros-overwritten" */
@@ -44,6 +67,8 @@ typedef struct {
     al_fix *fix;       /* NULL when there is none */
     al_note *notes;
     size_t n_notes, cap_notes;
+    al_removes removes;
+    al_cost *cost; /* NULL unless a profile measured it */
 } al_finding;
 
 typedef struct {
@@ -58,6 +83,10 @@ void al_findings_add(al_findings *list, const char *code, const char *name,
 void al_findings_sort(al_findings *list);
 /* Whether some finding of list offers a fix. */
 bool al_findings_any_fix(const al_findings *list);
+/* What the fix of the finding most recently added removes, where it is not
+ * what its rule's fixes usually remove. */
+void al_findings_set_removes(al_findings *list, al_removes removes);
+const char *al_removes_name(al_removes removes);
 /* Adds a note to the finding most recently added to list. */
 void al_findings_note(al_findings *list, const char *path, size_t row, const char *message);
 /* Frees one finding's message and fix (not the finding itself). */

@@ -1,4 +1,5 @@
 #include "check.h"
+#include "check_run.h"
 
 #include "../analysis/core/index.h"
 #include "../analysis/core/ops.h"
@@ -13,6 +14,8 @@
 #include "../engine/diff.h"
 #include "../run/jobs.h"
 #include "../engine/lint.h"
+#include "../profile/cost.h"
+#include "../profile/profile.h"
 #include "../base/paths.h"
 #include "../rules/rules.h"
 #include "../base/source.h"
@@ -37,6 +40,8 @@ void al_check_options_free(al_check_options *o)
     free(o->extends.items);
     free(o->cxx_args.items);
     free(o->paths.items);
+    free(o->profiles.items);
+    memset(&o->profiles, 0, sizeof o->profiles);
     memset(&o->ignores, 0, sizeof o->ignores);
     memset(&o->extends, 0, sizeof o->extends);
     memset(&o->cxx_args, 0, sizeof o->cxx_args);
@@ -125,7 +130,7 @@ static double cpu_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void phase_done(const char *name, double *since)
+void al_check_phase_done(const char *name, double *since)
 {
     static int enabled = -1;
     if (enabled < 0)
@@ -135,47 +140,6 @@ static void phase_done(const char *name, double *since)
         fprintf(stderr, "alloclint: timing: %-10s %.3f s\n", name, t - *since);
     *since = t;
 }
-
-/* The cache, read while the walk runs. */
-typedef struct {
-    const char *dir;
-    uint64_t settings;
-    al_cache *cache;
-    al_strbuf warnings;
-    pthread_t thread;
-    bool started; /* and not joined yet */
-} cache_loader;
-
-/* Everything one run holds, released in one place. */
-typedef struct {
-    const al_check_options *o;
-    bool unsafe_fixes; /* the command line's, else every file's configuration agrees */
-    bool error;
-    al_op_table ops;
-    al_index *index;
-    al_file_list files;
-    al_compdb compdb;
-    al_config_cache *configs;
-    al_lint_options *per_file;
-    al_report_rule rule_info[AL_MAX_RULES];
-    al_report *report, *unfixed;
-    al_strbuf shown, patch;
-    size_t total_fixed, total_remaining, total_unapplied;
-    bool from_stdin;     /* one source, read from standard input */
-    al_strbuf stdin_bytes;
-    bool stdin_written;  /* --fix: the fixed source went to stdout */
-    al_cache *cache;     /* NULL: no cache this run */
-    cache_loader loader;
-    const char *cache_dir;
-    uint64_t *options;   /* per file: the hash of its options, for the cache */
-    uint64_t fingerprint;
-    bool project_ok;     /* the project is as the cache saw it */
-    double clock;        /* when the phase being timed began (ALLOCLINT_TIMING) */
-    al_file_hash *hashes; /* per file: content hash and stamp (with a cache) */
-    int64_t started;     /* wall clock at the start, for the cache's stamps */
-    bool restamped;      /* the cache learned newer stamps */
-    bool hashes_from_jobs; /* an empty cache: hashes come from the jobs' reads */
-} run;
 
 static void run_free(run *r)
 {
@@ -198,6 +162,9 @@ static void run_free(run *r)
     al_ops_free(&r->ops);
     al_compdb_free(&r->compdb);
     al_index_free(r->index);
+    if (r->profile)
+        al_profile_free(r->profile);
+    free(r->profile);
 }
 
 /* As clang-tidy does: the build's own flags for each C++/CUDA file. An
@@ -522,164 +489,21 @@ static void take_fix(run *r, al_file_job *job)
     free(out);
 }
 
-/* Reads the cache of this run's settings (on its own thread while the
- * files are found). */
-static void *load_cache(void *arg)
+/* --profile: the traces, read before any file is checked, so that a trace
+ * that cannot be read stops the run with nothing written. */
+static bool load_profile(run *r)
 {
-    cache_loader *l = arg;
-    l->cache = al_cache_load(l->dir, l->settings, &l->warnings);
-    return NULL;
-}
-
-static void start_cache_load(run *r)
-{
-    char cwd[4096];
-    al_strbuf k = {0};
-    al_strbuf_printf(&k, "%s|%llx|%s|%d", ALLOCLINT_VERSION,
-                     (unsigned long long)al_cache_build_id(), getcwd(cwd, sizeof cwd) ? cwd : "",
-                     r->o->no_prefilter);
-    r->loader.dir = r->cache_dir;
-    r->loader.settings = al_cache_hash(k.data, k.len, 2);
-    al_strbuf_free(&k);
-    r->loader.started = pthread_create(&r->loader.thread, NULL, load_cache, &r->loader) == 0;
-}
-
-/* Reads the cache, hashes the run's files (by their stamps where the
- * cache vouches for them) and decides whether the project is as the
- * cache saw it. */
-static void cache_open(run *r)
-{
-    const al_check_options *o = r->o;
-    if (r->loader.started) {
-        pthread_join(r->loader.thread, NULL);
-        r->loader.started = false;
-    } else {
-        load_cache(&r->loader);
+    char err[600];
+    r->profile = al_xcalloc(1, sizeof *r->profile);
+    if (!al_profile_load(r->profile, r->o->profiles.items, r->o->profiles.n, r->files.paths,
+                         r->files.n, err, sizeof err)) {
+        fprintf(stderr, "alloclint: error: %s\n", err);
+        free(r->profile);
+        r->profile = NULL;
+        return false;
     }
-    r->cache = r->loader.cache;
-    r->loader.cache = NULL;
-    if (r->loader.warnings.len)
-        fputs(r->loader.warnings.data, stderr);
-    al_strbuf_free(&r->loader.warnings);
-    double *clock = &r->clock;
-    phase_done("cache", clock);
-    al_file_hash *known = al_xcalloc_filled(r->files.n ? r->files.n : 1, sizeof *known);
-    for (size_t i = 0; i < r->files.n; i++)
-        known[i].ok = al_cache_stamped(r->cache, r->files.paths[i], &known[i].stamp,
-                                       &known[i].hash, &known[i].len);
-    al_file_hash *h = al_xcalloc_filled(r->files.n ? r->files.n : 1, sizeof *h);
-    /* Nothing to look up (a first run): every file is read by its job,
-     * which hashes it; reading it here first would read it twice. */
-    r->hashes_from_jobs = al_cache_size(r->cache) == 0;
-    al_hash_files(r->files.paths, r->files.n, o->threads, known, r->files.seen,
-                  r->hashes_from_jobs, h);
-    free(known);
-    phase_done("hash", clock);
-    if (!r->hashes_from_jobs)
-        r->fingerprint = al_cachekey_project(&r->files, h);
-    r->project_ok = !r->hashes_from_jobs && r->fingerprint == al_cache_fingerprint(r->cache) &&
-                    al_cachekey_deps_unchanged(r->cache, &r->files, h);
-    phase_done("deps", clock);
-    al_cache_keep_project(r->cache, r->project_ok);
-    r->hashes = h;
-}
-
-/* Marks the jobs the cache answers: same bytes, same options, and for
- * results that used the index, the same project. */
-static void cache_lookup(run *r, al_file_job *jobs)
-{
-    const al_file_hash *h = r->hashes;
-    double *clock = &r->clock;
-    r->options = al_xcalloc(r->files.n ? r->files.n : 1, sizeof *r->options);
-    const al_op_table *memo_ops = NULL;
-    uint64_t memo_hash = al_cachekey_ops(NULL);
-    for (size_t i = 0; i < r->files.n; i++) {
-        r->options[i] =
-            al_cachekey_options(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
-        al_findings f;
-        al_source *excerpt;
-        if (!h[i].ok ||
-            !al_cache_get(r->cache, r->files.paths[i], h[i].hash, h[i].len, r->options[i],
-                          r->project_ok, &f, &excerpt))
-            continue;
-        bool wants_fix = false;
-        for (size_t k2 = 0; k2 < f.n && !wants_fix; k2++)
-            wants_fix = al_lint_fix_wanted(&r->per_file[i], f.items[k2].fix);
-        if (wants_fix) {
-            al_findings_free(&f); /* fixes are made from the file itself */
-            if (excerpt)
-                al_source_free(excerpt);
-            free(excerpt);
-            continue;
-        }
-        jobs[i].cache_hit = true;
-        jobs[i].cached = f;
-        jobs[i].cached_hash = h[i].hash;
-        jobs[i].cached_excerpt = excerpt;
-        /* Read and hashed this time: the next run may take the stamp. */
-        if (!h[i].from_stamp && h[i].stamped)
-            r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,
-                                             &h[i].stamp, r->started);
-    }
-    phase_done("lookup", clock);
-}
-
-/* Keeps a result analysed this run, when it said nothing on stderr and
- * left the file as it was. */
-static void cache_store(run *r, size_t i, const al_file_job *job)
-{
-    if (!r->cache || !job->linted || job->error || job->messages.len ||
-        job->cxx_unchecked ||
-        (job->loaded && job->res.fixed))
-        return;
-    al_findings none = {0};
-    /* The stamp vouches only for the bytes analysed. */
-    const al_file_hash *h = &r->hashes[i];
-    bool same = h->ok && h->stamped && h->hash == job->hash && h->len == job->len;
-    al_cache_put(r->cache, r->files.paths[i], job->hash, job->len, r->options[i],
-                 job->used_index, job->loaded ? &job->res.findings : &none,
-                 job->loaded ? &job->src : NULL, same ? &h->stamp : NULL, r->started);
-}
-
-static int compare_deps(const void *x, const void *y)
-{
-    return strcmp(((const al_cache_dep *)x)->path, ((const al_cache_dep *)y)->path);
-}
-
-/* The files the index read (and, when the project is unchanged, those
- * the cache's run read), once each, then the cache written. */
-static void cache_save(run *r)
-{
-    al_cache_dep *deps = NULL;
-    size_t n = 0, cap = 0;
-    if (r->project_ok) {
-        size_t old_n;
-        const al_cache_dep *old = al_cache_deps(r->cache, &old_n);
-        for (size_t i = 0; i < old_n; i++) {
-            al_cache_dep d = {old[i].path, old[i].hash};
-            AL_PUSH(deps, n, cap, d);
-        }
-    }
-    size_t n_reads;
-    const al_index_read *reads = al_index_reads(r->index, &n_reads);
-    for (size_t i = 0; i < n_reads; i++)
-        if (reads[i].read) {
-            al_cache_dep d = {reads[i].path, reads[i].hash};
-            AL_PUSH(deps, n, cap, d);
-        }
-    if (n > 1)
-        qsort(deps, n, sizeof *deps, compare_deps);
-    size_t kept = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!kept || strcmp(deps[kept - 1].path, deps[i].path))
-            deps[kept++] = deps[i];
-        else if (deps[kept - 1].hash != deps[i].hash)
-            deps[kept - 1].hash = 0; /* changed while read: never matches */
-    al_strbuf err = {0};
-    if (!al_cache_save(r->cache, r->cache_dir, r->fingerprint, deps, kept, &err))
-        fprintf(stderr, "alloclint: warning: the cache was not written: %s\n", err.data);
-    al_strbuf_free(&err);
-    free(deps);
+    al_check_phase_done("profile", &r->clock);
+    return true;
 }
 
 /* Phase 1, in parallel: load, check and fix each file in memory (or take
@@ -697,7 +521,7 @@ static void check_files(run *r)
             al_run_job_loaded(&jobs[0], &r->per_file[0]);
     } else {
         if (r->cache)
-            cache_lookup(r, jobs);
+            al_check_cache_lookup(r, jobs);
         al_run_jobs(jobs, r->files.paths, r->files.n, r->per_file, o->threads, progress);
     }
     size_t cxx_unchecked = 0, analysed = 0;
@@ -708,11 +532,16 @@ static void check_files(run *r)
             r->hashes[i].len = job->len;
             r->hashes[i].ok = true;
         }
-        cache_store(r, i, job);
+        al_check_cache_store(r, i, job);
         analysed += job->linted;
         cxx_unchecked += job->cxx_unchecked;
         if (job->error)
             r->error = true;
+        if (job->loaded && r->profile)
+            /* Costs are placed by the bytes of the file as it is: a
+             * fixed file's findings keep theirs on its first findings. */
+            al_cost_attach(&r->profile->sites, job->src.path,
+                           job->res.fixed ? &job->res.initial : &job->res.findings);
         if (job->loaded) {
             if (o->diff)
                 take_diff(r, job);
@@ -747,7 +576,7 @@ static void check_files(run *r)
     if (r->cache && r->hashes_from_jobs)
         r->fingerprint = al_cachekey_project(&r->files, r->hashes);
     if (r->cache && (analysed || !r->project_ok || r->restamped))
-        cache_save(r);
+        al_check_cache_save(r);
     /* Nothing fixed (or excluded, or not readable as source): the source
      * comes back as it was, so an editor's buffer is never emptied. */
     if (r->from_stdin && o->fix && !r->stdin_written)
@@ -878,7 +707,7 @@ int al_check_run(const al_check_options *o)
     if (!o->no_cache && !r.from_stdin) {
         const char *env = getenv("ALLOCLINT_CACHE_DIR");
         r.cache_dir = o->cache_dir ? o->cache_dir : env && *env ? env : ".alloclint_cache";
-        start_cache_load(&r);
+        al_check_cache_start(&r);
     }
     if (r.from_stdin) {
         if (!read_stdin(&r))
@@ -890,7 +719,7 @@ int al_check_run(const al_check_options *o)
         found.stamps = r.cache_dir != NULL; /* for the cache's comparison */
         al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &found);
     }
-    phase_done("discover", &r.clock);
+    al_check_phase_done("discover", &r.clock);
     for (size_t i = 0; i < r.files.n_errors; i++) {
         fprintf(stderr, "alloclint: error: %s\n", r.files.errors[i]);
         r.error = true;
@@ -924,18 +753,21 @@ int al_check_run(const al_check_options *o)
                                           al_rules[k].default_on};
     if (o->diff)
         r.unfixed = al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true, r.unsafe_fixes,
-                                                       false, false, r.rule_info, al_rules_count});
+                                                       false, false, r.rule_info, al_rules_count,
+                                                       false, false});
     if (!configure_files(&r, &lo))
         goto done;
     if (o->add_noqa) {
         rc = add_noqa(&r);
         goto done;
     }
-    phase_done("configure", &r.clock);
+    al_check_phase_done("configure", &r.clock);
     if (r.cache_dir)
-        cache_open(&r);
+        al_check_cache_open(&r);
     read_schemas(&r);
-    phase_done("schemas", &r.clock);
+    al_check_phase_done("schemas", &r.clock);
+    if (o->profiles.n && !load_profile(&r))
+        goto done;
     /* The configuration's unsafe-fixes counts for the marks and summary
      * when it holds for every file checked. */
     if (o->unsafe_fixes < 0 && r.files.n > 0) {
@@ -946,11 +778,13 @@ int al_check_run(const al_check_options *o)
     }
     /* Colour only for a terminal, and never with NO_COLOR set. */
     bool color = !o->output_file && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    bool by_cost = o->sort ? !strcmp(o->sort, "cost") : o->profiles.n > 0;
     r.report = al_report_new(&(al_report_options){o->format, true, r.unsafe_fixes, o->statistics,
-                                                  color, r.rule_info, al_rules_count});
+                                                  color, r.rule_info, al_rules_count,
+                                                  o->profiles.n > 0, by_cost});
     double cpu0 = cpu_seconds();
     check_files(&r);
-    phase_done("check", &r.clock);
+    al_check_phase_done("check", &r.clock);
     if (getenv("ALLOCLINT_TIMING")) {
         /* Where the check's CPU time went: the parser, and the rest. */
         unsigned long long files, bytes;
@@ -968,7 +802,14 @@ int al_check_run(const al_check_options *o)
         fprintf(stderr, "alloclint: %s\n", stats);
     }
     write_output(&r);
-    phase_done("report", &r.clock);
+    al_check_phase_done("report", &r.clock);
+    if (r.profile && !o->quiet) {
+        al_strbuf notes = {0};
+        al_profile_notes(r.profile, &notes);
+        if (notes.len)
+            fputs(notes.data, stderr);
+        al_strbuf_free(&notes);
+    }
     if (r.error)
         rc = AL_EXIT_ERROR;
     else if (o->exit_non_zero_on_fix && o->fix && r.total_fixed > 0)

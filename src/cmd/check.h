@@ -38,6 +38,8 @@ typedef struct {
     const char *build_dir;
     const char *stdin_filename; /* --stdin-filename: the name of the source read from stdin */
     al_args ignores, extends; /* --ignore and --extend-select, repeated */
+    al_args profiles;         /* --profile TRACE, repeated */
+    const char *sort;         /* --sort cost|file (NULL: cost with a profile) */
     al_args cxx_args;         /* --cxx-arg, repeated */
     al_args paths;
 } al_check_options;

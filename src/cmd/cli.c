@@ -49,7 +49,9 @@ static const char USAGE[] =
     "Output:\n"
     "  --output-format FMT   text (default), concise, json, json-lines, github\n"
     "                        (GitHub Actions annotations) or sarif (2.1.0)\n"
-    "  --statistics          A count per rule instead of the findings\n"
+    "  --statistics          A count per rule instead of the findings (with\n"
+    "                        --profile, what each rule's findings cost and\n"
+    "                        what their fixes remove)\n"
     "  --show-fixes          With --fix, list what was fixed in each file\n"
     "  -o, --output-file F   Write the report (or with --diff, the patch) to F\n"
     "  --exit-zero           Exit 0 even when findings remain\n"
@@ -68,6 +70,12 @@ static const char USAGE[] =
     "                        input): its configuration and per-file ignores\n"
     "                        apply; with --fix the fixed source goes to stdout\n"
     "                        and the findings to stderr\n"
+    "  --profile TRACE       A PyTorch profiler trace (Chrome JSON, .json or\n"
+    "                        .json.gz, recorded with with_stack=True): each\n"
+    "                        finding gets what its statement cost there, and\n"
+    "                        the findings come costliest first (repeatable)\n"
+    "  --sort cost|file      The order of findings (default: cost with a\n"
+    "                        profile, else file)\n"
     "  -q, --quiet           Print findings only, no summary\n"
     "  -j, --threads N       Check N files at a time (default: one per CPU)\n"
     "  --no-prefilter        Parse every file whole, even where no enabled rule\n"
@@ -180,6 +188,8 @@ static const option_spec OPTIONS[] = {
     {"--cxx-arg", NULL, TAKES_LIST, FIELD(cxx_args)},
     {"--extend-select", NULL, TAKES_LIST, FIELD(extends)},
     {"--ignore", NULL, TAKES_LIST, FIELD(ignores)},
+    {"--profile", NULL, TAKES_LIST, FIELD(profiles)},
+    {"--sort", NULL, TAKES_STRING, FIELD(sort)},
     {"--unsafe-fixes", NULL, FLAG_ON, FIELD(unsafe_fixes)},
     {"--no-unsafe-fixes", NULL, FLAG_OFF, FIELD(unsafe_fixes)},
     {"--threads", "-j", TAKES_COUNT, FIELD(threads)},
@@ -312,6 +322,8 @@ static int parse_check(int argc, char **argv, al_check_options *o)
     }
     if (rc < 0 && !selectors_valid(o))
         rc = AL_EXIT_ERROR;
+    if (rc < 0 && o->sort && strcmp(o->sort, "cost") && strcmp(o->sort, "file"))
+        rc = usage_error("`--sort` takes cost or file, not `%s`", o->sort);
     if (rc < 0 && o->fix && o->diff)
         rc = usage_error("%s", "`--fix` and `--diff` cannot be used together");
     if (rc < 0 && o->add_noqa && (o->fix || o->diff))

@@ -9,7 +9,16 @@
 typedef struct {
     const char *code, *name;
     size_t count, fixable;
+    size_t measured;            /* with a profile: findings it measured */
+    double gpu_us, removable_us; /* their cost, and what their fixes remove (by line) */
 } stat_row;
+
+/* One finding as written, for the order by cost. */
+typedef struct {
+    double key;      /* its measured GPU time; -1 unmeasured */
+    size_t off, len; /* its bytes of text */
+    cJSON *item;     /* its JSON or SARIF object */
+} entry;
 
 struct al_report {
     al_report_options opt;
@@ -18,6 +27,8 @@ struct al_report {
     size_t count, fixable_safe, fixable_unsafe;
     stat_row *stats;
     size_t n_stats, cap_stats;
+    entry *entries;
+    size_t n_entries, cap_entries;
 };
 
 al_report *al_report_new(const al_report_options *opt)
@@ -84,7 +95,19 @@ static cJSON *location(const al_source *src, size_t offset)
     return o;
 }
 
-static cJSON *finding_json(const al_source *src, const al_finding *f)
+static cJSON *cost_json(const al_cost *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "calls", (double)c->calls);
+    cJSON_AddNumberToObject(o, "gpu_us", c->gpu_us);
+    cJSON_AddNumberToObject(o, "host_us", c->host_us);
+    cJSON_AddNumberToObject(o, "removable_gpu_us", c->removable_gpu_us);
+    cJSON_AddNumberToObject(o, "share", c->share);
+    cJSON_AddStringToObject(o, "attribution", c->by_function ? "function" : "line");
+    return o;
+}
+
+static cJSON *finding_json(const al_report *r, const al_source *src, const al_finding *f)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "code", f->code);
@@ -125,12 +148,17 @@ static cJSON *finding_json(const al_source *src, const al_finding *f)
         cJSON_AddNumberToObject(n, "row", (double)row);
         cJSON_AddItemToArray(notes, n);
     }
+    /* Only with a profile, so that a check without one writes what it did. */
+    if (f->cost)
+        cJSON_AddItemToObject(o, "cost", cost_json(f->cost));
+    else if (r->opt.profiled)
+        cJSON_AddNullToObject(o, "cost");
     return o;
 }
 
 static void add_json(al_report *r, const al_source *src, const al_finding *f)
 {
-    cJSON *o = finding_json(src, f);
+    cJSON *o = finding_json(r, src, f);
     if (r->opt.format == AL_FORMAT_JSON_LINES) {
         char *line = cJSON_PrintUnformatted(o);
         if (!line)
@@ -223,6 +251,14 @@ static void add_sarif(al_report *r, const al_source *src, const al_finding *f)
         }
         cJSON_AddItemToArray(changes, change);
         cJSON_AddItemToArray(fixes, fix);
+    }
+    if (f->cost) {
+        /* SARIF's rank orders results 0-100: the share of the traces' GPU time. */
+        cJSON_AddNumberToObject(res, "rank", f->cost->share * 100.0);
+        cJSON *props = cJSON_GetObjectItemCaseSensitive(res, "properties");
+        if (!props)
+            props = cJSON_AddObjectToObject(res, "properties");
+        cJSON_AddItemToObject(props, "cost", cost_json(f->cost));
     }
     cJSON_AddItemToArray(r->json, res);
 }
@@ -356,6 +392,20 @@ static void add_text(al_report *r, const al_source *src, const al_finding *f)
     if (f->fix)
         al_strbuf_printf(&r->text, "       = fix (%s): %s\n",
                          al_applicability_name(f->fix->applicability), f->fix->message);
+    if (f->cost) {
+        const al_cost *c = f->cost;
+        al_strbuf_printf(&r->text, "       = measured: %zu call%s, %.1f \xc2\xb5s GPU (%.1f %% of "
+                                   "the profile's), %.1f \xc2\xb5s on the host",
+                         c->calls, c->calls == 1 ? "" : "s", c->gpu_us, c->share * 100.0,
+                         c->host_us);
+        if (c->by_function)
+            al_strbuf_printf(&r->text, " (the function's, shared by its %zu sites of this call: "
+                                       "the trace cannot split them)",
+                             c->sharing);
+        else if (f->fix && f->fix->n_edits)
+            al_strbuf_printf(&r->text, "; the fix removes %.1f \xc2\xb5s", c->removable_gpu_us);
+        al_strbuf_putc(&r->text, '\n');
+    }
     for (size_t i = 0; i < f->n_notes; i++) {
         al_strbuf_puts(&r->text, "       = note: ");
         size_t note_cell = 0, note_row = f->notes[i].row;
@@ -372,6 +422,8 @@ void al_report_add(al_report *r, const al_source *src, const al_findings *findin
 {
     for (size_t i = 0; i < findings->n; i++) {
         const al_finding *f = &findings->items[i];
+        size_t text_at = r->text.len;
+        int items_before = r->json ? cJSON_GetArraySize(r->json) : 0;
         r->count++;
         if (f->fix && f->fix->n_edits && f->fix->applicability == AL_FIX_SAFE)
             r->fixable_safe++;
@@ -384,11 +436,16 @@ void al_report_add(al_report *r, const al_source *src, const al_findings *findin
         while (k < r->n_stats && strcmp(r->stats[k].code, f->code))
             k++;
         if (k == r->n_stats) {
-            stat_row row = {f->code, f->name, 0, 0};
+            stat_row row = {f->code, f->name, 0, 0, 0, 0, 0};
             AL_PUSH(r->stats, r->n_stats, r->cap_stats, row);
         }
         r->stats[k].count++;
         r->stats[k].fixable += fixable;
+        if (f->cost) {
+            r->stats[k].measured++;
+            r->stats[k].gpu_us += f->cost->gpu_us;
+            r->stats[k].removable_us += f->cost->by_function ? 0 : f->cost->removable_gpu_us;
+        }
         if (r->opt.statistics)
             continue;
         if (r->opt.format == AL_FORMAT_SARIF)
@@ -399,7 +456,52 @@ void al_report_add(al_report *r, const al_source *src, const al_findings *findin
             add_github(r, src, f);
         else
             add_text(r, src, f);
+        if (r->opt.sort_by_cost) {
+            entry e = {f->cost ? f->cost->gpu_us : -1.0, text_at, r->text.len - text_at, NULL};
+            if (r->json && cJSON_GetArraySize(r->json) > items_before)
+                e.item = cJSON_GetArrayItem(r->json, items_before);
+            AL_PUSH(r->entries, r->n_entries, r->cap_entries, e);
+        }
     }
+}
+
+/* The costliest first; unmeasured findings after, each group in the
+ * order it came (the sort is stable by position). */
+static int by_cost(const void *x, const void *y)
+{
+    const entry *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    return a->off < b->off ? -1 : a->off > b->off ? 1 : a->item < b->item ? -1 : 1;
+}
+
+/* Puts the findings in cost order: the text's pieces, or the array's items. */
+static void order_by_cost(al_report *r)
+{
+    if (!r->opt.sort_by_cost || r->n_entries < 2)
+        return;
+    for (size_t i = 0; i < r->n_entries; i++)
+        if (r->entries[i].item)
+            r->entries[i].off = i; /* JSON: keep the order of arrival as the tie-break */
+    qsort(r->entries, r->n_entries, sizeof *r->entries, by_cost);
+    if (r->json) {
+        cJSON *sorted = cJSON_CreateArray();
+        for (size_t i = 0; i < r->n_entries; i++) {
+            cJSON *it = r->entries[i].item;
+            if (!it)
+                continue;
+            cJSON_DetachItemViaPointer(r->json, it);
+            cJSON_AddItemToArray(sorted, it);
+        }
+        cJSON_Delete(r->json);
+        r->json = sorted;
+        return;
+    }
+    al_strbuf text = {0};
+    for (size_t i = 0; i < r->n_entries; i++)
+        al_strbuf_append(&text, r->text.data + r->entries[i].off, r->entries[i].len);
+    al_strbuf_free(&r->text);
+    r->text = text;
 }
 
 static int by_count(const void *x, const void *y)
@@ -412,6 +514,7 @@ static int by_count(const void *x, const void *y)
 
 bool al_report_write(al_report *r, FILE *out)
 {
+    order_by_cost(r);
     if (r->opt.statistics) {
         if (r->n_stats > 1)
             qsort(r->stats, r->n_stats, sizeof *r->stats, by_count);
@@ -423,6 +526,11 @@ bool al_report_write(al_report *r, FILE *out)
                 cJSON_AddStringToObject(o, "name", r->stats[i].name);
                 cJSON_AddNumberToObject(o, "count", (double)r->stats[i].count);
                 cJSON_AddNumberToObject(o, "fixable", (double)r->stats[i].fixable);
+                if (r->opt.profiled) {
+                    cJSON_AddNumberToObject(o, "measured", (double)r->stats[i].measured);
+                    cJSON_AddNumberToObject(o, "gpu_us", r->stats[i].gpu_us);
+                    cJSON_AddNumberToObject(o, "removable_gpu_us", r->stats[i].removable_us);
+                }
                 cJSON_AddItemToArray(arr, o);
             }
             char *s = cJSON_Print(arr);
@@ -431,13 +539,27 @@ bool al_report_write(al_report *r, FILE *out)
             cJSON_Delete(arr);
             return ok;
         }
-        for (size_t i = 0; i < r->n_stats; i++)
-            if (fprintf(out, "%5zu\t%s\t%s%s\n", r->stats[i].count, r->stats[i].code,
-                        r->stats[i].fixable == r->stats[i].count ? "[*] "
-                        : r->stats[i].fixable                   ? "[-] "
-                                                                : "    ",
+        double gpu = 0, removable = 0;
+        for (size_t i = 0; i < r->n_stats; i++) {
+            const char *marks = r->stats[i].fixable == r->stats[i].count ? "[*] "
+                                : r->stats[i].fixable                   ? "[-] "
+                                                                        : "    ";
+            if (fprintf(out, "%5zu\t%s\t%s%s", r->stats[i].count, r->stats[i].code, marks,
                         r->stats[i].name) < 0)
                 return false;
+            if (r->opt.profiled &&
+                fprintf(out, "\t%zu measured, %.1f \xc2\xb5s GPU, fixes remove %.1f \xc2\xb5s",
+                        r->stats[i].measured, r->stats[i].gpu_us, r->stats[i].removable_us) < 0)
+                return false;
+            if (fputc('\n', out) == EOF)
+                return false;
+            gpu += r->stats[i].gpu_us;
+            removable += r->stats[i].removable_us;
+        }
+        if (r->opt.profiled && fprintf(out, "Measured: %.1f \xc2\xb5s of GPU time at the findings; "
+                                            "their fixes remove %.1f \xc2\xb5s.\n",
+                                       gpu, removable) < 0)
+            return false;
         return true;
     }
     if (r->opt.format == AL_FORMAT_SARIF)
@@ -471,6 +593,7 @@ void al_report_free(al_report *r)
         return;
     al_strbuf_free(&r->text);
     free(r->stats);
+    free(r->entries);
     if (r->json)
         cJSON_Delete(r->json);
     free(r);

@@ -32,6 +32,8 @@ typedef struct {
     bool color;          /* ANSI colour (a TTY without NO_COLOR) */
     const al_report_rule *rules; /* every rule, for SARIF's driver */
     size_t n_rules;
+    bool profiled;     /* a profile was given: findings may carry al_cost */
+    bool sort_by_cost; /* the costliest first (else in file order) */
 } al_report_options;
 
 typedef struct al_report al_report;

@@ -213,6 +213,7 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
     al_fix_add_edit(fix, after, after, rest.data);
     al_findings_add(out, "AL101", "zeros-overwritten", ts_node_start_byte(a->call),
                     ts_node_end_byte(a->call), al_strbuf_detach(&msg), fix);
+    al_findings_set_removes(out, AL_REMOVES_PART);
     al_strbuf_free(&fm);
     al_strbuf_free(&rest);
     al_strbuf_free(&replacement);

@@ -44,6 +44,9 @@ static void report(const char *torch, refill *f, al_findings *out)
     bool empty = strstr(f->factory, "empty") != NULL;
     al_strbuf msg = {0};
     al_fix *fix = NULL;
+    /* The redundant fill call goes; a rewrite as one factory removes the
+     * factory's fill when it filled, nothing when it was empty. */
+    al_removes removes = AL_REMOVES_FILL_CALL;
     if (f->kind == REFILL_ALREADY_ZERO || (zeros && f->fill_is_zero)) {
         al_strbuf_printf(&msg, "the buffer is still all zeros from `torch.%s` on line %zu: "
                                "this fill writes it again for nothing",
@@ -61,6 +64,7 @@ static void report(const char *torch, refill *f, al_findings *out)
         /* torch.empty(...) + zero_() is torch.zeros(...): no size needed. */
         const char *to = f->fill_is_zero ? (f->like ? "zeros_like" : "zeros")
                                          : (f->like ? "ones_like" : "ones");
+        removes = AL_REMOVES_NOTHING;
         al_strbuf_printf(&msg, "`torch.%s` followed by `%s` is `torch.%s` (a "
                                "simplification, not faster)",
                          f->factory, f->written ? f->written : "the fill", to);
@@ -82,6 +86,7 @@ static void report(const char *torch, refill *f, al_findings *out)
                          empty ? "once, as `torch.full` does (a simplification, not faster)"
                                : "twice",
                          full_of(f->factory));
+        removes = empty ? AL_REMOVES_NOTHING : AL_REMOVES_FACTORY_FILL;
         if (f->size && f->value && f->kwargs) {
             al_strbuf repl = {0};
             al_strbuf_printf(&repl, "%s.%s(%s, %s%s)", torch, full_of(f->factory), f->size,
@@ -101,6 +106,7 @@ static void report(const char *torch, refill *f, al_findings *out)
     }
     al_findings_add(out, "AL103", "redundant-fill", f->start, f->end,
                     al_strbuf_detach(&msg), fix);
+    al_findings_set_removes(out, removes);
     free(f->size);
     free(f->value);
     free(f->kwargs);

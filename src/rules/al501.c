@@ -91,6 +91,9 @@ static void report(const move *f, al_findings *out)
     }
     al_findings_add(out, "AL501", "host-alloc-then-copy", f->start, f->end,
                     al_strbuf_detach(&msg), fix);
+    /* torch.tensor(data): the data crosses with device= too. */
+    if (f->from_data)
+        al_findings_set_removes(out, AL_REMOVES_NOTHING);
 }
 
 /* Where a new keyword argument goes: right after the last argument, so

@@ -67,6 +67,9 @@ typedef struct {
      * is parsed when one of its statements meets region_needs). */
     unsigned region_needs[AL_PREFILTER_TERMS];
     bool class_wide;
+    /* What its fixes take off the GPU, unless a finding says otherwise
+     * (al_findings_set_removes): the measured cost's removable part. */
+    al_removes removes;
 } al_rule;
 
 extern const al_rule al_rules[];

@@ -252,6 +252,7 @@ static void put_findings(al_strbuf *b, const al_findings *f, const al_source *sr
         put_str(b, x->message);
         put_u64(b, x->start);
         put_u64(b, x->end);
+        put_u8(b, (unsigned char)x->removes);
         put_u8(b, x->fix != NULL);
         if (x->fix) {
             put_u8(b, x->fix->applicability);
@@ -308,9 +309,10 @@ static bool get_findings(const char *blob, size_t len, const char *path, size_t 
         char *code = get_str(&r);
         char *message = get_str(&r);
         uint64_t start = get_u64(&r), end = get_u64(&r);
+        unsigned removes = get_u8(&r);
         const al_rule *rule = code ? al_rule_find(code) : NULL;
         free(code);
-        if (!rule || r.bad || start > end) {
+        if (!rule || r.bad || start > end || removes > AL_REMOVES_ALL_BUT_ONE) {
             free(message);
             r.bad = true;
             break;
@@ -342,6 +344,7 @@ static bool get_findings(const char *blob, size_t len, const char *path, size_t 
         }
         al_findings_add(out, rule->code, rule->name, (size_t)start, (size_t)end,
                         message ? message : al_xstrdup(""), fix);
+        al_findings_set_removes(out, (al_removes)removes);
         uint32_t nn = get_u32(&r);
         for (uint32_t k = 0; k < nn && !r.bad; k++) {
             char *nm = get_str(&r);

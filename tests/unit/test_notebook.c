@@ -195,7 +195,7 @@ static void reports_name_cells(void **state)
                     al_xstrdup("the pipeline on line 3 (baseline 1) and line 11, not line x"),
                     NULL);
     al_report *r = al_report_new(&(al_report_options){AL_FORMAT_CONCISE, true, false, false,
-                                                      false, NULL, 0});
+                                                      false, NULL, 0, false, false});
     al_report_add(r, &src, &findings);
     char buf[512] = "";
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
