@@ -17,6 +17,13 @@
 #       runs on the device and is never traced, "K<TAB>path<TAB>first<TAB>
 #       last<TAB>name" for every @triton.jit function of those files the
 #       program launched (a hook on Triton's launcher, JITFunction.run).
+#   ALLOCLINT_PROFILE=FILE  ALLOCLINT_PROFILE_PATHS=p1:p2:...
+#       run the program under torch.profiler (CPU and CUDA, with_stack,
+#       record_shapes) and write its Chrome trace to FILE at exit (gzipped
+#       when FILE ends in .gz); and every call of torch's allocation, fill,
+#       copy and concatenation functions made from a line of those files
+#       or folders runs inside record_function("alloclint.site:KIND:PATH:
+#       LINE"), so that alloclint puts each of its kernels on its line.
 #
 # It must never change what a correct program computes: poisoning only
 # writes memory the program has not written yet.
@@ -207,8 +214,95 @@ def _install_trace(out_path, paths):
     sys.settrace(tracer)
 
 
+# The calls `alloclint profile` labels, by the kind its sites are read as
+# (the callee's last name; a subscript assignment is "[]=").
+_LABELLED_TORCH = ("zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
+                   "empty_like", "cat", "concat", "concatenate", "stack", "tensor", "as_tensor")
+_LABELLED_TENSOR = ("fill_", "zero_", "copy_", "to", "cuda", "new_zeros", "new_ones",
+                    "new_full", "new_empty", "clone")
+
+
+def _install_labels(paths):
+    import functools
+
+    import torch
+
+    roots = tuple(os.path.join(os.path.realpath(p), "") for p in paths if p and os.path.isdir(p))
+    files = {os.path.realpath(p) for p in paths if p and os.path.isfile(p)}
+    known = {}
+
+    def in_tree(filename):
+        hit = known.get(filename)
+        if hit is None:
+            real = os.path.realpath(filename)
+            hit = known[filename] = real in files or real.startswith(roots)
+        return hit
+
+    record = torch.autograd.profiler.record_function
+
+    def wrap(owner, name, kind):
+        original = getattr(owner, name, None)
+        if original is None or getattr(original, "_alloclint_label", False):
+            return
+
+        @functools.wraps(original)
+        def labelled(*args, **kwargs):
+            caller = sys._getframe(1)
+            code = caller.f_code
+            if not in_tree(code.co_filename):
+                return original(*args, **kwargs)
+            with record("alloclint.site:%s:%s:%d" % (kind, code.co_filename, caller.f_lineno)):
+                return original(*args, **kwargs)
+
+        labelled._alloclint_label = True
+        setattr(owner, name, labelled)
+
+    for name in _LABELLED_TORCH:
+        wrap(torch, name, name)
+    for name in _LABELLED_TENSOR:
+        wrap(torch.Tensor, name, name)
+    wrap(torch.Tensor, "__setitem__", "[]=")
+    wrap(torch.nn.functional, "pad", "pad")
+
+
+def _install_profile(out_path, paths):
+    try:
+        import torch
+        from torch.profiler import ProfilerActivity, profile
+    except Exception as e:  # no torch: nothing to profile, and say so
+        sys.stderr.write("alloclint profile: cannot import torch.profiler: %s\n" % e)
+        return
+    activities = [ProfilerActivity.CPU]
+    if torch.cuda.is_available():
+        activities.append(ProfilerActivity.CUDA)
+    _install_labels(paths)
+    prof = profile(activities=activities, with_stack=True, record_shapes=True)
+    prof.__enter__()
+
+    def stop():
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            torch.cuda.synchronize()
+        prof.__exit__(None, None, None)
+        target = out_path[:-3] if out_path.endswith(".gz") else out_path
+        prof.export_chrome_trace(target)
+        if target != out_path:
+            import gzip
+            import shutil
+
+            with open(target, "rb") as src, gzip.open(out_path, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            os.remove(target)
+
+    import atexit
+
+    atexit.register(stop)
+
+
 if _MODE in ("nan", "max"):
     _install_poison()
+if os.environ.get("ALLOCLINT_PROFILE"):
+    _install_profile(os.environ["ALLOCLINT_PROFILE"],
+                     os.environ.get("ALLOCLINT_PROFILE_PATHS", "").split(os.pathsep))
 if os.environ.get("ALLOCLINT_TRACE"):
     _install_trace(os.environ["ALLOCLINT_TRACE"],
                    os.environ.get("ALLOCLINT_TRACE_PATHS", "").split(os.pathsep))

@@ -3,6 +3,8 @@
 #include "check.h"
 #include "../rules/rules.h"
 #include "explain.h"
+#include "hot.h"
+#include "profile.h"
 #include "server.h"
 #include "../base/util.h"
 #include "verify.h"
@@ -21,6 +23,11 @@ static const char USAGE[] =
     "       alloclint rule CODE | --all\n"
     "       alloclint explain PATH:LINE [--output-format text|json]\n"
     "                            (why a line gets a finding, or none)\n"
+    "       alloclint hot TRACE... [PATH...] [--top N] [--output-format text|json]\n"
+    "                            (a profiler trace's costliest fills, copies and\n"
+    "                            concatenations, each with alloclint's verdict)\n"
+    "       alloclint profile [-o TRACE] [PATH...] -- CMD [ARG...]\n"
+    "                            (CMD under torch.profiler, then check --profile)\n"
     "       alloclint verify PATCH [OPTIONS] -- CMD [ARG...]\n"
     "       alloclint server     (a Language Server on stdio, for editors)\n"
     "       alloclint version    (the version, and which libclang C++ files get)\n"
@@ -341,6 +348,82 @@ static int parse_check(int argc, char **argv, al_check_options *o)
     return rc;
 }
 
+static const char PROFILE_HELP[] =
+    "Usage: alloclint profile [-o TRACE] [CHECK OPTIONS] [PATH...] -- CMD [ARG...]\n"
+    "\n"
+    "Runs CMD (a Python program using torch) under torch.profiler, through\n"
+    "alloclint's run-time companion (with_stack, record_shapes; CUDA too when\n"
+    "there is a GPU), writes the Chrome trace to TRACE (default\n"
+    "alloclint-profile.pt.trace.json.gz; gzipped when it ends in .gz), then runs\n"
+    "`alloclint check --profile TRACE` on the PATHs (default: the current\n"
+    "folder) with the other options given. The companion labels every\n"
+    "allocation, fill, copy and concatenation call made from those files with\n"
+    "its line (record_function), so that each of their kernels is put on its\n"
+    "statement; kernels replayed from a CUDA graph cannot be, and the report\n"
+    "says how much GPU time they took. Calls made by torch.compile'd code are\n"
+    "not labelled.\n"
+    "\n"
+    "Exit status: check's; 2 when CMD could not be run or wrote no trace.\n";
+
+/* `alloclint profile [-o TRACE] [check options] [PATH...] -- CMD...`. */
+static int profile_command(int argc, char **argv)
+{
+    int dash = -1;
+    for (int i = 2; i < argc && dash < 0; i++)
+        if (!strcmp(argv[i], "--"))
+            dash = i;
+    for (int i = 2; i < (dash < 0 ? argc : dash); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(PROFILE_HELP, stdout);
+            return AL_EXIT_CLEAN;
+        }
+    if (dash < 0 || dash + 1 >= argc)
+        return usage_error("%s", "profile needs a command after `--` (alloclint profile -- "
+                                 "python train.py)");
+    const char *trace = "alloclint-profile.pt.trace.json.gz";
+    /* check's own arguments, without -o TRACE: argv[0..1] stand for
+     * "alloclint check". */
+    char **rest = al_xcalloc((size_t)dash + 1, sizeof *rest);
+    int n = 0;
+    rest[n++] = argv[0];
+    rest[n++] = "check";
+    for (int i = 2; i < dash; i++) {
+        if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--trace")) && i + 1 < dash)
+            trace = argv[++i];
+        else if (!strncmp(argv[i], "--trace=", 8))
+            trace = argv[i] + 8;
+        else
+            rest[n++] = argv[i];
+    }
+    al_check_options o;
+    memset(&o, 0, sizeof o);
+    o.discover.respect_gitignore = true;
+    o.format = AL_FORMAT_TEXT;
+    o.unsafe_fixes = -1;
+    int rc = parse_check(n, rest, &o);
+    if (rc < 0 && (o.fix || o.diff || o.add_noqa))
+        rc = usage_error("%s", "profile reports; run `check --profile` to fix");
+    if (rc < 0) {
+        int status;
+        char err[600];
+        if (!al_profile_record(trace, o.paths.items, o.paths.n, argv + dash + 1, &status, err,
+                               sizeof err)) {
+            fprintf(stderr, "alloclint: error: %s\n", err);
+            rc = AL_EXIT_ERROR;
+        } else {
+            if (status != 0)
+                fprintf(stderr, "alloclint: warning: `%s` exited with status %d; its trace is "
+                                "checked all the same\n",
+                        argv[dash + 1], status);
+            AL_PUSH(o.profiles.items, o.profiles.n, o.profiles.cap, trace);
+            rc = al_check_run(&o);
+        }
+    }
+    al_check_options_free(&o);
+    free(rest);
+    return rc;
+}
+
 int al_cli_main(int argc, char **argv)
 {
     if (argc < 2)
@@ -361,10 +444,16 @@ int al_cli_main(int argc, char **argv)
         return al_verify_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "explain"))
         return al_explain_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "hot"))
+        return al_hot_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "profile"))
+        return profile_command(argc, argv);
     if (!strcmp(argv[1], "server"))
         return al_server_main(argc - 1, argv + 1);
     if (strcmp(argv[1], "check") != 0)
-        return usage_error("unknown command `%s` (expected `check`, `rule`, `explain`, `verify`, `server` or `version`)", argv[1]);
+        return usage_error("unknown command `%s` (expected `check`, `rule`, `explain`, `hot`, "
+                           "`profile`, `verify`, `server` or `version`)",
+                           argv[1]);
     al_check_options o;
     memset(&o, 0, sizeof o);
     o.discover.respect_gitignore = true;

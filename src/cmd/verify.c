@@ -1,5 +1,7 @@
 #include "verify.h"
 
+#include "../run/companion.h"
+
 #include "check.h"
 #include "../engine/diff.h"
 #include "../engine/patch.h"
@@ -19,9 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern const char *const al_builtin_site_names[];
-extern const char *const al_builtin_site_texts[];
-extern const size_t al_builtin_site_lengths[];
 
 static const char VERIFY_USAGE[] =
     "Usage: alloclint verify PATCH [OPTIONS] -- CMD [ARG...]\n"
@@ -333,9 +332,9 @@ static outcome run_cmd(verifier *v, const bool *selected, bool poison, bool *exe
         }
         where = dir.data;
     }
-    const char *old_pp = getenv("PYTHONPATH");
-    al_strbuf_printf(&pp, "PYTHONPATH=%s/site%s%s", v->root, old_pp && *old_pp ? ":" : "",
-                     old_pp ? old_pp : "");
+    char *companion = al_companion_pythonpath(v->root);
+    al_strbuf_puts(&pp, companion);
+    free(companion);
     al_strbuf poison_env = {0}, trace_env = {0}, paths_env = {0};
     al_strbuf_printf(&poison_env, "ALLOCLINT_POISON=%s", poison ? v->o.poison : "off");
     al_strbuf_printf(&trace_env, "ALLOCLINT_TRACE=%s", selected && paths.len ? trace.data : "");
@@ -552,22 +551,16 @@ static bool setup(verifier *v)
         }
         free(applied);
     }
-    char tmpl[] = "/tmp/alloclint-verify-XXXXXX";
-    if (!mkdtemp(tmpl)) {
-        fprintf(stderr, "alloclint verify: error: cannot make a temporary folder: %s\n",
-                strerror(errno));
+    char why[300];
+    v->root = al_companion_make("verify", why, sizeof why);
+    if (!v->root) {
+        fprintf(stderr, "alloclint verify: error: %s\n", why);
         return false;
     }
-    v->root = al_xstrdup(tmpl);
-    al_strbuf site = {0};
-    al_strbuf_printf(&site, "%s/site", v->root);
-    bool made = mkdir(site.data, 0700) == 0;
-    al_strbuf_printf(&site, "/%s", al_builtin_site_names[0]);
-    made = made && write_all(site.data, al_builtin_site_texts[0], al_builtin_site_lengths[0]);
-    al_strbuf_free(&site);
     char cwd[PATH_MAX];
-    if (!made || !getcwd(cwd, sizeof cwd)) {
-        fprintf(stderr, "alloclint verify: error: cannot prepare %s: %s\n", v->root, strerror(errno));
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "alloclint verify: error: cannot read the current folder: %s\n",
+                strerror(errno));
         return false;
     }
     v->cwd = al_xstrdup(cwd);
@@ -643,8 +636,7 @@ static bool write_verified(const verifier *v)
 static void verifier_free(verifier *v)
 {
     if (v->root && !getenv("ALLOCLINT_VERIFY_KEEP")) {
-        const char *rm[] = {"rm", "-rf", v->root, NULL};
-        run_simple(rm);
+        al_companion_remove(v->root);
     }
     for (size_t i = 0; i < v->patch.n && v->reasons; i++)
         free(v->reasons[i]);

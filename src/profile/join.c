@@ -105,6 +105,7 @@ static bool is_graph_launch(const char *name)
 }
 
 typedef struct {
+    bool tree;     /* a frame of the tree */
     int32_t call;  /* the call made at this node (it is right under a tree frame); -1 */
     int32_t frame; /* the innermost tree frame around it; -1 */
     int32_t child; /* the node right under that frame on the way here; -1 */
@@ -161,14 +162,16 @@ void al_trace_join(const al_trace *t, al_tree_frame_fn in_tree, void *ctx, al_tr
         int32_t p = depth ? stack[depth - 1] : -1;
         stack[depth++] = i;
         bool tree = false;
-        if (e->kind == AL_TRACE_FRAME) {
+        if (e->kind == AL_TRACE_FRAME || e->kind == AL_TRACE_LABEL) {
             if (tree_name[e->name] < 0)
-                tree_name[e->name] = in_tree(ctx, t->names[e->name]) ? 1 : 0;
+                tree_name[e->name] =
+                    in_tree(ctx, t->names[e->name], e->kind == AL_TRACE_LABEL) ? 1 : 0;
             tree = tree_name[e->name] == 1;
         }
         nesting *s = &nest[i];
         s->call = -1;
-        if (tree) {
+        s->tree = tree && e->kind == AL_TRACE_FRAME;
+        if (s->tree) {
             s->frame = i;
             s->child = s->top = -1;
             out->tree_frames++;
@@ -176,12 +179,19 @@ void al_trace_join(const al_trace *t, al_tree_frame_fn in_tree, void *ctx, al_tr
         }
         const nesting *up = p >= 0 ? &nest[p] : NULL;
         s->frame = up ? up->frame : -1;
-        s->child = !up ? -1 : up->frame == p ? i : up->child;
-        s->top = up && up->top >= 0 ? up->top : e->kind == AL_TRACE_OP && s->frame >= 0 ? i : -1;
+        s->child = !up ? -1 : up->tree ? i : up->child;
+        /* A label of the tree with no frame of it around (a trace without
+         * Python frames) is a call of its own: its line is its place. */
+        bool lone_label = tree && s->frame < 0;
+        if (lone_label)
+            s->frame = s->child = i;
+        s->top = up && up->top >= 0 && !lone_label ? up->top
+                 : e->kind == AL_TRACE_OP && s->frame >= 0 ? i
+                                                           : -1;
         if (s->frame >= 0 && s->child == i) {
             al_trace_call c;
             memset(&c, 0, sizeof c);
-            c.frame = ev[s->frame].name;
+            c.frame = lone_label ? AL_TRACE_NO_FRAME : ev[s->frame].name;
             c.invocation = (size_t)s->frame;
             c.op = c.label = -1;
             s->call = (int32_t)out->n;
@@ -238,23 +248,6 @@ void al_trace_join(const al_trace *t, al_tree_frame_fn in_tree, void *ctx, al_tr
             top_gpu[s->top] += dur;
     }
 
-    /* Each call's op: the outermost op with most GPU time, else its first. */
-    for (size_t o = 0; o < n_host; o++) {
-        int32_t i = order[o];
-        const nesting *s = &nest[i];
-        if (s->frame < 0 || s->top != i)
-            continue;
-        al_trace_call *c = &out->items[nest[s->child].call];
-        int32_t best = (int32_t)c->op;
-        if (best != i && top_gpu[i] > top_gpu[best])
-            c->op = i;
-    }
-    for (size_t k = 0; k < out->n; k++) {
-        al_trace_call *c = &out->items[k];
-        if (c->op >= 0)
-            c->op = ev[c->op].name;
-    }
-
     /* Kinds, then each call's rank among its invocation's calls of a kind. */
     for (size_t o = 0; o < n_host; o++) {
         int32_t i = order[o];
@@ -271,6 +264,31 @@ void al_trace_join(const al_trace *t, al_tree_frame_fn in_tree, void *ctx, al_tr
             al_callsite_kind_of_op(name, c->kind, sizeof c->kind);
         else
             al_callsite_kind_of_frame(name, c->kind, sizeof c->kind);
+    }
+    /* Each call's op: the outermost op with most GPU time, then host time,
+     * then the one its kind names (`aten::zeros` for a call of `zeros`, not
+     * the tensor the companion's record_function makes in old torch). */
+    for (size_t o = 0; o < n_host; o++) {
+        int32_t i = order[o];
+        const nesting *s = &nest[i];
+        if (s->frame < 0 || s->top != i)
+            continue;
+        al_trace_call *c = &out->items[nest[s->child].call];
+        int32_t best = (int32_t)c->op;
+        if (best == i)
+            continue;
+        int64_t di = ev[i].end - ev[i].start, db = ev[best].end - ev[best].start;
+        const char *ni = t->names[ev[i].name], *nb = t->names[ev[best].name];
+        bool named_i = !strncmp(ni, "aten::", 6) && !strcmp(ni + 6, c->kind);
+        bool named_b = !strncmp(nb, "aten::", 6) && !strcmp(nb + 6, c->kind);
+        if (top_gpu[i] > top_gpu[best] ||
+            (top_gpu[i] == top_gpu[best] && (di > db || (di == db && named_i && !named_b))))
+            c->op = i;
+    }
+    for (size_t k = 0; k < out->n; k++) {
+        al_trace_call *c = &out->items[k];
+        if (c->op >= 0)
+            c->op = ev[c->op].name;
     }
     int32_t *ranks = al_xmalloc((out->n ? out->n : 1) * sizeof *ranks);
     for (size_t k = 0; k < out->n; k++)

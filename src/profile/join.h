@@ -19,12 +19,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define AL_TRACE_NO_FRAME UINT32_MAX
+
 typedef struct {
-    uint32_t frame;      /* the tree function's frame name (al_trace.names) */
+    uint32_t frame;      /* the tree function's frame name (al_trace.names); AL_TRACE_NO_FRAME
+                          * for a label of the companion's with no frame of the tree around
+                          * it (a trace without Python frames) */
     size_t invocation;   /* that frame's event: one call of the function */
     char kind[64];       /* al_callsite_kind_of_frame / _of_op, or the label's */
     uint32_t k;          /* its rank among the invocation's calls of that kind, from 0 */
-    int64_t op;          /* names: the outermost op with the most GPU time (else the first); -1 none */
+    int64_t op;          /* names: its outermost op with the most GPU time, then host time; -1 */
     int64_t gpu_ns;      /* GPU events its ops launched */
     int64_t host_ns;     /* its outermost ops, on the host */
     int64_t graph_ns;    /* GPU events of CUDA-graph replays it launched */
@@ -41,8 +45,9 @@ typedef struct {
     size_t tree_frames;    /* frame events of the tree */
 } al_trace_calls;
 
-/* Whether a frame name (`pkg/mod.py(12): fn`) is a function of the tree. */
-typedef bool (*al_tree_frame_fn)(void *ctx, const char *frame_name);
+/* Whether a frame name (`pkg/mod.py(12): fn`), or with label set a label
+ * of the companion's (`alloclint.site:KIND:PATH:LINE`), is in the tree. */
+typedef bool (*al_tree_frame_fn)(void *ctx, const char *name, bool label);
 
 void al_trace_join(const al_trace *t, al_tree_frame_fn in_tree, void *ctx, al_trace_calls *out);
 void al_trace_calls_free(al_trace_calls *c);

@@ -19,7 +19,7 @@ bool al_profile_load(al_profile *p, const char *const *traces, size_t n_traces,
         if (!al_trace_read(traces[i], read[i], &e)) {
             snprintf(err, err_size, "%s", e.message);
             ok = false;
-        } else if (!read[i]->n_frames) {
+        } else if (!read[i]->n_frames && !read[i]->n_labels) {
             al_strlist_add(&p->frameless, al_xstrdup(traces[i]));
         }
     }

@@ -142,9 +142,19 @@ static long match_frame(matcher *m, const char *frame)
     return i;
 }
 
-static bool in_tree(void *ctx, const char *frame)
+static long match_label(matcher *m, const char *label)
 {
-    return match_frame(ctx, frame) >= 0;
+    char kind[64];
+    const char *path;
+    size_t plen, line;
+    if (!al_label_parse(label, kind, sizeof kind, &path, &plen, &line))
+        return -1;
+    return match_path(m, path, plen);
+}
+
+static bool in_tree(void *ctx, const char *name, bool label)
+{
+    return (label ? match_label(ctx, name) : match_frame(ctx, name)) >= 0;
 }
 
 /* --- the checked files the traces name, parsed once each. */
@@ -253,6 +263,27 @@ static kind_plan *plan_for(kind_plan **plans, size_t *n, size_t *cap, const char
     return &(*plans)[*n - 1];
 }
 
+/* The site a label names: the call of its kind on its line, else one of
+ * its kind whose lines hold it (a call spread over lines is labelled with
+ * the line the interpreter was on), the innermost. */
+static const al_callsite *labelled_site(const al_callsites *sites, const char *kind, size_t line,
+                                        const al_pyfile *pf)
+{
+    const al_callsite *best = NULL;
+    for (size_t k = 0; k < sites->n; k++) {
+        const al_callsite *s = &sites->items[k];
+        if (strcmp(s->kind, kind))
+            continue;
+        if (s->row == line)
+            return s;
+        size_t last = ts_node_end_point(s->node).row + 1;
+        if (s->row <= line && line <= last && (!best || s->start >= best->start))
+            best = s;
+    }
+    (void)pf;
+    return best;
+}
+
 /* The function a group of calls ran in, and its sites of each kind. */
 static void place_function(al_site_costs *out, al_trace *const *traces, placed_call *calls,
                            size_t n, const char *path, parsed *file)
@@ -307,9 +338,9 @@ static void place_function(al_site_costs *out, al_trace *const *traces, placed_c
                                                         &lp, &lplen, &label_line);
         if (labelled) {
             why = "labelled by the companion at a line without a call of its kind";
-            for (size_t k = 0; k < p->n && !target; k++)
-                if (p->sites[k]->row == label_line)
-                    target = p->sites[k], why = NULL;
+            target = labelled_site(&sites, c->kind, label_line, &file->pf);
+            if (target)
+                why = NULL;
         } else if (!why) {
             target = p->sites[p->n == 1 ? 0 : c->k];
         }
@@ -343,6 +374,40 @@ static void place_function(al_site_costs *out, al_trace *const *traces, placed_c
     al_callsites_free(&sites);
 }
 
+/* Calls placed by a label alone, in a trace without Python frames. */
+static void place_labelled(al_site_costs *out, const al_trace *t, const al_trace_call *c,
+                           const char *path, parsed *file)
+{
+    char kind[64];
+    const char *lp;
+    size_t lplen, line;
+    if (!file || !al_label_parse(t->names[c->label], kind, sizeof kind, &lp, &lplen, &line)) {
+        out->unresolved++;
+        return;
+    }
+    TSNode fn = al_py_function_at(&file->pf, line);
+    TSNode name = al_node_field(fn, "name");
+    char *fname = ts_node_is_null(name) ? al_xstrdup("<module>") : al_node_text(&file->pf, name);
+    al_callsites sites;
+    al_py_callsites(&file->pf, fn, &sites);
+    const al_callsite *s = labelled_site(&sites, kind, line, &file->pf);
+    al_site_cost *r;
+    if (s) {
+        r = row_for(out, path, fname, al_py_def_row(fn), kind, s->start, s->end, false);
+        r->line = s->row;
+    } else {
+        r = row_for(out, path, fname, al_py_def_row(fn), kind, ts_node_start_byte(fn),
+                    ts_node_end_byte(fn), true);
+        r->line = al_py_def_row(fn);
+        r->why = "labelled by the companion at a line without a call of its kind";
+    }
+    r->labelled = true;
+    r->invocations++;
+    count_call(r, c, t);
+    free(fname);
+    al_callsites_free(&sites);
+}
+
 void al_site_costs_build(al_trace *const *traces, size_t n_traces, char *const *paths,
                          size_t n_paths, al_site_costs *out)
 {
@@ -350,8 +415,8 @@ void al_site_costs_build(al_trace *const *traces, size_t n_traces, char *const *
     matcher m;
     matcher_init(&m, paths, n_paths);
     al_trace_calls *joined = al_xcalloc(n_traces ? n_traces : 1, sizeof *joined);
-    placed_call *calls = NULL;
-    size_t n_calls = 0, cap_calls = 0;
+    placed_call *calls = NULL, *labelled = NULL;
+    size_t n_calls = 0, cap_calls = 0, n_labelled = 0, cap_labelled = 0;
     for (size_t t = 0; t < n_traces; t++) {
         al_trace_join(traces[t], in_tree, &m, &joined[t]);
         out->gpu_total_ns += joined[t].gpu_total_ns;
@@ -368,6 +433,14 @@ void al_site_costs_build(al_trace *const *traces, size_t n_traces, char *const *
         size_t ambiguous = m.ambiguous;
         for (size_t k = 0; k < joined[t].n; k++) {
             const al_trace_call *c = &joined[t].items[k];
+            if (c->frame == AL_TRACE_NO_FRAME) {
+                long f = match_label(&m, traces[t]->names[c->label]);
+                if (f >= 0) {
+                    placed_call p = {c, t, f, NULL};
+                    AL_PUSH(labelled, n_labelled, cap_labelled, p);
+                }
+                continue;
+            }
             if (file_of[c->frame] == -3)
                 file_of[c->frame] = match_frame(&m, traces[t]->names[c->frame]);
             placed_call p = {c, t, file_of[c->frame], traces[t]->names[c->frame]};
@@ -391,6 +464,10 @@ void al_site_costs_build(al_trace *const *traces, size_t n_traces, char *const *
         place_function(out, traces, calls + i, j - i, paths[calls[i].file], f);
         i = j;
     }
+    for (size_t i = 0; i < n_labelled; i++)
+        place_labelled(out, traces[labelled[i].trace], labelled[i].call,
+                       paths[labelled[i].file], parse_file(files, paths, labelled[i].file));
+    free(labelled);
     for (size_t i = 0; i < n_paths; i++)
         if (files[i].loaded) {
             if (files[i].ok)

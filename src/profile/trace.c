@@ -241,6 +241,12 @@ static bool cat_is(const char *cat, const char *name)
 static int kind_of(const event_fields *ev)
 {
     const char *c = ev->cat;
+    bool labelled = ev->name.len > strlen(LABEL_PREFIX) &&
+                    !memcmp(ev->name.data, LABEL_PREFIX, strlen(LABEL_PREFIX));
+    /* The legacy profiler (torch built without Kineto, as Debian's is)
+     * writes a bare array of ops with no category: labels and ops. */
+    if (!c[0])
+        return labelled ? AL_TRACE_LABEL : ev->name.len ? AL_TRACE_OP : -1;
     if (cat_is(c, "python_function"))
         return AL_TRACE_FRAME;
     if (cat_is(c, "cpu_op") || cat_is(c, "operator"))
@@ -250,8 +256,7 @@ static int kind_of(const event_fields *ev)
     if (cat_is(c, "kernel") || cat_is(c, "gpu_memcpy") || cat_is(c, "gpu_memset") ||
         cat_is(c, "memcpy") || cat_is(c, "memset"))
         return AL_TRACE_GPU;
-    if (cat_is(c, "user_annotation") && ev->name.len > strlen(LABEL_PREFIX) &&
-        !memcmp(ev->name.data, LABEL_PREFIX, strlen(LABEL_PREFIX)))
+    if (cat_is(c, "user_annotation") && labelled)
         return AL_TRACE_LABEL;
     return -1;
 }
@@ -303,6 +308,7 @@ static void keep_event(al_trace *t, interns *ix, const event_fields *ev, al_strb
         nlen = without_address(name, nlen);
         t->n_frames++;
     }
+    t->n_labels += kind == AL_TRACE_LABEL;
     e.name = intern_in(&t->names, &t->n_names, &t->cap_names, &ix->names, name, nlen);
     scratch->len = 0;
     al_strbuf_printf(scratch, "%s/%s", ev->pid, ev->tid);

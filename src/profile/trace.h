@@ -40,6 +40,7 @@ typedef struct {
     char **threads;
     size_t n_threads, cap_threads;
     size_t n_frames;     /* how many python_function events: 0 without with_stack */
+    size_t n_labels;     /* how many labels of the companion's */
     uint64_t read_bytes; /* of JSON, decompressed */
     void *intern;        /* the string table's hash index */
 } al_trace;

@@ -95,6 +95,29 @@ bool al_py_frame_function(const al_pyfile *pf, size_t line, const char *name, TS
 }
 
 typedef struct {
+    size_t line;
+    TSNode found;
+} function_search;
+
+static al_visit find_function(TSNode n, void *arg)
+{
+    function_search *s = arg;
+    size_t top = ts_node_start_point(n).row + 1, bottom = ts_node_end_point(n).row + 1;
+    if (s->line < top || s->line > bottom)
+        return AL_VISIT_OVER;
+    if (al_node_is(n, "function_definition"))
+        s->found = n;
+    return AL_VISIT_INTO;
+}
+
+TSNode al_py_function_at(const al_pyfile *pf, size_t line)
+{
+    function_search s = {line, pf->root};
+    al_node_preorder(pf->root, find_function, &s);
+    return s.found;
+}
+
+typedef struct {
     const al_pyfile *pf;
     al_callsites *out;
     int depth;

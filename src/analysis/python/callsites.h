@@ -39,6 +39,9 @@ typedef struct {
  * `line`. *exact says which of the two matched. False: none. */
 bool al_py_frame_function(const al_pyfile *pf, size_t line, const char *name, TSNode *out,
                           bool *exact);
+/* The innermost function (def or lambda) whose lines hold `line`, else the
+ * module root. */
+TSNode al_py_function_at(const al_pyfile *pf, size_t line);
 /* The 1-based line a function's def (or a node's first line) is on. */
 size_t al_py_def_row(TSNode fn);
 
