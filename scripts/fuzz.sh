@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 case $seconds in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
 jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 2)}
-targets=${FUZZ_TARGETS:-"python fix noqa config compdb patch notebook"}
+targets=${FUZZ_TARGETS:-"python fix noqa config compdb patch notebook trace"}
 out=build-fuzz
 
 # libFuzzer comes with clang; install it as setup.sh installs the rest.
@@ -46,6 +46,7 @@ run_target() {
         python | fix | noqa)
             seeds="$seeds tests/fuzz/corpus/python tests/rules examples"
             dict="-dict=tests/fuzz/python.dict" ;;
+        trace) dict="-dict=tests/fuzz/json.dict" ;;
     esac
     # shellcheck disable=SC2086
     "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" $seeds $dict -max_total_time="$seconds" -timeout=20 \

@@ -31,6 +31,7 @@ struct al_jsonstream {
     state st;
     al_js_token last;
     uint64_t token_at;
+    uint64_t error_at; /* the offending byte's offset */
     /* Open containers: 1 an object, 0 an array. */
     unsigned char *stack;
     unsigned depth, max_depth;
@@ -64,10 +65,14 @@ void al_js_free(al_jsonstream *js)
     free(js);
 }
 
-static al_js_token fail(al_jsonstream *js, const char *fmt, const char *arg)
+static uint64_t here(const al_jsonstream *js);
+
+static al_js_token fail_at(al_jsonstream *js, uint64_t at, const char *fmt, const char *arg)
 {
-    if (!js->error[0])
+    if (!js->error[0]) {
         snprintf(js->error, sizeof js->error, fmt, arg);
+        js->error_at = at;
+    }
     js->st = STOPPED;
     js->last = AL_JS_ERROR;
     return AL_JS_ERROR;
@@ -76,6 +81,19 @@ static al_js_token fail(al_jsonstream *js, const char *fmt, const char *arg)
 static uint64_t here(const al_jsonstream *js)
 {
     return js->consumed + js->pos;
+}
+
+/* At the next byte, not taken yet. */
+static al_js_token fail(al_jsonstream *js, const char *fmt, const char *arg)
+{
+    return fail_at(js, here(js), fmt, arg);
+}
+
+/* At the byte just taken. */
+static al_js_token fail_back(al_jsonstream *js, const char *fmt, const char *arg)
+{
+    uint64_t at = here(js);
+    return fail_at(js, at ? at - 1 : 0, fmt, arg);
 }
 
 /* The next byte without taking it; -1 at the end or on a read error (the
@@ -198,7 +216,7 @@ static bool read_string(al_jsonstream *js)
         if (c == '"')
             break;
         if (c < 0x20) {
-            fail(js, "%s", "a control character inside a string");
+            fail_back(js, "%s", "a control character inside a string");
             return false;
         }
         if (c != '\\') {
@@ -218,7 +236,7 @@ static bool read_string(al_jsonstream *js)
         case 'u': {
             long cp = hex4(js);
             if (cp < 0) {
-                fail(js, "%s", "a \\u escape without four hex digits");
+                fail_back(js, "%s", "a \\u escape without four hex digits");
                 return false;
             }
             if (cp >= 0xD800 && cp < 0xDC00 && peek(js) == '\\') {
@@ -226,12 +244,12 @@ static bool read_string(al_jsonstream *js)
                  * another escape. */
                 take(js);
                 if (take(js) != 'u') {
-                    fail(js, "%s", "a high surrogate followed by an escape that is not \\u");
+                    fail_back(js, "%s", "a high surrogate followed by an escape that is not \\u");
                     return false;
                 }
                 long lo = hex4(js);
                 if (lo < 0) {
-                    fail(js, "%s", "a \\u escape without four hex digits");
+                    fail_back(js, "%s", "a \\u escape without four hex digits");
                     return false;
                 }
                 if (lo >= 0xDC00 && lo < 0xE000) {
@@ -249,8 +267,10 @@ static bool read_string(al_jsonstream *js)
             break;
         }
         default:
-            fail(js, "%s", e < 0 ? "the document ends inside a string"
-                                 : "an invalid escape inside a string");
+            if (e < 0)
+                fail(js, "%s", "the document ends inside a string");
+            else
+                fail_back(js, "%s", "an invalid escape inside a string");
             return false;
         }
     }
@@ -317,11 +337,13 @@ bad:
 
 static bool read_word(al_jsonstream *js, const char *word)
 {
-    for (const char *p = word; *p; p++)
-        if (take(js) != *p) {
+    for (const char *p = word; *p; p++) {
+        if (peek(js) != *p) {
             fail(js, "%s", "an unexpected character where a value was expected");
             return false;
         }
+        take(js);
+    }
     return true;
 }
 
@@ -331,6 +353,7 @@ static void after_value(al_jsonstream *js)
     js->st = js->depth ? WANT_COMMA_OR_END : FINISHED;
 }
 
+/* At the bracket, before it is taken: an error names its offset. */
 static al_js_token open_container(al_jsonstream *js, bool object)
 {
     if (js->depth >= js->max_depth) {
@@ -338,6 +361,7 @@ static al_js_token open_container(al_jsonstream *js, bool object)
         snprintf(lim, sizeof lim, "%u", js->max_depth);
         return fail(js, "arrays and objects nested deeper than %s levels", lim);
     }
+    take(js);
     js->stack[js->depth++] = object;
     js->st = object ? WANT_FIRST_KEY : WANT_FIRST_VALUE;
     return object ? AL_JS_BEGIN_OBJECT : AL_JS_BEGIN_ARRAY;
@@ -354,10 +378,8 @@ static al_js_token value(al_jsonstream *js, int c)
 {
     switch (c) {
     case '{':
-        take(js);
         return open_container(js, true);
     case '[':
-        take(js);
         return open_container(js, false);
     case '"':
         take(js);
@@ -445,13 +467,15 @@ static al_js_token step(al_jsonstream *js)
             continue;
         case WANT_COMMA_OR_END: {
             bool object = js->stack[js->depth - 1];
-            take(js);
             if (c == ',') {
+                take(js);
                 js->st = object ? WANT_KEY : WANT_ARRAY_VALUE;
                 continue;
             }
-            if (c == (object ? '}' : ']'))
+            if (c == (object ? '}' : ']')) {
+                take(js);
                 return close_container(js);
+            }
             return fail(js, "%s", object ? "expected ',' or '}' in an object"
                                          : "expected ',' or ']' in an array");
         }
@@ -469,7 +493,7 @@ al_js_token al_js_next(al_jsonstream *js)
         return js->last;
     al_js_token t = step(js);
     if (t == AL_JS_ERROR)
-        js->token_at = here(js);
+        js->token_at = js->error_at;
     js->last = t;
     if (t == AL_JS_END || t == AL_JS_ERROR)
         js->st = STOPPED;

@@ -90,7 +90,40 @@ static void matcher_free(matcher *m)
 }
 
 /* The checked file a frame path names: its index, -1 none, -2 several. */
+static long match_suffix(matcher *m, const char *p, size_t len);
+
+/* An absolute path (a script's frame, a label of the companion's) names
+ * the file where the trace was made: the same tree checked elsewhere (a
+ * trace committed with the code, a CI checkout) matches by its longest
+ * ending of two components or more that one checked file has. */
 static long match_path(matcher *m, const char *p, size_t len)
+{
+    long i = match_suffix(m, p, len);
+    if (i != -1 || !len || p[0] != '/')
+        return i;
+    const char *slashes[2] = {NULL, NULL}; /* the last two */
+    for (const char *q = p + len; q-- > p;)
+        if (*q == '/') {
+            if (!slashes[0])
+                slashes[0] = q;
+            else if (!slashes[1]) {
+                slashes[1] = q;
+                break;
+            }
+        }
+    if (!slashes[1])
+        return -1;
+    for (const char *q = p + 1; q <= slashes[1]; q++) {
+        if (q[-1] != '/')
+            continue;
+        long hit = match_suffix(m, q, (size_t)(p + len - q));
+        if (hit != -1)
+            return hit;
+    }
+    return -1;
+}
+
+static long match_suffix(matcher *m, const char *p, size_t len)
 {
     if (!len || p[0] == '<')
         return -1;

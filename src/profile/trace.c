@@ -304,8 +304,15 @@ static void keep_event(al_trace *t, interns *ix, const event_fields *ev, al_strb
     /* A \u0000 in a name ends it: the interned names are C strings. */
     const char *name = ev->name.len ? ev->name.data : "";
     size_t nlen = strnlen(name, ev->name.len);
+    scratch->len = 0;
     if (kind == AL_TRACE_FRAME) {
-        nlen = without_address(name, nlen);
+        size_t kept = without_address(name, nlen);
+        if (kept < nlen) {
+            al_strbuf_append(scratch, name, kept);
+            al_strbuf_putc(scratch, '>');
+            name = scratch->data;
+            nlen = scratch->len;
+        }
         t->n_frames++;
     }
     t->n_labels += kind == AL_TRACE_LABEL;
