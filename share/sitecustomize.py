@@ -22,8 +22,10 @@
 #       record_shapes) and write its Chrome trace to FILE at exit (gzipped
 #       when FILE ends in .gz); and every call of torch's allocation, fill,
 #       copy and concatenation functions made from a line of those files
-#       or folders runs inside record_function("alloclint.site:KIND:PATH:
-#       LINE"), so that alloclint puts each of its kernels on its line.
+#       or folders runs inside record_function("alloclint.site:KIND:LINE:
+#       COL:END_LINE:END_COL:PATH", the call's place as co_positions gives it
+#       from Python 3.11, the line alone before), so that alloclint puts each
+#       of its kernels on its call.
 #
 # It must never change what a correct program computes: poisoning only
 # writes memory the program has not written yet.
@@ -239,6 +241,18 @@ def _install_labels(paths):
         return hit
 
     record = torch.autograd.profiler.record_function
+    positions = {}  # code object -> its instructions' places (Python 3.11+)
+
+    def place(frame):
+        code = frame.f_code
+        spans = positions.get(code)
+        if spans is None:
+            spans = positions[code] = list(code.co_positions()) if hasattr(code, "co_positions") else []
+        i = frame.f_lasti // 2
+        if i < len(spans) and None not in spans[i]:
+            line, end_line, col, end_col = spans[i]
+            return "%d:%d:%d:%d" % (line, col, end_line, end_col)
+        return "%d:::" % frame.f_lineno
 
     def wrap(owner, name, kind):
         original = getattr(owner, name, None)
@@ -251,7 +265,7 @@ def _install_labels(paths):
             code = caller.f_code
             if not in_tree(code.co_filename):
                 return original(*args, **kwargs)
-            with record("alloclint.site:%s:%s:%d" % (kind, code.co_filename, caller.f_lineno)):
+            with record("alloclint.site:%s:%s:%s" % (kind, place(caller), code.co_filename)):
                 return original(*args, **kwargs)
 
         labelled._alloclint_label = True

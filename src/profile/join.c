@@ -255,11 +255,11 @@ void al_trace_join(const al_trace *t, al_tree_frame_fn in_tree, void *ctx, al_tr
             continue;
         al_trace_call *c = &out->items[nest[i].call];
         const char *name = t->names[ev[i].name];
-        const char *path;
-        size_t plen, line;
-        if (c->label >= 0 && al_label_parse(t->names[c->label], c->kind, sizeof c->kind, &path,
-                                            &plen, &line))
+        al_label label;
+        if (c->label >= 0 && al_label_parse(t->names[c->label], &label)) {
+            memcpy(c->kind, label.kind, sizeof c->kind);
             continue;
+        }
         if (ev[i].kind == AL_TRACE_OP)
             al_callsite_kind_of_op(name, c->kind, sizeof c->kind);
         else
@@ -338,27 +338,42 @@ bool al_frame_name_parse(const char *name, const char **path, size_t *path_len, 
     return *path_len > 0;
 }
 
-bool al_label_parse(const char *label, char *kind, size_t kind_size, const char **path,
-                    size_t *path_len, size_t *line)
+/* A decimal number, or empty (*present false); the field ends at ':'. */
+static const char *label_number(const char *p, size_t *value, bool *present)
+{
+    *value = 0;
+    *present = false;
+    while (*p >= '0' && *p <= '9') {
+        *value = *value * 10 + (size_t)(*p - '0');
+        *present = true;
+        p++;
+    }
+    return *p == ':' ? p + 1 : NULL;
+}
+
+bool al_label_parse(const char *label, al_label *out)
 {
     static const char prefix[] = "alloclint.site:";
+    memset(out, 0, sizeof *out);
     if (strncmp(label, prefix, sizeof prefix - 1))
         return false;
     const char *k = label + sizeof prefix - 1;
     const char *colon = strchr(k, ':');
-    const char *last = strrchr(label, ':');
-    if (!colon || last <= colon || !last[1])
+    if (!colon || colon == k)
         return false;
-    for (const char *p = last + 1; *p; p++)
-        if (*p < '0' || *p > '9')
-            return false;
     size_t klen = (size_t)(colon - k);
-    if (klen >= kind_size)
-        klen = kind_size - 1;
-    memcpy(kind, k, klen);
-    kind[klen] = '\0';
-    *path = colon + 1;
-    *path_len = (size_t)(last - colon - 1);
-    *line = (size_t)strtoull(last + 1, NULL, 10);
-    return *path_len > 0 && *line > 0;
+    if (klen >= sizeof out->kind)
+        klen = sizeof out->kind - 1;
+    memcpy(out->kind, k, klen);
+    bool line, col, end_line, end_col;
+    const char *p = label_number(colon + 1, &out->line, &line);
+    p = p ? label_number(p, &out->col, &col) : NULL;
+    p = p ? label_number(p, &out->end_line, &end_line) : NULL;
+    p = p ? label_number(p, &out->end_col, &end_col) : NULL;
+    if (!p || !line || !*p)
+        return false;
+    out->has_span = col && end_line && end_col;
+    out->path = p;
+    out->path_len = strlen(p);
+    return out->line > 0;
 }

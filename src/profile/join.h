@@ -32,7 +32,7 @@ typedef struct {
     int64_t gpu_ns;      /* GPU events its ops launched */
     int64_t host_ns;     /* its outermost ops, on the host */
     int64_t graph_ns;    /* GPU events of CUDA-graph replays it launched */
-    int64_t label;       /* names: the companion's `alloclint.site:KIND:PATH:LINE`; -1 none */
+    int64_t label;       /* names: the companion's label (al_label_parse); -1 none */
 } al_trace_call;
 
 typedef struct {
@@ -46,7 +46,7 @@ typedef struct {
 } al_trace_calls;
 
 /* Whether a frame name (`pkg/mod.py(12): fn`), or with label set a label
- * of the companion's (`alloclint.site:KIND:PATH:LINE`), is in the tree. */
+ * of the companion's (al_label_parse), is in the tree. */
 typedef bool (*al_tree_frame_fn)(void *ctx, const char *name, bool label);
 
 void al_trace_join(const al_trace *t, al_tree_frame_fn in_tree, void *ctx, al_trace_calls *out);
@@ -56,8 +56,19 @@ void al_trace_calls_free(al_trace_calls *c);
  * calls (`<built-in ...>`) and other shapes. */
 bool al_frame_name_parse(const char *name, const char **path, size_t *path_len, size_t *line,
                          const char **function);
-/* Splits a label `alloclint.site:KIND:PATH:LINE`; false when malformed. */
-bool al_label_parse(const char *label, char *kind, size_t kind_size, const char **path,
-                    size_t *path_len, size_t *line);
+/* A label of the companion's: `alloclint.site:KIND:LINE:COL:END_LINE:END_COL:PATH`,
+ * the call's place as the interpreter gives it (columns in bytes, from 0;
+ * empty before Python 3.11, which gives the line alone). */
+typedef struct {
+    char kind[64];
+    const char *path;
+    size_t path_len;
+    size_t line;
+    bool has_span;
+    size_t col, end_line, end_col;
+} al_label;
+
+/* False when malformed. */
+bool al_label_parse(const char *label, al_label *out);
 
 #endif

@@ -177,12 +177,10 @@ static long match_frame(matcher *m, const char *frame)
 
 static long match_label(matcher *m, const char *label)
 {
-    char kind[64];
-    const char *path;
-    size_t plen, line;
-    if (!al_label_parse(label, kind, sizeof kind, &path, &plen, &line))
+    al_label l;
+    if (!al_label_parse(label, &l))
         return -1;
-    return match_path(m, path, plen);
+    return match_path(m, l.path, l.path_len);
 }
 
 static bool in_tree(void *ctx, const char *name, bool label)
@@ -296,24 +294,39 @@ static kind_plan *plan_for(kind_plan **plans, size_t *n, size_t *cap, const char
     return &(*plans)[*n - 1];
 }
 
-/* The site a label names: the call of its kind on its line, else one of
- * its kind whose lines hold it (a call spread over lines is labelled with
- * the line the interpreter was on), the innermost. */
-static const al_callsite *labelled_site(const al_callsites *sites, const char *kind, size_t line,
-                                        const al_pyfile *pf)
+/* The site a label names: the call of its kind whose bytes the label's
+ * span gives; without one (before Python 3.11), the call of its kind on
+ * its line, else the innermost whose lines hold it (a call spread over
+ * lines). NULL, with *why, when none is, or several on the line are. */
+static const al_callsite *labelled_site(const al_callsites *sites, const al_label *l,
+                                        const char **why)
 {
-    const al_callsite *best = NULL;
+    const al_callsite *best = NULL, *on_line = NULL;
+    size_t n_on_line = 0;
     for (size_t k = 0; k < sites->n; k++) {
         const al_callsite *s = &sites->items[k];
-        if (strcmp(s->kind, kind))
+        if (strcmp(s->kind, l->kind))
             continue;
-        if (s->row == line)
+        TSPoint a = ts_node_start_point(s->node), b = ts_node_end_point(s->node);
+        if (l->has_span && a.row + 1 == l->line && a.column == l->col &&
+            b.row + 1 == l->end_line && b.column == l->end_col)
             return s;
-        size_t last = ts_node_end_point(s->node).row + 1;
-        if (s->row <= line && line <= last && (!best || s->start >= best->start))
+        if (s->row == l->line) {
+            on_line = on_line ? on_line : s;
+            n_on_line++;
+        }
+        if (s->row <= l->line && l->line <= b.row + 1 && (!best || s->start >= best->start))
             best = s;
     }
-    (void)pf;
+    if (n_on_line > 1) {
+        *why = "several calls of its kind on the labelled line, and no column to tell them "
+               "apart (Python before 3.11)";
+        return NULL;
+    }
+    if (on_line)
+        return on_line;
+    if (!best)
+        *why = "labelled by the companion at a line without a call of its kind";
     return best;
 }
 
@@ -364,16 +377,11 @@ static void place_function(al_site_costs *out, al_trace *const *traces, placed_c
         kind_plan *p = plan_for(&plans, &n_plans, &cap_plans, c->kind, &sites);
         const al_callsite *target = NULL;
         const char *why = p->why;
-        char kind[64];
-        const char *lp;
-        size_t lplen, label_line = 0;
-        bool labelled = c->label >= 0 && al_label_parse(t->names[c->label], kind, sizeof kind,
-                                                        &lp, &lplen, &label_line);
+        al_label label;
+        bool labelled = c->label >= 0 && al_label_parse(t->names[c->label], &label);
         if (labelled) {
-            why = "labelled by the companion at a line without a call of its kind";
-            target = labelled_site(&sites, c->kind, label_line, &file->pf);
-            if (target)
-                why = NULL;
+            why = NULL;
+            target = labelled_site(&sites, &label, &why);
         } else if (!why) {
             target = p->sites[p->n == 1 ? 0 : c->k];
         }
@@ -407,23 +415,24 @@ static void place_function(al_site_costs *out, al_trace *const *traces, placed_c
     al_callsites_free(&sites);
 }
 
+
 /* Calls placed by a label alone, in a trace without Python frames. */
 static void place_labelled(al_site_costs *out, const al_trace *t, const al_trace_call *c,
                            const char *path, parsed *file)
 {
-    char kind[64];
-    const char *lp;
-    size_t lplen, line;
-    if (!file || !al_label_parse(t->names[c->label], kind, sizeof kind, &lp, &lplen, &line)) {
+    al_label label;
+    if (!file || !al_label_parse(t->names[c->label], &label)) {
         out->unresolved++;
         return;
     }
-    TSNode fn = al_py_function_at(&file->pf, line);
+    const char *kind = label.kind;
+    TSNode fn = al_py_function_at(&file->pf, label.line);
     TSNode name = al_node_field(fn, "name");
     char *fname = ts_node_is_null(name) ? al_xstrdup("<module>") : al_node_text(&file->pf, name);
     al_callsites sites;
     al_py_callsites(&file->pf, fn, &sites);
-    const al_callsite *s = labelled_site(&sites, kind, line, &file->pf);
+    const char *why = NULL;
+    const al_callsite *s = labelled_site(&sites, &label, &why);
     al_site_cost *r;
     if (s) {
         r = row_for(out, path, fname, al_py_def_row(fn), kind, s->start, s->end, false);
@@ -432,7 +441,7 @@ static void place_labelled(al_site_costs *out, const al_trace *t, const al_trace
         r = row_for(out, path, fname, al_py_def_row(fn), kind, ts_node_start_byte(fn),
                     ts_node_end_byte(fn), true);
         r->line = al_py_def_row(fn);
-        r->why = "labelled by the companion at a line without a call of its kind";
+        r->why = why;
     }
     r->labelled = true;
     r->invocations++;

@@ -101,7 +101,7 @@ static void test_legacy_layout(void **state)
     static const char legacy[] =
         "[{\"name\": \"aten::zeros\", \"ph\": \"X\", \"ts\": 10, \"dur\": 4, \"tid\": 1, "
         "\"pid\": \"CPU functions\", \"args\": {}},\n"
-        "{\"name\": \"alloclint.site:zeros:/x/step.py:5\", \"ph\": \"X\", \"ts\": 9, "
+        "{\"name\": \"alloclint.site:zeros:5:::/x/step.py\", \"ph\": \"X\", \"ts\": 9, "
         "\"dur\": 6, \"tid\": 1, \"pid\": \"CPU functions\", \"args\": {}}]";
     al_trace t;
     al_trace_error err;
