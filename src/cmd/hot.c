@@ -88,9 +88,14 @@ static void verdict_of(verdicts *v, hot_row *row)
     const al_site_cost *s = row->site;
     if (s->by_function) {
         al_strbuf sb = {0};
-        al_strbuf_printf(&sb, "the trace puts this function's calls of `%s` on no one of its %zu "
-                              "sites: %s",
-                         s->kind, s->sharing, s->why ? s->why : "not split");
+        if (s->sharing)
+            al_strbuf_printf(&sb, "the trace cannot put this function's calls of `%s` on one of "
+                                  "its %zu sites: %s",
+                             s->kind, s->sharing, s->why ? s->why : "not split");
+        else
+            al_strbuf_printf(&sb, "the trace's calls of `%s` match no call in the function's "
+                                  "body: %s",
+                             s->kind, s->why ? s->why : "not split");
         row->reason = al_strbuf_detach(&sb);
         return;
     }

@@ -296,11 +296,51 @@ static void the_validator_rejects_broken_sarif(void **state)
     cJSON_Delete(doc);
 }
 
+/* With a profile: each measured result carries its cost and a rank, and
+ * the log stays valid. */
+static void profiled_sarif_is_valid_and_ranked(void **state)
+{
+    (void)state;
+    char args[2048];
+    snprintf(args, sizeof args, "check --no-cache --output-format sarif --profile '%s' '%s'",
+             PROFILE_TRACE, PROFILE_PROJECT);
+    char *out = run_capture(args);
+    assert_non_null(out);
+    cJSON *doc = cJSON_Parse(out);
+    free(out);
+    assert_non_null(doc);
+    int n = validate_doc(doc);
+    if (n)
+        fail_msg("%d schema violations; first: %s", n, first_error);
+    cJSON *results = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0),
+                                         "results");
+    int ranked = 0;
+    double last = 101;
+    cJSON *res;
+    cJSON_ArrayForEach(res, results)
+    {
+        cJSON *rank = cJSON_GetObjectItem(res, "rank");
+        if (!rank)
+            continue;
+        ranked++;
+        /* Costliest first. */
+        assert_true(rank->valuedouble <= last);
+        last = rank->valuedouble;
+        cJSON *cost = cJSON_GetObjectItem(cJSON_GetObjectItem(res, "properties"), "cost");
+        assert_non_null(cost);
+        assert_non_null(cJSON_GetObjectItem(cost, "removable_gpu_us"));
+        assert_string_equal(cJSON_GetObjectItem(cost, "attribution")->valuestring, "line");
+    }
+    assert_true(ranked >= 4);
+    cJSON_Delete(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(output_is_valid_sarif),
         cmocka_unit_test(the_validator_rejects_broken_sarif),
+        cmocka_unit_test(profiled_sarif_is_valid_and_ranked),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
