@@ -1,5 +1,6 @@
 #include "check.h"
 #include "check_run.h"
+#include "phase.h"
 
 #include "../analysis/core/index.h"
 #include "../analysis/core/ops.h"
@@ -113,32 +114,6 @@ static char *diff_path(const char *path)
     while (*p == '/')
         p++; /* outside the current directory: the best a patch can say */
     return al_xstrdup(p);
-}
-
-/* ALLOCLINT_TIMING=1: each phase's wall time on stderr, for bench/. */
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static double cpu_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-void al_check_phase_done(const char *name, double *since)
-{
-    static int enabled = -1;
-    if (enabled < 0)
-        enabled = getenv("ALLOCLINT_TIMING") != NULL;
-    double t = now_seconds();
-    if (enabled)
-        fprintf(stderr, "alloclint: timing: %-10s %.3f s\n", name, t - *since);
-    *since = t;
 }
 
 static void run_free(run *r)
@@ -502,7 +477,7 @@ static bool load_profile(run *r)
         r->profile = NULL;
         return false;
     }
-    al_check_phase_done("profile", &r->clock);
+    al_phase_done("profile", &r->clock);
     return true;
 }
 
@@ -700,7 +675,7 @@ int al_check_run(const al_check_options *o)
         fprintf(stderr, "alloclint: error: built-in op table: %s\n", operr.message);
         goto done;
     }
-    r.clock = now_seconds();
+    r.clock = al_phase_now();
     r.started = al_file_stamp_now();
     r.from_stdin = (o->paths.n == 1 && !strcmp(o->paths.items[0], "-")) ||
                    (o->paths.n == 0 && o->stdin_filename);
@@ -719,7 +694,7 @@ int al_check_run(const al_check_options *o)
         found.stamps = r.cache_dir != NULL; /* for the cache's comparison */
         al_discover(&r.files, roots, o->paths.n ? o->paths.n : 1, &found);
     }
-    al_check_phase_done("discover", &r.clock);
+    al_phase_done("discover", &r.clock);
     for (size_t i = 0; i < r.files.n_errors; i++) {
         fprintf(stderr, "alloclint: error: %s\n", r.files.errors[i]);
         r.error = true;
@@ -761,11 +736,11 @@ int al_check_run(const al_check_options *o)
         rc = add_noqa(&r);
         goto done;
     }
-    al_check_phase_done("configure", &r.clock);
+    al_phase_done("configure", &r.clock);
     if (r.cache_dir)
         al_check_cache_open(&r);
     read_schemas(&r);
-    al_check_phase_done("schemas", &r.clock);
+    al_phase_done("schemas", &r.clock);
     if (o->profiles.n && !load_profile(&r))
         goto done;
     /* The configuration's unsafe-fixes counts for the marks and summary
@@ -782,15 +757,15 @@ int al_check_run(const al_check_options *o)
     r.report = al_report_new(&(al_report_options){o->format, true, r.unsafe_fixes, o->statistics,
                                                   color, r.rule_info, al_rules_count,
                                                   o->profiles.n > 0, by_cost});
-    double cpu0 = cpu_seconds();
+    double cpu0 = al_phase_cpu();
     check_files(&r);
-    al_check_phase_done("check", &r.clock);
+    al_phase_done("check", &r.clock);
     if (getenv("ALLOCLINT_TIMING")) {
         /* Where the check's CPU time went: the parser, and the rest. */
         unsigned long long files, bytes;
         double parse;
         al_pyfile_parse_stats(&files, &bytes, &parse);
-        double cpu = cpu_seconds() - cpu0;
+        double cpu = al_phase_cpu() - cpu0;
         fprintf(stderr, "alloclint: timing: parse      %llu Python parses, %.1f MB, %.3f s CPU\n",
                 files, (double)bytes / 1e6, parse);
         fprintf(stderr, "alloclint: timing: analysis   %.3f s CPU (the check's CPU time but parsing)\n",
@@ -802,7 +777,7 @@ int al_check_run(const al_check_options *o)
         fprintf(stderr, "alloclint: %s\n", stats);
     }
     write_output(&r);
-    al_check_phase_done("report", &r.clock);
+    al_phase_done("report", &r.clock);
     if (r.profile && !o->quiet) {
         al_strbuf notes = {0};
         al_profile_notes(r.profile, &notes);

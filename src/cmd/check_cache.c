@@ -1,4 +1,5 @@
 #include "check_run.h"
+#include "phase.h"
 
 #include "../base/version.h"
 
@@ -47,7 +48,7 @@ void al_check_cache_open(run *r)
         fputs(r->loader.warnings.data, stderr);
     al_strbuf_free(&r->loader.warnings);
     double *clock = &r->clock;
-    al_check_phase_done("cache", clock);
+    al_phase_done("cache", clock);
     al_file_hash *known = al_xcalloc_filled(r->files.n ? r->files.n : 1, sizeof *known);
     for (size_t i = 0; i < r->files.n; i++)
         known[i].ok = al_cache_stamped(r->cache, r->files.paths[i], &known[i].stamp,
@@ -59,12 +60,12 @@ void al_check_cache_open(run *r)
     al_hash_files(r->files.paths, r->files.n, o->threads, known, r->files.seen,
                   r->hashes_from_jobs, h);
     free(known);
-    al_check_phase_done("hash", clock);
+    al_phase_done("hash", clock);
     if (!r->hashes_from_jobs)
         r->fingerprint = al_cachekey_project(&r->files, h);
     r->project_ok = !r->hashes_from_jobs && r->fingerprint == al_cache_fingerprint(r->cache) &&
                     al_cachekey_deps_unchanged(r->cache, &r->files, h);
-    al_check_phase_done("deps", clock);
+    al_phase_done("deps", clock);
     al_cache_keep_project(r->cache, r->project_ok);
     r->hashes = h;
 }
@@ -106,7 +107,7 @@ void al_check_cache_lookup(run *r, al_file_job *jobs)
             r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,
                                              &h[i].stamp, r->started);
     }
-    al_check_phase_done("lookup", clock);
+    al_phase_done("lookup", clock);
 }
 
 /* Keeps a result analysed this run, when it said nothing on stderr and

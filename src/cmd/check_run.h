@@ -1,9 +1,11 @@
 /* What one `check` run holds, shared by check.c and the cache's part of
- * the run (check_cache.c); nothing outside cmd/ sees it. */
+ * the run (check_cache.c, which needs no more of check.c than this); nothing
+ * outside cmd/ sees it. */
 #ifndef ALLOCLINT_CHECK_RUN_H
 #define ALLOCLINT_CHECK_RUN_H
 
-#include "check.h"
+#include "options.h"
+#include "../run/config.h"
 #include "../analysis/core/index.h"
 #include "../analysis/core/ops.h"
 #include "../front/cxx/compdb.h"
@@ -57,9 +59,6 @@ typedef struct {
     bool hashes_from_jobs; /* an empty cache: hashes come from the jobs' reads */
     al_profile *profile; /* --profile: the traces' costs per site; NULL without */
 } run;
-
-/* ALLOCLINT_TIMING=1: the phase's wall time on stderr; restarts *since. */
-void al_check_phase_done(const char *name, double *since);
 
 /* The cache: read on a thread while the walk runs, opened (the files
  * hashed, the project compared) before the check, asked per file, given
