@@ -1,6 +1,7 @@
 #include "explain.h"
 
 #include "../analysis/cxx/buffer.h"
+#include "../analysis/python/loops.h"
 #include "../analysis/python/module.h"
 #include "../analysis/python/proofs.h"
 #include "../base/paths.h"
@@ -51,8 +52,8 @@ static void judge(al_explain_item *it, al_proof proof, const char *evidence, siz
     case AL_PROOF_OUTPUT_ONLY:
         it->verdict = AL_EXPLAIN_LIKELY;
         it->fix = "unsafe";
-        al_strbuf_printf(&sb, "it is passed as an output to %s on line %zu before any read; not "
-                              "proved: %s",
+        al_strbuf_printf(&sb, "it is %s %s on line %zu before any read; not proved: %s",
+                         al_evidence_is_loop(evidence) ? "written by" : "passed as an output to",
                          evidence ? evidence : "an op", evidence_row,
                          why ? why : "that every element is written");
         break;
@@ -211,6 +212,7 @@ static void python_allocations(const al_source *src, al_pymodule *m, const al_py
             al_strbuf_printf(&ev, "%s by %s", b->proof == AL_PROOF_FULL_WRITE ? "written whole"
                                               : b->proof == AL_PROOF_UNREAD   ? "never read"
                                               : b->proof == AL_PROOF_GUARDED  ? "read only where written"
+                                              : al_evidence_is_loop(b->evidence) ? "written, if the assumption holds,"
                                                                               : "passed as an output",
                              b->evidence);
             step(&it, NULL, b->evidence_row, b->proof == AL_PROOF_FULL_WRITE &&

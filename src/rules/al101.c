@@ -4,6 +4,7 @@
 #include "rules.h"
 
 #include "../analysis/python/lifetime.h"
+#include "../analysis/python/loops.h"
 
 #include "../base/util.h"
 
@@ -239,8 +240,9 @@ void al_rule_al101(const al_rule_input *in, al_findings *out)
         al_strbuf why = {0};
         if (b->proof == AL_PROOF_OUTPUT_ONLY) {
             tier = AL_FIX_UNSAFE;
-            al_strbuf_printf(&why, "is passed as an output to %s on line %zu before any read, "
-                                   "but alloclint cannot prove that it writes every element",
+            al_strbuf_printf(&why, "is %s %s on line %zu before any read, but alloclint cannot "
+                                   "prove that it writes every element",
+                             al_evidence_is_loop(b->evidence) ? "written by" : "passed as an output to",
                              b->evidence ? b->evidence : "an op", b->evidence_row);
             if (b->why)
                 al_strbuf_printf(&why, " (%s)", b->why);

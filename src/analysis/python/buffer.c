@@ -3,6 +3,7 @@
 
 #include "closures.h"
 #include "extent.h"
+#include "loops.h"
 #include "module.h"
 #include "rebinding.h"
 #include "uses.h"
@@ -98,6 +99,7 @@ typedef struct {
     char *unread_assumes; /* what that callee's summary assumes, or NULL */
     al_chain unread_chain;
     al_buffer_desc desc;
+    const al_alloc_site *site; /* the allocation (NULL for a parameter) */
     unsigned char *refill_at; /* per node: 1 fill of a still-zero buffer, 2 not */
     al_launch_pairs pairs; /* launches that store a region of it, and their pairs */
 } actx;
@@ -519,79 +521,22 @@ static void transfer(actx *a, int idx, const bstate *in, bstate *out)
 }
 
 /* ------------------------------------------------------------------ */
-/* Loops that cover a dimension: for i in range(n): buf[i] = ...        */
-
-/* The subscript a statement of a loop body writes through: `x[i] = ...`
- * or `x[i].copy_(...)`, else a null node. */
-static TSNode written_subscript(const al_pyfile *pf, TSNode st)
-{
-    if (!al_node_is(st, "expression_statement"))
-        return (TSNode){0};
-    TSNode e = ts_node_named_child(st, 0);
-    if (al_node_is(e, "assignment") && al_node_is(al_node_field(e, "left"), "subscript"))
-        return al_node_field(e, "left");
-    if (al_node_is(e, "call")) {
-        TSNode fn = al_node_field(e, "function");
-        if (al_node_is(fn, "attribute")) {
-            size_t ml;
-            const char *m = al_node_ptr(pf, al_node_field(fn, "attribute"), &ml);
-            TSNode obj = al_node_field(fn, "object");
-            if (al_str_in_list(al_full_write_methods, m, ml) && al_node_is(obj, "subscript"))
-                return obj;
-        }
-    }
-    return (TSNode){0};
-}
-
-/* The region written by `for i in range(..)` over the whole loop for the
- * name `target`, or -1. */
-static int loop_cover(actx *a, TSNode loop, const char *target, size_t tlen)
-{
-    const al_pyfile *pf = a->f->env->pf;
-    TSNode left = al_node_field(loop, "left"), right = al_node_field(loop, "right");
-    if (!al_node_is(left, "identifier") || !al_node_is(right, "call"))
-        return -1;
-    if (!al_node_text_eq(pf, al_node_field(right, "function"), "range"))
-        return -1;
-    al_py_args args;
-    al_py_args_read(right, &args);
-    if (args.splat || args.nkw || args.npos < 1 || args.npos > 2)
-        return -1; /* range(a, b, step) is not one block */
-    al_loop_subst ls;
-    memset(&ls, 0, sizeof ls);
-    ls.var = al_node_ptr(pf, left, &ls.var_len);
-    if (args.npos == 1) {
-        ls.lo = (al_sym){NULL, 0};
-        ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[0]);
-    } else {
-        ls.lo = al_sym_parse(pf, &a->f->strs, args.pos[0]);
-        ls.hi = al_sym_parse(pf, &a->f->strs, args.pos[1]);
-    }
-    TSNode body = al_node_field(loop, "body");
-    if (al_py_has_jump(body) || al_assigns_name(pf, body, ls.var, ls.var_len))
-        return -1;
-    uint32_t n = ts_node_named_child_count(body);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode sub = written_subscript(pf, ts_node_named_child(body, i));
-        if (ts_node_is_null(sub))
-            continue;
-        TSNode base = al_node_field(sub, "value");
-        if (!al_node_is(base, "identifier") || !name_eq(pf, base, target, tlen))
-            continue;
-        /* `buf[i, i]` is a diagonal and `buf[i, idx[i]]` a scatter: the
-         * loop variable must index exactly one dimension, bare. */
-        if (al_count_name(pf, sub, ls.var, ls.var_len) != 1)
-            continue;
-        ls.used = false;
-        al_region r = al_extents_subscript(&a->ext, sub, &ls);
-        if (!r.unknown && ls.used)
-            return al_region_id(&a->ext, r);
-    }
-    return -1;
-}
-
-/* ------------------------------------------------------------------ */
 /* Per-allocation analysis                                              */
+
+/* The write of a loop's passes together, at its exit. */
+static void loop_write(actx *a, bstate *s, const al_loop_cover *c, size_t row)
+{
+    bool first = !a->evidence;
+    apply_write(a, s, c->region, c->form, row, NULL);
+    if (c->assumes && !a->why)
+        a->why = al_xstrdup(c->assumes);
+    if (first && a->evidence && c->chunk)
+        al_chain_add(&a->chain, a->f->env->path, row,
+                     "each pass writes `%s`, one chunk of `%s`; the passes start at the range's "
+                     "start and step by `%s` up to the bound, so together they write it all%s",
+                     c->chunk, c->size, c->size,
+                     c->assumes ? "" : " (the size is not negative, and a zero one raises)");
+}
 
 static void propagate(actx *a, int from, const bstate *out, int *work, size_t *nwork,
                       bool *queued)
@@ -606,10 +551,11 @@ static void propagate(actx *a, int from, const bstate *out, int *work, size_t *n
             for (int j = 0; j < edge.nal; j++) {
                 if (!edge.al[j].must || edge.al[j].kind != AL_ALIAS_SAME)
                     continue;
-                int rid = loop_cover(a, node->ast, edge.al[j].name, edge.al[j].len);
-                if (rid >= 0) {
-                    apply_write(a, &edge, rid, "the loop over `range(...)`", al_node_row(node->ast),
-                                NULL);
+                al_loop_cover c;
+                if (al_loop_covers(a->f->env->pf, a->f->func, &a->ext, a->site, node->ast,
+                                   edge.al[j].name, edge.al[j].len, &c)) {
+                    loop_write(a, &edge, &c, al_node_row(node->ast));
+                    al_loop_cover_free(&c);
                     break;
                 }
             }
@@ -699,6 +645,7 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     const char *root = al_node_ptr(env->pf, b.site.target, &root_len);
     bool zeros = al_factory_is_zeros(b.site.factory);
     init_actx(&a, f, root, root_len, zeros);
+    a.site = &b.site;
     a.alloc_node = node_idx;
     a.desc.site = &b.site;
     /* `n -= 1` after `zeros(n)`: later writes' `n` is another size. */

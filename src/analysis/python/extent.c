@@ -235,6 +235,13 @@ static bool parse_slice(al_extents *x, TSNode n, int dim, al_dimspec *out)
 static bool parse_dimspec(al_extents *x, TSNode n, int dim, al_loop_subst *ls, al_dimspec *out)
 {
     memset(out, 0, sizeof *out);
+    if (ls && !ts_node_is_null(ls->spec) && al_py_node_eq(n, ls->spec)) {
+        ls->used = true;
+        out->lo = ls->lo;
+        set_hi(x, dim, ls->hi, out);
+        set_range_kind(out);
+        return true;
+    }
     if (al_node_is(n, "slice"))
         return parse_slice(x, n, dim, out);
     /* An index: only plain names, attributes, constants and +/- constants

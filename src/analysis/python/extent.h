@@ -61,10 +61,12 @@ typedef struct {
     size_t nreg, capreg;
 } al_extents;
 
-/* `for i in range(lo, hi)`: the loop variable stands for that range. */
+/* `for i in range(lo, hi)`: the loop variable stands for that range; a
+ * chunk loop's slice (spec, when set) stands for it too. */
 typedef struct {
     const char *var;
     size_t var_len;
+    TSNode spec;
     al_sym lo, hi;
     bool used; /* set when a subscript used the variable */
 } al_loop_subst;
