@@ -198,15 +198,28 @@ static void python_allocations(const al_source *src, al_pymodule *m, const al_py
                          bound ? "`" : "a buffer ", a->name, bound ? "`" : "");
         step(&it, NULL, al_node_row(a->call), false, sb.data);
         al_strbuf_free(&sb);
+        bool other = b->proof == AL_PROOF_BLOCKED && b->shown_row &&
+                     (b->shown_block != b->block || b->shown_row != b->block_row);
         judge(&it, b->proof, b->evidence, b->evidence_row, b->why,
-              al_block_reason_text(b->block), b->block_row);
+              al_block_reason_text(other ? b->shown_block : b->block),
+              other ? b->shown_row : b->block_row);
         if (b->proof == AL_PROOF_BLOCKED) {
             al_strbuf bl = {0};
-            char *text = line_text(src, b->block_row);
-            al_strbuf_printf(&bl, "%s: `%s`", al_block_reason_text(b->block), text);
+            size_t row = other ? b->shown_row : b->block_row;
+            char *text = line_text(src, row);
+            al_strbuf_printf(&bl, "%s: `%s`", al_block_reason_text(other ? b->shown_block : b->block),
+                             text);
             free(text);
-            step(&it, NULL, b->block_row, false, bl.data);
+            step(&it, NULL, row, false, bl.data);
             al_strbuf_free(&bl);
+            if (other) {
+                /* The first found, and what its chain says. */
+                text = line_text(src, b->block_row);
+                al_strbuf_printf(&bl, "also %s: `%s`", al_block_reason_text(b->block), text);
+                free(text);
+                step(&it, NULL, b->block_row, false, bl.data);
+                al_strbuf_free(&bl);
+            }
         } else if (b->evidence) {
             al_strbuf ev = {0};
             al_strbuf_printf(&ev, "%s by %s", b->proof == AL_PROOF_FULL_WRITE ? "written whole"

@@ -27,7 +27,8 @@
 # reported: the list holds no memory of its own), and a fill that a second
 # Triton kernel reads only where a first one stored (proved, both launches
 # and the ranges shown) or not, the statement between them named; text
-# and JSON against golden files
+# and JSON against golden files; a buffer accumulated into and then returned
+# (the accumulation named, the escape after it also shown);
 # (UPDATE_GOLDEN=1 rewrites them), and the exit codes.
 set -u
 bin=$1
@@ -45,7 +46,7 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             dispatch.py:23:declared_type returns.py:14:default_none returns.py:26:method_meet \
             tiles.py:18:tile_cover library_methods.py:12:method_contract \
             library_methods.py:18:part_contract grad_callers.py:7:grad_callers \
-            grad_callers.py:25:stream_read stacks.py:7:gathered_stack \
+            grad_callers.py:25:stream_read stacks.py:7:gathered_stack blockers.py:7:accumulated \
             stacks.py:14:existing_elements splits.py:31:guarded_pair splits.py:40:unpaired; do
     file=${case%%:*}
     rest=${case#*:}

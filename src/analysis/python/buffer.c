@@ -76,6 +76,8 @@ typedef struct {
     bool blocked;
     al_block_reason reason;
     size_t reason_row;
+    size_t seen_row[AL_BLOCK_NOT_FOUND + 1]; /* per reason, its first row (0: not seen) */
+    bool seen[AL_BLOCK_NOT_FOUND + 1];
     char *block_why;      /* what the blocking use does, when a callee told */
     al_chain block_chain; /* ... and the callees behind it */
     bool accumulated;
@@ -213,6 +215,10 @@ static bool join(bstate *into, const bstate *from)
 
 static void block(actx *a, al_block_reason reason, size_t row)
 {
+    if (!a->seen[reason]) {
+        a->seen[reason] = true;
+        a->seen_row[reason] = row;
+    }
     if (!a->blocked) {
         a->blocked = true;
         a->reason = reason;
@@ -223,8 +229,10 @@ static void block(actx *a, al_block_reason reason, size_t row)
 /* A block by a use: its callees' reasons are kept, to explain it. */
 static void block_by(actx *a, al_block_reason reason, const al_use *e)
 {
-    if (a->blocked)
+    if (a->blocked) {
+        block(a, reason, e->row); /* seen, for the explanation */
         return;
+    }
     block(a, reason, e->row);
     a->block_why = e->why ? al_xstrdup(e->why) : NULL;
     al_chain_append(&a->block_chain, &e->chain);
@@ -393,7 +401,9 @@ static int closure_call_uses(actx *a, int idx, const bstate *in, al_use *evs, in
 static void block_use(actx *a, const bstate *s, al_block_reason r, const al_use *e)
 {
     const struct al_stored_launch *l = al_pairs_stored(&a->pairs, s->guard);
-    if (l && !a->blocked) {
+    if (l && a->blocked) {
+        block(a, AL_BLOCK_CALLEE, l->row);
+    } else if (l) {
         block(a, AL_BLOCK_CALLEE, l->row);
         a->block_why = al_pairs_block_why(&a->pairs, l);
         al_chain_append(&a->block_chain, &l->chain);
@@ -632,6 +642,22 @@ static void free_actx(actx *a)
 
 static void function_facts(fctx *f);
 
+/* The reason that explains a block best: a callee that leaves elements,
+ * then an accumulation, a read, a callee not found, an escape. */
+static void shown_block(const actx *a, al_buffer *b)
+{
+    static const al_block_reason order[] = {AL_BLOCK_CALLEE, AL_BLOCK_ACCUMULATE, AL_BLOCK_READ,
+                                            AL_BLOCK_NOT_FOUND, AL_BLOCK_ESCAPE, AL_BLOCK_GLOBAL};
+    b->shown_block = b->block;
+    b->shown_row = b->block_row;
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (a->seen[order[i]] && a->seen_row[order[i]]) {
+            b->shown_block = order[i];
+            b->shown_row = a->seen_row[order[i]];
+            return;
+        }
+}
+
 static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
 {
     const al_file_env *env = f->env;
@@ -675,6 +701,7 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
         b.proof = AL_PROOF_BLOCKED;
         b.block = a.reason;
         b.block_row = a.reason_row;
+        shown_block(&a, &b);
     } else if (a.completed_unsafe) {
         b.proof = AL_PROOF_OUTPUT_ONLY;
     } else if (a.completed_safe) {

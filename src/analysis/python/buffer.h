@@ -29,8 +29,13 @@ typedef enum {
 typedef struct {
     al_alloc_site site;
     al_proof proof;
-    al_block_reason block;
+    al_block_reason block; /* the first thing found to need the initial value */
     size_t block_row;
+    /* What explains it best when several did (a kernel that leaves elements,
+     * an accumulation and a read say more than an escape after them): the
+     * reason `explain` and `hot` give. */
+    al_block_reason shown_block;
+    size_t shown_row;
     char *evidence; /* what proved the write, e.g. "`copy_`" */
     size_t evidence_row;
     char *why;      /* OUTPUT_ONLY: what could not be proved; BLOCKED: what the
