@@ -19,7 +19,9 @@ static const char *const META_ATTRS[] = {
 static const char *const META_METHODS[] = {
     "size", "dim", "numel", "nelement", "data_ptr", "stride", "element_size",
     "is_contiguous", "get_device", "storage_offset", "untyped_storage", "is_pinned",
-    "is_floating_point", "is_complex", "type", "record_stream", "ndimension", NULL};
+    "is_floating_point", "is_complex", "type", "record_stream", "ndimension",
+    /* a new tensor of its dtype and device */
+    "new_empty", "new_zeros", "new_ones", "new_full", "new_tensor", NULL};
 static const char *const PARTIAL_WRITE_METHODS[] = {
     "index_copy_", "index_fill_", "masked_fill_", "masked_scatter_", "scatter_",
     "index_put_", "put_", "fill_diagonal_", "tril_", "triu_", NULL};
@@ -37,6 +39,11 @@ static const char *const OPAQUE_METHODS[] = {
 static const char *const META_FUNCS[] = {
     "len", "isinstance", "id", "type", "hasattr", "torch.is_tensor",
     "torch.is_floating_point", "torch.numel", NULL};
+/* Factories that take their input's shape, dtype, device and strides, and
+ * none of its values (for their first argument). */
+static const char *const LIKE_FUNCS[] = {
+    "torch.empty_like", "torch.zeros_like", "torch.ones_like", "torch.full_like",
+    "torch.rand_like", "torch.randn_like", "torch.randint_like", NULL};
 static const char *const ESCAPE_PARENTS[] = {
     "return_statement", "yield", "list", "tuple", "set", "dictionary", "pair",
     "expression_list", "list_splat", "dictionary_splat", "await", "named_expression",
@@ -520,7 +527,7 @@ static al_use arg_use(const al_use_ctx *c, TSNode call, int pos, TSNode kw, al_a
         out_op = schemas ? al_ops_find_output(schemas, name, pos, kwp, kwlen) : NULL;
     }
     char what[200];
-    if (name && in_list_z(META_FUNCS, name)) {
+    if (name && (in_list_z(META_FUNCS, name) || (pos == 0 && !kwp && in_list_z(LIKE_FUNCS, name)))) {
         e = make(AL_USE_META, call);
     } else if (out_op) {
         if (kwp)
