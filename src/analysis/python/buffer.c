@@ -688,11 +688,12 @@ static void consider_alloc(fctx *f, al_buffers *out, int node_idx)
     transfer(&a, node_idx, &empty, &first);
     run(&a, node_idx, &first);
     captured_early(&a, root, root_len, f->cfg.nodes[node_idx].eval);
-    /* Escaped or accumulated into: someone else may have written it. */
-    bool trust_zero = !(a.blocked && (a.reason == AL_BLOCK_ESCAPE || a.reason == AL_BLOCK_GLOBAL ||
-                                      a.reason == AL_BLOCK_NOT_FOUND ||
-                                      a.reason == AL_BLOCK_ACCUMULATE)) &&
-                      !a.accumulated;
+    /* Escaped on some path: someone else may have written it. An accumulation is the
+     * code's own write, seen on the path: a fill after it finds the state
+     * dirty (refill_at 2), and one before it is redundant whatever the sum
+     * does next. */
+    bool trust_zero = !a.seen[AL_BLOCK_ESCAPE] && !a.seen[AL_BLOCK_GLOBAL] &&
+                      !a.seen[AL_BLOCK_NOT_FOUND];
     for (size_t i = 0; trust_zero && a.refill_at && i < f->cfg.n; i++)
         if (a.refill_at[i] == 1)
             AL_PUSH(b.zero_refills, b.n_zero_refills, b.cap_zero_refills, f->cfg.nodes[i].eval);

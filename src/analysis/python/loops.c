@@ -393,7 +393,15 @@ static bool bound_is_extent(const loopctx *lc, al_extents *x, const al_alloc_sit
         *out = b;
         return true;
     }
-    if (!invariant(lc, bound))
+    if (!invariant(lc, bound) || !site)
+        return false;
+    /* The size as it was at the allocation: not when a name it reads is
+     * bound again after it (`n = n - 1`: the loop's n is another size). */
+    TSNode made_of = like_factory(site) ? (site->args.npos >= 1 ? site->args.pos[0] : (TSNode){0})
+                                        : site->size_multiple ? al_node_field(site->call, "arguments")
+                                                              : site->size_expr;
+    if (ts_node_is_null(made_of) ||
+        !ts_node_is_null(al_rebound_after(lc->pf, lc->func, site->stmt, made_of)))
         return false;
     char *bt = al_value_text(lc->pf, lc->func, lc->loop, bound);
     bool same = false;
