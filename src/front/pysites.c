@@ -23,6 +23,9 @@ static bool call_ends_value(const char *open, const char *end)
         }
         break;
     }
+    /* `torch.zeros(n) if c else None`: a conditional allocation. */
+    if (q + 3 < end && q[0] == 'i' && q[1] == 'f' && (q[2] == ' ' || q[2] == '\t' || q[2] == '('))
+        return true;
     return q >= end || strchr("\n\r#;,)", *q);
 }
 
@@ -216,6 +219,10 @@ bool al_site_fill(const char *bytes, const char *p, const char *open, const char
     if (q == bytes)
         return false;
     char c = q[-1];
+    /* `x = None if c else torch.zeros(n)` */
+    if (q - bytes >= 5 && !memcmp(q - 4, "else", 4) && al_lex_is_blank(q[-5], false) &&
+        ctx->depth == 0 && ctx->name_target)
+        return call_ends_value(open, end);
     if (c == '=') {
         if (q - 1 > bytes && strchr("=!<>+-*/%@&|^:", q[-2]))
             return false; /* a comparison, an augmented assignment, `:=` */

@@ -138,8 +138,24 @@ bool al_alloc_site_match(const al_pyfile *pf, const al_imports *im, TSNode stmt,
     if (ts_node_is_null(asg))
         return false;
     TSNode left = al_node_field(asg, "left"), call = al_node_field(asg, "right");
+    /* A conditional allocation: the tensor, or None. Its buffer is the one
+     * the tensor's branch makes; uses are read where it exists. */
+    TSNode guard = {0};
+    bool guard_true = false;
+    if (al_node_is(call, "conditional_expression") && ts_node_named_child_count(call) == 3) {
+        TSNode a = al_py_unparen(ts_node_named_child(call, 0));
+        TSNode c = ts_node_named_child(call, 1), b = al_py_unparen(ts_node_named_child(call, 2));
+        if (al_node_is(b, "none") && al_node_is(a, "call"))
+            call = a, guard = c, guard_true = true;
+        else if (al_node_is(a, "none") && al_node_is(b, "call"))
+            call = b, guard = c, guard_true = false;
+        else
+            return false;
+    }
     if (!al_alloc_call_match(pf, im, call, out))
         return false;
+    out->guard = guard;
+    out->guard_true = guard_true;
     out->stmt = stmt;
     out->target = left;
     out->name = al_node_text(pf, left);

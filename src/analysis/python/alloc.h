@@ -49,6 +49,11 @@ typedef struct {
     al_fill_dtype fill_dtype;
     TSNode size_expr;   /* the size argument, or null */
     bool size_multiple; /* zeros(a, b, c): the sizes are the positional arguments */
+    /* `x = torch.zeros(n) if c else None` (or `None if c else ...`): the
+     * condition, and whether the tensor is made when it holds; null for a
+     * plain allocation. */
+    TSNode guard;
+    bool guard_true;
 } al_alloc_site;
 
 /* Whether stmt is an allocation site; fills out (free it) when it is. */
