@@ -318,6 +318,9 @@ static void fill_sites_where_al101_reads_buffers(void **state)
     assert_true(fill_site("f(a, torch.zeros((n, 2), dtype=torch.int32))"));
     assert_true(fill_site("x = torch.zeros(n) \\\n"));
     assert_true(fill_site("s = f'{g(torch.zeros(n))}'"));
+    /* ...a conditional allocation, either way round... */
+    assert_true(fill_site("x = torch.zeros(n) if a else None"));
+    assert_true(fill_site("x = None if a else torch.zeros(n)"));
     /* ...not a value made and used in one expression... */
     assert_false(fill_site("return torch.zeros(n)"));
     assert_false(fill_site("x = a + torch.zeros(n)"));
@@ -327,7 +330,6 @@ static void fill_sites_where_al101_reads_buffers(void **state)
     assert_false(fill_site("x = torch.empty(n)"));
     assert_false(fill_site("x = torch.zeros(n).cuda()"));
     assert_false(fill_site("x = torch.zeros(n)[0]"));
-    assert_false(fill_site("x = torch.zeros(n) if a else None"));
     assert_false(fill_site("f(torch.zeros(n) * 2)"));
     assert_false(fill_site("f([a, torch.zeros(n)])"));
     assert_false(fill_site("f((a, torch.zeros(n)))"));

@@ -3,6 +3,7 @@
 
 #include "closures.h"
 #include "extent.h"
+#include "guards.h"
 #include "loops.h"
 #include "module.h"
 #include "rebinding.h"
@@ -548,46 +549,12 @@ static void loop_write(actx *a, bstate *s, const al_loop_cover *c, size_t row)
                      c->assumes ? "" : " (the size is not negative, and a zero one raises)");
 }
 
-/* Whether an `if`/`elif` condition's value is known where the buffer is
- * held: `x is not None` / `x is None` of a name that surely holds it, or
- * the guard of its conditional allocation (`zeros(n) if use else None`,
- * `use` not bound again since). 1 true, 0 false, -1 not known. */
-static int known_condition(const actx *a, const bstate *s, const al_cfg_node *node)
+/* guards.c's question of the state: does name surely hold the buffer? */
+static bool holds_buffer(void *ctx, const char *name, size_t len)
 {
-    const al_pyfile *pf = a->f->env->pf;
-    if (node->kind != AL_CFG_COND || ts_node_is_null(node->ast) ||
-        !(al_node_is(node->ast, "if_statement") || al_node_is(node->ast, "elif_clause")) ||
-        node->n_succ < 2 || !s->pristine)
-        return -1;
-    TSNode c = al_py_unparen(node->eval);
-    bool negate = false;
-    while (al_node_is(c, "not_operator")) {
-        negate = !negate;
-        c = al_py_unparen(al_node_field(c, "argument"));
-    }
-    int value = -1;
-    if (al_node_is(c, "comparison_operator") && ts_node_named_child_count(c) == 2) {
-        TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
-        char *op = al_node_text_compact(pf, c);
-        bool is_not = strstr(op, "isnotNone") || strstr(op, "Noneisnot");
-        bool is = !is_not && (strstr(op, "isNone") || strstr(op, "Noneis"));
-        free(op);
-        TSNode name = al_node_is(l, "none") ? r : l;
-        if ((is || is_not) && al_node_is(name, "identifier")) {
-            size_t len;
-            const char *p = al_node_ptr(pf, name, &len);
-            int k = find_alias(s, p, len);
-            if (k >= 0 && s->al[k].must && s->al[k].kind == AL_ALIAS_SAME)
-                value = is_not ? 1 : 0;
-        }
-    } else if (a->site && !ts_node_is_null(a->site->guard) && al_node_is(c, "identifier") &&
-               al_py_same_text(pf, c, a->site->guard) &&
-               ts_node_is_null(al_rebound_after(pf, a->f->func, a->site->stmt, a->site->guard))) {
-        value = a->site->guard_true ? 1 : 0;
-    }
-    if (value < 0)
-        return -1;
-    return negate ? !value : value;
+    const bstate *s = ctx;
+    int k = find_alias(s, name, len);
+    return k >= 0 && s->al[k].must && s->al[k].kind == AL_ALIAS_SAME;
 }
 
 static void propagate(actx *a, int from, const bstate *out, int *work, size_t *nwork,
@@ -596,7 +563,9 @@ static void propagate(actx *a, int from, const bstate *out, int *work, size_t *n
     const al_cfg_node *node = &a->f->cfg.nodes[from];
     /* An `if` whose condition is known where the buffer is held: the other
      * branch runs only where it is not (None instead, or never made). */
-    int known = known_condition(a, out, node);
+    int known = out->pristine ? al_guard_known(a->f->env->pf, a->f->func, node, a->site,
+                                               holds_buffer, (void *)out)
+                              : -1;
     for (size_t i = 0; i < node->n_succ; i++) {
         if ((known == 1 && i > 0) || (known == 0 && i == 0))
             continue;

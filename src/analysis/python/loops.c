@@ -435,10 +435,131 @@ static bool bound_is_extent(const loopctx *lc, al_extents *x, const al_alloc_sit
     return true;
 }
 
-/* The subscript a statement of the body writes through: `x[...] = ...` or
- * `x[...].copy_(...)` (a method that writes all of its object). */
-static TSNode written_subscript(const al_pyfile *pf, TSNode st)
+/* Whether `len(seq)` is the buffer's extent along dim: its size, or for a
+ * *_like factory its input's rows, spelled so. */
+static bool len_is_extent(const loopctx *lc, al_extents *x, const al_alloc_site *site, int dim,
+                          TSNode seq, al_sym *out)
 {
+    if (!invariant(lc, seq) || !site || like_factory(site))
+        return false;
+    TSNode sz = size_node(site, dim);
+    if (ts_node_is_null(sz) || !ts_node_is_null(al_rebound_after(lc->pf, lc->func, site->stmt,
+                                                                 site->size_multiple
+                                                                     ? al_node_field(site->call,
+                                                                                     "arguments")
+                                                                     : site->size_expr)))
+        return false;
+    char *st = al_value_text(lc->pf, lc->func, site->stmt, sz);
+    char *q = al_value_text(lc->pf, lc->func, lc->loop, seq);
+    bool same = st && q && al_value_is_first_dim_of(st, q, strlen(q));
+    /* The value texts may follow a name to its value in one place only:
+     * the name as written, when not bound again since the allocation. */
+    char *raw = al_node_text_compact(lc->pf, seq);
+    same |= st && ts_node_is_null(al_rebound_after(lc->pf, lc->func, site->stmt, seq)) &&
+            al_value_is_first_dim_of(st, raw, strlen(raw));
+    free(raw);
+    free(q);
+    free(st);
+    if (!same)
+        return false;
+    al_sym b = al_sym_parse(lc->pf, x->strs, sz);
+    if (dim < x->ndims && !al_sym_eq(b, x->shape[dim]))
+        return false;
+    if (dim >= x->ndims) {
+        if (dim != x->ndims || dim >= AL_MAX_DIMS)
+            return false;
+        x->shape[dim] = b;
+        x->ndims = dim + 1;
+    }
+    *out = x->shape[dim];
+    return true;
+}
+
+/* Whether seq is known to be a sequence whose len() counts what it
+ * yields: a literal list or tuple, a comprehension, list(...), tuple(...),
+ * sorted(...), range(...), a torch tensor, or a parameter annotated so. */
+static bool sized_sequence(const al_pyfile *pf, TSNode func, TSNode at, TSNode seq)
+{
+    static const char *const makers[] = {"list", "tuple", "sorted", "range", NULL};
+    static const char *const types[] = {"list", "List", "tuple", "Tuple", "str", "torch.Tensor",
+                                        "Tensor", NULL};
+    seq = al_py_unparen(seq);
+    if (al_node_is(seq, "list") || al_node_is(seq, "tuple") ||
+        al_node_is(seq, "list_comprehension") || al_node_is(seq, "string"))
+        return true;
+    if (al_node_is(seq, "call")) {
+        size_t len;
+        const char *name = al_py_last_name(pf, al_node_field(seq, "function"), &len);
+        TSNode fn = al_node_field(seq, "function");
+        return (al_node_is(fn, "identifier") && len && al_str_in_list(makers, name, len));
+    }
+    if (!al_node_is(seq, "identifier"))
+        return false;
+    TSNode v = al_value_single_binding(pf, func, at, seq);
+    if (!ts_node_is_null(v))
+        return sized_sequence(pf, func, v, v);
+    TSNode params = ts_node_is_null(func) ? (TSNode){0} : al_node_field(func, "parameters");
+    for (uint32_t i = 0; !ts_node_is_null(params) && i < ts_node_named_child_count(params); i++) {
+        TSNode p = ts_node_named_child(params, i);
+        if (!al_node_is(p, "typed_parameter") && !al_node_is(p, "typed_default_parameter"))
+            continue;
+        TSNode id = al_node_is(p, "typed_parameter") ? ts_node_named_child(p, 0)
+                                                     : al_node_field(p, "name");
+        if (!al_node_is(id, "identifier") || !al_py_same_text(pf, id, seq))
+            continue;
+        char *t = al_node_text_compact(pf, al_node_field(p, "type"));
+        size_t k = strcspn(t, "[|");
+        bool yes = al_str_in_list(types, t, k);
+        free(t);
+        return yes;
+    }
+    return false;
+}
+
+/* The subscript a statement of the body writes through: `x[...] = ...` or
+ * `x[...].copy_(...)` (a method that writes all of its object); or an
+ * if/elif/else, with an else, each of whose branches holds such a
+ * statement of its own writing the same subscript (the first branch's is
+ * returned: every pass takes one branch, and each writes). */
+static TSNode written_subscript(const al_pyfile *pf, TSNode st, int depth)
+{
+    if (al_node_is(st, "if_statement") && depth < 4) {
+        size_t nalts = al_node_field_children(st, "alternative", NULL, 0);
+        TSNode alts[16];
+        if (nalts == 0 || nalts > 16)
+            return (TSNode){0};
+        al_node_field_children(st, "alternative", alts, nalts);
+        if (!al_node_is(alts[nalts - 1], "else_clause"))
+            return (TSNode){0};
+        TSNode blocks[17];
+        blocks[0] = al_node_field(st, "consequence");
+        for (size_t i = 0; i < nalts; i++)
+            blocks[i + 1] = al_node_is(alts[i], "else_clause") ? al_node_field(alts[i], "body")
+                                                               : al_node_field(alts[i], "consequence");
+        TSNode first = {0};
+        char *want = NULL;
+        bool all = true;
+        for (size_t b = 0; b <= nalts && all; b++) {
+            TSNode found = {0};
+            uint32_t k = ts_node_named_child_count(blocks[b]);
+            for (uint32_t i = 0; i < k && ts_node_is_null(found); i++)
+                found = written_subscript(pf, ts_node_named_child(blocks[b], i), depth + 1);
+            if (ts_node_is_null(found) || al_py_has_jump(blocks[b])) {
+                all = false;
+                break;
+            }
+            char *t = al_node_text_compact(pf, found);
+            if (!want) {
+                want = t;
+                first = found;
+            } else {
+                all = !strcmp(t, want);
+                free(t);
+            }
+        }
+        free(want);
+        return all ? first : (TSNode){0};
+    }
     if (!al_node_is(st, "expression_statement"))
         return (TSNode){0};
     TSNode e = ts_node_named_child(st, 0);
@@ -457,31 +578,41 @@ static TSNode written_subscript(const al_pyfile *pf, TSNode st)
     return (TSNode){0};
 }
 
-typedef enum { PLAIN, STEPPED, CDIV } loop_form;
+typedef enum { PLAIN, STEPPED, CDIV, ENUMERATE } loop_form;
 
 static const char LOOP_PLAIN[] = "the loop over `range(...)`";
 static const char LOOP_STEPPED[] = "the chunk loop over `range(start, n, C)`";
 static const char LOOP_CDIV[] = "the chunk loop over `range(cdiv(n, C))`";
+static const char LOOP_ENUMERATE[] = "the loop over `enumerate(...)`";
 
 bool al_evidence_is_loop(const char *evidence)
 {
     return evidence && (!strcmp(evidence, LOOP_PLAIN) || !strcmp(evidence, LOOP_STEPPED) ||
-                        !strcmp(evidence, LOOP_CDIV));
+                        !strcmp(evidence, LOOP_CDIV) || !strcmp(evidence, LOOP_ENUMERATE));
 }
 
 typedef struct {
     loop_form form;
     TSNode lo, bound, chunk; /* range's start (may be null), n and C */
+    TSNode seq;              /* enumerate's sequence */
 } loop_shape;
 
 static bool read_loop(const loopctx *lc, TSNode right, loop_shape *s)
 {
     memset(s, 0, sizeof *s);
-    if (!al_node_is(right, "call") || !al_node_text_eq(lc->pf, al_node_field(right, "function"),
-                                                       "range"))
+    if (!al_node_is(right, "call"))
         return false;
     al_py_args args;
     al_py_args_read(right, &args);
+    if (al_node_text_eq(lc->pf, al_node_field(right, "function"), "enumerate")) {
+        if (args.splat || args.nkw || args.npos != 1)
+            return false; /* enumerate(seq, start) is not the rows from 0 */
+        s->form = ENUMERATE;
+        s->seq = al_py_unparen(args.pos[0]);
+        return true;
+    }
+    if (!al_node_text_eq(lc->pf, al_node_field(right, "function"), "range"))
+        return false;
     if (args.splat || args.nkw || args.npos < 1 || args.npos > 3)
         return false;
     if (args.npos == 3) {
@@ -518,7 +649,7 @@ static int pass_dim(const loopctx *lc, TSNode sub, const loop_shape *s, TSNode *
         if (al_node_is(sp, "ellipsis"))
             return -1; /* which dimension it is would depend on the rank */
         bool moves = false;
-        if (s->form == PLAIN) {
+        if (s->form == PLAIN || s->form == ENUMERATE) {
             moves = al_count_name(lc->pf, sp, lc->var, lc->var_len) > 0;
             if (moves && !is_var(lc, al_py_unparen(sp)))
                 return -1; /* `buf[i + 1]`, `buf[idx[i]]`: not the loop's range */
@@ -561,6 +692,14 @@ bool al_loop_covers(const al_pyfile *pf, TSNode func, al_extents *x, const al_al
     out->region = -1;
     TSNode left = al_node_field(loop, "left"), right = al_node_field(loop, "right");
     TSNode body = al_node_field(loop, "body");
+    /* `for i, item in enumerate(seq)`: the index is the loop's variable. */
+    TSNode item = {0};
+    if ((al_node_is(left, "pattern_list") || al_node_is(left, "tuple_pattern")) &&
+        ts_node_named_child_count(left) == 2 && al_node_is(right, "call") &&
+        al_node_text_eq(pf, al_node_field(right, "function"), "enumerate")) {
+        item = ts_node_named_child(left, 1);
+        left = ts_node_named_child(left, 0);
+    }
     if (!al_node_is(left, "identifier") || ts_node_is_null(body) || al_py_has_jump(body))
         return false;
     loopctx lc;
@@ -571,14 +710,15 @@ bool al_loop_covers(const al_pyfile *pf, TSNode func, al_extents *x, const al_al
     lc.body = body;
     lc.var = al_node_ptr(pf, left, &lc.var_len);
     loop_shape s;
-    if (!read_loop(&lc, right, &s) || al_assigns_name(pf, body, lc.var, lc.var_len))
+    if (!read_loop(&lc, right, &s) || al_assigns_name(pf, body, lc.var, lc.var_len) ||
+        (s.form == ENUMERATE && ts_node_is_null(item)))
         return false;
     al_py_bound_names(pf, body, &lc.bound);
     bool found = false;
     uint32_t n = ts_node_named_child_count(body);
     for (uint32_t i = 0; i < n && !found; i++) {
         lc.stmt = ts_node_named_child(body, i);
-        TSNode sub = written_subscript(pf, lc.stmt);
+        TSNode sub = written_subscript(pf, lc.stmt, 0);
         if (ts_node_is_null(sub))
             continue;
         TSNode base = al_node_field(sub, "value");
@@ -586,9 +726,10 @@ bool al_loop_covers(const al_pyfile *pf, TSNode func, al_extents *x, const al_al
             continue;
         TSNode spec = {0};
         int dim = pass_dim(&lc, sub, &s, &spec);
-        if (dim < 0 || (s.form != PLAIN && !chunk_slice(&lc, spec, &s)))
+        bool indexed = s.form == PLAIN || s.form == ENUMERATE;
+        if (dim < 0 || (!indexed && !chunk_slice(&lc, spec, &s)))
             continue;
-        if (s.form != PLAIN && !ts_node_is_null(s.lo) && !invariant(&lc, s.lo))
+        if (!indexed && !ts_node_is_null(s.lo) && !invariant(&lc, s.lo))
             continue;
         al_loop_subst ls;
         memset(&ls, 0, sizeof ls);
@@ -596,15 +737,20 @@ bool al_loop_covers(const al_pyfile *pf, TSNode func, al_extents *x, const al_al
         ls.var_len = lc.var_len;
         ls.spec = spec;
         ls.lo = ts_node_is_null(s.lo) ? (al_sym){NULL, 0} : al_sym_parse(pf, x->strs, s.lo);
-        if (!bound_is_extent(&lc, x, site, dim, s.bound, &ls.hi))
+        if (s.form == ENUMERATE) {
+            /* Rows 0 to len(seq): only a buffer that long is covered. */
+            if (!len_is_extent(&lc, x, site, dim, s.seq, &ls.hi))
+                continue;
+        } else if (!bound_is_extent(&lc, x, site, dim, s.bound, &ls.hi)) {
             ls.hi = al_sym_parse(pf, x->strs, s.bound);
+        }
         al_region r = al_extents_subscript(x, sub, &ls);
         if (r.unknown || !ls.used)
             continue;
-        al_sym size = s.form != PLAIN ? al_sym_parse(pf, x->strs, s.chunk) : (al_sym){NULL, 1};
+        al_sym size = !indexed ? al_sym_parse(pf, x->strs, s.chunk) : (al_sym){NULL, 1};
         if (!size.base && size.off < 0)
             continue; /* a negative literal: no pass runs, the zeros stay */
-        if (s.form != PLAIN && !not_negative(pf, func, loop, s.chunk, 0)) {
+        if (!indexed && !not_negative(pf, func, loop, s.chunk, 0)) {
             /* A negative chunk size runs no pass. */
             r.unsafe = true;
             al_strbuf why = {0};
@@ -615,9 +761,24 @@ bool al_loop_covers(const al_pyfile *pf, TSNode func, al_extents *x, const al_al
             free(c);
             out->assumes = al_strbuf_detach(&why);
         }
+        if (s.form == ENUMERATE && !sized_sequence(pf, func, loop, s.seq)) {
+            r.unsafe = true;
+            char *q = al_node_text(pf, s.seq);
+            al_strbuf why = {0};
+            al_strbuf_printf(&why, "assumes `%s` is a sequence whose len() counts the items it "
+                                   "yields (a list, tuple, range or tensor): another iterable's "
+                                   "may not",
+                             q);
+            free(q);
+            free(out->assumes);
+            out->assumes = al_strbuf_detach(&why);
+        }
         out->region = al_region_id(x, r);
-        out->form = s.form == PLAIN ? LOOP_PLAIN : s.form == STEPPED ? LOOP_STEPPED : LOOP_CDIV;
-        if (s.form != PLAIN) {
+        out->form = s.form == PLAIN      ? LOOP_PLAIN
+                    : s.form == STEPPED  ? LOOP_STEPPED
+                    : s.form == CDIV     ? LOOP_CDIV
+                                         : LOOP_ENUMERATE;
+        if (!indexed) {
             out->chunk = al_node_text(pf, sub);
             out->size = al_node_text(pf, s.chunk);
         }

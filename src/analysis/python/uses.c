@@ -19,31 +19,25 @@ static const char *const META_ATTRS[] = {
 static const char *const META_METHODS[] = {
     "size", "dim", "numel", "nelement", "data_ptr", "stride", "element_size",
     "is_contiguous", "get_device", "storage_offset", "untyped_storage", "is_pinned",
-    "is_floating_point", "is_complex", "type", "record_stream", "ndimension",
-    /* a new tensor of its dtype and device */
-    "new_empty", "new_zeros", "new_ones", "new_full", "new_tensor", NULL};
-static const char *const PARTIAL_WRITE_METHODS[] = {
-    "index_copy_", "index_fill_", "masked_fill_", "masked_scatter_", "scatter_",
-    "index_put_", "put_", "fill_diagonal_", "tril_", "triu_", NULL};
+    "is_floating_point", "is_complex", "type", "record_stream", "ndimension", "new_empty",
+    "new_zeros", "new_ones", "new_full", "new_tensor", NULL}; /* new_*: its dtype, device */
+static const char *const PARTIAL_WRITE_METHODS[] = {"index_copy_", "index_fill_",
+    "masked_fill_", "masked_scatter_", "scatter_", "index_put_", "put_", "fill_diagonal_",
+    "tril_", "triu_", NULL};
 static const char *const RESHAPE_METHODS[] = {
-    "view", "reshape", "flatten", "view_as", "reshape_as", "unsqueeze", "squeeze",
-    "permute", "transpose", "t", "unflatten", "movedim", "swapaxes", "swapdims", "ravel",
-    NULL};
+    "view", "reshape", "flatten", "view_as", "reshape_as", "unsqueeze", "squeeze", "permute",
+    "transpose", "t", "unflatten", "movedim", "swapaxes", "swapdims", "ravel", NULL};
 static const char *const SAME_METHODS[] = {"detach", "contiguous", "requires_grad_", NULL};
+/* The last four share memory with another library: `buf.numpy()[:] = 1` writes buf. */
 static const char *const OPAQUE_METHODS[] = {
     "expand", "expand_as", "as_strided", "narrow", "select", "diagonal", "chunk", "split",
     "unbind", "tensor_split", "unfold", "split_with_sizes", "__getitem__", "hsplit", "vsplit",
-    "dsplit", "conj", "adjoint",
-    /* memory shared with another library: `buf.numpy()[:] = 1` writes buf */
-    "numpy", "storage", "__array__", "__dlpack__", NULL};
-static const char *const META_FUNCS[] = {
-    "len", "isinstance", "id", "type", "hasattr", "torch.is_tensor",
-    "torch.is_floating_point", "torch.numel", NULL};
-/* Factories that take their input's shape, dtype, device and strides, and
- * none of its values (for their first argument). */
-static const char *const LIKE_FUNCS[] = {
-    "torch.empty_like", "torch.zeros_like", "torch.ones_like", "torch.full_like",
-    "torch.rand_like", "torch.randn_like", "torch.randint_like", NULL};
+    "dsplit", "conj", "adjoint", "numpy", "storage", "__array__", "__dlpack__", NULL};
+static const char *const META_FUNCS[] = {"len", "isinstance", "id", "type", "hasattr",
+    "torch.is_tensor", "torch.is_floating_point", "torch.numel", NULL};
+/* Factories that take their first argument's metadata, none of its values. */
+static const char *const LIKE_FUNCS[] = {"torch.empty_like", "torch.zeros_like", "torch.ones_like",
+    "torch.full_like", "torch.rand_like", "torch.randn_like", "torch.randint_like", NULL};
 static const char *const ESCAPE_PARENTS[] = {
     "return_statement", "yield", "list", "tuple", "set", "dictionary", "pair",
     "expression_list", "list_splat", "dictionary_splat", "await", "named_expression",
