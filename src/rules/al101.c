@@ -87,35 +87,74 @@ static bool same_twice(const al_pyfile *pf, TSNode end, const al_strlist *buf)
     return al_loop_invariant(pf, end, buf);
 }
 
-/* `name[:end]`: a slice of the leading dimension from its start, and
- * its end; null otherwise. */
-static TSNode prefix_end(const al_pyfile *pf, TSNode sub, const char *name)
+/* The parts of a slice by the colons before them: `:end` gives end; a bare
+ * `:` gives a null node with *full set. False for any other slice. */
+static bool slice_parts(TSNode slice, TSNode *end, bool *full)
 {
-    TSNode idx[2];
-    if (!al_node_is(sub, "subscript") || !al_node_text_eq(pf, al_node_field(sub, "value"), name) ||
-        al_node_field_children(sub, "subscript", idx, 2) != 1 || !al_node_is(idx[0], "slice"))
-        return (TSNode){0};
-    /* The parts of the slice by the colons before them: `:end` only. */
-    TSNode end = {0};
+    *end = (TSNode){0};
+    *full = false;
+    if (!al_node_is(slice, "slice"))
+        return false;
     int colons = 0;
-    for (uint32_t i = 0; i < ts_node_child_count(idx[0]); i++) {
-        TSNode c = ts_node_child(idx[0], i);
+    for (uint32_t i = 0; i < ts_node_child_count(slice); i++) {
+        TSNode c = ts_node_child(slice, i);
         if (!ts_node_is_named(c)) {
             colons += !strcmp(ts_node_type(c), ":");
             continue;
         }
-        if (al_node_is(c, "comment") || colons != 1 || !ts_node_is_null(end))
-            return (TSNode){0};
-        end = c;
+        if (al_node_is(c, "comment") || colons != 1 || !ts_node_is_null(*end))
+            return false;
+        *end = c;
     }
-    return colons == 1 ? end : (TSNode){0};
+    if (colons != 1)
+        return false;
+    *full = ts_node_is_null(*end);
+    return true;
+}
+
+/* `name[:end]`, or `name[:, ..., :end]` / `name[..., :end]` (whole leading
+ * dimensions, then a prefix of one): its end, and in *lead the text of the
+ * whole dimensions before it (`:, :, ` or `..., `; caller frees); null
+ * otherwise. */
+static TSNode prefix_end(const al_pyfile *pf, TSNode sub, const char *name, char **lead)
+{
+    TSNode idx[AL_MAX_DIMS + 1];
+    *lead = NULL;
+    if (!al_node_is(sub, "subscript") || !al_node_text_eq(pf, al_node_field(sub, "value"), name))
+        return (TSNode){0};
+    size_t n = al_node_field_children(sub, "subscript", idx, AL_MAX_DIMS + 1);
+    if (n == 0 || n > AL_MAX_DIMS)
+        return (TSNode){0};
+    al_strbuf sb = {0};
+    for (size_t i = 0; i + 1 < n; i++) {
+        TSNode end;
+        bool full;
+        if (al_node_is(idx[i], "ellipsis") && i == 0) {
+            al_strbuf_puts(&sb, "..., ");
+            continue;
+        }
+        if (!slice_parts(idx[i], &end, &full) || !full) {
+            al_strbuf_free(&sb);
+            return (TSNode){0};
+        }
+        al_strbuf_puts(&sb, ":, ");
+    }
+    TSNode end;
+    bool full;
+    if (!slice_parts(idx[n - 1], &end, &full) || full) {
+        al_strbuf_free(&sb);
+        return (TSNode){0};
+    }
+    *lead = sb.data ? al_strbuf_detach(&sb) : al_xstrdup("");
+    return end;
 }
 
 /* The statement after the allocation writes all of `name[:end]` from a
  * value that does not read the buffer: `name[:end] = v`,
  * `name[:end].copy_(v)`, `.fill_(v)`, `.zero_()`. Its end, or null. */
-static TSNode prefix_write(const al_pyfile *pf, TSNode st, const char *name)
+static TSNode prefix_write(const al_pyfile *pf, TSNode st, const char *name, char **lead)
 {
+    *lead = NULL;
     if (!al_node_is(st, "expression_statement") || ts_node_named_child_count(st) != 1)
         return (TSNode){0};
     TSNode e = ts_node_named_child(st, 0), target, value = {0};
@@ -140,7 +179,7 @@ static TSNode prefix_write(const al_pyfile *pf, TSNode st, const char *name)
     } else {
         return (TSNode){0};
     }
-    TSNode end = prefix_end(pf, target, name);
+    TSNode end = prefix_end(pf, target, name, lead);
     al_strlist buf = {0};
     al_strlist_add(&buf, al_xstrdup(name));
     /* `buf[:n].copy_(v)` reads n before v: a call in v runs between n and
@@ -151,6 +190,10 @@ static TSNode prefix_write(const al_pyfile *pf, TSNode st, const char *name)
               (al_node_is(e, "assignment") || ts_node_is_null(value) ||
                al_loop_invariant(pf, value, &buf));
     al_strlist_free(&buf);
+    if (!ok) {
+        free(*lead);
+        *lead = NULL;
+    }
     return ok ? end : (TSNode){0};
 }
 
@@ -171,7 +214,8 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
     TSNode next = ts_node_next_named_sibling(a->stmt);
     while (!ts_node_is_null(next) && al_node_is(next, "comment"))
         next = ts_node_next_named_sibling(next);
-    TSNode end = ts_node_is_null(next) ? next : prefix_write(pf, next, a->name);
+    char *lead = NULL;
+    TSNode end = ts_node_is_null(next) ? next : prefix_write(pf, next, a->name, &lead);
     if (ts_node_is_null(end))
         return;
     const char *to = empty_name(a->factory);
@@ -180,6 +224,7 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
     size_t renamed_end;
     if (!factory_rename(a, in->py->torch, to, &replacement, &renamed, &renamed_end)) {
         al_strbuf_free(&replacement);
+        free(lead);
         return;
     }
     /* On the line after the write's (its trailing comment stays); not
@@ -189,6 +234,7 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
     char *indent = al_py_indent_of(pf, next);
     if (!indent || !al_py_statement_lines(pf, next, &line, &after)) {
         free(indent);
+        free(lead);
         al_strbuf_free(&replacement);
         return;
     }
@@ -200,15 +246,24 @@ static void zero_the_rest(const al_rule_input *in, const al_buffer *b, al_findin
     const char *eol = nl > 0 && bytes[nl - 1] == '\r' ? "\r\n" : "\n";
     char *e = al_node_text(pf, end);
     al_strbuf rest = {0}, msg = {0}, fm = {0};
-    al_strbuf_printf(&rest, "%s%s%s[%s:].zero_()%s", ended ? "" : eol, indent, a->name, e,
+    al_strbuf_printf(&rest, "%s%s%s[%s%s:].zero_()%s", ended ? "" : eol, indent, a->name, lead, e,
                      ended ? eol : "");
     free(indent);
-    al_strbuf_printf(&msg, "`%s` buffer `%s` is written on rows `[:%s]` on line %zu before "
-                           "any read: only the rows past them need the zero fill (`%s[%s:].zero_()`)",
-                     a->method ? a->qualified + 1 : a->qualified, a->name, e, al_node_row(next),
-                     a->name, e);
-    al_strbuf_printf(&fm, "Replace `%s` with `%s` and zero `%s[%s:]` after the write",
-                     al_factory_name(a->factory), to, a->name, e);
+    if (!lead[0])
+        al_strbuf_printf(&msg, "`%s` buffer `%s` is written on rows `[:%s]` on line %zu before "
+                               "any read: only the rows past them need the zero fill "
+                               "(`%s[%s:].zero_()`)",
+                         a->method ? a->qualified + 1 : a->qualified, a->name, e,
+                         al_node_row(next), a->name, e);
+    else
+        al_strbuf_printf(&msg, "`%s` buffer `%s` is written on `[%s:%s]` on line %zu before any "
+                               "read: only the elements past them in that dimension need the "
+                               "zero fill (`%s[%s%s:].zero_()`)",
+                         a->method ? a->qualified + 1 : a->qualified, a->name, lead, e,
+                         al_node_row(next), a->name, lead, e);
+    al_strbuf_printf(&fm, "Replace `%s` with `%s` and zero `%s[%s%s:]` after the write",
+                     al_factory_name(a->factory), to, a->name, lead, e);
+    free(lead);
     al_fix *fix = al_fix_new(AL_FIX_SAFE, fm.data);
     al_fix_add_edit(fix, ts_node_start_byte(renamed), renamed_end, replacement.data);
     al_fix_add_edit(fix, after, after, rest.data);
