@@ -55,6 +55,10 @@ CALLS = {
     "copied_rows_of": "x",
     "copy_first_plane": "x3",
     "first_plane": "x3",
+    "plus_one": "x",
+    "doubled_3d": "x3",
+    "plus_one_short_grid": "x",
+    "plus_one_axes_swapped": "x",
 }
 # Unsafe fixes that must change the result (the kernel leaves elements),
 # and those that must not (complete, but not proved).

@@ -681,7 +681,7 @@ static void cover_of_store(al_tf_kernel *k, TSNode call, al_kparam *p)
             }
         }
     }
-    if (p->cover == AL_TCOVER_NONE && !ts_node_is_null(mask))
+    if (p->cover == AL_TCOVER_NONE)
         al_tf_tile_cover(k, call, off, mask, p);
     if (p->cover == AL_TCOVER_NONE && !off.data)
         provable_gap(k, &off, shown, ptext, p);

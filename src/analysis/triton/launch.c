@@ -634,10 +634,12 @@ void al_triton_launch(const al_file_env *caller, TSNode call, const al_kernel *k
     TSNode func = al_enclosing_function(call);
     al_py_args a;
     al_py_args_read(call, &a);
-    TSNode n_arg = arg_for(pf, &a, k, (size_t)p->n);
+    /* Tiles of one index per program on every axis (an unmasked store on a
+     * grid of the buffer's shape) have no bound: tiles() reads the grid. */
+    TSNode n_arg = p->n >= 0 ? arg_for(pf, &a, k, (size_t)p->n) : (TSNode){0};
     TSNode grid = al_node_field(al_node_field(call, "function"), "subscript");
     char *why = NULL;
-    if (ts_node_is_null(n_arg) || a.splat) {
+    if ((p->n >= 0 || p->cover != AL_TCOVER_TILES) && (ts_node_is_null(n_arg) || a.splat)) {
         al_strbuf sb = {0};
         al_strbuf_printf(&sb, "%s is launched without the bound of its mask in plain sight", kernel);
         why = al_strbuf_detach(&sb);

@@ -261,8 +261,11 @@ bool al_tf_tile_cover(al_tf_kernel *k, TSNode store, al_tf_lin off, TSNode mask,
 {
     conjunct cs[AL_TILE_DIMS];
     int nc = 0;
-    if (in_loop(k, store) || off.data || !mask_conjuncts(k, mask, NULL, cs, &nc, 0) || nc == 0 ||
-        nc > 2)
+    /* No mask: every dimension one index per program (`i * s0 + j` on a
+     * grid of the buffer's shape), checked below to be two or more. */
+    bool unmasked = ts_node_is_null(mask);
+    if (in_loop(k, store) || off.data ||
+        (!unmasked && (!mask_conjuncts(k, mask, NULL, cs, &nc, 0) || nc == 0 || nc > 2)))
         return false;
     al_tile_dim dims[AL_TILE_DIMS];
     memset(dims, 0, sizeof dims);

@@ -186,3 +186,20 @@ def grouped_rows_of_n_kernel(a_ptr, c_ptr, M, N, stride_cm,
                   mask=(offs_m[:, None] < M) & (offs_n[None, :] < N), other=0.0)
     tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc * 2,
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def per_element_kernel(x_ptr, out_ptr, stride_xm, stride_om):
+    # One program per element on a grid of the buffer's shape, no mask.
+    i = tl.program_id(0)
+    j = tl.program_id(1)
+    tl.store(out_ptr + i * stride_om + j, tl.load(x_ptr + i * stride_xm + j) + 1.0)
+
+
+@triton.jit
+def per_element_3d_kernel(x_ptr, out_ptr, s0, s1, o0, o1):
+    i = tl.program_id(0)
+    j = tl.program_id(1)
+    k = tl.program_id(2)
+    v = tl.load(x_ptr + i * s0 + j * s1 + k)
+    tl.store(out_ptr + i * o0 + j * o1 + k, v * 2.0)

@@ -11,6 +11,8 @@ from tilegemm.kernels.gemm import (
     gemm_2d_kernel,
     gemm_grouped_kernel,
     gemm_split_k_kernel,
+    per_element_3d_kernel,
+    per_element_kernel,
     row_tiles_kernel,
     split_by_rows_kernel,
     tiles_in_loop_kernel,
@@ -256,4 +258,35 @@ def _first_plane_into(x, out):
 def first_plane(x):
     out = torch.zeros_like(x)  # expect: AL101 unsafe
     _first_plane_into(x, out)
+    return out
+
+
+def plus_one(x):
+    # A program per element, on a grid of the buffer's own shape.
+    M, N = x.shape
+    out = torch.zeros((M, N), dtype=x.dtype, device=x.device)  # expect: AL101 safe
+    per_element_kernel[(M, N)](x, out, x.stride(0), out.stride(0))
+    return out
+
+
+def doubled_3d(x3):
+    P, Q, R = x3.shape
+    out = torch.zeros((P, Q, R), dtype=x3.dtype, device=x3.device)  # expect: AL101 safe
+    per_element_3d_kernel[(P, Q, R)](x3, out, x3.stride(0), x3.stride(1), out.stride(0),
+                                     out.stride(1))
+    return out
+
+
+def plus_one_short_grid(x):
+    # The grid leaves the last column: its zeros are read by the caller.
+    M, N = x.shape
+    out = torch.zeros((M, N), dtype=x.dtype, device=x.device)  # expect: none
+    per_element_kernel[(M, N - 1)](x, out, x.stride(0), out.stride(0))
+    return out
+
+
+def plus_one_axes_swapped(x):
+    M, N = x.shape
+    out = torch.zeros((M, N), dtype=x.dtype, device=x.device)  # expect: none
+    per_element_kernel[(N, M)](x, out, x.stride(0), out.stride(0))
     return out
