@@ -22,6 +22,7 @@ typedef struct {
     bool non_blocking, random, has_device;
     bool from_data;        /* torch.tensor(data): the data is on the host anyway */
     bool requires_grad;    /* the factory makes an autograd leaf */
+    bool foreign_generator; /* `generator=g`, g not known to be on the device */
     size_t async_line;     /* 1-based line of an earlier non_blocking copy; 0: none */
     bool async_in_loop;    /* that copy comes later in the loop's body: a pass before's */
 } move;
@@ -49,6 +50,10 @@ static void report(const move *f, al_findings *out)
     al_fix *fix = NULL;
     if (f->has_device) {
         al_strbuf_puts(&msg, " (no fix: the factory already names a device or dtype)");
+    } else if (f->foreign_generator) {
+        al_strbuf_puts(&msg, " (no fix: its `generator=` draws on the generator's own device, "
+                             "and a CPU generator raises once the factory makes the tensor on "
+                             "another)");
     } else {
         al_applicability tier = AL_FIX_SAFE;
         if (f->random) {
@@ -265,6 +270,32 @@ static size_t earlier_async_copy(const al_pyfile *pf, TSNode call, bool *in_loop
     return s.line;
 }
 
+/* Whether generator g was made on the move's device: bound once in the
+ * function to `torch.Generator(device=D)` (or its first argument D) with D
+ * spelled as the move's device. */
+static bool generator_on(const al_pymodule *m, TSNode call, TSNode g, const char *device)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode func = al_enclosing_function(call);
+    TSNode v = al_node_is(g, "identifier") && !ts_node_is_null(func)
+                   ? al_value_single_binding(pf, func, call, g)
+                   : g;
+    if (ts_node_is_null(v) || !al_node_is(v, "call") ||
+        !al_pymodule_resolves_to(m, al_node_field(v, "function"), "torch.Generator") || !device)
+        return false;
+    al_py_args a;
+    al_py_args_read(v, &a);
+    TSNode d = al_py_kwarg(pf, &a, "device");
+    if (ts_node_is_null(d) && a.npos == 1)
+        d = a.pos[0];
+    if (ts_node_is_null(d))
+        return false;
+    char *t = al_node_text_compact(pf, d);
+    bool same = !strcmp(t, device);
+    free(t);
+    return same;
+}
+
 static void move_to_device(const al_rule_input *in, TSNode call, al_findings *out)
 {
     const al_pymodule *m = in->py;
@@ -302,6 +333,7 @@ static void move_to_device(const al_rule_input *in, TSNode call, al_findings *ou
     f.has_device = !ts_node_is_null(al_py_kwarg(pf, &fa, "device"));
     TSNode rg = al_py_kwarg(pf, &fa, "requires_grad");
     f.requires_grad = !ts_node_is_null(rg) && !al_node_text_eq(pf, rg, "False");
+    TSNode gen = al_py_kwarg(pf, &fa, "generator");
     f.move_start = ts_node_end_byte(inner);
     f.move_end = f.end;
     if (read_move(m, cuda, &ma, &f)) {
@@ -312,6 +344,8 @@ static void move_to_device(const al_rule_input *in, TSNode call, al_findings *ou
         }
         f.factory = al_pymodule_resolve(m, al_node_field(inner, "function"));
         f.from_data = f.factory && copies_host_data(f.factory);
+        if (!ts_node_is_null(gen) && !al_node_is(gen, "none"))
+            f.foreign_generator = !generator_on(m, call, gen, f.device);
         /* torch.tensor(data).to(dev, non_blocking=True) already copies
          * asynchronously; `device=` would copy and wait for the stream. */
         if (f.from_data && f.non_blocking)

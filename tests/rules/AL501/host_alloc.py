@@ -251,3 +251,16 @@ def blocking_copy_before(lens_gpu, n, device):
 
 if torch.cuda.is_available():
     torch.zeros(1).cuda()  # expect: none
+
+
+def seeded_noise(n, device, seed):
+    # A CPU generator: with `device=` the factory would raise.
+    g = torch.Generator().manual_seed(seed)
+    noise = torch.randn(n, generator=g).to(device)  # expect: AL501 nofix
+    return noise
+
+
+def generator_on_the_device(n, device):
+    g = torch.Generator(device=device)
+    noise = torch.randn(n, generator=g).to(device)  # expect: AL501 unsafe
+    return noise
