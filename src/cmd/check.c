@@ -321,22 +321,41 @@ static void read_schemas(run *r)
                 n_cxx, n_cxx == 1 ? "" : "s");
 }
 
-/* "- path:" then "    N × CODE (name)" per code fixed, over every pass. */
+static bool same_group(const al_applied_fix *a, const al_applied_fix *b)
+{
+    return !strcmp(a->code, b->code) && a->tier == b->tier && a->revealed == b->revealed;
+}
+
+/* "- path:" then "    N × CODE (name), tier" per rule and tier, over every
+ * pass; fixes found only in text an earlier fix wrote counted apart. */
 static void list_fixed(al_strbuf *shown, const char *path, const al_lint_result *res)
 {
     al_strbuf_printf(shown, "- %s:\n", path);
-    for (size_t k = 0; k < res->n_fixed_codes; k++) {
-        const char *code = res->fixed_codes[k];
+    for (size_t k = 0; k < res->n_applied; k++) {
+        const al_applied_fix *fix = &res->applied[k];
         bool seen = false;
         for (size_t j = 0; j < k && !seen; j++)
-            seen = !strcmp(res->fixed_codes[j], code);
+            seen = same_group(&res->applied[j], fix);
         if (seen)
             continue;
         size_t count = 0;
-        for (size_t j = k; j < res->n_fixed_codes; j++)
-            count += !strcmp(res->fixed_codes[j], code);
-        const al_rule *rule = al_rule_find(code);
-        al_strbuf_printf(shown, "    %zu \xc3\x97 %s (%s)\n", count, code, rule ? rule->name : "");
+        for (size_t j = k; j < res->n_applied; j++)
+            count += same_group(&res->applied[j], fix);
+        const al_rule *rule = al_rule_find(fix->code);
+        al_strbuf_printf(shown, "    %zu \xc3\x97 %s (%s), %s", count, fix->code,
+                         rule ? rule->name : "", al_applicability_name(fix->tier));
+        if (fix->revealed)
+            al_strbuf_puts(shown, ", found after an earlier fix");
+        al_strbuf_putc(shown, '\n');
+    }
+}
+
+/* The fixes of a file, counted for the --diff summary. */
+static void count_fixes(run *r, const al_lint_result *res)
+{
+    for (size_t k = 0; k < res->n_applied; k++) {
+        r->fixed_unsafe += res->applied[k].tier == AL_FIX_UNSAFE;
+        r->fixed_later += res->applied[k].revealed;
     }
 }
 
@@ -398,6 +417,9 @@ static void take_diff(run *r, al_file_job *job)
     /* The checked file is unchanged: all it was found with remains. */
     r->total_remaining += res->initial.n;
     r->total_fixed += res->n_fixed;
+    count_fixes(r, res);
+    if (r->o->show_fixes)
+        list_fixed(&r->shown, job->src.path, res);
 }
 
 /* --fix on standard input: the source, fixed or not, goes to stdout (as
@@ -422,6 +444,14 @@ static void take_fixed_findings(run *r, const al_file_job *job, const char *out,
     if (r->o->show_fixes)
         list_fixed(&r->shown, job->src.path, &job->res);
     add_fixed(r->report, job, out, out_len);
+    const al_lint_result *res = &job->res;
+    for (size_t k = 0; k < res->n_applied; k++) {
+        const al_applied_fix *fix = &res->applied[k];
+        const al_rule *rule = al_rule_find(fix->code);
+        al_report_add_applied(r->report, &job->src, fix->start, fix->code,
+                              rule ? rule->name : "", fix->tier, fix->revealed, fix->message,
+                              fix->fix_message);
+    }
     r->total_fixed += job->res.n_fixed;
     r->total_remaining += job->res.findings.n;
 }
@@ -609,10 +639,17 @@ static void write_output(run *r)
     if (o->diff) {
         ok = r->patch.len == 0 || fwrite(r->patch.data, 1, r->patch.len, out) == r->patch.len;
         al_report_write(r->unfixed, stderr);
-        if (!o->quiet)
-            fprintf(stderr, "%zu fix%s in the diff; %zu finding%s without an applied fix.\n",
-                    r->total_fixed, r->total_fixed == 1 ? "" : "es", r->total_unapplied,
+        if (!o->quiet) {
+            fprintf(stderr, "%zu fix%s in the diff", r->total_fixed,
+                    r->total_fixed == 1 ? "" : "es");
+            if (r->fixed_unsafe || r->fixed_later)
+                fprintf(stderr, " (%zu unsafe, %zu found after an earlier fix)", r->fixed_unsafe,
+                        r->fixed_later);
+            fprintf(stderr, "; %zu finding%s without an applied fix.\n", r->total_unapplied,
                     r->total_unapplied == 1 ? "" : "s");
+            if (r->shown.len)
+                fprintf(stderr, "Fixed:\n%s", r->shown.data);
+        }
     } else {
         ok = al_report_write(r->report, out);
         print_summary(out, r);

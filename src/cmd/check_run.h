@@ -43,6 +43,7 @@ typedef struct {
     al_report *report, *unfixed;
     al_strbuf shown, patch;
     size_t total_fixed, total_remaining, total_unapplied;
+    size_t fixed_unsafe, fixed_later; /* of total_fixed: unsafe ones, found after a pass */
     bool from_stdin;     /* one source, read from standard input */
     al_strbuf stdin_bytes;
     bool stdin_written;  /* --fix: the fixed source went to stdout */

@@ -59,7 +59,7 @@ static const char USAGE[] =
     "  --statistics          A count per rule instead of the findings (with\n"
     "                        --profile, what each rule's findings cost and\n"
     "                        what their fixes remove)\n"
-    "  --show-fixes          With --fix, list what was fixed in each file\n"
+    "  --show-fixes          With --fix or --diff, list what was fixed in each file\n"
     "  -o, --output-file F   Write the report (or with --diff, the patch) to F\n"
     "  --exit-zero           Exit 0 even when findings remain\n"
     "  --exit-non-zero-on-fix  Exit 1 when --fix changed a file, even if no\n"

@@ -10,6 +10,7 @@
 #include "../front/prefilter.h"
 #include "../front/python/pyast.h"
 #include "../rules/rules.h"
+#include "comments.h"
 #include "suppress.h"
 #include "../base/paths.h"
 #include "../base/util.h"
@@ -254,81 +255,6 @@ static bool same_file(const char *note_path, const char *path)
     return a > b && note_path[a - b - 1] == '/' && !strcmp(note_path + a - b, path);
 }
 
-/* Whether the comment at c ends its line. */
-static bool ends_line(const al_source *src, const al_span *c)
-{
-    size_t i = c->end;
-    while (i < src->len && (src->bytes[i] == ' ' || src->bytes[i] == '\t' ||
-                            src->bytes[i] == '\r'))
-        i++;
-    return i >= src->len || src->bytes[i] == '\n';
-}
-
-/* Comments inside the text a fix rewrites would be lost. The comment
- * ending the first line rewritten (the statement's own) is carried to the
- * end of the replacement's first line; any other (a comment inside a
- * call, or on a later line) makes the fix not safe, as in ruff, and the
- * finding says so. A deletion takes its statement's comments with it. */
-static void keep_comments(const al_source *src, const al_span *comments, size_t n_comments,
-                          al_findings *out, size_t first)
-{
-    for (size_t i = first; i < out->n; i++) {
-        al_finding *f = &out->items[i];
-        if (!f->fix || f->fix->applicability == AL_FIX_DISPLAY_ONLY)
-            continue;
-        bool dropped = false;
-        for (size_t e = 0; e < f->fix->n_edits; e++) {
-            al_edit *ed = &f->fix->edits[e];
-            if (!*ed->content)
-                continue;
-            /* comments are in document order: the first at or after start */
-            size_t lo = 0, hi = n_comments;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                if (comments[mid].start < ed->start)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            const char *nl = memchr(src->bytes + ed->start, '\n', ed->end - ed->start);
-            size_t first_line_end = nl ? (size_t)(nl - src->bytes) : ed->end;
-            al_strbuf carried = {0};
-            for (size_t c = lo; c < n_comments && comments[c].end <= ed->end; c++) {
-                char *text = al_xstrndup(src->bytes + comments[c].start,
-                                         comments[c].end - comments[c].start);
-                if (!strstr(ed->content, text)) {
-                    if (comments[c].end <= first_line_end && ends_line(src, &comments[c]))
-                        al_strbuf_printf(&carried, "  %s", text);
-                    else
-                        dropped = true;
-                }
-                free(text);
-            }
-            size_t head = strcspn(ed->content, "\n");
-            if (carried.len && head > 0 && ed->content[head - 1] == '\\')
-                dropped = true; /* no comment after a line continuation */
-            else if (carried.len) {
-                al_strbuf c = {0};
-                al_strbuf_append(&c, ed->content, head);
-                al_strbuf_append(&c, carried.data, carried.len);
-                al_strbuf_puts(&c, ed->content + head);
-                free(ed->content);
-                ed->content = al_strbuf_detach(&c);
-            }
-            al_strbuf_free(&carried);
-        }
-        if (!dropped)
-            continue;
-        if (f->fix->applicability == AL_FIX_SAFE)
-            f->fix->applicability = AL_FIX_UNSAFE;
-        al_strbuf m = {0};
-        al_strbuf_printf(&m, "%s; the fix would drop a comment inside the code it rewrites",
-                         f->message);
-        free(f->message);
-        f->message = al_strbuf_detach(&m);
-    }
-}
-
 /* The scope of each fix the rules made (findings from `first` on): the
  * top-level function or class holding it, or the whole file for code at
  * module level and for proofs whose notes reach elsewhere in the file
@@ -510,7 +436,7 @@ static bool run_rules(const al_source *src, const al_lint_options *opt, const pa
             if (run)
                 run->reported[r] = out->n > before;
         }
-    keep_comments(src, module.comments, module.n_comments, out, first);
+    al_comments_keep(src, module.comments, module.n_comments, out, first);
     scope_fixes(&pf, src, out, first);
     al_wrap_fixes(src->bytes, src->len, out, first, opt->line_length);
     relative_notes(opt, out);
@@ -563,16 +489,33 @@ static char *apply_wanted(const al_lint_options *opt, const al_findings *found, 
     return next;
 }
 
-/* Counts a pass that was kept: its fixes, and the rule code of each. */
+static void free_applied(al_lint_result *res)
+{
+    for (size_t i = 0; i < res->n_applied; i++) {
+        free(res->applied[i].message);
+        free(res->applied[i].fix_message);
+    }
+    res->n_applied = 0;
+}
+
+/* Counts a pass that was kept: its fixes, and what each was. revealed:
+ * per finding, found only in text an earlier pass's fixes wrote (NULL:
+ * none was). */
 static void count_pass(al_lint_result *res, const al_lint_options *opt, const al_findings *found,
-                       const bool *excluded, const bool *applied, size_t count)
+                       const bool *excluded, const bool *applied, size_t count,
+                       const bool *revealed, bool original)
 {
     res->n_fixed += count;
     for (size_t i = 0, k = 0; i < found->n; i++)
         if (al_lint_fix_wanted(opt, found->items[i].fix) && !(excluded && excluded[i]) &&
-            applied[k++])
-            AL_PUSH(res->fixed_codes, res->n_fixed_codes, res->cap_fixed_codes,
-                    found->items[i].code);
+            applied[k++]) {
+            al_applied_fix fix = {found->items[i].code, found->items[i].fix->applicability,
+                                  revealed && revealed[i],
+                                  original ? found->items[i].start : SIZE_MAX,
+                                  al_xstrdup(found->items[i].message),
+                                  al_xstrdup(found->items[i].fix->message)};
+            AL_PUSH(res->applied, res->n_applied, res->cap_applied, fix);
+        }
 }
 
 /* Keeps the first run's findings, and which of them were fixed, for the
@@ -659,7 +602,7 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
     for (size_t r = 0; r < al_rules_count; r++)
         if (opt->enabled[r] && al_rules[r].run && al_rules[r].lang == AL_LANG_CXX)
             al_rules[r].run(&in, out);
-    keep_comments(src, unit.comments, unit.n_comments, out, first);
+    al_comments_keep(src, unit.comments, unit.n_comments, out, first);
     relative_notes(opt, out);
     al_suppressions sup;
     suppress(src, opt, unit.comments, unit.n_comments, out, &sup);
@@ -693,7 +636,7 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
     free(fixes);
     if (!next)
         return;
-    count_pass(res, opt, &res->findings, NULL, applied, count);
+    count_pass(res, opt, &res->findings, NULL, applied, count, NULL, true);
     keep_initial(res, opt, NULL, applied);
     free(applied);
     al_source fixed;
@@ -722,7 +665,7 @@ static void start_over(al_lint_result *res)
     res->fixed = NULL;
     res->fixed_len = 0;
     res->n_fixed = 0;
-    res->n_fixed_codes = 0;
+    free_applied(res);
     res->fix_reverted = false;
     res->fix_unconverged = 0;
 }
@@ -751,6 +694,7 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
         size_t nfound = res->findings.n;
         size_t *from = al_xcalloc(nfound ? nfound : 1, sizeof *from);
         bool *left_out = al_xcalloc(nfound ? nfound : 1, sizeof *left_out);
+        bool *revealed = al_xcalloc(nfound ? nfound : 1, sizeof *revealed);
         for (size_t i = 0; i < nfound; i++) {
             const al_finding *f = &res->findings.items[i];
             size_t a = round == 0 ? i : al_chain_anchor(&anchors, f->fix);
@@ -758,6 +702,7 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
                 a = AL_CHAIN_NONE;
             from[i] = a != AL_CHAIN_NONE ? a : al_chain_origin(&regions, f->fix);
             left_out[i] = a != AL_CHAIN_NONE && excluded[a];
+            revealed[i] = round > 0 && a == AL_CHAIN_NONE;
             if (round > 0 && a == AL_CHAIN_NONE && from[i] != AL_CHAIN_NONE &&
                 al_lint_fix_wanted(opt, f->fix) && f->fix->applicability == AL_FIX_UNSAFE &&
                 chained == AL_CHAIN_NONE) {
@@ -768,6 +713,7 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
         if (chained != AL_CHAIN_NONE) {
             free(from);
             free(left_out);
+            free(revealed);
             break;
         }
         bool *applied;
@@ -781,6 +727,7 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
                 res->fix_reverted = true;
             free(from);
             free(left_out);
+            free(revealed);
             free(fixes);
             free(applied);
             free(next);
@@ -807,10 +754,11 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
         free(origins);
         free(fixes);
         free(from);
-        count_pass(res, opt, &res->findings, left_out, applied, count);
+        count_pass(res, opt, &res->findings, left_out, applied, count, revealed, round == 0);
         if (round == 0)
             keep_initial(res, opt, left_out, applied);
         free(left_out);
+        free(revealed);
         free(applied);
         free(cur);
         cur = next;
@@ -991,7 +939,8 @@ void al_lint_result_free(al_lint_result *res)
     al_findings_free(&res->initial);
     free(res->initial_applied);
     free(res->initial_remaining);
-    free(res->fixed_codes);
+    free_applied(res);
+    free(res->applied);
     free(res->fixed);
     memset(res, 0, sizeof *res);
 }

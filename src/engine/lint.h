@@ -29,6 +29,18 @@ typedef struct {
     al_findings *declined;   /* explain: where rules looked and reported nothing, and why */
 } al_lint_options;
 
+/* A fix --fix applied: its rule, tier, whether it was found only in text
+ * an earlier fix wrote (not in the file as it was), and the finding's and
+ * the fix's messages. */
+typedef struct {
+    const char *code;
+    al_applicability tier;
+    bool revealed;
+    size_t start; /* the finding's offset in the file as it was; SIZE_MAX: found in
+                   * text an earlier pass wrote */
+    char *message, *fix_message;
+} al_applied_fix;
+
 typedef struct {
     al_findings findings; /* remaining, positions in `fixed` when fixed */
     al_findings initial;  /* the first run's findings, when fixes were applied */
@@ -37,8 +49,8 @@ typedef struct {
     char *fixed;          /* new bytes when fixes were applied, else NULL */
     size_t fixed_len;
     size_t n_fixed;
-    const char **fixed_codes; /* the rule code of each fix applied, over every pass */
-    size_t n_fixed_codes, cap_fixed_codes;
+    al_applied_fix *applied; /* each fix applied, over every pass */
+    size_t n_applied, cap_applied;
     bool parse_failed;
     bool syntax_error;      /* analysed, but no fix may touch the file */
     bool fix_reverted;      /* a fix made the parse worse and was dropped */

@@ -465,6 +465,37 @@ void al_report_add(al_report *r, const al_source *src, const al_findings *findin
     }
 }
 
+void al_report_add_applied(al_report *r, const al_source *src, size_t start, const char *code,
+                           const char *name, al_applicability tier, bool revealed,
+                           const char *message, const char *fix_message)
+{
+    if (r->opt.statistics ||
+        (r->opt.format != AL_FORMAT_JSON && r->opt.format != AL_FORMAT_JSON_LINES))
+        return;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "code", code);
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "message", message);
+    cJSON_AddStringToObject(o, "filename", src->path);
+    if (start != SIZE_MAX)
+        cJSON_AddItemToObject(o, "location", location(src, start));
+    cJSON *fix = cJSON_AddObjectToObject(o, "fix");
+    cJSON_AddStringToObject(fix, "applicability", al_applicability_name(tier));
+    cJSON_AddStringToObject(fix, "message", fix_message);
+    cJSON_AddBoolToObject(o, "applied", true);
+    cJSON_AddBoolToObject(o, "after_earlier_fix", revealed);
+    if (r->opt.format == AL_FORMAT_JSON_LINES) {
+        char *line = cJSON_PrintUnformatted(o);
+        if (!line)
+            abort();
+        al_strbuf_printf(&r->text, "%s\n", line);
+        cJSON_free(line);
+        cJSON_Delete(o);
+        return;
+    }
+    cJSON_AddItemToArray(r->json, o);
+}
+
 /* The costliest first; unmeasured findings after, each group in the
  * order it came (the sort is stable by position). */
 static int by_cost(const void *x, const void *y)

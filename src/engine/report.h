@@ -41,6 +41,13 @@ typedef struct al_report al_report;
 al_report *al_report_new(const al_report_options *opt);
 /* Adds a file's findings; src holds the text their offsets refer to. */
 void al_report_add(al_report *r, const al_source *src, const al_findings *findings);
+/* A fix --fix applied (JSON and JSON lines list it, `"applied": true`,
+ * `"after_earlier_fix"` when found only in text an earlier fix wrote;
+ * the other formats do not). start: the finding's offset in src, the file
+ * as it was; SIZE_MAX when it was found in text a fix wrote (no location). */
+void al_report_add_applied(al_report *r, const al_source *src, size_t start, const char *code,
+                           const char *name, al_applicability tier, bool revealed,
+                           const char *message, const char *fix_message);
 /* Writes the whole report; returns false when writing failed. */
 bool al_report_write(al_report *r, FILE *out);
 size_t al_report_count(const al_report *r);

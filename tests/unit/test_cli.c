@@ -146,7 +146,7 @@ static void fix_rewrites_in_place_keeping_mode(void **state)
     assert_non_null(strstr(read_file("out.txt"), "1 fixed, 0 remaining"));
     write_file("again.py", FINDING, strlen(FINDING));
     assert_int_equal(run("check --fix --show-fixes again.py"), 0);
-    assert_non_null(strstr(read_file("out.txt"), "Fixed:\n- again.py:\n    1 \xc3\x97 AL101 (zeros-overwritten)\n"));
+    assert_non_null(strstr(read_file("out.txt"), "Fixed:\n- again.py:\n    1 \xc3\x97 AL101 (zeros-overwritten), safe\n"));
     write_file("again.py", FINDING, strlen(FINDING));
     assert_int_equal(run("check --fix --exit-non-zero-on-fix again.py"), 1);
     assert_int_equal(run("check --fix --exit-non-zero-on-fix again.py"), 0);
@@ -156,6 +156,45 @@ static void fix_rewrites_in_place_keeping_mode(void **state)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "ls '%s' | grep -q alloclint-", dir);
     assert_int_not_equal(system(cmd), 0);
+}
+
+/* What --fix and --diff applied is told by tier, and a fix found only in
+ * text an earlier fix wrote is counted apart: a reviewer reads those with
+ * the fix they stand on. */
+static void fix_report_names_tiers_and_chains(void **state)
+{
+    (void)state;
+    static const char CHAIN[] =
+        "import torch\nimport triton\nimport triton.language as tl\n\n\n"
+        "@triton.jit\ndef _fill_kernel(out_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    tl.store(out_ptr + offs, 1.0, mask=offs < n)\n\n\n"
+        "def whole(x):\n    out = torch.empty_like(x)\n    out.fill_(0)\n"
+        "    n = out.numel()\n    _fill_kernel[(triton.cdiv(n, 128),)](out, n, BLOCK=128)\n"
+        "    return out\n";
+    write_file("chain.py", CHAIN, strlen(CHAIN));
+    assert_int_equal(run("check --select AL101,AL103 --diff --show-fixes chain.py"), 1);
+    const char *err = read_file("err.txt");
+    assert_non_null(strstr(err, "2 fixes in the diff (0 unsafe, 1 found after an earlier fix); "
+                                "0 findings without an applied fix.\n"));
+    assert_non_null(strstr(err, "Fixed:\n- chain.py:\n    1 \xc3\x97 AL103 (redundant-fill), safe\n"
+                                "    1 \xc3\x97 AL101 (zeros-overwritten), safe, found after an "
+                                "earlier fix\n"));
+    assert_non_null(strstr(read_file("out.txt"), "-    out.fill_(0)\n"));
+    assert_string_equal(read_file("chain.py"), CHAIN);
+    assert_int_equal(run("check --select AL101,AL103 --fix --output-format json chain.py"), 0);
+    const char *json = read_file("out.txt");
+    const char *first = strstr(json, "\"code\":\t\"AL103\"");
+    assert_non_null(first);
+    assert_non_null(strstr(first, "\"location\":\t{\n\t\t\t\"row\":\t14,"));
+    assert_non_null(strstr(first, "\"applied\":\ttrue,\n\t\t\"after_earlier_fix\":\tfalse"));
+    const char *second = strstr(first, "\"code\":\t\"AL101\"");
+    assert_non_null(second);
+    assert_null(strstr(second, "\"location\""));
+    assert_non_null(strstr(second, "\"applied\":\ttrue,\n\t\t\"after_earlier_fix\":\ttrue"));
+    write_file("u.py", FINDING, strlen(FINDING));
+    assert_int_equal(run("check --diff --show-fixes u.py"), 1);
+    assert_non_null(strstr(read_file("err.txt"), "1 fix in the diff; 0 findings"));
 }
 
 static void diff_prints_patch_and_keeps_file(void **state)
@@ -649,6 +688,7 @@ int main(void)
         cmocka_unit_test(errors_exit_two_and_name_the_problem),
         cmocka_unit_test(fix_rewrites_in_place_keeping_mode),
         cmocka_unit_test(diff_prints_patch_and_keeps_file),
+        cmocka_unit_test(fix_report_names_tiers_and_chains),
         cmocka_unit_test(diff_reports_findings_at_their_place_in_the_file),
         cmocka_unit_test(json_output),
         cmocka_unit_test(gitignore_and_force_exclude),
