@@ -611,6 +611,51 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
     return true;
 }
 
+/* Whether two fixes' edits meet: overlapping bytes, or an insertion where
+ * the other's replacement begins (inside it or before it: a guess). Two
+ * insertions at one place do not meet: each stands whole, in the
+ * findings' order, as --fix writes them. */
+static bool edits_meet(const al_fix *a, const al_fix *b)
+{
+    for (size_t i = 0; i < a->n_edits; i++)
+        for (size_t k = 0; k < b->n_edits; k++) {
+            const al_edit *x = &a->edits[i], *y = &b->edits[k];
+            if (x->start < y->end && y->start < x->end)
+                return true;
+            if (x->start == y->start && (x->start == x->end) != (y->start == y->end))
+                return true;
+        }
+    return false;
+}
+
+/* A report (no --fix) shows each fix on the file as it is: one whose edits
+ * meet an earlier finding's fix cannot be applied with it, so it is shown
+ * alone (display-only) and says which it waits on; --fix applies that
+ * one, then proves this one again on the text it made. */
+static void withhold_overlapping(const al_source *src, al_findings *found)
+{
+    for (size_t i = 0; i < found->n; i++) {
+        al_fix *fix = found->items[i].fix;
+        if (!fix || fix->applicability == AL_FIX_DISPLAY_ONLY)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const al_fix *earlier = found->items[j].fix;
+            if (!earlier || earlier->applicability == AL_FIX_DISPLAY_ONLY ||
+                !edits_meet(fix, earlier))
+                continue;
+            al_strbuf m = {0};
+            al_strbuf_printf(&m, "%s (shown alone: it overlaps the %s fix on line %zu, which "
+                                 "--fix applies first, proving this one again after it)",
+                             fix->message, found->items[j].code,
+                             row_of(src->bytes, src->len, found->items[j].start) + 1);
+            free(fix->message);
+            fix->message = al_strbuf_detach(&m);
+            fix->applicability = AL_FIX_DISPLAY_ONLY;
+            break;
+        }
+    }
+}
+
 static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_result *res)
 {
     if (!prefilter_cxx(src, opt)) {
@@ -625,6 +670,8 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
         res->parse_failed = true;
         return;
     }
+    if (!opt->apply_safe)
+        withhold_overlapping(src, &res->findings);
     if (!opt->apply_safe || src->has_nul || src->bad_utf8)
         return;
     /* One round: the edits rename a factory and drop an argument. */
@@ -868,6 +915,8 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
         }
     }
     bool may_fix = opt->apply_safe && !res->syntax_error && !src->has_nul && !src->bad_utf8;
+    if (!opt->apply_safe)
+        withhold_overlapping(src, &res->findings);
     if (!may_fix)
         return;
 

@@ -118,8 +118,10 @@ static bool read_cat(const al_pymodule *m, TSNode call, parts *p)
     return named;
 }
 
-/* A name not mentioned in func: base, else base2, base3... */
-static char *fresh_name(const al_pyfile *pf, TSNode func, const char *base)
+/* A name not mentioned in func nor written there by an earlier fix of
+ * this rule: base, else base2, base3... */
+static char *fresh_name(const al_pyfile *pf, TSNode func, const char *base,
+                        const al_findings *found, al_applicability tier)
 {
     for (int i = 1; i < 10; i++) {
         al_strbuf sb = {0};
@@ -127,7 +129,9 @@ static char *fresh_name(const al_pyfile *pf, TSNode func, const char *base)
         if (i > 1)
             al_strbuf_printf(&sb, "%d", i);
         char *name = al_strbuf_detach(&sb);
-        if (al_py_count_ident(pf, func, name) == 0)
+        if (al_py_count_ident(pf, func, name) == 0 &&
+            !al_rule_name_taken(found, "AL204", ts_node_start_byte(func), ts_node_end_byte(func),
+                                name, tier))
             return name;
         free(name);
     }
@@ -195,7 +199,7 @@ static TSNode chain_head_value(TSNode call)
 /* The fix for `target = <value>` or `return <value>`, the value the cat
  * or a chain of calls on it, and its tier's reasons. */
 static fix_result make_fix(const al_rule_input *in, TSNode func, TSNode call, const parts *p,
-                           const char *x, al_strbuf *unsafe)
+                           const char *x, al_strbuf *unsafe, const al_findings *found)
 {
     const al_pymodule *m = in->py;
     const al_pyfile *pf = m->pf;
@@ -230,7 +234,8 @@ static fix_result make_fix(const al_rule_input *in, TSNode func, TSNode call, co
              * reads in the cat's place */
             al_strbuf sb = {0};
             al_strbuf_printf(&sb, "%s_cat", x);
-            out = fresh_name(pf, func, sb.data);
+            out = fresh_name(pf, func, sb.data, found,
+                             unsafe->len ? AL_FIX_UNSAFE : AL_FIX_SAFE);
             al_strbuf_free(&sb);
             if (out) {
                 size_t s0 = ts_node_start_byte(stmt), c0 = ts_node_start_byte(call);
@@ -297,7 +302,7 @@ static void cat_of_results(const al_rule_input *in, TSNode call, al_findings *ou
         al_strbuf_printf(&unsafe, "%sassumes autograd is off (ops with `out=` raise when `%s` "
                                   "requires grad): %s",
                          unsafe.len ? "; " : "", x, grad.assumed);
-    fix_result r = make_fix(in, func, call, &p, x, &unsafe);
+    fix_result r = make_fix(in, func, call, &p, x, &unsafe, out);
     al_strbuf msg = {0};
     al_strbuf_printf(&msg, "`torch.cat` copies %d results of elementwise ops on `%s` into a new "
                            "tensor: the ops can write their slices of one output (`out=`), a "

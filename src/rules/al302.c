@@ -160,21 +160,39 @@ static TSNode hoist_target(const al_pymodule *m, TSNode func, TSNode call)
 }
 
 /* offs_0_BLOCK from tl.arange(0, BLOCK), made unique in the function. */
-static char *hoisted_name(const al_pyfile *pf, TSNode func, TSNode call)
+/* Whether an earlier hoist in func took name: --fix applies it in an
+ * earlier pass, then picks the next free name, so the report does too. */
+static bool name_hoisted(const invariants *list, TSNode func, const char *name)
 {
-    al_strbuf name = {0};
-    al_strbuf_puts(&name, "arange");
+    for (size_t j = 0; j < list->n; j++)
+        if (list->items[j].loop_start >= ts_node_start_byte(func) &&
+            list->items[j].loop_start < ts_node_end_byte(func) && !strcmp(list->items[j].name, name))
+            return true;
+    return false;
+}
+
+static char *hoisted_name(const al_pyfile *pf, TSNode func, TSNode call, const invariants *list)
+{
+    al_strbuf base = {0};
+    al_strbuf_puts(&base, "arange");
     al_py_args a;
     al_py_args_read(call, &a);
     for (int k = 0; k < a.npos; k++) {
         char *t = al_node_text_compact(pf, a.pos[k]);
-        al_strbuf_putc(&name, '_');
+        al_strbuf_putc(&base, '_');
         for (char *q = t; *q; q++)
-            al_strbuf_putc(&name, isalnum((unsigned char)*q) ? *q : '_');
+            al_strbuf_putc(&base, isalnum((unsigned char)*q) ? *q : '_');
         free(t);
     }
-    for (int k = 2; al_py_count_ident(pf, func, name.data) > 0 && k < 100; k++)
-        al_strbuf_printf(&name, "_%d", k);
+    al_strbuf name = {0};
+    al_strbuf_puts(&name, base.data);
+    for (int k = 2; k < 100 && (al_py_count_ident(pf, func, name.data) > 0 ||
+                                name_hoisted(list, func, name.data));
+         k++) {
+        name.len = 0;
+        al_strbuf_printf(&name, "%s_%d", base.data, k);
+    }
+    al_strbuf_free(&base);
     return al_strbuf_detach(&name);
 }
 
@@ -231,7 +249,7 @@ static void collect(const al_pymodule *m, TSNode func, invariants *list)
             nf.source = al_node_text(m->pf, calls[i]);
             expr = NULL;
             nf.indent = indent;
-            nf.name = hoisted_name(m->pf, func, calls[i]);
+            nf.name = hoisted_name(m->pf, func, calls[i], list);
             AL_PUSH(list->items, list->n, list->cap, nf);
             f = &list->items[list->n - 1];
         }

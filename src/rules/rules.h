@@ -90,6 +90,13 @@ const char *al_rule_page(const char *code, size_t *len);
  * that crossed a call, for the message; nothing when the chain has none.
  * checked is the path of the file being linted. */
 void al_rule_store_clause(const al_chain *chain, const char *checked, al_strbuf *sb);
+/* Whether an earlier fix of rule `code` in found, at least as safe as
+ * `tier`, with its first edit in [from, to) (one function), writes the
+ * identifier `name`. A rule choosing a new name skips those: --fix applies
+ * that fix in an earlier pass and then picks the next free name, and a
+ * report must show the name --fix writes. */
+bool al_rule_name_taken(const al_findings *found, const char *code, size_t from, size_t to,
+                        const char *name, al_applicability tier);
 /* Records, for `explain`, that the rule examined [start, end) and reports
  * nothing there, and why (the first thing that failed); nothing in a
  * check. */
