@@ -1,6 +1,8 @@
 # Compares the concise findings (the first file) with the `expect:`
 # annotations of the fixture files (the others):
 #   # expect: <CODE> <tier>   (tier: safe, unsafe, or nofix)
+#   # expect: <CODE> <tier>, <CODE> <tier>   (two findings on the line, in
+#                                            column order)
 #   # expect: none
 # (`//` in C++). Every annotation must be met on its line, and every
 # finding annotated. Prints the disagreements; exits 1 when there are any.
@@ -18,14 +20,16 @@ FILENAME == ARGV[1] {
     if (index($0, c " [*]")) tier = "safe"
     else if (index($0, c " [unsafe fix]")) tier = "unsafe"
     else if (c != "") tier = "nofix"
-    got[key] = c " " tier
+    if (key in got) got[key] = got[key] ", " c " " tier
+    else got[key] = c " " tier
     next
 }
 {
     key = clean(FILENAME) ":" FNR
-    if (match($0, /(#|\/\/) expect: [A-Z0-9]+ [a-z]+/)) {
-        split(substr($0, RSTART, RLENGTH), w, " ")
-        want[key] = w[3] " " w[4]
+    if (match($0, /(#|\/\/) expect: [A-Z0-9]+ [a-z]+(, [A-Z0-9]+ [a-z]+)*/)) {
+        w = substr($0, RSTART, RLENGTH)
+        sub(/^(#|\/\/) expect: /, "", w)
+        want[key] = w
     } else if (match($0, /(#|\/\/) expect: none/)) {
         want[key] = "none"
     }

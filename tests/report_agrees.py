@@ -50,6 +50,8 @@ def check(alloclint, fixture, unsafe, failures):
             failures.append(f"{fixture}: report exited {report.returncode}: {report.stderr}")
             return 0
         findings = json.loads(report.stdout)
+        if any(f.get("fix") and "(shown alone:" in f["fix"]["message"] for f in findings):
+            return 0  # a fix withheld as overlapping: --fix applies it in a later pass
         to_offset = offsets(src)
         wanted = ("safe", "unsafe") if unsafe else ("safe",)
         edits = []

@@ -79,7 +79,7 @@ void al_chain_advance(al_chain_regions *r, al_fix *const *fixes, const bool *app
         delta += (long)e[i].len - (long)(e[i].end - e[i].start);
         if (e[i].origin == AL_CHAIN_NONE)
             continue;
-        al_chain_region g = {at, at + e[i].len, e[i].origin};
+        al_chain_region g = {at, at + e[i].len, e[i].origin, false};
         AL_PUSH(r->items, r->n, r->cap, g);
     }
     free(e);
@@ -89,16 +89,66 @@ void al_chain_move(al_chain_regions *r, al_fix *const *fixes, const bool *applie
 {
     size_t ne;
     applied_edit *e = edits_of(fixes, applied, NULL, n, &ne);
-    move_regions(r, e, ne);
+    for (size_t i = 0; i < r->n; i++) {
+        al_chain_region *g = &r->items[i];
+        size_t k = 0;
+        while (k < ne && !(e[k].start <= g->start && g->end <= e[k].end && e[k].start < e[k].end))
+            k++;
+        if (k < ne) {
+            size_t at = moved(e, ne, e[k].start);
+            g->swallowed = true;
+            g->start = at;
+            g->end = at + e[k].len;
+        } else {
+            g->start = moved(e, ne, g->start);
+            g->end = moved(e, ne, g->end);
+        }
+    }
     free(e);
 }
 
-size_t al_chain_anchor(const al_chain_regions *r, const al_fix *fix)
+/* The one anchor of the best score among those that hold fix's first
+ * edit (at their exact place, or swallowed and around it). */
+static size_t best_anchor(const al_chain_regions *r, const al_fix *fix, bool swallowed,
+                          al_chain_match match, void *arg)
 {
-    for (size_t i = 0; fix && fix->n_edits && i < r->n; i++)
-        if (r->items[i].start == fix->edits[0].start && r->items[i].end == fix->edits[0].end)
-            return r->items[i].origin;
-    return AL_CHAIN_NONE;
+    const al_edit *first = &fix->edits[0];
+    size_t found = AL_CHAIN_NONE;
+    int best = 0, ties = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const al_chain_region *g = &r->items[i];
+        bool holds = swallowed ? g->swallowed && g->start <= first->start && first->end <= g->end
+                               : !g->swallowed && g->start == first->start && g->end == first->end;
+        if (!holds)
+            continue;
+        int score = match(g->origin, fix, swallowed, arg);
+        if (score > best) {
+            best = score;
+            found = g->origin;
+            ties = 0;
+        } else if (score == best && score > 0 && g->origin != found) {
+            ties++;
+        }
+    }
+    return ties ? AL_CHAIN_NONE : found;
+}
+
+size_t al_chain_anchor(const al_chain_regions *r, const al_fix *fix, al_chain_match match,
+                       void *arg)
+{
+    if (!fix || !fix->n_edits)
+        return AL_CHAIN_NONE;
+    size_t at = best_anchor(r, fix, false, match, arg);
+    return at != AL_CHAIN_NONE ? at : best_anchor(r, fix, true, match, arg);
+}
+
+void al_chain_drop(al_chain_regions *r, size_t origin)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->items[i].origin != origin)
+            r->items[k++] = r->items[i];
+    r->n = k;
 }
 
 void al_chain_regions_free(al_chain_regions *r)

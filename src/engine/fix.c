@@ -94,3 +94,45 @@ char *al_fix_apply(const char *src, size_t len, al_fix *const *fixes, size_t n,
     *out_len = out.len;
     return al_strbuf_detach(&out);
 }
+
+/* Whether two fixes' edits meet: overlapping bytes, or an insertion where
+ * the other's replacement begins (inside it or before it: a guess). Two
+ * insertions at one place do not meet: each stands whole, in the
+ * findings' order, as --fix writes them. */
+static bool edits_meet(const al_fix *a, const al_fix *b)
+{
+    for (size_t i = 0; i < a->n_edits; i++)
+        for (size_t k = 0; k < b->n_edits; k++) {
+            const al_edit *x = &a->edits[i], *y = &b->edits[k];
+            if (x->start < y->end && y->start < x->end)
+                return true;
+            if (x->start == y->start && (x->start == x->end) != (y->start == y->end))
+                return true;
+        }
+    return false;
+}
+
+void al_fix_withhold_overlapping(const al_source *src, al_findings *found)
+{
+    for (size_t i = 0; i < found->n; i++) {
+        al_fix *fix = found->items[i].fix;
+        if (!fix || fix->applicability == AL_FIX_DISPLAY_ONLY)
+            continue;
+        for (size_t j = 0; j < i; j++) {
+            const al_fix *earlier = found->items[j].fix;
+            if (!earlier || earlier->applicability == AL_FIX_DISPLAY_ONLY ||
+                !edits_meet(fix, earlier))
+                continue;
+            al_strbuf m = {0};
+            size_t row, column;
+            al_source_position(src, found->items[j].start, &row, &column);
+            al_strbuf_printf(&m, "%s (shown alone: it overlaps the %s fix on line %zu, which "
+                                 "--fix applies first, proving this one again after it)",
+                             fix->message, found->items[j].code, row);
+            free(fix->message);
+            fix->message = al_strbuf_detach(&m);
+            fix->applicability = AL_FIX_DISPLAY_ONLY;
+            break;
+        }
+    }
+}

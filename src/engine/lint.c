@@ -611,51 +611,6 @@ static bool run_cxx_rules(const al_source *src, const al_lint_options *opt, al_f
     return true;
 }
 
-/* Whether two fixes' edits meet: overlapping bytes, or an insertion where
- * the other's replacement begins (inside it or before it: a guess). Two
- * insertions at one place do not meet: each stands whole, in the
- * findings' order, as --fix writes them. */
-static bool edits_meet(const al_fix *a, const al_fix *b)
-{
-    for (size_t i = 0; i < a->n_edits; i++)
-        for (size_t k = 0; k < b->n_edits; k++) {
-            const al_edit *x = &a->edits[i], *y = &b->edits[k];
-            if (x->start < y->end && y->start < x->end)
-                return true;
-            if (x->start == y->start && (x->start == x->end) != (y->start == y->end))
-                return true;
-        }
-    return false;
-}
-
-/* A report (no --fix) shows each fix on the file as it is: one whose edits
- * meet an earlier finding's fix cannot be applied with it, so it is shown
- * alone (display-only) and says which it waits on; --fix applies that
- * one, then proves this one again on the text it made. */
-static void withhold_overlapping(const al_source *src, al_findings *found)
-{
-    for (size_t i = 0; i < found->n; i++) {
-        al_fix *fix = found->items[i].fix;
-        if (!fix || fix->applicability == AL_FIX_DISPLAY_ONLY)
-            continue;
-        for (size_t j = 0; j < i; j++) {
-            const al_fix *earlier = found->items[j].fix;
-            if (!earlier || earlier->applicability == AL_FIX_DISPLAY_ONLY ||
-                !edits_meet(fix, earlier))
-                continue;
-            al_strbuf m = {0};
-            al_strbuf_printf(&m, "%s (shown alone: it overlaps the %s fix on line %zu, which "
-                                 "--fix applies first, proving this one again after it)",
-                             fix->message, found->items[j].code,
-                             row_of(src->bytes, src->len, found->items[j].start) + 1);
-            free(fix->message);
-            fix->message = al_strbuf_detach(&m);
-            fix->applicability = AL_FIX_DISPLAY_ONLY;
-            break;
-        }
-    }
-}
-
 static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_result *res)
 {
     if (!prefilter_cxx(src, opt)) {
@@ -671,7 +626,7 @@ static void lint_cxx(const al_source *src, const al_lint_options *opt, al_lint_r
         return;
     }
     if (!opt->apply_safe)
-        withhold_overlapping(src, &res->findings);
+        al_fix_withhold_overlapping(src, &res->findings);
     if (!opt->apply_safe || src->has_nul || src->bad_utf8)
         return;
     /* One round: the edits rename a factory and drop an argument. */
@@ -717,6 +672,27 @@ static void start_over(al_lint_result *res)
     res->fix_unconverged = 0;
 }
 
+/* Whether a later pass's fix is the first-pass finding `origin` offered
+ * again: its rule (else 0); its first edit's text, or, where a fix that
+ * rewrote the whole statement swallowed its place, its message (2). */
+static int same_finding(size_t origin, const al_fix *fix, bool swallowed, void *arg)
+{
+    const al_lint_result *res = arg;
+    const al_finding *was = &res->initial.items[origin];
+    const al_finding *now = NULL;
+    for (size_t i = 0; i < res->findings.n && !now; i++)
+        if (res->findings.items[i].fix == fix)
+            now = &res->findings.items[i];
+    if (!now || strcmp(was->code, now->code))
+        return 0;
+    if (swallowed)
+        return strcmp(was->message, now->message) ? 0 : 2;
+    return was->fix && was->fix->n_edits &&
+                   !strcmp(was->fix->edits[0].content, fix->edits[0].content)
+               ? 2
+               : 1;
+}
+
 /* The fix loop from res->findings, the first pass's findings marked in
  * `excluded` left out. Returns the first-pass finding that began a chain
  * into an unsafe fix (the loop stopped before it), or AL_CHAIN_NONE. */
@@ -744,9 +720,7 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
         bool *revealed = al_xcalloc(nfound ? nfound : 1, sizeof *revealed);
         for (size_t i = 0; i < nfound; i++) {
             const al_finding *f = &res->findings.items[i];
-            size_t a = round == 0 ? i : al_chain_anchor(&anchors, f->fix);
-            if (a != AL_CHAIN_NONE && round > 0 && strcmp(res->initial.items[a].code, f->code))
-                a = AL_CHAIN_NONE;
+            size_t a = round == 0 ? i : al_chain_anchor(&anchors, f->fix, same_finding, res);
             from[i] = a != AL_CHAIN_NONE ? a : al_chain_origin(&regions, f->fix);
             left_out[i] = a != AL_CHAIN_NONE && excluded[a];
             revealed[i] = round > 0 && a == AL_CHAIN_NONE;
@@ -792,9 +766,17 @@ static size_t fix_loop(const al_source *src, const al_lint_options *opt, al_lint
             bool went_in = wanted && applied[k];
             k += wanted;
             if (!went_in && fix && fix->n_edits) {
-                al_chain_region g = {fix->edits[0].start, fix->edits[0].end, i};
+                al_chain_region g = {fix->edits[0].start, fix->edits[0].end, i, false};
                 AL_PUSH(anchors.items, anchors.n, anchors.cap, g);
             }
+        }
+        /* A first-pass finding offered again and now applied is no
+         * longer waiting: its anchor goes. */
+        for (size_t i = 0, k = 0; round > 0 && i < nfound; i++) {
+            bool wanted = al_lint_fix_wanted(opt, res->findings.items[i].fix) && !left_out[i];
+            if (wanted && applied[k] && !revealed[i])
+                al_chain_drop(&anchors, from[i]);
+            k += wanted;
         }
         al_chain_move(&anchors, fixes, applied, nf);
         al_chain_advance(&regions, fixes, applied, origins, nf);
@@ -916,7 +898,7 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
     }
     bool may_fix = opt->apply_safe && !res->syntax_error && !src->has_nul && !src->bad_utf8;
     if (!opt->apply_safe)
-        withhold_overlapping(src, &res->findings);
+        al_fix_withhold_overlapping(src, &res->findings);
     if (!may_fix)
         return;
 
@@ -945,6 +927,11 @@ void al_lint(const al_source *src, const al_lint_options *opt, al_lint_result *r
                  "proved ones",
                  code ? code : "");
         al_findings_note(&one, NULL, row_of(src->bytes, src->len, f->start) + 1, why);
+        al_strbuf m = {0};
+        al_strbuf_printf(&m, "%s (fix withheld: it would chain into an unsafe %s fix)",
+                         f->message, code ? code : "");
+        free(f->message);
+        f->message = al_strbuf_detach(&m);
     }
     free(excluded);
 }

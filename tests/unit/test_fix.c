@@ -193,6 +193,63 @@ static void lint_text(const char *text, size_t len, bool fix, al_lint_result *re
 /* Regions of text a first-pass fix wrote follow the later passes' edits;
  * a later fix meets the region it edits, and an untouched anchor finds
  * the same fix offered again. */
+static int any_rule(size_t origin, const al_fix *fix, bool swallowed, void *arg)
+{
+    (void)origin, (void)fix, (void)swallowed, (void)arg;
+    return 1;
+}
+
+static int no_rule(size_t origin, const al_fix *fix, bool swallowed, void *arg)
+{
+    (void)origin, (void)fix, (void)swallowed, (void)arg;
+    return 0;
+}
+
+/* Origin 1's edit text is "B": that candidate is sure, the others only
+ * plausible. */
+static int edit_b(size_t origin, const al_fix *fix, bool swallowed, void *arg)
+{
+    (void)swallowed, (void)arg;
+    return origin == 1 && !strcmp(fix->edits[0].content, "B") ? 2 : 1;
+}
+
+/* Two first-pass fixes that each rewrite the same whole line (a wrapped
+ * call): anchors of one span, told apart by their edit; an anchor inside
+ * a fix that rewrote its line is swallowed and found around its new text;
+ * two of equal score are a guess and give none. */
+static void anchors_of_one_span_and_swallowed(void **state)
+{
+    (void)state;
+    al_chain_regions anchors = {0};
+    al_chain_region a0 = {10, 20, 0, false}, a1 = {10, 20, 1, false};
+    AL_PUSH(anchors.items, anchors.n, anchors.cap, a0);
+    AL_PUSH(anchors.items, anchors.n, anchors.cap, a1);
+    al_fix *b = al_fix_new(AL_FIX_UNSAFE, "b");
+    al_fix_add_edit(b, 10, 20, "B");
+    assert_int_equal(al_chain_anchor(&anchors, b, edit_b, NULL), 1);
+    assert_int_equal(al_chain_anchor(&anchors, b, any_rule, NULL), AL_CHAIN_NONE);
+    /* a fix rewrites [5, 25) into 30 bytes: both anchors are swallowed */
+    al_fix *wide = al_fix_new(AL_FIX_UNSAFE, "w");
+    al_fix_add_edit(wide, 5, 25, "012345678901234567890123456789");
+    bool yes = true;
+    al_chain_move(&anchors, &wide, &yes, 1);
+    assert_true(anchors.items[0].swallowed && anchors.items[1].swallowed);
+    assert_int_equal(anchors.items[0].start, 5);
+    assert_int_equal(anchors.items[0].end, 35);
+    al_fix *inside = al_fix_new(AL_FIX_UNSAFE, "i");
+    al_fix_add_edit(inside, 12, 14, "B");
+    assert_int_equal(al_chain_anchor(&anchors, inside, any_rule, NULL), AL_CHAIN_NONE);
+    assert_int_equal(al_chain_anchor(&anchors, inside, edit_b, NULL), 1);
+    al_fix *outside = al_fix_new(AL_FIX_UNSAFE, "o");
+    al_fix_add_edit(outside, 40, 41, "B");
+    assert_int_equal(al_chain_anchor(&anchors, outside, edit_b, NULL), AL_CHAIN_NONE);
+    free_fix(b);
+    free_fix(wide);
+    free_fix(inside);
+    free_fix(outside);
+    al_chain_regions_free(&anchors);
+}
+
 static void chain_regions_follow_the_passes(void **state)
 {
     (void)state;
@@ -206,7 +263,7 @@ static void chain_regions_follow_the_passes(void **state)
     assert_int_equal(regions.n, 1);
     assert_int_equal(regions.items[0].start, 1);
     assert_int_equal(regions.items[0].end, 4);
-    al_chain_region anchor = {5, 6, 7}; /* 'd' in the new text, finding 7 */
+    al_chain_region anchor = {5, 6, 7, false}; /* 'd' in the new text, finding 7 */
     AL_PUSH(anchors.items, anchors.n, anchors.cap, anchor);
     /* pass 1 deletes "a" (no origin): both move one byte left */
     al_fix *f1 = al_fix_new(AL_FIX_SAFE, "a");
@@ -226,8 +283,9 @@ static void chain_regions_follow_the_passes(void **state)
     assert_int_equal(al_chain_origin(&regions, f3), AL_CHAIN_NONE);
     al_fix *f4 = al_fix_new(AL_FIX_SAFE, "d");
     al_fix_add_edit(f4, 4, 5, "D");
-    assert_int_equal(al_chain_anchor(&anchors, f4), 7);
-    assert_int_equal(al_chain_anchor(&anchors, f3), AL_CHAIN_NONE);
+    assert_int_equal(al_chain_anchor(&anchors, f4, any_rule, NULL), 7);
+    assert_int_equal(al_chain_anchor(&anchors, f3, any_rule, NULL), AL_CHAIN_NONE);
+    assert_int_equal(al_chain_anchor(&anchors, f4, no_rule, NULL), AL_CHAIN_NONE);
     free_fix(f0);
     free_fix(f1);
     free_fix(f2);
@@ -527,6 +585,7 @@ int main(void)
         cmocka_unit_test(fixes_with_meeting_scopes_are_not_applied_together),
         cmocka_unit_test(fix_loop_proves_each_fix_after_the_others),
         cmocka_unit_test(chain_regions_follow_the_passes),
+        cmocka_unit_test(anchors_of_one_span_and_swallowed),
         cmocka_unit_test(unsafe_fix_does_not_chain_on_a_fix),
         cmocka_unit_test(adjacent_edits_both_apply),
         cmocka_unit_test(same_insertion_point_conflicts),
