@@ -567,10 +567,12 @@ static bool table_own(const al_pymodule *m, TSNode func, TSNode call, const al_o
         return true;
     }
     char *o = ts_node_is_null(of) ? al_xstrdup("its argument") : al_fresh_shown(pf, of);
+    /* A cast of a tensor that may already have the dtype is that tensor
+     * (issue 57.3): not a new one, whatever an unsafe fix would hope. */
     if (returns == AL_RETURNS_MAY_ALIAS)
-        *out = al_fresh_make(AL_OWN_ASSUMED, "assumes `%s%s(...)` makes a copy: it returns `%s` itself "
-                                    "when it already has that dtype and device",
-                    method ? "." : "", name, o);
+        *out = al_fresh_make(AL_OWN_NO, "`%s%s(...)` returns `%s` itself when it already has "
+                                        "that dtype and device",
+                             method ? "." : "", name, o);
     else
         *out = al_fresh_make(AL_OWN_NO, "it is a view of `%s`", o);
     /* A view of a parameter that is the argument (or a new tensor): what
