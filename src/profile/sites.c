@@ -495,7 +495,8 @@ void al_site_costs_build(al_trace *const *traces, size_t n_traces, char *const *
     out->ambiguous = m.ambiguous;
     out->ambiguous_example = m.ambiguous_example;
     m.ambiguous_example = NULL;
-    qsort(calls, n_calls, sizeof *calls, by_function);
+    if (n_calls > 1) /* calls is NULL when no frame matched */
+        qsort(calls, n_calls, sizeof *calls, by_function);
     parsed *files = al_xcalloc(n_paths ? n_paths : 1, sizeof *files);
     for (size_t i = 0; i < n_calls;) {
         size_t j = i + 1;

@@ -416,12 +416,8 @@ static bool read_stream(const char *name, bool gz, al_js_reader read, void *ctx,
     al_js_free(js);
     free(ix.names.slots);
     free(ix.threads.slots);
-    if (!ok) {
-        char *path = t->path;
-        t->path = NULL;
+    if (!ok)
         al_trace_free(t);
-        t->path = path;
-    }
     return ok;
 }
 

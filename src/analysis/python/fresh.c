@@ -777,6 +777,36 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, al_fresh_
                       fn);
 }
 
+/* `x.float()`, `x.to(dtype).view(n, -1)`: a Tensor method the op tables
+ * say returns a copy or x itself, or a view of one. A tensor either way,
+ * so an operator on it gives a new one. */
+static bool tensor_cast(const al_pymodule *m, TSNode call)
+{
+    const al_pyfile *pf = m->pf;
+    for (int depth = 0; depth < 8 && al_node_is(call, "call"); depth++) {
+        TSNode fn = al_node_field(call, "function");
+        if (!al_node_is(fn, "attribute"))
+            return false;
+        TSNode obj = al_py_unparen(al_node_field(fn, "object"));
+        if (al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls") ||
+            !(al_node_is(obj, "identifier") || al_node_is(obj, "attribute") ||
+              al_node_is(obj, "call") || al_node_is(obj, "subscript")))
+            return false;
+        size_t len;
+        const char *meth = al_node_ptr(pf, al_node_field(fn, "attribute"), &len);
+        al_strbuf key = {0};
+        al_strbuf_printf(&key, "torch.Tensor.%.*s", (int)len, meth);
+        const al_op_result *r = al_ops_find_result(m->ops, key.data);
+        al_strbuf_free(&key);
+        if (r && r->returns == AL_RETURNS_MAY_ALIAS)
+            return true;
+        if (!r || r->returns != AL_RETURNS_ALIAS)
+            return false;
+        call = obj; /* a view: of what? */
+    }
+    return false;
+}
+
 static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, al_fresh_walk w)
 {
     const al_pyfile *pf = m->pf;
@@ -842,7 +872,8 @@ static al_own value_own(const al_pymodule *m, TSNode func, TSNode v, al_fresh_wa
             free(fn);
             if (builtin)
                 continue;
-            al_own so = call_own(m, func, o, whole(hop(w)));
+            al_own so = tensor_cast(m, o) ? al_fresh_make(AL_OWN_FRESH, NULL)
+                                          : call_own(m, func, o, whole(hop(w)));
             if (so.kind == AL_OWN_FRESH) {
                 al_own_free(&so);
                 al_own_free(&assumed);

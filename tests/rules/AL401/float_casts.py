@@ -33,3 +33,19 @@ def weigh_expert_output(expert_out, topk_weights):
     h = expert_out.to(torch.float32)
     h = h * 2.0  # expect: none (a cast may return its input)
     return h
+
+
+@torch.inference_mode()
+def gated_residual(hidden, attn_out, gate):
+    # The cast may be `hidden` itself, but the sum is a new tensor.
+    h = hidden.float() + attn_out * gate
+    h = h + 1.0  # expect: AL401 safe
+    return h
+
+
+@torch.inference_mode()
+def scores_in_float(q, k, scale):
+    # A view of a cast is a tensor too: the product is new.
+    s = (q.float().unsqueeze(2) @ k.transpose(-1, -2)).squeeze(2) * scale
+    s = s.masked_fill(s < 0, 0.0)  # expect: AL401 safe
+    return s

@@ -95,7 +95,7 @@ def int_step_on_long(n):
 
 def training_path(x):
     # No inference context: autograd may need the old value.
-    h = torch.exp(x)
+    h = torch.sin(x)
     h = h.clamp(min=0)  # expect: AL401 unsafe
     return h
 
@@ -135,7 +135,7 @@ def still_referenced(x):
 
 @torch.inference_mode(False)
 def grad_mode_back_on(x):
-    z = torch.exp(x)
+    z = torch.sin(x)
     z = z.clamp(min=0)  # expect: AL401 unsafe
     return z
 

@@ -9,7 +9,7 @@ def normalise(scores, bias):
 
 
 def scale(x, factor):
-    y = torch.exp(x)
+    y = torch.sin(x)
     y = y * factor  # expect: AL401 unsafe
     return y
 

@@ -9,43 +9,43 @@ import torch
 
 
 def exponent_literal(x):
-    a = torch.exp(x)
+    a = torch.sin(x)
     a = a * 1e-5  # expect: AL401 unsafe
     return a
 
 
 def tighter_operand(x, y, s):
-    b = torch.exp(x)
+    b = torch.sin(x)
     b = b - y * s  # expect: AL401 unsafe
     return b
 
 
 def negated_operand(x, s):
-    c = torch.exp(x)
+    c = torch.sin(x)
     c = c * -s  # expect: AL401 unsafe
     return c
 
 
 def bracketed_operand(x, y, s):
-    d = torch.exp(x)
+    d = torch.sin(x)
     d = d - (y + s)  # expect: AL401 unsafe
     return d
 
 
 def power_operand(x, s):
-    e = torch.exp(x)
+    e = torch.sin(x)
     e = e / s ** 2  # expect: AL401 unsafe
     return e
 
 
 def spaced_method(x):
-    g = torch.exp(x)
+    g = torch.sin(x)
     g = g.clamp_min (0)  # expect: AL401 unsafe
     return g
 
 
 def continued_line(x, y, s):
-    h = torch.exp(x)
+    h = torch.sin(x)
     h = h - (  # expect: AL401 unsafe
         y * s
         + 1
@@ -54,7 +54,7 @@ def continued_line(x, y, s):
 
 
 def indexed_operand(x, y, n):
-    k = torch.exp(x)
+    k = torch.sin(x)
     k = k + y[n - 1]  # expect: AL401 unsafe
     return k
 
