@@ -4,6 +4,7 @@
 
 #include "../analysis/python/lifetime.h"
 #include "../analysis/python/values.h"
+#include "../analysis/core/index.h"
 #include "../base/util.h"
 
 #include <stdio.h>
@@ -24,6 +25,8 @@ typedef struct {
     bool requires_grad;    /* the factory makes an autograd leaf */
     bool foreign_generator; /* `generator=g`, g not known to be on the device */
     size_t async_line;     /* 1-based line of an earlier non_blocking copy; 0: none */
+    size_t stream_line;    /* 1-based line of a use of another CUDA stream; 0: none */
+    char *stream_callee;   /* the call the tensor is handed to, whose file uses one */
     bool async_in_loop;    /* that copy comes later in the loop's body: a pass before's */
 } move;
 
@@ -81,6 +84,22 @@ static void report(const move *f, al_findings *out)
                                    "stream, which orders the `non_blocking` copy on line %zu%s "
                                    "before what follows, and `device=` removes that wait",
                              f->async_line, f->async_in_loop ? " (the pass before's)" : "");
+        }
+        if (f->stream_line) {
+            tier = AL_FIX_UNSAFE;
+            if (f->stream_callee)
+                al_strbuf_printf(&msg, "; the copy from pageable memory makes the host wait until "
+                                       "the tensor is on the device, and it is handed to `%s` "
+                                       "(line %zu), whose body uses another CUDA stream, which "
+                                       "may read it without waiting on this one once `device=` "
+                                       "removes that wait",
+                                 f->stream_callee, f->stream_line);
+            else
+                al_strbuf_printf(&msg, "; the copy from pageable memory makes the host wait until "
+                                       "the tensor is on the device, and line %zu uses another "
+                                       "CUDA stream, which may read it without waiting on this "
+                                       "one once `device=` removes that wait",
+                                 f->stream_line);
         }
         al_strbuf kw = {0};
         al_strbuf_printf(&kw, "%sdevice=%s", f->args_empty ? "" : ", ", f->device);
@@ -270,6 +289,162 @@ static size_t earlier_async_copy(const al_pyfile *pf, TSNode call, bool *in_loop
     return s.line;
 }
 
+/* The first use of a CUDA stream other than the current one in
+ * [from, to) of a file's bytes: one made (`torch.cuda.Stream(...)`,
+ * `ExternalStream(...)`; not with made_too false), entered
+ * (`torch.cuda.stream(s)`), or waited on or set (`wait_stream`,
+ * `set_stream`). 0 when none; else its offset + 1. */
+static size_t stream_use(const al_source *src, size_t from, size_t to, bool made_too)
+{
+    static const char *const USES[] = {".stream(", "wait_stream(", "set_stream(", "Stream(", NULL};
+    size_t first = 0;
+    for (int i = 0; USES[i]; i++) {
+        if (!made_too && !strcmp(USES[i], "Stream("))
+            continue;
+        size_t n = strlen(USES[i]);
+        for (size_t at = from; at + n <= to && at + n <= src->len; at++)
+            if (!memcmp(src->bytes + at, USES[i], n)) {
+                if (!first || at + 1 < first)
+                    first = at + 1;
+                break;
+            }
+    }
+    return first;
+}
+
+/* Whether `torch.cuda.synchronize()` (or `torch.cuda.current_stream().
+ * synchronize()`) is in [from, to): the host waits for the fill there. */
+static bool synchronized_in(const al_source *src, size_t from, size_t to)
+{
+    static const char needle[] = "synchronize()";
+    size_t n = sizeof needle - 1;
+    for (size_t at = from; at + n <= to && at + n <= src->len; at++)
+        if (!memcmp(src->bytes + at, needle, n))
+            return true;
+    return false;
+}
+
+static size_t row_of(const al_pyfile *pf, size_t offset)
+{
+    size_t row = 1;
+    for (size_t i = 0; i < offset && i < pf->src->len; i++)
+        row += pf->src->bytes[i] == '\n';
+    return row;
+}
+
+typedef struct {
+    const al_pymodule *m;
+    const char *name; /* the tensor's name, or NULL: the move is the argument */
+    TSNode move;      /* the move call, when it is an argument itself */
+    size_t after;
+    size_t line;
+    char *callee;
+} handed_search;
+
+/* Whether arg holds the tensor: its name anywhere in it (`iter(params)`,
+ * `[bias]`), or the move itself. */
+static bool handed(const al_pyfile *pf, TSNode arg, const handed_search *s)
+{
+    if (s->name ? al_node_is(arg, "identifier") && al_node_text_eq(pf, arg, s->name)
+                : al_py_node_eq(arg, s->move))
+        return true;
+    if (al_node_is(arg, "lambda") || al_node_is(arg, "function_definition"))
+        return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(arg); i++)
+        if (handed(pf, ts_node_named_child(arg, i), s))
+            return true;
+    return false;
+}
+
+/* A call after the move that hands the tensor to a function of the
+ * project whose file uses another CUDA stream. */
+static al_visit find_stream_callee(TSNode n, void *arg)
+{
+    handed_search *s = arg;
+    const al_pyfile *pf = s->m->pf;
+    if (s->line)
+        return AL_VISIT_STOP;
+    if (!al_node_is(n, "call") || ts_node_end_byte(n) <= s->after)
+        return AL_VISIT_INTO;
+    TSNode args = al_node_field(n, "arguments");
+    bool given = false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(args) && !given; i++)
+        given = handed(pf, ts_node_named_child(args, i), s);
+    if (!given)
+        return AL_VISIT_INTO;
+    al_def d;
+    al_pysite site = {s->m->path, pf, s->m};
+    TSNode fn = al_node_field(n, "function");
+    if (al_index_resolve(s->m->index, &site, fn, n, &d) && d.pf && d.pf->src &&
+        !ts_node_is_null(d.def) &&
+        stream_use(d.pf->src, ts_node_start_byte(d.def), ts_node_end_byte(d.def), true)) {
+        s->line = ts_node_start_point(n).row + 1;
+        s->callee = al_node_text_compact(pf, fn);
+        /* Its body, not its callees': those are not followed. */
+        return AL_VISIT_STOP;
+    }
+    return AL_VISIT_INTO;
+}
+
+/* Where another CUDA stream may read the moved tensor: a use of one in the
+ * function (the file, at module level), or a function of the project the
+ * tensor is handed to whose file uses one. `.cuda()` of a pageable tensor
+ * made the host wait until the data was on the device, so work queued
+ * after it on any stream saw it; the factory with `device=` only queues
+ * its fill on the current stream. */
+static void find_stream(const al_pymodule *m, TSNode call, move *f)
+{
+    const al_pyfile *pf = m->pf;
+    TSNode fn = al_enclosing_function(call);
+    TSNode scope = ts_node_is_null(fn) ? pf->root : fn;
+    TSNode loop = ts_node_is_null(fn) ? (TSNode){0} : al_enclosing_loop(fn, call);
+    /* A `with torch.cuda.stream(s):` around the move puts its fill on s.
+     * After the move (in its loop, anywhere in the loop), until the host
+     * waits for the device (`torch.cuda.synchronize()`), any use. */
+    size_t start = ts_node_start_byte(ts_node_is_null(loop) ? call : loop);
+    size_t end = ts_node_end_byte(call);
+    size_t at = 0;
+    for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && !ts_node_eq(p, scope) && !at;
+         p = ts_node_parent(p))
+        if (al_node_is(p, "with_statement")) {
+            TSNode body = al_node_field(p, "body");
+            size_t head_end = ts_node_is_null(body) ? ts_node_end_byte(p) : ts_node_start_byte(body);
+            at = stream_use(pf->src, ts_node_start_byte(p), head_end, false);
+        }
+    if (!at) {
+        size_t after = stream_use(pf->src, ts_node_is_null(loop) ? end : start,
+                                  ts_node_end_byte(scope), true);
+        if (after && !(ts_node_is_null(loop) && synchronized_in(pf->src, end, after - 1)))
+            at = after;
+    }
+    if (at) {
+        f->stream_line = row_of(pf, at - 1);
+        return;
+    }
+    if (!m->index || ts_node_is_null(fn))
+        return;
+    handed_search s = {.m = m, .move = call, .after = ts_node_start_byte(call)};
+    /* The name the statement binds it to, whole or inside a container
+     * (`params = [("w", torch.randn(n).cuda())]`). */
+    char *name = NULL;
+    for (TSNode e = call, p = ts_node_parent(call); !ts_node_is_null(p);
+         e = p, p = ts_node_parent(p)) {
+        if (al_node_is(p, "assignment")) {
+            if (al_py_node_eq(al_node_field(p, "right"), e) &&
+                al_node_is(al_node_field(p, "left"), "identifier"))
+                s.name = name = al_node_text(pf, al_node_field(p, "left"));
+            break;
+        }
+        if (al_node_is(p, "expression_statement") || al_node_is(p, "block") ||
+            al_node_is(p, "lambda") || al_node_is(p, "call"))
+            break;
+    }
+    al_node_preorder(al_node_field(fn, "body"), find_stream_callee, &s);
+    free(name);
+    f->stream_line = s.line;
+    f->stream_callee = s.callee;
+}
+
 /* Whether generator g was made on the move's device: bound once in the
  * function to `torch.Generator(device=D)` (or its first argument D) with D
  * spelled as the move's device. */
@@ -358,12 +533,14 @@ static void move_to_device(const al_rule_input *in, TSNode call, al_findings *ou
         else {
             /* The data of torch.tensor(...) crosses with device= too, and
              * that copy waits as this one does. */
-            if (!f.from_data && !f.non_blocking)
+            if (!f.from_data && !f.non_blocking) {
                 f.async_line = earlier_async_copy(pf, call, &f.async_in_loop);
+                find_stream(m, call, &f);
+            }
             report(&f, out);
         }
     }
-    free(f.factory), free(f.device), free(f.dtype);
+    free(f.factory), free(f.device), free(f.dtype), free(f.stream_callee);
 }
 
 void al_rule_al501(const al_rule_input *in, al_findings *out)

@@ -47,7 +47,8 @@ for case in decode.py:8:proved decode.py:14:likely decode.py:24:blocked decode.p
             tiles.py:18:tile_cover library_methods.py:12:method_contract \
             library_methods.py:18:part_contract grad_callers.py:7:grad_callers \
             grad_callers.py:25:stream_read stacks.py:7:gathered_stack blockers.py:7:accumulated \
-            stacks.py:14:existing_elements splits.py:31:guarded_pair splits.py:40:unpaired; do
+            stacks.py:14:existing_elements splits.py:31:guarded_pair splits.py:40:unpaired \
+            kernel_modes.py:17:mode_chosen; do
     file=${case%%:*}
     rest=${case#*:}
     line=${rest%%:*}

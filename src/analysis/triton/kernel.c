@@ -3,6 +3,7 @@
 
 #include "form.h"
 #include "tiles.h"
+#include "modes.h"
 
 #include "../python/extent.h"
 #include "../python/module.h"
@@ -99,15 +100,25 @@ static bool compares_pids(al_tf_kernel *k, TSNode cond, int depth)
 /* What a condition around a store or an exit says of the elements left:
  * 2 the data chooses them (it reads memory), 1 a tile structure leaves
  * them (it compares program ids), 0 anything else (a guard, a flag). */
+
+
 static int condition_rank(al_tf_kernel *k, TSNode cond)
 {
-    return al_tf_has_load(k, cond, 0) ? 2 : compares_pids(k, cond, 0) ? 1 : 0;
+    bool any = false;
+    /* The data outranks the mode: `if IS_FP8:` around `if expert >= 0:`
+     * is the data's choice whichever mode runs. */
+    return al_tf_has_load(k, cond, 0)                         ? 3
+           : compares_pids(k, cond, 0)                        ? 1
+           : al_tf_mode_condition(k, cond, 0, &any) && any    ? 2
+                                                              : 0;
 }
 
 static al_effect effect_of_rank(int rank)
 {
-    return rank == 2 ? AL_EFFECT_SKIPS : rank == 1 ? AL_EFFECT_WRITES_PART : AL_EFFECT_WRITES_SOME;
+    return rank >= 2 ? AL_EFFECT_SKIPS : rank == 1 ? AL_EFFECT_WRITES_PART : AL_EFFECT_WRITES_SOME;
 }
+
+
 
 /* `for j in range(..., f(pid))`: a loop whose end depends on the program
  * id (the lower triangle of a tiled solve). A grid-stride loop starts at
@@ -127,28 +138,6 @@ static bool triangular_loop(al_tf_kernel *k, TSNode loop)
     return uses_pid(k, a.pos[a.npos == 1 ? 0 : 1]);
 }
 
-/* The value of the last `name = v` on every path before at (a statement
- * of its block, or of a block around it), or a null node. A name bound
- * twice in a kernel (`start = tl.load(...)`, later `start = pid * n`)
- * has no one value; the loop sees the binding before it. */
-static TSNode value_before(const al_tf_kernel *k, TSNode name, TSNode at)
-{
-    char *want = al_node_text(k->pf, name);
-    TSNode v = {0};
-    for (TSNode n = at; ts_node_is_null(v) && !ts_node_is_null(n) && !ts_node_eq(n, k->def);
-         n = ts_node_parent(n)) {
-        if (!al_node_is(ts_node_parent(n), "block"))
-            continue;
-        for (TSNode s = ts_node_prev_named_sibling(n); !ts_node_is_null(s) && ts_node_is_null(v);
-             s = ts_node_prev_named_sibling(s)) {
-            TSNode asg = al_py_name_assignment(s);
-            if (!ts_node_is_null(asg) && al_node_text_eq(k->pf, al_node_field(asg, "left"), want))
-                v = al_node_field(asg, "right");
-        }
-    }
-    free(want);
-    return v;
-}
 
 /* `for v in range(a, b, ...)` whose start `a` is read from memory. */
 static bool loaded_start(al_tf_kernel *k, TSNode loop)
@@ -162,7 +151,7 @@ static bool loaded_start(al_tf_kernel *k, TSNode loop)
         return false;
     if (al_tf_has_load(k, a.pos[0], 0))
         return true;
-    TSNode v = al_node_is(a.pos[0], "identifier") ? value_before(k, a.pos[0], loop) : (TSNode){0};
+    TSNode v = al_node_is(a.pos[0], "identifier") ? al_tf_value_before(k, a.pos[0], loop) : (TSNode){0};
     return !ts_node_is_null(v) && al_tf_has_load(k, v, 0);
 }
 
@@ -189,6 +178,10 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p)
                 continue;
             c = al_node_text_compact(k->pf, cond);
             if (rank == 2)
+                set_why(p, "stores only when `%s`, a mode its launch chooses (constexpr): "
+                           "launched in another mode it leaves the buffer as it was, which "
+                           "the caller may read", c);
+            else if (rank == 3)
                 set_why(p, "stores only when `%s`, which depends on loaded data: the elements "
                            "it leaves keep the fill by design", c);
             else if (rank == 1)
@@ -206,10 +199,20 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p)
              * cumsum's entries): the data sets where the stores reach. A
              * loop over the blocks of a loaded length from 0 is a
              * segment's, which cover_of_store judges. */
+            if (al_tf_loaded_trip(k, n, store)) {
+                if (3 <= best)
+                    continue;
+                c = al_node_text_compact(k->pf, al_node_field(n, "right"));
+                set_why(p, "stores in a loop over `%s`, whose trip count is read from memory: "
+                           "where it runs no pass the elements keep the fill by design", c);
+                free(c);
+                best = 3;
+                continue;
+            }
             bool data = loaded_start(k, n);
             if (!data && !triangular_loop(k, n))
                 continue;
-            rank = data ? 2 : 1;
+            rank = data ? 3 : 1;
             if (rank <= best)
                 continue;
             c = al_node_text_compact(k->pf, al_node_field(n, "right"));
@@ -272,8 +275,8 @@ static int exit_condition(al_tf_kernel *k, TSNode exit, TSNode *cond_out)
     return best;
 }
 
-/* The exits before a store decide it: one taken on loaded data may skip
- * it (SKIPS), one on a comparison of program ids leaves tiles out by
+/* The exits before a store decide it: one taken on loaded data or on a
+ * constexpr mode may skip it (SKIPS), one on a comparison of program ids leaves tiles out by
  * construction (WRITES_PART), any other may (WRITES_SOME). False when the
  * kernel has no exit. */
 static bool exit_verdict(al_tf_kernel *k, TSNode *exits, size_t nexits, al_kparam *p)
@@ -284,7 +287,7 @@ static bool exit_verdict(al_tf_kernel *k, TSNode *exits, size_t nexits, al_kpara
     int best = -1;
     size_t pick = 0;
     TSNode cond = {0};
-    for (size_t e = 0; e < nexits && best < 2; e++) {
+    for (size_t e = 0; e < nexits && best < 3; e++) {
         TSNode c = {0};
         int rank = exit_condition(k, exits[e], &c);
         if (rank < 0)
@@ -297,9 +300,12 @@ static bool exit_verdict(al_tf_kernel *k, TSNode *exits, size_t nexits, al_kpara
     }
     p->effect = effect_of_rank(best);
     char *c = ts_node_is_null(cond) ? al_xstrdup("...") : al_node_text_compact(k->pf, cond);
-    if (best == 2)
+    if (best == 3)
         set_why(p, "exits early when `%s`, which depends on loaded data: the elements it "
                    "skips keep the fill by design", c);
+    else if (best == 2)
+        set_why(p, "exits early when `%s`, a mode its launch chooses (constexpr): launched "
+                   "in that mode it leaves the buffer as it was, which the caller may read", c);
     else if (best == 1)
         set_why(p, "exits early when `%s`, which compares program ids: those programs' tiles "
                    "are left unwritten by construction", c);
@@ -908,6 +914,12 @@ void al_triton_summarise(const al_pyfile *pf, const al_pymodule *mod, TSNode def
             p->row = al_node_row(x->store);
             if (!exit_verdict(&k, exits, nexits, p) && store_context(&k, x->store, p))
                 cover_of_store(&k, x->store, p);
+        }
+        if (p->effect != AL_EFFECT_UNUSED && p->effect != AL_EFFECT_READS &&
+            al_tf_reset_to_zero(&k, pname)) {
+            p->effect = AL_EFFECT_SKIPS;
+            set_why(p, "is autotuned with `reset_to_zero` naming `%s`: it is zeroed before "
+                       "every run, so the kernel relies on its zeros", pname);
         }
         /* A store that leaves elements out, or loads: where exactly, for a
          * second launch's reads to be compared with the first's writes. */
