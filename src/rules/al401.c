@@ -336,30 +336,7 @@ static void reaching(const al_pyfile *pf, TSNode func, TSNode stmt, const char *
  * null node. */
 static TSNode bound_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name)
 {
-    TSNode v = {0};
-    TSTreeCursor cur = ts_tree_cursor_new(al_node_field(func, "body"));
-    bool more = ts_tree_cursor_goto_first_child(&cur);
-    while (more) {
-        TSNode n = ts_tree_cursor_current_node(&cur);
-        if (ts_node_start_byte(n) >= ts_node_start_byte(stmt))
-            break;
-        if (al_node_is(n, "assignment") &&
-            ((al_node_is(al_node_field(n, "left"), "identifier") &&
-              al_node_text_eq(pf, al_node_field(n, "left"), name)) ||
-             al_unpacked_position(pf, al_node_field(n, "left"), name) >= 0))
-            v = al_node_field(n, "right");
-        bool nested = al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
-                      al_node_is(n, "lambda");
-        if (!nested && ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-            if (!ts_tree_cursor_goto_parent(&cur)) {
-                more = false;
-                break;
-            }
-    }
-    ts_tree_cursor_delete(&cur);
-    return v;
+    return al_last_binding_before(pf, func, stmt, name, true, NULL);
 }
 
 static al_own ownership(const al_pymodule *m, TSNode func, TSNode stmt, TSNode asg,

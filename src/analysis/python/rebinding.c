@@ -435,3 +435,37 @@ size_t al_count_name(const al_pyfile *pf, TSNode n, const char *name, size_t len
 {
     return count_name(pf, n, name, len, 0);
 }
+
+TSNode al_last_binding_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name,
+                              bool unpacked, TSNode *at)
+{
+    TSNode v = {0};
+    if (at)
+        *at = (TSNode){0};
+    TSTreeCursor cur = ts_tree_cursor_new(al_node_field(func, "body"));
+    bool more = ts_tree_cursor_goto_first_child(&cur);
+    while (more) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (ts_node_start_byte(n) >= ts_node_start_byte(stmt))
+            break;
+        if (al_node_is(n, "assignment") &&
+            ((al_node_is(al_node_field(n, "left"), "identifier") &&
+              al_node_text_eq(pf, al_node_field(n, "left"), name)) ||
+             (unpacked && al_unpacked_position(pf, al_node_field(n, "left"), name) >= 0))) {
+            v = al_node_field(n, "right");
+            if (at)
+                *at = n;
+        }
+        bool nested = al_node_is(n, "function_definition") || al_node_is(n, "class_definition") ||
+                      al_node_is(n, "lambda");
+        if (!nested && ts_tree_cursor_goto_first_child(&cur))
+            continue;
+        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
+            if (!ts_tree_cursor_goto_parent(&cur)) {
+                more = false;
+                break;
+            }
+    }
+    ts_tree_cursor_delete(&cur);
+    return v;
+}

@@ -48,4 +48,10 @@ bool al_use_surely_kept(const al_pyfile *pf, TSNode use);
  * (not a plain rebinding `name = ...`), or null. */
 TSNode al_read_after(const al_pyfile *pf, TSNode func, TSNode after, const char *name);
 
+/* The value of the last `name = v` in func's body before stmt in source
+ * order (in a branch or not; nested functions not read), its assignment in
+ * *at; with unpacked, `name, other = v` too. Null when none. */
+TSNode al_last_binding_before(const al_pyfile *pf, TSNode func, TSNode stmt, const char *name,
+                              bool unpacked, TSNode *at);
+
 #endif

@@ -1,6 +1,7 @@
 #include "tensor_facts.h"
 
 #include "alloc.h"
+#include "rebinding.h"
 #include "../../base/util.h"
 
 #include <stdio.h>
@@ -74,30 +75,7 @@ static TSNode one_binding(const al_pyfile *pf, TSNode func, TSNode stmt, const c
     al_strlist_free(&bound);
     if (n != bindings)
         return (TSNode){0};
-    TSNode v = {0};
-    TSTreeCursor cur = ts_tree_cursor_new(al_node_field(func, "body"));
-    bool more = ts_tree_cursor_goto_first_child(&cur);
-    while (more) {
-        TSNode n2 = ts_tree_cursor_current_node(&cur);
-        if (ts_node_start_byte(n2) >= ts_node_start_byte(stmt))
-            break;
-        if (al_node_is(n2, "assignment") && al_node_is(al_node_field(n2, "left"), "identifier") &&
-            al_node_text_eq(pf, al_node_field(n2, "left"), name)) {
-            v = al_node_field(n2, "right");
-            *at = n2;
-        }
-        bool nested = al_node_is(n2, "function_definition") || al_node_is(n2, "class_definition") ||
-                      al_node_is(n2, "lambda");
-        if (!nested && ts_tree_cursor_goto_first_child(&cur))
-            continue;
-        while (!(more = ts_tree_cursor_goto_next_sibling(&cur)))
-            if (!ts_tree_cursor_goto_parent(&cur)) {
-                more = false;
-                break;
-            }
-    }
-    ts_tree_cursor_delete(&cur);
-    return v;
+    return al_last_binding_before(pf, func, stmt, name, false, at);
 }
 
 /* Sizes given as positional arguments or one tuple or list, into f. */
