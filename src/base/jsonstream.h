@@ -7,7 +7,8 @@
  *
  * Debian's streaming JSON parsers (yajl, json-c's tokener) are unmaintained
  * or keep the document; this one is small, allocation-free per token and
- * has its own fuzz target (tests/fuzz/fuzz_jsonstream.c). */
+ * has its own fuzz target (tests/fuzz/fuzz_trace.c, through the trace
+ * reader). */
 #ifndef ALLOCLINT_JSONSTREAM_H
 #define ALLOCLINT_JSONSTREAM_H
 
