@@ -26,7 +26,7 @@ typedef struct {
     bool foreign_generator; /* `generator=g`, g not known to be on the device */
     size_t async_line;     /* 1-based line of an earlier non_blocking copy; 0: none */
     size_t stream_line;    /* 1-based line of a use of another CUDA stream; 0: none */
-    char *stream_callee;   /* the call the tensor is handed to, whose file uses one */
+    char *stream_callee;   /* the call the tensor is handed to, whose body uses one */
     bool async_in_loop;    /* that copy comes later in the loop's body: a pass before's */
 } move;
 
@@ -324,14 +324,6 @@ static bool synchronized_in(const al_source *src, size_t from, size_t to)
     return false;
 }
 
-static size_t row_of(const al_pyfile *pf, size_t offset)
-{
-    size_t row = 1;
-    for (size_t i = 0; i < offset && i < pf->src->len; i++)
-        row += pf->src->bytes[i] == '\n';
-    return row;
-}
-
 typedef struct {
     const al_pymodule *m;
     const char *name; /* the tensor's name, or NULL: the move is the argument */
@@ -345,19 +337,14 @@ typedef struct {
  * `[bias]`), or the move itself. */
 static bool handed(const al_pyfile *pf, TSNode arg, const handed_search *s)
 {
-    if (s->name ? al_node_is(arg, "identifier") && al_node_text_eq(pf, arg, s->name)
-                : al_py_node_eq(arg, s->move))
-        return true;
-    if (al_node_is(arg, "lambda") || al_node_is(arg, "function_definition"))
-        return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(arg); i++)
-        if (handed(pf, ts_node_named_child(arg, i), s))
-            return true;
-    return false;
+    if (s->name)
+        return al_py_count_ident(pf, arg, s->name) > 0;
+    return ts_node_start_byte(arg) <= ts_node_start_byte(s->move) &&
+           ts_node_end_byte(s->move) <= ts_node_end_byte(arg);
 }
 
 /* A call after the move that hands the tensor to a function of the
- * project whose file uses another CUDA stream. */
+ * project whose body uses another CUDA stream. */
 static al_visit find_stream_callee(TSNode n, void *arg)
 {
     handed_search *s = arg;
@@ -388,7 +375,7 @@ static al_visit find_stream_callee(TSNode n, void *arg)
 
 /* Where another CUDA stream may read the moved tensor: a use of one in the
  * function (the file, at module level), or a function of the project the
- * tensor is handed to whose file uses one. `.cuda()` of a pageable tensor
+ * tensor is handed to whose body uses one. `.cuda()` of a pageable tensor
  * made the host wait until the data was on the device, so work queued
  * after it on any stream saw it; the factory with `device=` only queues
  * its fill on the current stream. */
@@ -418,7 +405,8 @@ static void find_stream(const al_pymodule *m, TSNode call, move *f)
             at = after;
     }
     if (at) {
-        f->stream_line = row_of(pf, at - 1);
+        size_t column;
+        al_source_position(pf->src, at - 1, &f->stream_line, &column);
         return;
     }
     if (!m->index || ts_node_is_null(fn))
