@@ -788,7 +788,7 @@ static bool tensor_cast(const al_pymodule *m, TSNode call)
         if (!al_node_is(fn, "attribute"))
             return false;
         TSNode obj = al_py_unparen(al_node_field(fn, "object"));
-        if (al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls") ||
+        if (al_py_is_receiver(pf, obj) ||
             !(al_node_is(obj, "identifier") || al_node_is(obj, "attribute") ||
               al_node_is(obj, "call") || al_node_is(obj, "subscript")))
             return false;

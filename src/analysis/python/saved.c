@@ -76,8 +76,7 @@ static const char *call_op(const al_pymodule *m, TSNode call, TSNode *self, TSNo
         *self = a.npos > 0 ? a.pos[0] : (TSNode){0};
         *other = a.npos > 1 ? a.pos[1] : (TSNode){0};
     } else if (!q && al_node_is(fn, "attribute") &&
-               !al_node_text_eq(m->pf, al_node_field(fn, "object"), "self") &&
-               !al_node_text_eq(m->pf, al_node_field(fn, "object"), "cls")) {
+               !al_py_is_receiver(m->pf, al_node_field(fn, "object"))) {
         /* `self.norm(x)` is a submodule named like the op, not the op. */
         char *attr = al_node_text(m->pf, al_node_field(fn, "attribute"));
         snprintf(buf, cap, "%s", attr);

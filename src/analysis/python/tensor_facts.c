@@ -175,7 +175,7 @@ static al_tensor_facts method_facts(const al_pymodule *m, TSNode func, TSNode st
     al_py_args_read(call, &a);
     al_tensor_facts f = unknown();
     /* `self.expand(h)` calls a submodule named like a tensor method. */
-    bool on_module = al_node_text_eq(pf, obj, "self") || al_node_text_eq(pf, obj, "cls");
+    bool on_module = al_py_is_receiver(pf, obj);
     if (a.splat || on_module) {
         free(method);
         return f;

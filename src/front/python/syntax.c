@@ -699,3 +699,8 @@ bool al_py_decorators_transparent(const al_pyfile *pf, TSNode def)
     }
     return true;
 }
+
+bool al_py_is_receiver(const al_pyfile *pf, TSNode n)
+{
+    return al_node_text_eq(pf, n, "self") || al_node_text_eq(pf, n, "cls");
+}
