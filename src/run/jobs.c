@@ -294,6 +294,10 @@ static void *worker(void *arg)
         if (mine && o.index == p->shared)
             o.index = mine;
         run_one(&p->jobs[i], p->paths[i], &o);
+        /* The job holds nothing of the index now: what it parsed for the
+         * next files stays within the index's budget. */
+        if (o.index)
+            al_index_release(o.index);
         atomic_fetch_add(&p->done, 1);
     }
     if (mine) {

@@ -2,7 +2,8 @@
  * self.pick_kernel(...)` then `fn(out, x)`. When every return of the
  * method or function is the same function of the project (named, not
  * made: no lambda, partial or bound method), the call is a call of that
- * function, as if written by its name. */
+ * function, as if written by its name. The top of the index's files: it
+ * fills the table through which name resolution calls back up. */
 #include "index.h"
 #include "index_internal.h"
 #include "languages.h"
@@ -89,3 +90,5 @@ bool al_index_returned_callable(al_index *ix, const al_pysite *from, TSNode call
     *out = r.found;
     return true;
 }
+
+const al_index_upcalls al_index_upcall = {al_index_returned_callable, al_index_attr_assigned};

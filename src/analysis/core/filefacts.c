@@ -23,10 +23,48 @@ al_file_facts_table *al_file_facts_table_new(void)
 static void facts_free(void *v)
 {
     al_file_facts *f = v;
-    al_strlist_free(&f->methods);
-    al_strlist_free(&f->attrs);
-    al_strlist_free(&f->self_attrs);
+    if (f->names) {
+        /* Packed (pack_names): the lists' strings live in f->names. */
+        free(f->methods.items);
+        free(f->attrs.items);
+        free(f->self_attrs.items);
+        free(f->names);
+    } else {
+        al_strlist_free(&f->methods);
+        al_strlist_free(&f->attrs);
+        al_strlist_free(&f->self_attrs);
+    }
     free(f);
+}
+
+/* Moves the lists' strings into one block, f->names, and trims the lists
+ * to their length: a run keeps every file's facts, and one allocation per
+ * name cost more than the names (a project of 8,500 files: 5 MB against
+ * 1.5 MB). */
+static void pack_names(al_file_facts *f)
+{
+    al_strlist *lists[] = {&f->methods, &f->attrs, &f->self_attrs};
+    size_t bytes = 0;
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < lists[k]->n; i++)
+            bytes += strlen(lists[k]->items[i]) + 1;
+    if (!bytes)
+        return;
+    f->names = al_xmalloc(bytes);
+    char *at = f->names;
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t i = 0; i < lists[k]->n; i++) {
+            size_t len = strlen(lists[k]->items[i]) + 1;
+            memcpy(at, lists[k]->items[i], len);
+            free(lists[k]->items[i]);
+            lists[k]->items[i] = at;
+            at += len;
+        }
+        if (lists[k]->n && lists[k]->n < lists[k]->cap) {
+            lists[k]->items = al_xrealloc(lists[k]->items, lists[k]->n * sizeof *lists[k]->items);
+            lists[k]->cap = lists[k]->n;
+        }
+    }
 }
 
 void al_file_facts_table_free(al_file_facts_table *t)
@@ -138,6 +176,7 @@ const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
         al_strlist_sort_unique(&f->methods);
         al_strlist_sort_unique(&f->attrs);
         al_strlist_sort_unique(&f->self_attrs);
+        pack_names(f);
     }
     al_source_free(&src);
     pthread_mutex_lock(&t->lock);

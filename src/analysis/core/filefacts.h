@@ -19,6 +19,7 @@ typedef struct {
                               * self or cls: `x.name =`, `x.name: T =`,
                               * `setattr(obj, "name", ...)` */
     al_strlist self_attrs;   /* those it assigns on `self.` or `cls.` */
+    char *names;             /* the three lists' strings, packed (NULL: none) */
 } al_file_facts;
 
 typedef struct al_file_facts_table al_file_facts_table;

@@ -50,7 +50,7 @@ typedef struct {
 
 /* A file the index read (parsed, or scanned for registrations). */
 typedef struct {
-    char *path;
+    char *path;    /* the index's, for as long as it lives */
     uint64_t hash; /* of its bytes, when read */
     bool read;     /* false: it could not be read */
 } al_index_read;
@@ -67,7 +67,8 @@ void al_index_unlock(al_index *ix);
 /* Whether this thread used the index since the last call (a result that
  * did may depend on other files); clears the mark. */
 bool al_index_take_touched(void);
-/* Every file the index read so far, in order (repeats possible). */
+/* Every file the index read so far, in order: once each, again only
+ * when it was read with other bytes (changed during the run). */
 const al_index_read *al_index_reads(const al_index *ix, size_t *n);
 
 /* Resolves a callee expression of a call in `from` to a Python definition
@@ -171,12 +172,27 @@ void *al_index_memo_get(al_index *ix, const char *key);
 void al_index_memo_put(al_index *ix, const char *key, void *value, void (*free_fn)(void *));
 
 /* How much the index read: Python files read and the bytes of them parsed,
- * C++ files parsed, summaries memoised (ALLOCLINT_INDEX_STATS, for tuning). */
+ * C++ files parsed, summaries memoised, files released and read again
+ * (ALLOCLINT_INDEX_STATS, for tuning). */
 void al_index_stats(al_index *ix, char *buf, size_t len);
 /* Parse every Python file the index reads whole, not in the parts a
  * proof needs (analysis/python/parts.h): the reference --no-prefilter
  * compares with. */
 void al_index_parse_whole(al_index *ix, bool whole);
+
+/* Ends one checked file's use of the index. What it parsed stays for the
+ * files after it (neighbours share their callees) while the parsed files
+ * take at most the index's budget; past it, the files asked for least
+ * recently are released, trees and bytes, and read again if asked for
+ * later. Memoised summaries, the projects' facts and the reads stay, so
+ * memory follows the budget and the threads, not the size of the tree.
+ * Call only when nothing holds an al_def or al_pysite of the index's. */
+void al_index_release(al_index *ix);
+/* The bytes the parsed files may take between two checked files (an
+ * estimate: their source and their trees), AL_INDEX_BUDGET unless set;
+ * ALLOCLINT_INDEX_BUDGET_MB overrides it, for measuring. */
+void al_index_set_budget(al_index *ix, size_t bytes);
+#define AL_INDEX_BUDGET ((size_t)16 << 20)
 
 /* The operator schemas (`Tensor!` outputs) of every C++ file of the
  * project, read once. */

@@ -1,6 +1,8 @@
-/* What the repo index's files share inside analysis/core/ (index.c,
- * index_cxx.c and methods.c): a project, the files read, and the helpers
- * that load them. Not for use outside the index. */
+/* What the repo index's files share inside analysis/core/ (index.c, the
+ * store; resolve.c, index_modules.c, index_cxx.c, methods.c and
+ * callables.c above it): a project, the files read, the helpers that load
+ * them, and the one table through which name resolution calls back up.
+ * Not for use outside the index. */
 #ifndef ALLOCLINT_INDEX_INTERNAL_H
 #define ALLOCLINT_INDEX_INTERNAL_H
 
@@ -11,6 +13,17 @@
 #include "../../base/util.h"
 
 #include <pthread.h>
+
+/* A file (an index into a project's py_files) naming `name`. */
+typedef struct {
+    const char *name;
+    size_t file;
+} al_name_file;
+
+typedef struct {
+    al_name_file *items; /* sorted by name, then file */
+    size_t n, cap;
+} al_name_files;
 
 /* Where a C++ function with a body is defined: its name, its file. */
 typedef struct {
@@ -37,16 +50,23 @@ typedef struct {
     al_memo macro_words; /* every identifier in a #define of its C++ files (read
                           * with the definitions) */
     bool methods_read;
-    al_memo method_files; /* "name" -> file_list: the files holding `def name(` */
-    al_memo assigned_attrs; /* "name" -> the project: a file assigns `x.name =` */
-    al_memo self_attr_files; /* "name" -> file_list: the files assigning `self.name =` */
+    /* Sorted (name, file) pairs whose names point into the files' facts
+     * (filefacts.h), which outlive the index: no copy of a name, no list
+     * per name, for a project of any size. */
+    al_name_files method_files;   /* the files holding `def name(` */
+    al_name_files assigned_attrs; /* the files assigning `x.name =` */
+    al_name_files self_attr_files; /* the files assigning `self.name =` */
 } project;
 
-/* A Python file the index read; parsed in parts, as asked. */
+/* A Python file the index read; parsed in parts, as asked. Between two
+ * checked files the index may release its parts (al_index_release): they
+ * are read and parsed again when next asked for. */
 typedef struct {
     char *path;
-    bool ok;
-    struct al_pyparts *parts;
+    bool ok;                  /* false: it could not be read */
+    struct al_pyparts *parts; /* NULL while released */
+    unsigned long long used;  /* the checked file (al_index.checks) that last asked */
+    size_t order;             /* its place in al_index.py: ties in the release order */
 } pyfile;
 
 typedef struct {
@@ -59,8 +79,11 @@ typedef struct {
 struct al_index {
     pthread_mutex_t lock;
     bool whole_files; /* parse whole files only (the reference) */
-    al_index_read *reads; /* every file read, for the cache's project check */
+    al_index_read *reads; /* every file read, for the cache's project check: once
+                           * each, again only when read with other bytes */
     size_t n_reads, cap_reads;
+    al_memo read_at; /* path -> its last entry in reads, plus one; the
+                      * entries' paths are this table's keys */
     size_t scanned; /* files read for registration markers */
     al_memo memo;
     al_memo project_by_dir; /* a file's folder as named -> its project (not owned) */
@@ -78,12 +101,20 @@ struct al_index {
     size_t n_projects, cap_projects;
     pyfile **py;
     size_t n_py, cap_py;
+    /* Residency: the files whose parts are held, how many bytes they may
+     * take (al_index_set_budget), the checked files so far, and what the
+     * released files had parsed (for the stats). */
+    pyfile **held;
+    size_t n_held, cap_held;
+    size_t budget;
+    unsigned long long checks;
+    size_t released, released_views, released_parsed, released_bytes;
     cxxfile **cxx;
     size_t n_cxx, cap_cxx;
     /* What the indexes absorbed (al_index_absorb) held, for the stats:
      * projects, Python and C++ files listed, Python files read, their KB,
-     * views, KB parsed, C++ files parsed, summaries. */
-    size_t absorbed[9];
+     * views, KB parsed, C++ files parsed, summaries, releases. */
+    size_t absorbed[10];
 };
 
 /* Records a read of path (its status and hash) for the cache. */
@@ -121,5 +152,18 @@ bool al_index_returned_callable(al_index *ix, const al_pysite *from, TSNode call
 /* An al_def for a definition found in a parsed view. */
 void al_index_fill_def(al_def *out, const char *path, const al_pyfile *pf,
                        const struct al_pymodule *mod, TSNode def);
+
+/* The calls name resolution (resolve.c) makes into the files built on
+ * it, which resolve names in turn: what the function a local was bound
+ * from returns (callables.c), and whether an instance attribute may hide
+ * a method (methods.c). The recursion turns back only through this table,
+ * filled in callables.c, the top of the index, so that every file of the
+ * index includes and calls downwards, as the languages table does for the
+ * languages (languages.h). */
+typedef struct {
+    bool (*returned_callable)(al_index *ix, const al_pysite *from, TSNode call, al_def *out);
+    bool (*attr_assigned)(al_index *ix, const al_def *cls, const char *name, bool on_others);
+} al_index_upcalls;
+extern const al_index_upcalls al_index_upcall;
 
 #endif

@@ -48,6 +48,11 @@ void al_memo_put(al_memo *m, const char *key, void *value, void (*free_fn)(void 
     e->free_fn = free_fn;
 }
 
+const char *al_memo_key(const al_memo *m, const char *key)
+{
+    return m->cap ? slot(m->slots, m->cap, key)->key : NULL;
+}
+
 void al_memo_free(al_memo *m)
 {
     for (size_t i = 0; i < m->cap; i++)

@@ -21,6 +21,8 @@ void *al_memo_get(const al_memo *m, const char *key);
 /* Stores value under key, taking ownership (free_fn may be NULL); a value
  * already there is freed unless it is the same pointer. */
 void al_memo_put(al_memo *m, const char *key, void *value, void (*free_fn)(void *));
+/* The table's own copy of key, which lives as long as the table, or NULL. */
+const char *al_memo_key(const al_memo *m, const char *key);
 void al_memo_free(al_memo *m);
 
 #endif

@@ -17,33 +17,57 @@
 
 #define MAX_METHOD_FILES AL_INDEX_MAX_METHOD_FILES
 
-/* The methods found for one name and words, kept for the run. */
-typedef struct {
-    size_t n;
-    al_def defs[];
-} found_methods;
-
 typedef struct {
     size_t *files; /* indexes into py_files */
     size_t n, cap;
 } file_list;
 
-static void file_list_free(void *v)
+/* The files found to define a method for one name and words, kept for
+ * the run; the definitions themselves are found in their views at each
+ * call, as a file's trees may have been released since (al_index_release). */
+typedef struct {
+    file_list hits;
+    size_t max; /* the most definitions the first call asked for */
+} found_methods;
+
+static void found_methods_free(void *v)
 {
-    file_list *l = v;
-    free(l->files);
-    free(l);
+    found_methods *fm = v;
+    free(fm->hits.files);
+    free(fm);
 }
 
-/* Adds file i to the files listed under name. */
-static void list_file(al_memo *by_name, const char *name, size_t i)
+static int by_name_then_file(const void *a, const void *b)
 {
-    file_list *l = al_memo_get(by_name, name);
-    if (!l) {
-        l = al_xcalloc(1, sizeof *l);
-        al_memo_put(by_name, name, l, file_list_free);
+    const al_name_file *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->file < y->file ? -1 : x->file > y->file;
+}
+
+static void add_names(al_name_files *to, const al_strlist *names, size_t file)
+{
+    for (size_t k = 0; k < names->n; k++) {
+        al_name_file e = {names->items[k], file};
+        AL_PUSH(to->items, to->n, to->cap, e);
     }
-    AL_PUSH(l->files, l->n, l->cap, i);
+}
+
+/* The pairs of l under name: a run of *n, or NULL. */
+static const al_name_file *files_naming(const al_name_files *l, const char *name, size_t *n)
+{
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(l->items[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    while (end < l->n && !strcmp(l->items[end].name, name))
+        end++;
+    *n = end - lo;
+    return *n ? &l->items[lo] : NULL;
 }
 
 /* Which of the project's Python files define `def name(`, for every
@@ -57,13 +81,18 @@ static void read_method_files(al_index *ix, project *p)
     for (size_t i = 0; i < p->py_files.n; i++) {
         const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
         al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
-        for (size_t k = 0; k < ff->methods.n; k++)
-            list_file(&p->method_files, ff->methods.items[k], i);
-        for (size_t k = 0; k < ff->attrs.n; k++)
-            if (!al_memo_get(&p->assigned_attrs, ff->attrs.items[k]))
-                al_memo_put(&p->assigned_attrs, ff->attrs.items[k], p, NULL);
-        for (size_t k = 0; k < ff->self_attrs.n; k++)
-            list_file(&p->self_attr_files, ff->self_attrs.items[k], i);
+        add_names(&p->method_files, &ff->methods, i);
+        add_names(&p->assigned_attrs, &ff->attrs, i);
+        add_names(&p->self_attr_files, &ff->self_attrs, i);
+    }
+    al_name_files *all[] = {&p->method_files, &p->assigned_attrs, &p->self_attr_files};
+    for (size_t k = 0; k < 3; k++) {
+        if (all[k]->n > 1)
+            qsort(all[k]->items, all[k]->n, sizeof *all[k]->items, by_name_then_file);
+        if (all[k]->n && all[k]->n < all[k]->cap) {
+            all[k]->items = al_xrealloc(all[k]->items, all[k]->n * sizeof *all[k]->items);
+            all[k]->cap = all[k]->n;
+        }
     }
 }
 
@@ -114,10 +143,13 @@ bool al_index_attr_assigned(al_index *ix, const al_def *cls, const char *name, b
     if (p)
         read_method_files(ix, p);
     /* Outside any project, nothing was scanned: assume it may be. */
-    bool assigned = !p || (on_others && al_memo_get(&p->assigned_attrs, name) != NULL);
-    file_list *l = p && !assigned ? al_memo_get(&p->self_attr_files, name) : NULL;
-    for (size_t i = 0; l && i < l->n && !assigned; i++) {
-        const char *path = p->py_files.items[l->files[i]];
+    size_t n_on_others = 0, n = 0;
+    if (p && on_others)
+        files_naming(&p->assigned_attrs, name, &n_on_others);
+    bool assigned = !p || n_on_others;
+    const al_name_file *l = p && !assigned ? files_naming(&p->self_attr_files, name, &n) : NULL;
+    for (size_t i = 0; i < n && !assigned; i++) {
+        const char *path = p->py_files.items[l[i].file];
         assigned = al_index_same_file(path, cls->path) || self_assigned_in(ix, path, cls, name);
     }
     al_memo_put(&ix->memo, key, al_xstrdup(assigned ? "1" : "0"), free);
@@ -225,8 +257,9 @@ size_t al_index_method_files(al_index *ix, const char *from_path, const char *na
     project *p = al_index_project_of(ix, from_path);
     if (p)
         read_method_files(ix, p);
-    file_list *l = p ? al_memo_get(&p->method_files, name) : NULL;
-    size_t n = l ? l->n : 0;
+    size_t n = 0;
+    if (p)
+        files_naming(&p->method_files, name, &n);
     al_index_unlock(ix);
     return n;
 }
@@ -242,47 +275,46 @@ size_t al_index_methods(al_index *ix, const char *from_path, const char *name,
         al_strbuf_printf(&key, "\n%s", words[w]);
     found_methods *fm = al_memo_get(&ix->memo, key.data);
     if (!fm) {
-        fm = al_xcalloc(1, sizeof *fm + max * sizeof(al_def));
-        char needle[200];
-        snprintf(needle, sizeof needle, "def %s(", name);
+        fm = al_xcalloc(1, sizeof *fm);
+        fm->max = max;
         if (p)
             read_method_files(ix, p);
-        file_list *l = p ? al_memo_get(&p->method_files, name) : NULL;
+        size_t n_files = 0;
+        const al_name_file *l = p ? files_naming(&p->method_files, name, &n_files) : NULL;
         /* The files that also name every word; a name that many files
          * define is no one interface's: its meet would not be a write
          * anyway, and parsing them all costs. */
-        size_t *hits = al_xcalloc(l && l->n ? l->n : 1, sizeof *hits);
-        size_t nhits = 0;
         bool any_word = words && words[0];
-        for (size_t i = 0; l && i < l->n && nhits <= MAX_METHOD_FILES; i++) {
-            if (!any_word) {
-                hits[nhits++] = l->files[i];
-                continue;
+        for (size_t i = 0; i < n_files && fm->hits.n <= MAX_METHOD_FILES; i++) {
+            bool all = true;
+            if (any_word) {
+                al_source src;
+                all = al_index_load_bytes(ix, &src, p->py_files.items[l[i].file]) == AL_SOURCE_OK;
+                for (size_t w = 0; all && words[w]; w++)
+                    all = memmem(src.bytes, src.len, words[w], strlen(words[w])) != NULL;
+                al_source_free(&src);
             }
-            al_source src;
-            bool all = al_index_load_bytes(ix, &src, p->py_files.items[l->files[i]]) == AL_SOURCE_OK;
-            for (size_t w = 0; all && words[w]; w++)
-                all = memmem(src.bytes, src.len, words[w], strlen(words[w])) != NULL;
-            al_source_free(&src);
             if (all)
-                hits[nhits++] = l->files[i];
+                AL_PUSH(fm->hits.files, fm->hits.n, fm->hits.cap, l[i].file);
         }
-        for (size_t i = 0; nhits <= MAX_METHOD_FILES && i < nhits && fm->n < max; i++) {
-            pyfile *f = al_index_load_py(ix, p->py_files.items[hits[i]]);
-            const al_pyfile *pf;
-            const struct al_pymodule *mod;
-            if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
-                continue;
-            TSNode defs[16];
-            size_t k = al_py_class_methods(pf, name, defs, 16);
-            for (size_t j = 0; j < k && fm->n < max; j++)
-                al_index_fill_def(&fm->defs[fm->n++], f->path, pf, mod, defs[j]);
-        }
-        free(hits);
-        al_memo_put(&ix->memo, key.data, fm, free);
+        if (fm->hits.n > MAX_METHOD_FILES)
+            fm->hits.n = 0;
+        al_memo_put(&ix->memo, key.data, fm, found_methods_free);
     }
-    size_t n = fm->n < max ? fm->n : max;
-    memcpy(out, fm->defs, n * sizeof *out);
+    char needle[200];
+    snprintf(needle, sizeof needle, "def %s(", name);
+    size_t cap = fm->max < max ? fm->max : max, n = 0;
+    for (size_t i = 0; i < fm->hits.n && n < cap; i++) {
+        pyfile *f = al_index_load_py(ix, p->py_files.items[fm->hits.files[i]]);
+        const al_pyfile *pf;
+        const struct al_pymodule *mod;
+        if (!f || !al_language_table.python.parts_view_mentioning(f->parts, needle, true, &pf, &mod))
+            continue;
+        TSNode defs[16];
+        size_t k = al_py_class_methods(pf, name, defs, 16);
+        for (size_t j = 0; j < k && n < cap; j++)
+            al_index_fill_def(&out[n++], f->path, pf, mod, defs[j]);
+    }
     al_strbuf_free(&key);
     al_index_unlock(ix);
     return n;
