@@ -661,7 +661,7 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, al_fresh_
         if (al_node_is(obj, "attribute") && al_node_text_eq(pf, al_node_field(obj, "object"), "self") &&
             al_node_text_eq(pf, al_node_field(fn, "attribute"), "forward")) {
             char *a = al_node_text(pf, al_node_field(obj, "attribute"));
-            o = al_fresh_module_call(m, func, call, a, w);
+            o = al_fresh_objects.module_call(m, func, call, a, w);
             free(a);
             return o;
         }
@@ -738,12 +738,12 @@ static al_own call_own(const al_pymodule *m, TSNode func, TSNode call, al_fresh_
     if (al_node_is(fn, "attribute") && m->index && w.calls < AL_FRESH_MAX_CALLS &&
         !al_node_text_eq(pf, al_node_field(fn, "object"), "self") &&
         !al_node_text_eq(pf, al_node_field(fn, "object"), "cls") &&
-        !al_call_tensor_evidence(m, fn) && al_fresh_method_meet(m, func, call, w, &o))
+        !al_call_tensor_evidence(m, fn) && al_fresh_objects.method_meet(m, func, call, w, &o))
         return o;
     /* `self.<attr>(...)`: a module. */
     if (al_node_is(fn, "attribute") && al_node_text_eq(pf, al_node_field(fn, "object"), "self")) {
         char *a = al_node_text(pf, al_node_field(fn, "attribute"));
-        o = al_fresh_module_call(m, func, call, a, w);
+        o = al_fresh_objects.module_call(m, func, call, a, w);
         free(a);
         return o;
     }

@@ -1,6 +1,6 @@
 /* What fresh.c and fresh_modules.c share: the walk through a value's
- * bindings and callees, and the helpers that make its facts. Not for
- * other modules (fresh.h is the interface). */
+ * bindings and callees, the helpers that make its facts, and the table
+ * of the object calls. Not for other modules (fresh.h is the interface). */
 #ifndef ALLOCLINT_FRESH_INTERNAL_H
 #define ALLOCLINT_FRESH_INTERNAL_H
 
@@ -41,11 +41,19 @@ al_own al_fresh_returns(const al_def *d, al_fresh_walk w, const al_pymodule *cal
  * from what it hands that parameter. */
 al_own al_fresh_through_argument(const al_pymodule *m, TSNode func, TSNode call, const al_def *d,
                                  bool bound, al_own o, al_fresh_walk w);
-/* `self.<attr>(...)`: what the modules assigned to `self.<attr>` return. */
-al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
-                            al_fresh_walk w);
-/* `obj.meth(...)` on an object of unknown class: the meet over the
- * project's methods `meth`; false when there are none or too many. */
-bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, al_fresh_walk w, al_own *out);
+/* The calls whose callee is an object (fresh_modules.c, built on this
+ * walk): `self.<attr>(...)`, what the modules assigned to `self.<attr>`
+ * return; and `obj.meth(...)` on an object of unknown class, the meet over
+ * the project's methods `meth` (false when there are none or too many).
+ * fresh.c reaches them only through this table, filled in
+ * fresh_modules.c, so that the two files call one way, as the languages
+ * table keeps core and the languages one way (core/languages.h). */
+typedef struct {
+    al_own (*module_call)(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
+                          al_fresh_walk w);
+    bool (*method_meet)(const al_pymodule *m, TSNode func, TSNode call, al_fresh_walk w,
+                        al_own *out);
+} al_fresh_object_calls;
+extern const al_fresh_object_calls al_fresh_objects;
 
 #endif

@@ -182,7 +182,7 @@ static void visit_class_modules(modules *s, const al_def *cls, int bases_up)
     }
 }
 
-al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
+static al_own module_call(const al_pymodule *m, TSNode func, TSNode call, const char *attr,
                               al_fresh_walk w)
 {
     TSNode cls = al_py_enclosing_class(func);
@@ -233,7 +233,7 @@ al_own al_fresh_module_call(const al_pymodule *m, TSNode func, TSNode call, cons
  * named `meth` (at most MAX_MEET, abstract ones aside), assumed at best,
  * since an object of a class from elsewhere may be there. False when the
  * project defines none or too many. */
-bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, al_fresh_walk w, al_own *out)
+static bool method_meet(const al_pymodule *m, TSNode func, TSNode call, al_fresh_walk w, al_own *out)
 {
     const al_pyfile *pf = m->pf;
     TSNode fn = al_node_field(call, "function");
@@ -285,3 +285,5 @@ bool al_fresh_method_meet(const al_pymodule *m, TSNode func, TSNode call, al_fre
     *out = o;
     return true;
 }
+
+const al_fresh_object_calls al_fresh_objects = {module_call, method_meet};
