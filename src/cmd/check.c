@@ -129,6 +129,9 @@ static void run_free(run *r)
     al_strbuf_free(&r->patch);
     al_strbuf_free(&r->shown);
     free(r->per_file);
+    for (size_t i = 0; i < r->n_option_sets; i++)
+        free(r->option_sets[i]);
+    free(r->option_sets);
     if (r->configs)
         al_config_cache_free(r->configs);
     al_report_free(r->report);
@@ -176,6 +179,29 @@ static bool load_compdb(run *r)
     return true;
 }
 
+static bool same_options(const al_lint_options *a, const al_lint_options *b)
+{
+    return !memcmp(a->enabled, b->enabled, sizeof a->enabled) && a->ops == b->ops &&
+           a->apply_safe == b->apply_safe && a->apply_unsafe == b->apply_unsafe &&
+           a->cxx_args == b->cxx_args && a->n_cxx_args == b->n_cxx_args &&
+           a->compdb == b->compdb && a->index == b->index && a->cwd == b->cwd &&
+           a->no_prefilter == b->no_prefilter && a->inference == b->inference &&
+           a->line_length == b->line_length && a->declined == b->declined;
+}
+
+/* The run's one copy of options like o. */
+static const al_lint_options *option_set(run *r, const al_lint_options *o)
+{
+    for (size_t i = r->n_option_sets; i-- > 0;)
+        if (same_options(r->option_sets[i], o))
+            return r->option_sets[i];
+    al_lint_options *copy = al_xmalloc(sizeof *copy);
+    *copy = *o;
+    r->option_sets = al_xrealloc(r->option_sets, (r->n_option_sets + 1) * sizeof *r->option_sets);
+    r->option_sets[r->n_option_sets++] = copy;
+    return copy;
+}
+
 /* Each file's configuration: exclusions, rules, op summaries. Drops the
  * excluded files from the list. */
 static bool configure_files(run *r, const al_lint_options *lo)
@@ -218,7 +244,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
                 fo.apply_unsafe = cfg->unsafe_fixes;
         }
         fo.line_length = al_config_line_length(r->configs, r->files.paths[i]);
-        r->per_file[kept] = fo;
+        r->per_file[kept] = option_set(r, &fo);
         al_file_list_move(&r->files, kept++, i);
     }
     r->files.n = kept;
@@ -228,7 +254,7 @@ static bool configure_files(run *r, const al_lint_options *lo)
 /* The file as read: the source, or the notebook holding it. */
 static const al_source *file_of(const al_file_job *job)
 {
-    return job->nb ? &job->nb->container : &job->src;
+    return job->out->nb ? &job->out->nb->container : &job->out->src;
 }
 
 /* --add-noqa: a directive on every line with a finding, written in place. */
@@ -242,10 +268,11 @@ static int add_noqa(run *r)
             fputs(job.messages.data ? job.messages.data : "", stderr);
             r->error |= job.error;
             al_strbuf_free(&job.messages);
+            al_job_release(&job);
             continue;
         }
         size_t added = 0, len = 0, out_len = 0;
-        char *text = al_lint_add_noqa(&job.src, &r->per_file[i], &added, &len);
+        char *text = al_lint_add_noqa(&job.out->src, r->per_file[i], &added, &len);
         char *out = text ? al_job_output(&job, text, len, &out_len) : NULL;
         if (out) {
             const al_source *file = file_of(&job);
@@ -363,12 +390,12 @@ static void count_fixes(run *r, const al_lint_result *res)
  * read again from the rewritten JSON, so that rows count within cells. */
 static void add_fixed(al_report *report, const al_file_job *job, const char *out, size_t out_len)
 {
-    const al_lint_result *res = &job->res;
+    const al_lint_result *res = &job->out->res;
     al_source fixed_src;
-    al_source_from_memory(&fixed_src, job->src.path, res->fixed, res->fixed_len);
+    al_source_from_memory(&fixed_src, job->out->src.path, res->fixed, res->fixed_len);
     al_notebook again;
     bool cells = false;
-    if (job->nb) {
+    if (job->out->nb) {
         char *err = NULL;
         if (al_notebook_parse(out, out_len, &again, &err)) {
             cells = again.python_len == res->fixed_len &&
@@ -388,11 +415,11 @@ static void add_fixed(al_report *report, const al_file_job *job, const char *out
 
 static void take_diff(run *r, al_file_job *job)
 {
-    const al_lint_result *res = &job->res;
+    const al_lint_result *res = &job->out->res;
     size_t out_len = 0;
     char *out = res->fixed ? al_job_output(job, res->fixed, res->fixed_len, &out_len) : NULL;
     if (!out) {
-        al_report_add(r->unfixed, &job->src, res->fixed ? &res->initial : &res->findings);
+        al_report_add(r->unfixed, &job->out->src, res->fixed ? &res->initial : &res->findings);
         size_t n = res->fixed ? res->initial.n : res->findings.n;
         r->total_remaining += n;
         r->total_unapplied += n;
@@ -411,7 +438,7 @@ static void take_diff(run *r, al_file_job *job)
     for (size_t i = 0; i < res->initial.n; i++)
         if (res->initial_remaining[i])
             AL_PUSH(left.items, left.n, left.cap, res->initial.items[i]);
-    al_report_add(r->unfixed, &job->src, &left);
+    al_report_add(r->unfixed, &job->out->src, &left);
     r->total_unapplied += left.n;
     free(left.items);
     /* The checked file is unchanged: all it was found with remains. */
@@ -419,7 +446,7 @@ static void take_diff(run *r, al_file_job *job)
     r->total_fixed += res->n_fixed;
     count_fixes(r, res);
     if (r->o->show_fixes)
-        list_fixed(&r->shown, job->src.path, res);
+        list_fixed(&r->shown, job->out->src.path, res);
 }
 
 /* --fix on standard input: the source, fixed or not, goes to stdout (as
@@ -442,30 +469,30 @@ static void take_findings(run *r, const al_source *src, const al_lint_result *re
 static void take_fixed_findings(run *r, const al_file_job *job, const char *out, size_t out_len)
 {
     if (r->o->show_fixes)
-        list_fixed(&r->shown, job->src.path, &job->res);
+        list_fixed(&r->shown, job->out->src.path, &job->out->res);
     add_fixed(r->report, job, out, out_len);
-    const al_lint_result *res = &job->res;
+    const al_lint_result *res = &job->out->res;
     for (size_t k = 0; k < res->n_applied; k++) {
         const al_applied_fix *fix = &res->applied[k];
         const al_rule *rule = al_rule_find(fix->code);
-        al_report_add_applied(r->report, &job->src, fix->start, fix->code,
+        al_report_add_applied(r->report, &job->out->src, fix->start, fix->code,
                               rule ? rule->name : "", fix->tier, fix->revealed, fix->message,
                               fix->fix_message);
     }
-    r->total_fixed += job->res.n_fixed;
-    r->total_remaining += job->res.findings.n;
+    r->total_fixed += job->out->res.n_fixed;
+    r->total_remaining += job->out->res.findings.n;
 }
 
 /* --fix: the fixed bytes written in place (or to stdout for `-`). */
 static void take_fix(run *r, al_file_job *job)
 {
-    const al_lint_result *res = &job->res;
+    const al_lint_result *res = &job->out->res;
     const al_source *file = file_of(job);
     size_t out_len = 0;
     char *out = al_job_output(job, res->fixed, res->fixed_len, &out_len);
     if (!out) {
         r->error = true;
-        take_findings(r, &job->src, &(al_lint_result){.findings = res->initial});
+        take_findings(r, &job->out->src, &(al_lint_result){.findings = res->initial});
         return;
     }
     if (r->from_stdin) {
@@ -487,7 +514,7 @@ static void take_fix(run *r, al_file_job *job)
                             "original left unchanged\n",
                     file->path, strerror(err));
         r->error = true;
-        take_findings(r, &job->src, &(al_lint_result){.findings = res->initial});
+        take_findings(r, &job->out->src, &(al_lint_result){.findings = res->initial});
     } else {
         take_fixed_findings(r, job, out, out_len);
     }
@@ -523,7 +550,7 @@ static void check_files(run *r)
     if (r->from_stdin && r->files.n == 1) {
         if (al_job_from_memory(&jobs[0], r->files.paths[0], r->stdin_bytes.data,
                                r->stdin_bytes.len))
-            al_run_job_loaded(&jobs[0], &r->per_file[0]);
+            al_run_job_loaded(&jobs[0], r->per_file[0]);
     } else {
         if (r->cache)
             al_check_cache_lookup(r, jobs);
@@ -545,15 +572,15 @@ static void check_files(run *r)
         if (job->loaded && r->profile)
             /* Costs are placed by the bytes of the file as it is: a
              * fixed file's findings keep theirs on its first findings. */
-            al_cost_attach(&r->profile->sites, job->src.path,
-                           job->res.fixed ? &job->res.initial : &job->res.findings);
+            al_cost_attach(&r->profile->sites, job->out->src.path,
+                           job->out->res.fixed ? &job->out->res.initial : &job->out->res.findings);
         if (job->loaded) {
             if (o->diff)
                 take_diff(r, job);
-            else if (o->fix && job->res.fixed)
+            else if (o->fix && job->out->res.fixed)
                 take_fix(r, job);
             else
-                take_findings(r, &job->src, &job->res);
+                take_findings(r, &job->out->src, &job->out->res);
         }
         if (job->messages.len)
             fputs(job->messages.data, stderr);
@@ -785,7 +812,7 @@ int al_check_run(const al_check_options *o)
     if (o->unsafe_fixes < 0 && r.files.n > 0) {
         bool all_unsafe = true;
         for (size_t i = 0; i < r.files.n; i++)
-            all_unsafe &= r.per_file[i].apply_unsafe;
+            all_unsafe &= r.per_file[i]->apply_unsafe;
         r.unsafe_fixes = all_unsafe;
     }
     /* Colour only for a terminal, and never with NO_COLOR set. */

@@ -81,7 +81,7 @@ void al_check_cache_lookup(run *r, al_file_job *jobs)
     uint64_t memo_hash = al_cachekey_ops(NULL);
     for (size_t i = 0; i < r->files.n; i++) {
         r->options[i] =
-            al_cachekey_options(&r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
+            al_cachekey_options(r->per_file[i], r->files.paths[i], &memo_ops, &memo_hash);
         al_findings f;
         al_source *excerpt;
         if (!h[i].ok ||
@@ -90,7 +90,7 @@ void al_check_cache_lookup(run *r, al_file_job *jobs)
             continue;
         bool wants_fix = false;
         for (size_t k2 = 0; k2 < f.n && !wants_fix; k2++)
-            wants_fix = al_lint_fix_wanted(&r->per_file[i], f.items[k2].fix);
+            wants_fix = al_lint_fix_wanted(r->per_file[i], f.items[k2].fix);
         if (wants_fix) {
             al_findings_free(&f); /* fixes are made from the file itself */
             if (excerpt)
@@ -99,9 +99,8 @@ void al_check_cache_lookup(run *r, al_file_job *jobs)
             continue;
         }
         jobs[i].cache_hit = true;
-        jobs[i].cached = f;
-        jobs[i].cached_hash = h[i].hash;
-        jobs[i].cached_excerpt = excerpt;
+        jobs[i].cached = al_xmalloc(sizeof *jobs[i].cached);
+        *jobs[i].cached = (al_job_cached){f, h[i].hash, excerpt};
         /* Read and hashed this time: the next run may take the stamp. */
         if (!h[i].from_stamp && h[i].stamped)
             r->restamped |= al_cache_restamp(r->cache, r->files.paths[i], h[i].hash, h[i].len,
@@ -116,15 +115,15 @@ void al_check_cache_store(run *r, size_t i, const al_file_job *job)
 {
     if (!r->cache || !job->linted || job->error || job->messages.len ||
         job->cxx_unchecked ||
-        (job->loaded && job->res.fixed))
+        (job->loaded && job->out->res.fixed))
         return;
     al_findings none = {0};
     /* The stamp vouches only for the bytes analysed. */
     const al_file_hash *h = &r->hashes[i];
     bool same = h->ok && h->stamped && h->hash == job->hash && h->len == job->len;
     al_cache_put(r->cache, r->files.paths[i], job->hash, job->len, r->options[i],
-                 job->used_index, job->loaded ? &job->res.findings : &none,
-                 job->loaded ? &job->src : NULL, same ? &h->stamp : NULL, r->started);
+                 job->used_index, job->loaded ? &job->out->res.findings : &none,
+                 job->loaded ? &job->out->src : NULL, same ? &h->stamp : NULL, r->started);
 }
 
 static int compare_deps(const void *x, const void *y)

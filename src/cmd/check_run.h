@@ -38,7 +38,11 @@ typedef struct {
     al_file_list files;
     al_compdb compdb;
     al_config_cache *configs;
-    al_lint_options *per_file;
+    /* Per file: its options, one of option_sets (most files of a run share
+     * one: a table per file would grow with the tree). */
+    const al_lint_options **per_file;
+    al_lint_options **option_sets;
+    size_t n_option_sets;
     al_report_rule rule_info[AL_MAX_RULES];
     al_report *report, *unfixed;
     al_strbuf shown, patch;

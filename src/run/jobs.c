@@ -22,7 +22,7 @@ typedef struct {
     al_file_job *jobs;
     char *const *paths;
     size_t n;
-    const al_lint_options *opt;
+    const al_lint_options *const *opt;
     atomic_size_t done;
     atomic_bool finished;
     file_range ranges[MAX_THREADS];
@@ -33,11 +33,20 @@ typedef struct {
 
 static bool open_notebook(al_file_job *job, const char *path, al_source *container);
 
+/* The job's outcome, made on first use. */
+static al_job_outcome *outcome(al_file_job *job)
+{
+    if (!job->out)
+        job->out = al_xcalloc(1, sizeof *job->out);
+    return job->out;
+}
+
 bool al_job_load(al_file_job *job, const char *path)
 {
     bool notebook = al_str_ends_with(path, ".ipynb");
+    outcome(job);
     al_source container;
-    al_source *target = notebook ? &container : &job->src;
+    al_source *target = notebook ? &container : &job->out->src;
     al_source_status st = al_source_load(target, path);
     if (st == AL_SOURCE_ERR_TOO_LARGE) {
         al_strbuf_printf(&job->messages, "alloclint: warning: %s: %s\n", path,
@@ -60,7 +69,8 @@ bool al_job_from_memory(al_file_job *job, const char *path, const char *bytes, s
 {
     bool notebook = al_str_ends_with(path, ".ipynb");
     al_source container;
-    al_source_from_memory(notebook ? &container : &job->src, path, bytes, len);
+    outcome(job);
+    al_source_from_memory(notebook ? &container : &job->out->src, path, bytes, len);
     return !notebook || open_notebook(job, path, &container);
 }
 
@@ -77,47 +87,59 @@ static bool open_notebook(al_file_job *job, const char *path, al_source *contain
         al_source_free(container);
         return false;
     }
-    job->nb = al_xmalloc(sizeof *job->nb);
-    job->nb->container = *container;
-    job->nb->notebook = notebook;
-    al_source_from_memory(&job->src, path, job->nb->notebook.python, job->nb->notebook.python_len);
-    job->src.notebook = &job->nb->notebook;
+    job->out->nb = al_xmalloc(sizeof *job->out->nb);
+    job->out->nb->container = *container;
+    job->out->nb->notebook = notebook;
+    al_source_from_memory(&job->out->src, path, job->out->nb->notebook.python, job->out->nb->notebook.python_len);
+    job->out->src.notebook = &job->out->nb->notebook;
     return true;
+}
+
+/* Frees the cache's findings the job did not take. */
+static void drop_cached(al_file_job *job)
+{
+    if (!job->cached)
+        return;
+    al_findings_free(&job->cached->findings);
+    if (job->cached->excerpt) {
+        al_source_free(job->cached->excerpt);
+        free(job->cached->excerpt);
+    }
+    free(job->cached);
+    job->cached = NULL;
 }
 
 void al_job_release(al_file_job *job)
 {
-    al_findings_free(&job->cached);
-    if (job->cached_excerpt) {
-        al_source_free(job->cached_excerpt);
-        free(job->cached_excerpt);
-        job->cached_excerpt = NULL;
-    }
-    if (job->loaded)
-        al_lint_result_free(&job->res);
-    al_source_free(&job->src);
-    if (job->nb) {
-        al_source_free(&job->nb->container);
-        al_notebook_free(&job->nb->notebook);
-        free(job->nb);
-        job->nb = NULL;
+    drop_cached(job);
+    if (job->out) {
+        if (job->loaded)
+            al_lint_result_free(&job->out->res);
+        al_source_free(&job->out->src);
+        if (job->out->nb) {
+            al_source_free(&job->out->nb->container);
+            al_notebook_free(&job->out->nb->notebook);
+            free(job->out->nb);
+        }
+        free(job->out);
+        job->out = NULL;
     }
     job->loaded = false;
 }
 
 char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_t *out_len)
 {
-    if (!job->nb) {
+    if (!job->out->nb) {
         *out_len = fixed_len;
         return al_xstrndup(fixed, fixed_len);
     }
     char *err = NULL;
-    char *json = al_notebook_rewrite(&job->nb->notebook, job->nb->container.bytes,
-                                     job->nb->container.len,
+    char *json = al_notebook_rewrite(&job->out->nb->notebook, job->out->nb->container.bytes,
+                                     job->out->nb->container.len,
                                      fixed, fixed_len, out_len, &err);
     if (!json) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: %s; not rewritten\n",
-                         job->nb->container.path, err);
+                         job->out->nb->container.path, err);
         free(err);
     }
     return json;
@@ -125,39 +147,45 @@ char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_
 
 static void run_one(al_file_job *job, const char *path, const al_lint_options *opt)
 {
-    if (job->cache_hit && job->cached.n == 0)
+    if (job->cache_hit && job->cached->findings.n == 0) {
+        drop_cached(job);
         return; /* nothing to report, nothing to read */
-    if (job->cache_hit && job->cached_excerpt) {
+    }
+    if (job->cache_hit && job->cached->excerpt) {
         /* The bytes were vouched for by their stamp or hashed a moment
          * ago, as for a file without findings. */
-        job->src = *job->cached_excerpt;
-        free(job->cached_excerpt);
-        job->cached_excerpt = NULL;
-        job->res.findings = job->cached;
-        memset(&job->cached, 0, sizeof job->cached);
+        outcome(job)->src = *job->cached->excerpt;
+        free(job->cached->excerpt);
+        job->cached->excerpt = NULL;
+        job->out->res.findings = job->cached->findings;
+        memset(&job->cached->findings, 0, sizeof job->cached->findings);
+        drop_cached(job);
         job->loaded = true;
         return;
     }
-    if (!al_job_load(job, path))
+    if (!al_job_load(job, path)) {
+        al_job_release(job); /* its message stays */
         return;
+    }
     /* A notebook's entry is keyed by the whole file, as it was hashed. */
-    const al_source *whole = job->nb ? &job->nb->container : &job->src;
-    if (job->cache_hit && whole->hash == job->cached_hash) {
+    const al_source *whole = job->out->nb ? &job->out->nb->container : &job->out->src;
+    if (job->cache_hit && whole->hash == job->cached->hash) {
         /* The report needs the source for rows and snippets. */
-        job->res.findings = job->cached;
-        memset(&job->cached, 0, sizeof job->cached);
+        job->out->res.findings = job->cached->findings;
+        memset(&job->cached->findings, 0, sizeof job->cached->findings);
+        drop_cached(job);
         job->loaded = true;
         return;
     }
     /* Changed since it was hashed: analysed after all. */
     job->cache_hit = false;
-    al_findings_free(&job->cached);
+    drop_cached(job);
     al_run_job_loaded(job, opt);
 }
 
 void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
 {
-    const al_source *src = &job->src;
+    const al_source *src = &job->out->src;
     const char *path = src->path;
     size_t row, col;
     if (src->has_nul) {
@@ -175,47 +203,47 @@ void al_run_job_loaded(al_file_job *job, const al_lint_options *opt)
                          src->path, row, col);
     }
     al_index_take_touched();
-    al_lint(src, opt, &job->res);
+    al_lint(src, opt, &job->out->res);
     job->used_index = al_index_take_touched();
     job->linted = true;
-    job->cxx_unchecked = job->res.cxx_unavailable;
-    const al_source *whole = job->nb ? &job->nb->container : src;
+    job->cxx_unchecked = job->out->res.cxx_unavailable;
+    const al_source *whole = job->out->nb ? &job->out->nb->container : src;
     job->hash = whole->hash;
     job->len = whole->len;
     job->loaded = true;
-    if (job->res.parse_failed) {
+    if (job->out->res.parse_failed) {
         al_strbuf_printf(&job->messages, "alloclint: error: %s: could not be parsed\n", path);
         job->error = true;
-    } else if (job->res.syntax_error && job->res.findings.n && opt->apply_safe) {
+    } else if (job->out->res.syntax_error && job->out->res.findings.n && opt->apply_safe) {
         al_strbuf_printf(&job->messages,
                          "alloclint: warning: %s: syntax errors; findings reported, no fix "
                          "applied\n",
                          path);
-    } else if (job->res.fix_reverted) {
+    } else if (job->out->res.fix_reverted) {
         al_strbuf_printf(&job->messages,
                          "alloclint: warning: %s: a fix made the file fail to parse; it was "
                          "not applied\n",
                          path);
     }
-    if (job->res.fix_unconverged)
+    if (job->out->res.fix_unconverged)
         al_strbuf_printf(&job->messages,
                          "alloclint: warning: %s: fixes did not converge after %d passes; "
                          "%zu fix%s left unapplied\n",
-                         path, AL_LINT_MAX_PASSES, job->res.fix_unconverged,
-                         job->res.fix_unconverged == 1 ? "" : "es");
-    if (job->res.findings.n == 0 && job->res.initial.n == 0 && !job->res.fixed) {
+                         path, AL_LINT_MAX_PASSES, job->out->res.fix_unconverged,
+                         job->out->res.fix_unconverged == 1 ? "" : "es");
+    if (job->out->res.findings.n == 0 && job->out->res.initial.n == 0 && !job->out->res.fixed) {
         /* Nothing to report: give the memory back now. */
         al_job_release(job);
-    } else if (!job->res.fixed && !job->nb && !src->has_nul && !src->excerpt) {
+    } else if (!job->out->res.fixed && !job->out->nb && !src->has_nul && !src->excerpt) {
         /* Only reported: the lines the report needs stay, the rest of
          * the file goes (a run over a large repo holds hundreds of these
          * until the report is written). */
         size_t n_places;
-        size_t *places = al_findings_places(&job->res.findings, &n_places);
+        size_t *places = al_findings_places(&job->out->res.findings, &n_places);
         al_source kept;
         if (al_source_excerpt(src, places, n_places, &kept)) {
-            al_source_free(&job->src);
-            job->src = kept;
+            al_source_free(&job->out->src);
+            job->out->src = kept;
         }
         free(places);
     }
@@ -290,7 +318,7 @@ static void *worker(void *arg)
     int own = atomic_fetch_add(&p->next_range, 1);
     al_index *mine = p->shared && p->n_ranges > 1 ? al_index_new_like(p->shared) : NULL;
     for (long i; (i = next_file(p, own)) >= 0;) {
-        al_lint_options o = p->opt[i];
+        al_lint_options o = *p->opt[i];
         if (mine && o.index == p->shared)
             o.index = mine;
         run_one(&p->jobs[i], p->paths[i], &o);
@@ -324,7 +352,7 @@ static void *progress_line(void *arg)
     return NULL;
 }
 
-void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opt,
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *const *opt,
                  int threads, bool progress)
 {
     pool *p = al_xcalloc(1, sizeof *p);
@@ -332,7 +360,7 @@ void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_
     p->paths = paths;
     p->n = n;
     p->opt = opt;
-    p->shared = n ? opt[0].index : NULL;
+    p->shared = n ? opt[0]->index : NULL;
     p->n_ranges = thread_count(threads, n);
     for (int t = 0; t < p->n_ranges; t++) {
         pthread_mutex_init(&p->ranges[t].lock, NULL);

@@ -17,27 +17,39 @@ typedef struct {
     al_source container; /* the .ipynb file as read (its hash guards the write) */
 } al_job_notebook;
 
+/* What a job holds of a file it read, until the report: the bytes (or
+ * only the lines the report needs), what the check found and fixed, a
+ * notebook's parts. Apart from the job itself, which every file of a run
+ * has: a run over a large tree keeps one of these only for the files
+ * with something to report. */
 typedef struct {
-    bool loaded;          /* src and res are valid */
-    bool error;           /* the file could not be read or parsed */
     al_source src;
     al_lint_result res;
-    al_strbuf messages;   /* warnings and errors naming the file, for stderr */
-    al_job_notebook *nb;  /* a notebook (src is its code cells), else NULL; a pointer:
-                           * the job array holds one job per file of a run, few of
-                           * them notebooks */
-    /* The cache's part: the caller decides a hit, the worker honours it
-     * when the file still has the bytes the findings were made from. */
+    al_job_notebook *nb;  /* a notebook (src is its code cells), else NULL */
+} al_job_outcome;
+
+/* The cache's findings for a file, until its job takes them: the caller
+ * decides a hit, the worker honours it when the file still has the bytes
+ * the findings were made from. */
+typedef struct {
+    al_findings findings;
+    uint64_t hash;
+    al_source *excerpt;   /* the lines the findings point at (the report needs no
+                           * read of the file), or NULL */
+} al_job_cached;
+
+typedef struct {
+    bool loaded;          /* out is valid: the file was read */
+    bool error;           /* the file could not be read or parsed */
     bool cache_hit;       /* take cached instead of analysing */
-    al_findings cached;
-    uint64_t cached_hash;
-    al_source *cached_excerpt; /* the lines `cached` points at (the report needs no
-                                * read of the file), or NULL */
     bool linted;          /* analysed in this run */
     bool used_index;      /* ...and the analysis used the repo index */
     bool cxx_unchecked;   /* ...a C++/CUDA file, and libclang would not load */
     uint64_t hash;        /* of the file as read (a notebook: its JSON) */
     size_t len;
+    al_strbuf messages;   /* warnings and errors naming the file, for stderr */
+    al_job_outcome *out;  /* while the file is read and until it is reported; NULL else */
+    al_job_cached *cached; /* with cache_hit, until taken */
 } al_file_job;
 
 /* A file's content hash (as al_source computes it) and size, and its
@@ -80,7 +92,7 @@ char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_
 /* Runs the jobs for paths[0..n), path i with opts[i], on `threads`
  * threads (0: one per CPU). With progress, a line on stderr counts the
  * files done (the caller decides: a terminal, and a large run). */
-void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *opts,
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *const *opts,
                  int threads, bool progress);
 
 /* Checks one source already in memory (job->src set by the caller, e.g.

@@ -131,7 +131,7 @@ void al_index_free(al_index *ix)
     }
     for (size_t i = 0; i < ix->n_cxx; i++) {
         cxxfile *f = ix->cxx[i];
-        if (f->ok) {
+        if (f->held) {
             al_cxx_unit_free(&f->unit);
             al_source_free(&f->src);
         }
@@ -264,6 +264,7 @@ project *al_index_project_of(al_index *ix, const char *path)
     project *known = al_memo_get(&ix->project_by_dir, dir);
     if (known) {
         free(dir);
+        known->used = ix->checks;
         return known;
     }
     char *root = al_path_find_up(dir, ".git");
@@ -280,10 +281,12 @@ project *al_index_project_of(al_index *ix, const char *path)
             free(root);
             al_memo_put(&ix->project_by_dir, dir, ix->projects[i], NULL);
             free(dir);
+            ix->projects[i]->used = ix->checks;
             return ix->projects[i];
         }
     project *p = al_xcalloc(1, sizeof *p);
     p->root = root;
+    p->used = ix->checks;
     add_root(p, root);
     char *python = al_path_join(root, "python"), *src = al_path_join(root, "src");
     add_root(p, python);
@@ -422,40 +425,121 @@ static size_t held_bytes(const pyfile *f)
     return al_language_table.python.parts_source(f->parts)->len + parsed * TREE_BYTES_PER_BYTE;
 }
 
-/* Least recently asked for first; then in the order first read. */
+/* A parsed file the index holds, Python or C++, as the release weighs it. */
+typedef struct {
+    unsigned long long used;
+    size_t order;
+    size_t bytes;
+    pyfile *py;   /* or */
+    cxxfile *cxx;
+} resident;
+
+/* Least recently asked for first; then in the order first read, Python
+ * before C++. */
 static int by_use(const void *a, const void *b)
 {
-    const pyfile *x = *(pyfile *const *)a, *y = *(pyfile *const *)b;
+    const resident *x = a, *y = b;
     if (x->used != y->used)
         return x->used < y->used ? -1 : 1;
+    if (!x->py != !y->py)
+        return x->py ? -1 : 1;
     return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void release_py(al_index *ix, pyfile *f)
+{
+    size_t views, parsed;
+    al_language_table.python.parts_stats(f->parts, &views, &parsed);
+    ix->released++;
+    ix->released_views += views;
+    ix->released_parsed += parsed;
+    ix->released_bytes += al_language_table.python.parts_source(f->parts)->len;
+    al_language_table.python.parts_free(f->parts);
+    f->parts = NULL;
+}
+
+static void release_cxx(cxxfile *f)
+{
+    al_cxx_unit_free(&f->unit);
+    al_source_free(&f->src);
+    f->held = false;
+}
+
+/* What a project's scans built that can be built again: the per-name
+ * file pairs, the C++ definitions and macro words, the Python op
+ * registrations (the C++ ones are read with the schemas, which the run
+ * keeps). Its file lists stay: memos hold indexes into them. */
+static void release_project(project *p)
+{
+    if (p->methods_read) {
+        al_name_files *all[] = {&p->method_files, &p->assigned_attrs, &p->self_attr_files};
+        for (size_t k = 0; k < 3; k++) {
+            free(all[k]->items);
+            memset(all[k], 0, sizeof *all[k]);
+        }
+        p->methods_read = false;
+    }
+    if (p->defs_read) {
+        for (size_t k = 0; k < p->n_defs; k++)
+            free(p->defs[k].name);
+        free(p->defs);
+        p->defs = NULL;
+        p->n_defs = p->cap_defs = 0;
+        al_memo_free(&p->macro_words);
+        p->defs_read = false;
+    }
+    if (p->py_ops_read) {
+        al_impls_free(&p->py_ops);
+        memset(&p->py_ops, 0, sizeof p->py_ops);
+        p->py_ops_read = false;
+    }
 }
 
 void al_index_release(al_index *ix)
 {
     al_index_lock(ix);
+    /* The projects asked about before the one asked about last: their
+     * scans go. A thread checks a contiguous range of files, so it moves
+     * from one project to the next and seldom comes back. */
+    unsigned long long last = 0;
+    for (size_t i = 0; i < ix->n_projects; i++)
+        if (ix->projects[i]->used > last)
+            last = ix->projects[i]->used;
+    for (size_t i = 0; i < ix->n_projects; i++)
+        if (ix->projects[i]->used < last)
+            release_project(ix->projects[i]);
     ix->checks++;
-    size_t total = 0;
-    for (size_t i = 0; i < ix->n_held; i++)
-        total += held_bytes(ix->held[i]);
-    if (total > ix->budget) {
-        qsort(ix->held, ix->n_held, sizeof *ix->held, by_use);
-        size_t k = 0;
-        for (; k < ix->n_held && total > ix->budget; k++) {
-            pyfile *f = ix->held[k];
-            size_t views, parsed;
-            al_language_table.python.parts_stats(f->parts, &views, &parsed);
-            total -= held_bytes(f);
-            ix->released++;
-            ix->released_views += views;
-            ix->released_parsed += parsed;
-            ix->released_bytes += al_language_table.python.parts_source(f->parts)->len;
-            al_language_table.python.parts_free(f->parts);
-            f->parts = NULL;
-        }
-        memmove(ix->held, ix->held + k, (ix->n_held - k) * sizeof *ix->held);
-        ix->n_held -= k;
+    resident *r = al_xcalloc(ix->n_held + ix->n_cxx + 1, sizeof *r);
+    size_t n = 0, total = 0;
+    for (size_t i = 0; i < ix->n_held; i++) {
+        pyfile *f = ix->held[i];
+        r[n] = (resident){f->used, f->order, held_bytes(f), f, NULL};
+        total += r[n++].bytes;
     }
+    for (size_t i = 0; i < ix->n_cxx; i++) {
+        cxxfile *f = ix->cxx[i];
+        if (!f->held)
+            continue;
+        r[n] = (resident){f->used, f->order,
+                          f->src.len + f->unit.n * sizeof *f->unit.tokens, NULL, f};
+        total += r[n++].bytes;
+    }
+    if (total > ix->budget) {
+        qsort(r, n, sizeof *r, by_use);
+        for (size_t k = 0; k < n && total > ix->budget; k++) {
+            total -= r[k].bytes;
+            if (r[k].py)
+                release_py(ix, r[k].py);
+            else
+                release_cxx(r[k].cxx);
+        }
+        size_t kept = 0;
+        for (size_t i = 0; i < ix->n_held; i++)
+            if (ix->held[i]->parts)
+                ix->held[kept++] = ix->held[i];
+        ix->n_held = kept;
+    }
+    free(r);
     al_index_unlock(ix);
 }
 
@@ -464,28 +548,44 @@ void al_index_set_budget(al_index *ix, size_t bytes)
     ix->budget = bytes;
 }
 
-cxxfile *al_index_load_cxx(al_index *ix, const char *path)
+/* Reads and tokenises f (again, after a release); false when it can no
+ * longer be read or parsed. */
+static bool open_cxx(al_index *ix, cxxfile *f)
 {
-    for (size_t i = 0; i < ix->n_cxx; i++)
-        if (!strcmp(ix->cxx[i]->path, path))
-            return ix->cxx[i]->ok ? ix->cxx[i] : NULL;
-    cxxfile *f = al_xcalloc(1, sizeof *f);
-    f->path = al_xstrdup(path);
-    AL_PUSH(ix->cxx, ix->n_cxx, ix->cap_cxx, f);
-    if (!al_cxx_available() || al_index_load(ix, &f->src, path) != AL_SOURCE_OK) {
+    if (!al_cxx_available() || al_index_load(ix, &f->src, f->path) != AL_SOURCE_OK) {
         al_source_free(&f->src);
-        return NULL;
+        f->ok = false;
+        return false;
     }
     al_cxx_parse(&f->src, NULL, 0, &f->unit);
     if (!f->unit.parsed) {
         al_cxx_unit_free(&f->unit);
         al_source_free(&f->src);
-        return NULL;
+        f->ok = false;
+        return false;
     }
-    f->ok = true;
-    return f;
+    f->held = true;
+    return true;
 }
 
+cxxfile *al_index_load_cxx(al_index *ix, const char *path)
+{
+    cxxfile *f = NULL;
+    for (size_t i = 0; i < ix->n_cxx && !f; i++)
+        if (!strcmp(ix->cxx[i]->path, path))
+            f = ix->cxx[i];
+    if (!f) {
+        f = al_xcalloc(1, sizeof *f);
+        f->path = al_xstrdup(path);
+        f->ok = true;
+        f->order = ix->n_cxx;
+        AL_PUSH(ix->cxx, ix->n_cxx, ix->cap_cxx, f);
+    }
+    if (!f->ok || (!f->held && !open_cxx(ix, f)))
+        return NULL;
+    f->used = ix->checks;
+    return f;
+}
 
 /* ------------------------------------------------------------------ */
 /* Definitions                                                          */

@@ -33,6 +33,7 @@ typedef struct {
 
 typedef struct {
     char *root;
+    unsigned long long used; /* the checked file (al_index.checks) that last asked */
     al_strlist py_roots; /* folders absolute imports start from */
     /* Folders right inside the root with their own pyproject.toml or
      * setup.py (SGLang's sgl-kernel/): packages built and installed
@@ -69,11 +70,16 @@ typedef struct {
     size_t order;             /* its place in al_index.py: ties in the release order */
 } pyfile;
 
+/* A C++ file the index read and tokenised; released and read again as
+ * a Python file is. */
 typedef struct {
     char *path;
-    bool ok;
+    bool ok;      /* false: it could not be read or parsed */
+    bool held;    /* src and unit are valid */
     al_source src;
     al_cxx_unit unit;
+    unsigned long long used;
+    size_t order; /* its place in al_index.cxx */
 } cxxfile;
 
 struct al_index {
