@@ -2,6 +2,9 @@
 
 #include "../analysis/core/index.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -10,6 +13,8 @@
 #include <unistd.h>
 
 #define MAX_THREADS 64
+/* Files checked between two returns of freed memory to the system. */
+#define TRIM_EVERY 512
 
 /* A thread's share of the files: [front, back), taken from the front by
  * its thread and from the back by a thread that ran out of its own. */
@@ -326,7 +331,16 @@ static void *worker(void *arg)
          * next files stays within the index's budget. */
         if (o.index)
             al_index_release(o.index);
+#ifdef __GLIBC__
+        /* What the files released lies in holes of glibc's arenas, which
+         * keep the pages: every so often give them back, so that a long
+         * run's resident memory follows what it holds (a trim walks the
+         * free lists: about a millisecond). */
+        if (atomic_fetch_add(&p->done, 1) % TRIM_EVERY == TRIM_EVERY - 1)
+            malloc_trim(0);
+#else
         atomic_fetch_add(&p->done, 1);
+#endif
     }
     if (mine) {
         al_index_absorb(p->shared, mine);

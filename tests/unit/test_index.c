@@ -81,7 +81,7 @@ static pyfile *load_parsed(al_index *ix, const char *path)
     return f;
 }
 
-static size_t reads_of(const al_index *ix, const char *path)
+static size_t reads_of(al_index *ix, const char *path)
 {
     size_t n, count = 0;
     const al_index_read *r = al_index_reads(ix, &n);

@@ -82,11 +82,29 @@ static void count(const al_index *ix, size_t c[10])
         c[k] += ix->absorbed[k];
 }
 
+/* Lists in `into` the reads of from's scans: every Python file of each
+ * project scanned, with the bytes its facts were read from. */
+static void list_scans(al_index *into, const al_index *from)
+{
+    for (size_t i = 0; i < from->n_projects; i++) {
+        project *p = from->projects[i];
+        if (!p->scanned || p->scans_listed)
+            continue;
+        if (into == from)
+            p->scans_listed = true;
+        for (size_t k = 0; k < p->py_files.n; k++) {
+            const al_file_facts *ff = al_file_facts_of(from->facts, p->py_files.items[k]);
+            al_index_record_read(into, p->py_files.items[k], ff->status, ff->hash);
+        }
+    }
+}
+
 void al_index_absorb(al_index *into, const al_index *from)
 {
     size_t c[10];
     count(from, c);
     al_index_lock(into);
+    list_scans(into, from);
     for (size_t i = 0; i < from->n_reads; i++) {
         const al_index_read *r = &from->reads[i];
         al_index_record_read(into, r->path, r->read ? AL_SOURCE_OK : AL_SOURCE_ERR_READ, r->hash);
@@ -205,8 +223,9 @@ al_source_status al_index_load_bytes(al_index *ix, al_source *src, const char *p
     return record(ix, src, path, al_source_load_bytes(src, path));
 }
 
-const al_index_read *al_index_reads(const al_index *ix, size_t *n)
+const al_index_read *al_index_reads(al_index *ix, size_t *n)
 {
+    list_scans(ix, ix);
     *n = ix->n_reads;
     return ix->reads;
 }

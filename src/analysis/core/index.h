@@ -69,7 +69,7 @@ void al_index_unlock(al_index *ix);
 bool al_index_take_touched(void);
 /* Every file the index read so far, in order: once each, again only
  * when it was read with other bytes (changed during the run). */
-const al_index_read *al_index_reads(const al_index *ix, size_t *n);
+const al_index_read *al_index_reads(al_index *ix, size_t *n);
 
 /* Resolves a callee expression of a call in `from` to a Python definition
  * of the project: a function of the same file, a method of the enclosing

@@ -51,6 +51,10 @@ typedef struct {
     al_memo macro_words; /* every identifier in a #define of its C++ files (read
                           * with the definitions) */
     bool methods_read;
+    /* A scan read every Python file's facts (filefacts.h): each file is a
+     * read the cache depends on, listed from the facts when the reads are
+     * asked for (al_index_reads, al_index_absorb), not one by one. */
+    bool scanned, scans_listed;
     /* Sorted (name, file) pairs whose names point into the files' facts
      * (filefacts.h), which outlive the index: no copy of a name, no list
      * per name, for a project of any size. */

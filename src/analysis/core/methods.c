@@ -78,9 +78,9 @@ static void read_method_files(al_index *ix, project *p)
         return;
     p->methods_read = true;
     al_index_walk_project(p);
+    p->scanned = true;
     for (size_t i = 0; i < p->py_files.n; i++) {
         const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
-        al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
         add_names(&p->method_files, &ff->methods, i);
         add_names(&p->assigned_attrs, &ff->attrs, i);
         add_names(&p->self_attr_files, &ff->self_attrs, i);

@@ -354,11 +354,11 @@ static void read_python_ops(al_index *ix, project *p)
     al_index_walk_project(p);
     static const char *const markers[] = {"direct_register_custom_op", "custom_op(", ".impl(",
                                           "@impl(", NULL};
+    p->scanned = true;
     for (size_t i = 0; i < p->py_files.n; i++) {
         /* Every marker holds "custom_op" or "impl(": only files that
          * name one are read again and parsed. */
         const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
-        al_index_record_read(ix, p->py_files.items[i], ff->status, ff->hash);
         if (ff->status != AL_SOURCE_OK || !ff->markers)
             continue;
         al_source src;
