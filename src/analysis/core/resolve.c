@@ -377,6 +377,7 @@ static void read_python_ops(al_index *ix, project *p)
         al_source_free(&src);
     }
 }
+
 bool al_index_python_op(al_index *ix, const char *from_path, const char *op, al_def *out)
 {
     bool ok = false;
