@@ -390,6 +390,11 @@ void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_
     for (int t = 0; t < p->n_ranges; t++)
         pthread_mutex_destroy(&p->ranges[t].lock);
     free(p);
+#ifdef __GLIBC__
+    /* The threads' indexes are gone: their pages too, before the report
+     * and the cache are written. */
+    malloc_trim(0);
+#endif
 }
 
 typedef struct {
