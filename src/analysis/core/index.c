@@ -54,9 +54,9 @@ al_index *al_index_new_like(const al_index *ix)
 }
 
 /* The stats al_index_stats prints, as al_index.absorbed counts them. */
-static void count(const al_index *ix, size_t c[10])
+static void count(const al_index *ix, size_t c[STATS])
 {
-    memset(c, 0, 10 * sizeof *c);
+    memset(c, 0, STATS * sizeof *c);
     c[0] = ix->n_projects;
     for (size_t i = 0; i < ix->n_projects; i++) {
         c[1] += ix->projects[i]->py_files.n;
@@ -78,7 +78,8 @@ static void count(const al_index *ix, size_t c[10])
     c[7] = ix->n_cxx;
     c[8] = ix->memo.n;
     c[9] = ix->released;
-    for (int k = 0; k < 10; k++)
+    c[10] = ix->released_scans;
+    for (int k = 0; k < STATS; k++)
         c[k] += ix->absorbed[k];
 }
 
@@ -101,7 +102,7 @@ static void list_scans(al_index *into, const al_index *from)
 
 void al_index_absorb(al_index *into, const al_index *from)
 {
-    size_t c[10];
+    size_t c[STATS];
     count(from, c);
     al_index_lock(into);
     list_scans(into, from);
@@ -109,7 +110,7 @@ void al_index_absorb(al_index *into, const al_index *from)
         const al_index_read *r = &from->reads[i];
         al_index_record_read(into, r->path, r->read ? AL_SOURCE_OK : AL_SOURCE_ERR_READ, r->hash);
     }
-    for (int k = 0; k < 10; k++)
+    for (int k = 0; k < STATS; k++)
         into->absorbed[k] += c[k];
     al_index_unlock(into);
 }
@@ -488,8 +489,9 @@ static void release_cxx(cxxfile *f)
  * file pairs, the C++ definitions and macro words, the Python op
  * registrations (the C++ ones are read with the schemas, which the run
  * keeps). Its file lists stay: memos hold indexes into them. */
-static void release_project(project *p)
+static void release_project(al_index *ix, project *p)
 {
+    ix->released_scans += p->methods_read || p->defs_read || p->py_ops_read;
     if (p->methods_read) {
         al_name_files *all[] = {&p->method_files, &p->assigned_attrs, &p->self_attr_files};
         for (size_t k = 0; k < 3; k++) {
@@ -526,7 +528,7 @@ void al_index_release(al_index *ix)
             last = ix->projects[i]->used;
     for (size_t i = 0; i < ix->n_projects; i++)
         if (ix->projects[i]->used < last)
-            release_project(ix->projects[i]);
+            release_project(ix, ix->projects[i]);
     ix->checks++;
     resident *r = al_xcalloc(ix->n_held + ix->n_cxx + 1, sizeof *r);
     size_t n = 0, total = 0;
@@ -715,15 +717,16 @@ const char *al_index_apart(al_index *ix, const char *from_path, const char *to_p
 void al_index_stats(al_index *ix, char *buf, size_t len)
 {
     al_index_lock(ix);
-    size_t c[10];
+    size_t c[STATS];
     count(ix, c);
     /* With an index per thread, a file or project that two threads both
      * needed counts twice: that is work done twice. */
     snprintf(buf, len,
              "index: %zu project(s) (%zu Python, %zu C++ files listed), %zu Python files read "
              "(%zu KB) in %zu views (%zu KB parsed), %zu C++ files parsed, %zu memoised "
-             "summaries, %zu files released to be read again when asked",
-             c[0], c[1], c[2], c[3], c[4] >> 10, c[5], c[6] >> 10, c[7], c[8], c[9]);
+             "summaries, %zu files released to be read again when asked, %zu projects' "
+             "scans released",
+             c[0], c[1], c[2], c[3], c[4] >> 10, c[5], c[6] >> 10, c[7], c[8], c[9], c[10]);
     al_index_unlock(ix);
 }
 

@@ -86,6 +86,9 @@ typedef struct {
     size_t order; /* its place in al_index.cxx */
 } cxxfile;
 
+/* How many counts al_index_stats prints. */
+#define STATS 11
+
 struct al_index {
     pthread_mutex_t lock;
     bool whole_files; /* parse whole files only (the reference) */
@@ -118,13 +121,14 @@ struct al_index {
     size_t n_held, cap_held;
     size_t budget;
     unsigned long long checks;
-    size_t released, released_views, released_parsed, released_bytes;
+    size_t released, released_views, released_parsed, released_bytes, released_scans;
     cxxfile **cxx;
     size_t n_cxx, cap_cxx;
     /* What the indexes absorbed (al_index_absorb) held, for the stats:
      * projects, Python and C++ files listed, Python files read, their KB,
-     * views, KB parsed, C++ files parsed, summaries, releases. */
-    size_t absorbed[10];
+     * views, KB parsed, C++ files parsed, summaries, releases of files
+     * and of projects' scans. */
+    size_t absorbed[STATS];
 };
 
 /* Records a read of path (its status and hash) for the cache. */
