@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/core/index.h"
@@ -180,6 +181,58 @@ static void absorbed_once(void **state)
     al_index_free(run);
 }
 
+/* A project with pyproject.toml at dir and two files defining a method
+ * `forward`. */
+static void make_project(const char *dir, char files[2][160])
+{
+    char path[160];
+    assert_int_equal(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/pyproject.toml", dir);
+    write_file(path, "[project]\nname = \"p\"\n");
+    for (int i = 0; i < 2; i++) {
+        snprintf(files[i], 160, "%s/block%d.py", dir, i);
+        write_file(files[i], "class Block:\n    def forward(self, x):\n        return x\n");
+    }
+}
+
+static void remove_project(const char *dir, char files[2][160])
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/pyproject.toml", dir);
+    unlink(path);
+    unlink(files[0]);
+    unlink(files[1]);
+    rmdir(dir);
+}
+
+/* A thread that moves on to another project lets the first one's scans
+ * go, and makes them again, the same, if it comes back. */
+static void project_scans_released_and_made_again(void **state)
+{
+    project_files *p = *state;
+    char a_dir[128], b_dir[128], a[2][160], b[2][160];
+    snprintf(a_dir, sizeof a_dir, "%s/a", p->dir);
+    snprintf(b_dir, sizeof b_dir, "%s/b", p->dir);
+    make_project(a_dir, a);
+    make_project(b_dir, b);
+    al_index *ix = al_index_new();
+    assert_int_equal(al_index_method_files(ix, a[0], "forward"), 2);
+    al_index_release(ix);
+    assert_int_equal(al_index_method_files(ix, b[0], "forward"), 2);
+    al_index_release(ix); /* a was asked about before b: its scans go */
+    char stats[512];
+    al_index_stats(ix, stats, sizeof stats);
+    assert_non_null(strstr(stats, "1 projects' scans released"));
+    assert_int_equal(al_index_method_files(ix, a[0], "forward"), 2);
+    assert_int_equal(al_index_method_files(ix, a[0], "backward"), 0);
+    /* Both projects' files are listed as read, once each. */
+    assert_int_equal(reads_of(ix, a[1]), 1);
+    assert_int_equal(reads_of(ix, b[1]), 1);
+    al_index_free(ix);
+    remove_project(a_dir, a);
+    remove_project(b_dir, b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +241,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(least_recent_first, setup, teardown),
         cmocka_unit_test_setup_teardown(changed_bytes_listed_again, setup, teardown),
         cmocka_unit_test_setup_teardown(absorbed_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(project_scans_released_and_made_again, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
