@@ -92,11 +92,12 @@ static bool open_notebook(al_file_job *job, const char *path, al_source *contain
         al_source_free(container);
         return false;
     }
-    job->out->nb = al_xmalloc(sizeof *job->out->nb);
-    job->out->nb->container = *container;
-    job->out->nb->notebook = notebook;
-    al_source_from_memory(&job->out->src, path, job->out->nb->notebook.python, job->out->nb->notebook.python_len);
-    job->out->src.notebook = &job->out->nb->notebook;
+    al_job_notebook *nb = al_xmalloc(sizeof *nb);
+    nb->container = *container;
+    nb->notebook = notebook;
+    job->out->nb = nb;
+    al_source_from_memory(&job->out->src, path, nb->notebook.python, nb->notebook.python_len);
+    job->out->src.notebook = &nb->notebook;
     return true;
 }
 
@@ -366,8 +367,8 @@ static void *progress_line(void *arg)
     return NULL;
 }
 
-void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *const *opt,
-                 int threads, bool progress)
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n,
+                 const al_lint_options *const *opt, int threads, bool progress)
 {
     pool *p = al_xcalloc(1, sizeof *p);
     p->jobs = jobs;

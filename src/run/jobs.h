@@ -92,8 +92,8 @@ char *al_job_output(al_file_job *job, const char *fixed, size_t fixed_len, size_
 /* Runs the jobs for paths[0..n), path i with opts[i], on `threads`
  * threads (0: one per CPU). With progress, a line on stderr counts the
  * files done (the caller decides: a terminal, and a large run). */
-void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n, const al_lint_options *const *opts,
-                 int threads, bool progress);
+void al_run_jobs(al_file_job *jobs, char *const *paths, size_t n,
+                 const al_lint_options *const *opts, int threads, bool progress);
 
 /* Checks one source already in memory (job->src set by the caller, e.g.
  * from standard input) as a job of al_run_jobs would. */
