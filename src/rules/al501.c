@@ -87,19 +87,18 @@ static void report(const move *f, al_findings *out)
         }
         if (f->stream_line) {
             tier = AL_FIX_UNSAFE;
+            al_strbuf where = {0};
             if (f->stream_callee)
-                al_strbuf_printf(&msg, "; the copy from pageable memory makes the host wait until "
-                                       "the tensor is on the device, and it is handed to `%s` "
-                                       "(line %zu), whose body uses another CUDA stream, which "
-                                       "may read it without waiting on this one once `device=` "
-                                       "removes that wait",
+                al_strbuf_printf(&where, "it is handed to `%s` (line %zu), whose body uses",
                                  f->stream_callee, f->stream_line);
             else
-                al_strbuf_printf(&msg, "; the copy from pageable memory makes the host wait until "
-                                       "the tensor is on the device, and line %zu uses another "
-                                       "CUDA stream, which may read it without waiting on this "
-                                       "one once `device=` removes that wait",
-                                 f->stream_line);
+                al_strbuf_printf(&where, "line %zu uses", f->stream_line);
+            al_strbuf_printf(&msg, "; the copy from pageable memory makes the host wait until "
+                                   "the tensor is on the device, and %s another CUDA stream, "
+                                   "which may read it without waiting on this one once `device=` "
+                                   "removes that wait",
+                             where.data);
+            al_strbuf_free(&where);
         }
         al_strbuf kw = {0};
         al_strbuf_printf(&kw, "%sdevice=%s", f->args_empty ? "" : ", ", f->device);
@@ -289,6 +288,18 @@ static size_t earlier_async_copy(const al_pyfile *pf, TSNode call, bool *in_loop
     return s.line;
 }
 
+/* The offset + 1 of the first needle wholly inside [from, to) of the
+ * file's bytes, or 0. */
+static size_t bytes_find(const al_source *src, size_t from, size_t to, const char *needle)
+{
+    if (to > src->len)
+        to = src->len;
+    if (from >= to)
+        return 0;
+    const char *p = memmem(src->bytes + from, to - from, needle, strlen(needle));
+    return p ? (size_t)(p - src->bytes) + 1 : 0;
+}
+
 /* The first use of a CUDA stream other than the current one in
  * [from, to) of a file's bytes: one made (`torch.cuda.Stream(...)`,
  * `ExternalStream(...)`; not with made_too false), entered
@@ -301,13 +312,9 @@ static size_t stream_use(const al_source *src, size_t from, size_t to, bool made
     for (int i = 0; USES[i]; i++) {
         if (!made_too && !strcmp(USES[i], "Stream("))
             continue;
-        size_t n = strlen(USES[i]);
-        for (size_t at = from; at + n <= to && at + n <= src->len; at++)
-            if (!memcmp(src->bytes + at, USES[i], n)) {
-                if (!first || at + 1 < first)
-                    first = at + 1;
-                break;
-            }
+        size_t at = bytes_find(src, from, to, USES[i]);
+        if (at && (!first || at < first))
+            first = at;
     }
     return first;
 }
@@ -316,12 +323,7 @@ static size_t stream_use(const al_source *src, size_t from, size_t to, bool made
  * synchronize()`) is in [from, to): the host waits for the fill there. */
 static bool synchronized_in(const al_source *src, size_t from, size_t to)
 {
-    static const char needle[] = "synchronize()";
-    size_t n = sizeof needle - 1;
-    for (size_t at = from; at + n <= to && at + n <= src->len; at++)
-        if (!memcmp(src->bytes + at, needle, n))
-            return true;
-    return false;
+    return bytes_find(src, from, to, "synchronize()") != 0;
 }
 
 typedef struct {

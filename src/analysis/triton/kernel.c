@@ -98,10 +98,9 @@ static bool compares_pids(al_tf_kernel *k, TSNode cond, int depth)
 }
 
 /* What a condition around a store or an exit says of the elements left:
- * 2 the data chooses them (it reads memory), 1 a tile structure leaves
- * them (it compares program ids), 0 anything else (a guard, a flag). */
-
-
+ * 3 the data chooses them (it reads memory), 2 the launch's mode does (it
+ * is made of constexpr parameters alone), 1 a tile structure leaves them
+ * (it compares program ids), 0 anything else (a guard, a flag). */
 static int condition_rank(al_tf_kernel *k, TSNode cond)
 {
     bool any = false;
@@ -117,8 +116,6 @@ static al_effect effect_of_rank(int rank)
 {
     return rank >= 2 ? AL_EFFECT_SKIPS : rank == 1 ? AL_EFFECT_WRITES_PART : AL_EFFECT_WRITES_SOME;
 }
-
-
 
 /* `for j in range(..., f(pid))`: a loop whose end depends on the program
  * id (the lower triangle of a tiled solve). A grid-stride loop starts at
@@ -138,7 +135,6 @@ static bool triangular_loop(al_tf_kernel *k, TSNode loop)
     return uses_pid(k, a.pos[a.npos == 1 ? 0 : 1]);
 }
 
-
 /* `for v in range(a, b, ...)` whose start `a` is read from memory. */
 static bool loaded_start(al_tf_kernel *k, TSNode loop)
 {
@@ -151,7 +147,8 @@ static bool loaded_start(al_tf_kernel *k, TSNode loop)
         return false;
     if (al_tf_has_load(k, a.pos[0], 0))
         return true;
-    TSNode v = al_node_is(a.pos[0], "identifier") ? al_tf_value_before(k, a.pos[0], loop) : (TSNode){0};
+    TSNode v = al_node_is(a.pos[0], "identifier") ? al_tf_value_before(k, a.pos[0], loop)
+                                                  : (TSNode){0};
     return !ts_node_is_null(v) && al_tf_has_load(k, v, 0);
 }
 
@@ -199,7 +196,7 @@ static bool store_context(al_tf_kernel *k, TSNode store, al_kparam *p)
              * cumsum's entries): the data sets where the stores reach. A
              * loop over the blocks of a loaded length from 0 is a
              * segment's, which cover_of_store judges. */
-            if (al_tf_loaded_trip(k, n, store)) {
+            if (al_tf_loaded_trip(k, n)) {
                 if (3 <= best)
                     continue;
                 c = al_node_text_compact(k->pf, al_node_field(n, "right"));
@@ -276,9 +273,9 @@ static int exit_condition(al_tf_kernel *k, TSNode exit, TSNode *cond_out)
 }
 
 /* The exits before a store decide it: one taken on loaded data or on a
- * constexpr mode may skip it (SKIPS), one on a comparison of program ids leaves tiles out by
- * construction (WRITES_PART), any other may (WRITES_SOME). False when the
- * kernel has no exit. */
+ * constexpr mode may skip it (SKIPS), one on a comparison of program ids
+ * leaves tiles out by construction (WRITES_PART), any other may
+ * (WRITES_SOME). False when the kernel has no exit. */
 static bool exit_verdict(al_tf_kernel *k, TSNode *exits, size_t nexits, al_kparam *p)
 {
     if (!nexits)

@@ -78,7 +78,7 @@ TSNode al_tf_value_before(const al_tf_kernel *k, TSNode name, TSNode at)
  * the loop's variable: a trip count read from memory decides whether the
  * store is made. (A loop whose variable the store's offsets use walks a
  * segment of a loaded length, which cover_of_store judges.) */
-bool al_tf_loaded_trip(const al_tf_kernel *k, TSNode loop, TSNode store)
+bool al_tf_loaded_trip(const al_tf_kernel *k, TSNode loop)
 {
     TSNode it = al_py_unparen(al_node_field(loop, "right"));
     TSNode var = al_node_field(loop, "left");
@@ -99,7 +99,6 @@ bool al_tf_loaded_trip(const al_tf_kernel *k, TSNode loop, TSNode store)
     char *name = al_node_text(k->pf, var);
     /* Used in the body at all (`offs = i * BLOCK + ...`): a walk. */
     bool used = al_py_count_ident(k->pf, al_node_field(loop, "body"), name) > 0;
-    (void)store;
     free(name);
     return !used;
 }

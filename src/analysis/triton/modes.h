@@ -12,9 +12,10 @@
 bool al_tf_mode_condition(const al_tf_kernel *k, TSNode cond, int depth, bool *any);
 /* The value of the last `name = v` on every path before at, or null. */
 TSNode al_tf_value_before(const al_tf_kernel *k, TSNode name, TSNode at);
-/* A loop around store whose trip count is read from memory and whose
- * variable its body does not use (`for _ in range(tl.where(c, 1, 0))`). */
-bool al_tf_loaded_trip(const al_tf_kernel *k, TSNode loop, TSNode store);
+/* A loop whose trip count is read from memory and whose variable its body
+ * does not use (`for _ in range(tl.where(c, 1, 0))`): whether a store in
+ * it is made at all is the data's choice. */
+bool al_tf_loaded_trip(const al_tf_kernel *k, TSNode loop);
 /* Whether `@triton.autotune(reset_to_zero=[...])` names the parameter. */
 bool al_tf_reset_to_zero(const al_tf_kernel *k, const char *param);
 

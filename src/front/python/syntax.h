@@ -122,11 +122,11 @@ bool al_py_param_annotated_tensor(const al_pyfile *pf, TSNode def, const char *n
 /* Whether n (`Name`, `mod.Name`) names a class, by the convention that
  * names classes in capitals. */
 bool al_py_names_class(const al_pyfile *pf, TSNode n);
-/* Occurrences of `name` as a variable under n (attribute and keyword
- * names excluded); 1000 when n is nested too deeply to tell. */
 /* Whether n is `self` or `cls`: a method's receiver, so `self.expand(h)`
  * calls a submodule or method, not the Tensor method of that name. */
 bool al_py_is_receiver(const al_pyfile *pf, TSNode n);
+/* Occurrences of `name` as a variable under n (attribute and keyword
+ * names excluded); 1000 when n is nested too deeply to tell. */
 int al_py_count_ident(const al_pyfile *pf, TSNode n, const char *name);
 /* The first occurrence of `name` as a variable under n (as
  * al_py_count_ident counts them), or a null node. */
