@@ -1,7 +1,8 @@
 /* What the project scans read of each Python file (analysis/core/filefacts.h):
  * the methods it defines, the attributes it assigns on self and on other
  * objects, each once, and whether it names a custom-op marker; read the
- * same with a NUL in the bytes (memmem instead of strstr). */
+ * same with a NUL in the bytes (memmem instead of strstr). And the walk
+ * that lists a project's files: once a table, Python apart from C++. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,55 +58,112 @@ static const char MODEL[] =
     "    setattr(layer, name, None)\n"
     "    text = \"def not_a_method(\"\n";
 
-static bool has(const al_strlist *l, const char *s)
+typedef struct {
+    const al_file_facts *f;
+    al_facts_list which;
+} list_of;
+
+static bool has(list_of l, const char *s)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < l->n; i++)
-        n += strcmp(l->items[i], s) == 0;
-    assert_true(n <= 1); /* each name once */
-    return n == 1;
+    size_t n, hits = 0;
+    const char *name = al_file_facts_names(l.f, l.which, &n);
+    for (size_t i = 0; i < n; i++, name += strlen(name) + 1)
+        hits += strcmp(name, s) == 0;
+    assert_true(hits <= 1); /* each name once */
+    return hits == 1;
 }
 
-static const al_file_facts *facts_of(al_file_facts_table *t, const char *bytes, size_t len,
-                                     char *path)
+static size_t count(list_of l)
 {
-    strcpy(path, "/tmp/alloclint_facts_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, bytes, len), (ssize_t)len);
-    close(fd);
-    const al_file_facts *f = al_file_facts_of(t, path);
+    size_t n;
+    al_file_facts_names(l.f, l.which, &n);
+    return n;
+}
+
+static bool is_source(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 3 && !strcmp(name + n - 3, ".py")) || (n > 3 && !strcmp(name + n - 3, ".cu"));
+}
+
+static bool is_py(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && !strcmp(name + n - 3, ".py");
+}
+
+/* A project folder (dir, to remove) holding model.py with bytes, a CUDA
+ * file and a text file: the facts of its one Python file. */
+static const al_file_facts *facts_of(al_file_facts_table *t, const char *bytes, size_t len,
+                                     char *dir)
+{
+    strcpy(dir, "/tmp/alloclint_facts_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    static const char *const names[] = {"model.py", "kernel.cu", "notes.txt"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *out = fopen(path, "wb");
+        assert_non_null(out);
+        if (i == 0)
+            assert_int_equal(fwrite(bytes, 1, len, out), len);
+        fclose(out);
+    }
+    al_project_files files = al_file_facts_project(t, dir, is_source, is_py);
+    assert_int_equal(files.py.n, 1);
+    assert_int_equal(files.cxx.n, 1);
+    assert_non_null(strstr(files.py.items[0], "/model.py"));
+    assert_non_null(strstr(files.cxx.items[0], "/kernel.cu"));
+    /* Asked again: the same walk, not walked again. */
+    al_project_files again = al_file_facts_project(t, dir, is_source, is_py);
+    assert_ptr_equal(again.py.items, files.py.items);
+    assert_ptr_equal(again.cxx.items, files.cxx.items);
+    const al_file_facts *f = al_file_facts_of(t, files.py.items[0]);
     assert_non_null(f);
     assert_int_equal(f->status, AL_SOURCE_OK);
+    assert_ptr_equal(f->path, files.py.items[0]);
     return f;
+}
+
+static void remove_project(const char *dir)
+{
+    static const char *const names[] = {"model.py", "kernel.cu", "notes.txt"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
 }
 
 static void check_model(const al_file_facts *f)
 {
-    assert_true(has(&f->methods, "forward"));
-    assert_true(has(&f->methods, "_fused"));
-    assert_true(has(&f->methods, "tabbed"));
-    assert_true(has(&f->methods, "__init__") == false); /* dunder */
-    assert_false(has(&f->methods, "__mangled"));
-    assert_false(has(&f->methods, "top_level"));      /* not indented */
-    assert_false(has(&f->methods, "warm"));           /* async def */
-    assert_false(has(&f->methods, "not_a_method"));   /* in a string, not at a line's start */
-    assert_int_equal(f->methods.n, 3);
+    list_of methods = {f, AL_FACTS_METHODS}, attrs = {f, AL_FACTS_ATTRS},
+            self_attrs = {f, AL_FACTS_SELF_ATTRS};
+    assert_true(has(methods, "forward"));
+    assert_true(has(methods, "_fused"));
+    assert_true(has(methods, "tabbed"));
+    assert_true(has(methods, "__init__") == false); /* dunder */
+    assert_false(has(methods, "__mangled"));
+    assert_false(has(methods, "top_level"));      /* not indented */
+    assert_false(has(methods, "warm"));           /* async def */
+    assert_false(has(methods, "not_a_method"));   /* in a string, not at a line's start */
+    assert_int_equal(count(methods), 3);
 
-    assert_true(has(&f->self_attrs, "proj"));
-    assert_true(has(&f->self_attrs, "scale"));
-    assert_true(has(&f->self_attrs, "__hidden"));
-    assert_true(has(&f->self_attrs, "registry")); /* `cls.registry` */
-    assert_int_equal(f->self_attrs.n, 4);
+    assert_true(has(self_attrs, "proj"));
+    assert_true(has(self_attrs, "scale"));
+    assert_true(has(self_attrs, "__hidden"));
+    assert_true(has(self_attrs, "registry")); /* `cls.registry` */
+    assert_int_equal(count(self_attrs), 4);
 
-    assert_true(has(&f->attrs, "forward"));
-    assert_true(has(&f->attrs, "ratio"));
-    assert_true(has(&f->attrs, "gate"));
-    assert_false(has(&f->attrs, "depth")); /* `==` */
-    assert_false(has(&f->attrs, "width")); /* `!=` */
-    assert_false(has(&f->attrs, "size"));  /* `<=` */
-    assert_false(has(&f->attrs, "5"));     /* `1.5` */
-    assert_int_equal(f->attrs.n, 3);
+    assert_true(has(attrs, "forward"));
+    assert_true(has(attrs, "ratio"));
+    assert_true(has(attrs, "gate"));
+    assert_false(has(attrs, "depth")); /* `==` */
+    assert_false(has(attrs, "width")); /* `!=` */
+    assert_false(has(attrs, "size"));  /* `<=` */
+    assert_false(has(attrs, "5"));     /* `1.5` */
+    assert_int_equal(count(attrs), 3);
 }
 
 static void methods_and_attributes(void **state)
@@ -117,8 +175,8 @@ static void methods_and_attributes(void **state)
     check_model(f);
     assert_false(f->markers);
     /* Asked again: the same facts, not read again. */
-    assert_ptr_equal(al_file_facts_of(t, path), f);
-    unlink(path);
+    assert_ptr_equal(al_file_facts_of(t, f->path), f);
+    remove_project(path);
     al_file_facts_table_free(t);
 }
 
@@ -138,7 +196,7 @@ static void past_a_nul(void **state)
     const al_file_facts *f = facts_of(t, bytes, 4 + n + sizeof tail - 1, path);
     check_model(f);
     assert_true(f->markers); /* after the NUL */
-    unlink(path);
+    remove_project(path);
     al_file_facts_table_free(t);
     free(bytes);
 }
@@ -157,7 +215,7 @@ static void markers(void **state)
         char path[64];
         const al_file_facts *f = facts_of(t, texts[i], strlen(texts[i]), path);
         assert_int_equal(f->markers, want[i]);
-        unlink(path);
+        remove_project(path);
         al_file_facts_table_free(t);
     }
 }

@@ -1,6 +1,6 @@
 #include "filefacts.h"
 
-#include "memo.h"
+#include "../../base/paths.h"
 #include "../../front/pylex.h"
 
 #include <ctype.h>
@@ -8,9 +8,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An open-addressing table of the facts, keyed by the path each holds
+ * (no copy of the key, no entry beside the pointer). */
+/* A walk's paths are packed in blocks that never move. */
+typedef struct path_block {
+    struct path_block *next;
+    size_t used, cap;
+    char bytes[];
+} path_block;
+
+typedef struct {
+    char *root;
+    al_project_files files;
+} project_walk;
+
 struct al_file_facts_table {
     pthread_mutex_t lock;
-    al_memo by_path; /* path -> al_file_facts */
+    al_file_facts **slots; /* cap a power of two, at most half full */
+    size_t n, cap;
+    project_walk *walks;
+    size_t n_walks, cap_walks;
+    path_block *blocks;
 };
 
 al_file_facts_table *al_file_facts_table_new(void)
@@ -20,60 +38,124 @@ al_file_facts_table *al_file_facts_table_new(void)
     return t;
 }
 
-static void facts_free(void *v)
+static al_file_facts **slot(al_file_facts **slots, size_t cap, const char *path, size_t len)
 {
-    al_file_facts *f = v;
-    if (f->names) {
-        /* Packed (pack_names): the lists' strings live in f->names. */
-        free(f->methods.items);
-        free(f->attrs.items);
-        free(f->self_attrs.items);
-        free(f->names);
-    } else {
-        al_strlist_free(&f->methods);
-        al_strlist_free(&f->attrs);
-        al_strlist_free(&f->self_attrs);
+    size_t h = (size_t)al_hash_bytes(path, len);
+    for (size_t i = 0;; i++) {
+        al_file_facts **e = &slots[(h + i) & (cap - 1)];
+        if (!*e || (!strncmp((*e)->path, path, len) && !(*e)->path[len]))
+            return e;
     }
-    free(f);
 }
 
-/* Moves the lists' strings into one block, f->names, and trims the lists
- * to their length: a run keeps every file's facts, and one allocation per
- * name cost more than the names (a project of 8,500 files: 5 MB against
- * 1.5 MB). */
-static void pack_names(al_file_facts *f)
+static al_file_facts *table_get(const al_file_facts_table *t, const char *path, size_t len)
 {
-    al_strlist *lists[] = {&f->methods, &f->attrs, &f->self_attrs};
+    return t->cap ? *slot(t->slots, t->cap, path, len) : NULL;
+}
+
+static void table_put(al_file_facts_table *t, al_file_facts *f)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        al_file_facts **s = al_xcalloc(cap, sizeof *s);
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->slots[i])
+                *slot(s, cap, t->slots[i]->path, strlen(t->slots[i]->path)) = t->slots[i];
+        free(t->slots);
+        t->slots = s;
+        t->cap = cap;
+    }
+    *slot(t->slots, t->cap, f->path, strlen(f->path)) = f;
+    t->n++;
+}
+
+const char *al_file_facts_names(const al_file_facts *f, al_facts_list which, size_t *n)
+{
+    const char *p = f->names;
+    for (int k = 0; k < (int)which; k++)
+        for (uint32_t i = 0; i < f->n_names[k]; i++)
+            p += strlen(p) + 1;
+    *n = f->n_names[which];
+    return p;
+}
+
+/* The facts record of path: the lists' names in one block. */
+static al_file_facts *facts_new(const char *path, al_strlist lists[AL_FACTS_LISTS])
+{
     size_t bytes = 0;
-    for (size_t k = 0; k < 3; k++)
-        for (size_t i = 0; i < lists[k]->n; i++)
-            bytes += strlen(lists[k]->items[i]) + 1;
-    if (!bytes)
-        return;
-    f->names = al_xmalloc(bytes);
+    for (size_t k = 0; k < AL_FACTS_LISTS; k++)
+        for (size_t i = 0; i < lists[k].n; i++)
+            bytes += strlen(lists[k].items[i]) + 1;
+    al_file_facts *f = al_xcalloc(1, sizeof *f + bytes);
+    f->path = path;
     char *at = f->names;
-    for (size_t k = 0; k < 3; k++) {
-        for (size_t i = 0; i < lists[k]->n; i++) {
-            size_t len = strlen(lists[k]->items[i]) + 1;
-            memcpy(at, lists[k]->items[i], len);
-            free(lists[k]->items[i]);
-            lists[k]->items[i] = at;
+    for (size_t k = 0; k < AL_FACTS_LISTS; k++) {
+        f->n_names[k] = (uint32_t)lists[k].n;
+        for (size_t i = 0; i < lists[k].n; i++) {
+            size_t len = strlen(lists[k].items[i]) + 1;
+            memcpy(at, lists[k].items[i], len);
             at += len;
         }
-        if (lists[k]->n && lists[k]->n < lists[k]->cap) {
-            lists[k]->items = al_xrealloc(lists[k]->items, lists[k]->n * sizeof *lists[k]->items);
-            lists[k]->cap = lists[k]->n;
-        }
     }
+    return f;
 }
 
 void al_file_facts_table_free(al_file_facts_table *t)
 {
     if (!t)
         return;
-    al_memo_free(&t->by_path);
+    for (size_t i = 0; i < t->cap; i++)
+        free(t->slots[i]);
+    free(t->slots);
+    for (size_t i = 0; i < t->n_walks; i++) {
+        free(t->walks[i].root);
+        free((void *)t->walks[i].files.py.items);
+        free((void *)t->walks[i].files.cxx.items);
+    }
+    free(t->walks);
+    while (t->blocks) {
+        path_block *next = t->blocks->next;
+        free(t->blocks);
+        t->blocks = next;
+    }
     pthread_mutex_destroy(&t->lock);
     free(t);
+}
+
+/* A copy of path in the table's blocks. */
+static const char *keep_path(al_file_facts_table *t, const char *path)
+{
+    size_t len = strlen(path) + 1;
+    path_block *b = t->blocks;
+    if (!b || b->cap - b->used < len) {
+        size_t cap = len > 60000 ? len : 60000;
+        b = al_xmalloc(sizeof *b + cap);
+        b->next = t->blocks;
+        b->used = 0;
+        b->cap = cap;
+        t->blocks = b;
+    }
+    char *at = b->bytes + b->used;
+    memcpy(at, path, len);
+    b->used += len;
+    return at;
+}
+
+typedef struct {
+    al_file_facts_table *t;
+    bool (*is_py)(const char *name);
+    const char **py, **cxx;
+    size_t n_py, cap_py, n_cxx, cap_cxx;
+} walk_state;
+
+static void found(const char *path, void *arg)
+{
+    walk_state *w = arg;
+    const char *kept = keep_path(w->t, path);
+    if (w->is_py(path))
+        AL_PUSH(w->py, w->n_py, w->cap_py, kept);
+    else
+        AL_PUSH(w->cxx, w->n_cxx, w->cap_cxx, kept);
 }
 
 /* Where needle next occurs in src from p, or NULL. The bytes end in a
@@ -155,37 +237,65 @@ static void read_attrs(const al_source *src, al_strlist *out, al_strlist *on_sel
     }
 }
 
-const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
+al_project_files al_file_facts_project(al_file_facts_table *t, const char *root,
+                                       bool (*want)(const char *name),
+                                       bool (*is_py)(const char *name))
 {
     pthread_mutex_lock(&t->lock);
-    al_file_facts *f = al_memo_get(&t->by_path, path);
+    for (size_t i = 0; i < t->n_walks; i++)
+        if (!strcmp(t->walks[i].root, root)) {
+            al_project_files files = t->walks[i].files;
+            pthread_mutex_unlock(&t->lock);
+            return files;
+        }
+    /* Under the lock: a thread asking meanwhile waits for this walk. */
+    walk_state w = {t, is_py, NULL, NULL, 0, 0, 0, 0};
+    al_path_walk(root, want, found, &w);
+    project_walk pw = {al_xstrdup(root), {{w.py, w.n_py}, {w.cxx, w.n_cxx}}};
+    AL_PUSH(t->walks, t->n_walks, t->cap_walks, pw);
+    pthread_mutex_unlock(&t->lock);
+    return pw.files;
+}
+
+const al_file_facts *al_file_facts_of(al_file_facts_table *t, const char *path)
+{
+    size_t path_len = strlen(path);
+    pthread_mutex_lock(&t->lock);
+    al_file_facts *f = table_get(t, path, path_len);
     pthread_mutex_unlock(&t->lock);
     if (f)
         return f;
     /* Read outside the lock; a thread that read it meanwhile keeps its own. */
-    f = al_xcalloc(1, sizeof *f);
+    al_strlist lists[AL_FACTS_LISTS];
+    memset(lists, 0, sizeof lists);
     al_source src;
-    f->status = al_source_load_bytes(&src, path);
-    if (f->status == AL_SOURCE_OK) {
-        f->hash = src.hash;
-        f->markers = find(&src, src.bytes, "custom_op", 9) || find(&src, src.bytes, "impl(", 5);
-        read_methods(&src, &f->methods);
-        read_attrs(&src, &f->attrs, &f->self_attrs);
+    al_source_status status = al_source_load_bytes(&src, path);
+    unsigned long long hash = 0;
+    bool markers = false;
+    if (status == AL_SOURCE_OK) {
+        hash = src.hash;
+        markers = find(&src, src.bytes, "custom_op", 9) || find(&src, src.bytes, "impl(", 5);
+        read_methods(&src, &lists[AL_FACTS_METHODS]);
+        read_attrs(&src, &lists[AL_FACTS_ATTRS], &lists[AL_FACTS_SELF_ATTRS]);
         /* A file may assign one attribute hundreds of times: each name
          * is kept once, after the scan. */
-        al_strlist_sort_unique(&f->methods);
-        al_strlist_sort_unique(&f->attrs);
-        al_strlist_sort_unique(&f->self_attrs);
-        pack_names(f);
+        for (size_t k = 0; k < AL_FACTS_LISTS; k++)
+            al_strlist_sort_unique(&lists[k]);
     }
     al_source_free(&src);
+    f = facts_new(path, lists);
+    for (size_t k = 0; k < AL_FACTS_LISTS; k++)
+        al_strlist_free(&lists[k]);
+    f->status = status;
+    f->hash = hash;
+    f->markers = markers;
     pthread_mutex_lock(&t->lock);
-    al_file_facts *had = al_memo_get(&t->by_path, path);
+    al_file_facts *had = table_get(t, path, path_len);
     if (had) {
-        facts_free(f);
+        free(f);
         f = had;
     } else {
-        al_memo_put(&t->by_path, path, f, facts_free);
+        table_put(t, f);
     }
     pthread_mutex_unlock(&t->lock);
     return f;

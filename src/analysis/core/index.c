@@ -126,8 +126,6 @@ void al_index_free(al_index *ix)
         free(p->root);
         al_strlist_free(&p->py_roots);
         al_strlist_free(&p->distributions);
-        al_strlist_free(&p->py_files);
-        al_strlist_free(&p->cxx_files);
         for (size_t k = 0; k < p->n_defs; k++)
             free(p->defs[k].name);
         free(p->defs);
@@ -339,36 +337,22 @@ static bool is_cxx_name(const char *name)
     return al_is_cxx_path(name);
 }
 
-static void collect_py(const char *path, void *arg)
-{
-    al_strlist_add(&((project *)arg)->py_files, al_xstrdup(path));
-}
-
-static void collect_cxx(const char *path, void *arg)
-{
-    al_strlist_add(&((project *)arg)->cxx_files, al_xstrdup(path));
-}
-
 static bool is_source_name(const char *name)
 {
     return is_python_name(name) || is_cxx_name(name);
 }
 
-static void collect_source(const char *path, void *arg)
-{
-    if (is_python_name(path))
-        collect_py(path, arg);
-    else
-        collect_cxx(path, arg);
-}
-
-/* One walk for both lists (each in the order the walk meets its files). */
-void al_index_walk_project(project *p)
+/* One walk for both lists (each in the order the walk meets its files),
+ * one a run for all threads. */
+void al_index_walk_project(al_index *ix, project *p)
 {
     if (p->walked)
         return;
     p->walked = true;
-    al_path_walk(p->root, is_source_name, collect_source, p);
+    al_project_files files = al_file_facts_project(ix->facts, p->root, is_source_name,
+                                                   is_python_name);
+    p->py_files = files.py;
+    p->cxx_files = files.cxx;
 }
 
 /* ------------------------------------------------------------------ */
@@ -661,7 +645,7 @@ const char *al_index_attribute_elsewhere(al_index *ix, const char *from_path, co
     if (!hit) {
         hit = al_xstrdup("");
         if (p)
-            al_index_walk_project(p);
+            al_index_walk_project(ix, p);
         for (size_t i = 0; p && i < p->py_files.n && !*hit; i++) {
             const char *f = p->py_files.items[i];
             al_source src;

@@ -22,7 +22,7 @@ static void read_cxx_ops(al_index *ix, project *p)
     if (p->cxx_ops_read)
         return;
     p->cxx_ops_read = true;
-    al_index_walk_project(p);
+    al_index_walk_project(ix, p);
     for (size_t i = 0; i < p->cxx_files.n; i++) {
         al_source src;
         if (al_index_load(ix, &src, p->cxx_files.items[i]) == AL_SOURCE_OK &&
@@ -174,7 +174,7 @@ static void read_definitions(al_index *ix, project *p)
     if (p->defs_read)
         return;
     p->defs_read = true;
-    al_index_walk_project(p);
+    al_index_walk_project(ix, p);
     static const char *const keywords[] = {"if", "for", "while", "switch", "catch", "sizeof",
                                            "return", "do", "else", "decltype", "alignas",
                                            "__launch_bounds__", "__attribute__", NULL};

@@ -43,7 +43,7 @@ typedef struct {
     cxx_definition *defs; /* sorted by name */
     size_t n_defs, cap_defs;
     bool walked;
-    al_strlist py_files, cxx_files;
+    al_path_view py_files, cxx_files; /* the run's walk (al_file_facts_project) */
     bool py_ops_read, cxx_ops_read;
     al_impls py_ops, cxx_ops;
     al_impls pybind; /* pybind11 `.def("name", &fn)`: op "name", func fn (read with cxx_ops) */
@@ -141,7 +141,7 @@ al_source_status al_index_load_bytes(al_index *ix, al_source *src, const char *p
 /* The project around path (created on first use), or NULL. */
 project *al_index_project_of(al_index *ix, const char *path);
 /* Lists the project's source files, once. */
-void al_index_walk_project(project *p);
+void al_index_walk_project(al_index *ix, project *p);
 /* A Python file of the index, read once and parsed in parts; NULL when it
  * cannot be read. */
 pyfile *al_index_load_py(al_index *ix, const char *path);

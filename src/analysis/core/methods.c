@@ -44,10 +44,13 @@ static int by_name_then_file(const void *a, const void *b)
     return c ? c : x->file < y->file ? -1 : x->file > y->file;
 }
 
-static void add_names(al_name_files *to, const al_strlist *names, size_t file)
+static void add_names(al_name_files *to, const al_file_facts *ff, al_facts_list which,
+                      size_t file)
 {
-    for (size_t k = 0; k < names->n; k++) {
-        al_name_file e = {names->items[k], file};
+    size_t n;
+    const char *name = al_file_facts_names(ff, which, &n);
+    for (size_t k = 0; k < n; k++, name += strlen(name) + 1) {
+        al_name_file e = {name, file};
         AL_PUSH(to->items, to->n, to->cap, e);
     }
 }
@@ -77,13 +80,13 @@ static void read_method_files(al_index *ix, project *p)
     if (p->methods_read)
         return;
     p->methods_read = true;
-    al_index_walk_project(p);
+    al_index_walk_project(ix, p);
     p->scanned = true;
     for (size_t i = 0; i < p->py_files.n; i++) {
         const al_file_facts *ff = al_file_facts_of(ix->facts, p->py_files.items[i]);
-        add_names(&p->method_files, &ff->methods, i);
-        add_names(&p->assigned_attrs, &ff->attrs, i);
-        add_names(&p->self_attr_files, &ff->self_attrs, i);
+        add_names(&p->method_files, ff, AL_FACTS_METHODS, i);
+        add_names(&p->assigned_attrs, ff, AL_FACTS_ATTRS, i);
+        add_names(&p->self_attr_files, ff, AL_FACTS_SELF_ATTRS, i);
     }
     al_name_files *all[] = {&p->method_files, &p->assigned_attrs, &p->self_attr_files};
     for (size_t k = 0; k < 3; k++) {

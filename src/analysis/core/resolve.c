@@ -351,7 +351,7 @@ static void read_python_ops(al_index *ix, project *p)
     if (p->py_ops_read)
         return;
     p->py_ops_read = true;
-    al_index_walk_project(p);
+    al_index_walk_project(ix, p);
     static const char *const markers[] = {"direct_register_custom_op", "custom_op(", ".impl(",
                                           "@impl(", NULL};
     p->scanned = true;
