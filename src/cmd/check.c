@@ -801,8 +801,12 @@ int al_check_run(const al_check_options *o)
         goto done;
     }
     al_phase_done("configure", &r.clock);
+    al_config_cache_forget_folders(r.configs);
     if (r.cache_dir)
         al_check_cache_open(&r);
+    /* The walk's stamps are in the hashes now: a run over a large tree
+     * keeps only the paths through its jobs. */
+    al_file_list_forget_walk(&r.files);
     read_schemas(&r);
     al_phase_done("schemas", &r.clock);
     if (o->profiles.n && !load_profile(&r))

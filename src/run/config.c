@@ -7,6 +7,7 @@
 
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,7 +189,7 @@ struct al_config_cache {
     al_memo dirs;      /* folder -> its al_config, or &no_config */
     al_memo real_dirs; /* a folder as named -> its real path */
     const al_file_list *walk; /* what the walk saw, or NULL */
-    al_memo lengths;   /* folder -> its line length (a boxed size_t, 0: none) */
+    al_memo lengths;   /* folder -> its line length + 1 (1: none) */
     al_config **owned;
     size_t n_owned, cap_owned;
 };
@@ -201,6 +202,14 @@ al_config_cache *al_config_cache_new(void)
 void al_config_cache_set_walk(al_config_cache *c, const al_file_list *walk)
 {
     c->walk = walk;
+}
+
+void al_config_cache_forget_folders(al_config_cache *c)
+{
+    al_memo_free(&c->dirs);
+    al_memo_free(&c->real_dirs);
+    al_memo_free(&c->lengths);
+    c->walk = NULL;
 }
 
 void al_config_cache_free(al_config_cache *c)
@@ -539,18 +548,30 @@ size_t al_config_line_length(al_config_cache *c, const char *path)
         *slash = '\0';
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", real[0] ? real : "/");
+    /* As in al_config_for: the folder as the walk wrote it, whose listing
+     * says which of the files are there, while the walk entered it from
+     * its parent. */
+    char walked[PATH_MAX];
+    bool in_walk = c->walk && folder_of(path, walked);
     char *stack[256];
     size_t depth = 0, length = 0;
     for (;;) {
-        size_t *known = al_memo_get(&c->lengths, dir);
+        /* The memo holds length + 1 (NULL: not known). */
+        void *known = al_memo_get(&c->lengths, dir);
         if (known) {
-            length = *known;
+            length = (size_t)(uintptr_t)known - 1;
             break;
         }
         if (depth < 256)
             stack[depth++] = al_xstrdup(dir);
+        al_dir_listing seen;
+        bool listed = in_walk && al_file_list_dir(c->walk, walked, &seen);
         static const char *const names[] = {"ruff.toml", ".ruff.toml", "pyproject.toml"};
+        bool there[] = {!listed || seen.ruff_toml, !listed || seen.dot_ruff_toml,
+                        !listed || seen.pyproject_toml};
         for (int i = 0; i < 3 && !length; i++) {
+            if (!there[i])
+                continue;
             al_strbuf p = {0};
             al_strbuf_printf(&p, "%s/%s", strcmp(dir, "/") ? dir : "", names[i]);
             length = length_of_file(p.data, i == 2);
@@ -563,11 +584,10 @@ size_t al_config_line_length(al_config_cache *c, const char *path)
             dir[1] = '\0';
         else
             *s = '\0';
+        in_walk = listed && !seen.root && folder_of(walked, walked);
     }
     for (size_t i = 0; i < depth; i++) {
-        size_t *box = al_xmalloc(sizeof *box);
-        *box = length;
-        al_memo_put(&c->lengths, stack[i], box, free);
+        al_memo_put(&c->lengths, stack[i], (void *)(uintptr_t)(length + 1), NULL);
         free(stack[i]);
     }
     return length;

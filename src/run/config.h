@@ -44,6 +44,11 @@ void al_config_cache_free(al_config_cache *cache);
  * no links) instead of asking the file system folder by folder. The
  * list must outlive the cache's lookups. */
 void al_config_cache_set_walk(al_config_cache *cache, const al_file_list *walk);
+/* Drops what the lookups remembered of folders (their configuration,
+ * real path and line length) and the walk, keeping the configurations
+ * read (a file's options point into them): for a run whose lookups are
+ * done. Later lookups ask the file system again. */
+void al_config_cache_forget_folders(al_config_cache *cache);
 /* The configuration that applies to path, or NULL when none does.
  * `regular`: the caller knows path is a regular file, not a link.
  * Returns false (err filled, naming file, line and key) on a malformed

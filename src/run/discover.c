@@ -166,9 +166,17 @@ static void *stamp_found(void *arg)
 }
 
 /* A listed folder's facts, as a pointer into this array (the memo holds
- * pointers): index bit 0 listed, 1 root, 2 alloclint.toml, 3 pyproject. */
-static const char dir_facts[16];
-enum { DIR_LISTED = 1, DIR_ROOT = 2, DIR_ALLOCLINT = 4, DIR_PYPROJECT = 8 };
+ * pointers): index bit 0 listed, 1 root, 2 alloclint.toml, 3 pyproject,
+ * 4 ruff.toml, 5 .ruff.toml. */
+static const char dir_facts[64];
+enum {
+    DIR_LISTED = 1,
+    DIR_ROOT = 2,
+    DIR_ALLOCLINT = 4,
+    DIR_PYPROJECT = 8,
+    DIR_RUFF = 16,
+    DIR_DOT_RUFF = 32
+};
 
 /* Records what the listing of dir showed, under the folder part its
  * files' paths will have; a folder listed twice (named as a root and
@@ -188,7 +196,7 @@ static void note_dir(al_file_list *out, const char *dir, unsigned facts)
     const char *had = al_memo_get(out->dirs, probe);
     if (had)
         facts |= (unsigned)(had - dir_facts);
-    al_memo_put(out->dirs, probe, (void *)&dir_facts[facts & 15], NULL);
+    al_memo_put(out->dirs, probe, (void *)&dir_facts[facts & 63], NULL);
     free(probe);
 }
 
@@ -237,6 +245,10 @@ static void walk_dir(walker *w, const char *dir, const char *dir_real, int depth
             facts |= DIR_ALLOCLINT;
         if (maybe_file && !strcmp(name, "pyproject.toml"))
             facts |= DIR_PYPROJECT;
+        if (maybe_file && !strcmp(name, "ruff.toml"))
+            facts |= DIR_RUFF;
+        if (maybe_file && !strcmp(name, ".ruff.toml"))
+            facts |= DIR_DOT_RUFF;
         listed e = {al_xstrdup(name), ent->d_type};
         AL_PUSH(entries, n, cap, e);
     }
@@ -378,6 +390,17 @@ void al_discover(al_file_list *out, char *const *roots, size_t n_roots,
     git_libgit2_shutdown();
 }
 
+void al_file_list_forget_walk(al_file_list *list)
+{
+    free(list->seen);
+    list->seen = NULL;
+    if (list->dirs) {
+        al_memo_free(list->dirs);
+        free(list->dirs);
+        list->dirs = NULL;
+    }
+}
+
 void al_file_list_free(al_file_list *list)
 {
     for (size_t i = 0; i < list->n; i++)
@@ -386,11 +409,7 @@ void al_file_list_free(al_file_list *list)
         free(list->errors[i]);
     free(list->paths);
     free(list->errors);
-    free(list->seen);
-    if (list->dirs) {
-        al_memo_free(list->dirs);
-        free(list->dirs);
-    }
+    al_file_list_forget_walk(list);
     memset(list, 0, sizeof *list);
 }
 
@@ -421,7 +440,8 @@ bool al_file_list_dir(const al_file_list *list, const char *dir, al_dir_listing 
         return false;
     unsigned facts = (unsigned)(had - dir_facts);
     *out = (al_dir_listing){(facts & DIR_ROOT) != 0, (facts & DIR_ALLOCLINT) != 0,
-                            (facts & DIR_PYPROJECT) != 0};
+                            (facts & DIR_PYPROJECT) != 0, (facts & DIR_RUFF) != 0,
+                            (facts & DIR_DOT_RUFF) != 0};
     return true;
 }
 

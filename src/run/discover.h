@@ -20,11 +20,14 @@ typedef struct {
 
 /* What the walk saw in a folder it listed: whether it was named as a
  * root (its path may then hold links), and which configuration files it
- * may hold (a regular file, or a link to check). */
+ * may hold (a regular file, or a link to check): alloclint's and the
+ * formatter's, whose line length fixes keep to. */
 typedef struct {
     bool root;
     bool alloclint_toml;
     bool pyproject_toml;
+    bool ruff_toml;     /* ruff.toml */
+    bool dot_ruff_toml; /* .ruff.toml */
 } al_dir_listing;
 
 typedef struct {
@@ -43,6 +46,11 @@ void al_file_list_free(al_file_list *list);
 /* Whether the walk saw paths[i] as a regular file, not a link (false
  * when it does not know: a path named on the command line). */
 bool al_file_list_is_regular(const al_file_list *list, size_t i);
+/* Drops what the walk saw beyond the paths (each file's kind and stamp,
+ * the folders listed) once the configuration lookup and the cache's
+ * comparison have read it: a run keeps its paths only. After it,
+ * al_file_list_is_regular and al_file_list_dir answer false. */
+void al_file_list_forget_walk(al_file_list *list);
 /* Appends path (nothing known of it). */
 void al_file_list_add(al_file_list *list, const char *path);
 /* Moves entry `from` to `to` (to <= from), for compacting the list in
