@@ -351,51 +351,92 @@ static bool folder_of(const char *path, char out[PATH_MAX])
     return true;
 }
 
-bool al_config_for(al_config_cache *c, const char *path, bool regular, const al_config **out,
-                   al_config_error *err)
+/* The folders above a file, from its own up to the root, for the
+ * lookups that stop at the nearest folder holding a configuration. Beside
+ * each real folder, while the walk entered each from its parent, the same
+ * folder as the walk wrote it: its listing says which configuration files
+ * are there to read, where otherwise each is asked of the file system. */
+typedef struct {
+    char dir[PATH_MAX];    /* the real folder */
+    char walked[PATH_MAX]; /* the same folder as the walk wrote it */
+    bool in_walk;          /* walked holds it: each folder below was entered from it */
+    bool listed;           /* the walk listed it: seen holds what it saw */
+    al_dir_listing seen;
+} folder_up;
+
+/* Starts at path's folder; false when path cannot be resolved. `regular`:
+ * path is no link (a link resolves elsewhere than the folder the walk
+ * listed, so its walk is not read). */
+static bool folder_up_start(folder_up *u, al_config_cache *c, const char *path, bool regular)
 {
     char real[PATH_MAX];
-    *out = NULL;
     if (!absolute_path_cached(c, path, regular, real))
-        return true;
+        return false;
     char *slash = strrchr(real, '/');
     if (slash)
         *slash = '\0';
+    snprintf(u->dir, sizeof u->dir, "%s", real[0] ? real : "/");
+    u->in_walk = c->walk && regular && folder_of(path, u->walked);
+    u->listed = false;
+    return true;
+}
+
+/* Reads what the walk saw in the current folder, before the files are
+ * tried and before stepping up (a folder found in a memo needs neither). */
+static void folder_up_list(folder_up *u, const al_config_cache *c)
+{
+    u->seen = (al_dir_listing){0};
+    u->listed = u->in_walk && al_file_list_dir(c->walk, u->walked, &u->seen);
+}
+
+/* Whether the current folder may hold a file the listing flags: yes when
+ * the walk did not list it. */
+static bool folder_up_may_hold(const folder_up *u, bool listed_flag)
+{
+    return !u->listed || listed_flag;
+}
+
+/* Steps to the parent folder (after folder_up_list); false at the root. */
+static bool folder_up_next(folder_up *u)
+{
+    if (!strcmp(u->dir, "/"))
+        return false;
+    char *s = strrchr(u->dir, '/');
+    if (s == u->dir)
+        u->dir[1] = '\0';
+    else
+        *s = '\0';
+    u->in_walk = u->listed && !u->seen.root && folder_of(u->walked, u->walked);
+    u->listed = false;
+    return true;
+}
+
+bool al_config_for(al_config_cache *c, const char *path, bool regular, const al_config **out,
+                   al_config_error *err)
+{
+    *out = NULL;
+    folder_up u;
+    if (!folder_up_start(&u, c, path, regular))
+        return true;
     /* Walk up, remembering every folder passed on the way. */
     char *stack[256];
     size_t depth = 0;
     al_config *found = NULL;
     bool ok = true;
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", real[0] ? real : "/");
-    /* The same folder as the walk wrote it, stepping up in step with the
-     * real one while each is a folder the walk entered from its parent:
-     * its listing says which configuration files are there to read. */
-    char walked[PATH_MAX];
-    bool in_walk = c->walk && regular && folder_of(path, walked);
-    for (;;) {
-        void *known = al_memo_get(&c->dirs, dir);
+    do {
+        void *known = al_memo_get(&c->dirs, u.dir);
         if (known) {
             found = known == &no_config ? NULL : known;
             break;
         }
         if (depth < 256)
-            stack[depth++] = al_xstrdup(dir);
-        al_dir_listing seen;
-        bool listed = in_walk && al_file_list_dir(c->walk, walked, &seen);
-        if (!listed || seen.alloclint_toml)
-            ok = try_file(c, dir, "alloclint.toml", false, &found, err);
-        if (ok && !found && (!listed || seen.pyproject_toml))
-            ok = try_file(c, dir, "pyproject.toml", true, &found, err);
-        if (!ok || found || !strcmp(dir, "/"))
-            break;
-        char *s = strrchr(dir, '/');
-        if (s == dir)
-            dir[1] = '\0';
-        else
-            *s = '\0';
-        in_walk = listed && !seen.root && folder_of(walked, walked);
-    }
+            stack[depth++] = al_xstrdup(u.dir);
+        folder_up_list(&u, c);
+        if (folder_up_may_hold(&u, u.seen.alloclint_toml))
+            ok = try_file(c, u.dir, "alloclint.toml", false, &found, err);
+        if (ok && !found && folder_up_may_hold(&u, u.seen.pyproject_toml))
+            ok = try_file(c, u.dir, "pyproject.toml", true, &found, err);
+    } while (ok && !found && folder_up_next(&u));
     for (size_t i = 0; i < depth; i++) {
         if (ok)
             al_memo_put(&c->dirs, stack[i], found ? (void *)found : &no_config, NULL);
@@ -540,52 +581,34 @@ static size_t length_of_file(const char *path, bool pyproject)
 
 size_t al_config_line_length(al_config_cache *c, const char *path)
 {
-    char real[PATH_MAX];
-    if (!absolute_path_cached(c, path, true, real))
+    folder_up u;
+    if (!folder_up_start(&u, c, path, true))
         return 0;
-    char *slash = strrchr(real, '/');
-    if (slash)
-        *slash = '\0';
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", real[0] ? real : "/");
-    /* As in al_config_for: the folder as the walk wrote it, whose listing
-     * says which of the files are there, while the walk entered it from
-     * its parent. */
-    char walked[PATH_MAX];
-    bool in_walk = c->walk && folder_of(path, walked);
     char *stack[256];
     size_t depth = 0, length = 0;
-    for (;;) {
+    do {
         /* The memo holds length + 1 (NULL: not known). */
-        void *known = al_memo_get(&c->lengths, dir);
+        void *known = al_memo_get(&c->lengths, u.dir);
         if (known) {
             length = (size_t)(uintptr_t)known - 1;
             break;
         }
         if (depth < 256)
-            stack[depth++] = al_xstrdup(dir);
-        al_dir_listing seen;
-        bool listed = in_walk && al_file_list_dir(c->walk, walked, &seen);
+            stack[depth++] = al_xstrdup(u.dir);
+        folder_up_list(&u, c);
         static const char *const names[] = {"ruff.toml", ".ruff.toml", "pyproject.toml"};
-        bool there[] = {!listed || seen.ruff_toml, !listed || seen.dot_ruff_toml,
-                        !listed || seen.pyproject_toml};
+        bool there[] = {folder_up_may_hold(&u, u.seen.ruff_toml),
+                        folder_up_may_hold(&u, u.seen.dot_ruff_toml),
+                        folder_up_may_hold(&u, u.seen.pyproject_toml)};
         for (int i = 0; i < 3 && !length; i++) {
             if (!there[i])
                 continue;
             al_strbuf p = {0};
-            al_strbuf_printf(&p, "%s/%s", strcmp(dir, "/") ? dir : "", names[i]);
+            al_strbuf_printf(&p, "%s/%s", strcmp(u.dir, "/") ? u.dir : "", names[i]);
             length = length_of_file(p.data, i == 2);
             al_strbuf_free(&p);
         }
-        if (length || !strcmp(dir, "/"))
-            break;
-        char *s = strrchr(dir, '/');
-        if (s == dir)
-            dir[1] = '\0';
-        else
-            *s = '\0';
-        in_walk = listed && !seen.root && folder_of(walked, walked);
-    }
+    } while (!length && folder_up_next(&u));
     for (size_t i = 0; i < depth; i++) {
         al_memo_put(&c->lengths, stack[i], (void *)(uintptr_t)(length + 1), NULL);
         free(stack[i]);

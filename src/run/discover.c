@@ -422,6 +422,9 @@ void al_file_list_add(al_file_list *list, const char *path)
 {
     char *copy = al_xstrdup(path);
     AL_PUSH(list->paths, list->n, list->cap, copy);
+    /* After al_file_list_forget_walk nothing is known of any path. */
+    if (!list->seen && list->n > 1)
+        return;
     list->seen = al_xrealloc(list->seen, list->cap * sizeof *list->seen);
     memset(&list->seen[list->n - 1], 0, sizeof *list->seen);
 }

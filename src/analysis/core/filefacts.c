@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An open-addressing table of the facts, keyed by the path each holds
- * (no copy of the key, no entry beside the pointer). */
 /* A walk's paths are packed in blocks that never move. */
 typedef struct path_block {
     struct path_block *next;
@@ -24,7 +22,10 @@ typedef struct {
 
 struct al_file_facts_table {
     pthread_mutex_t lock;
-    al_file_facts **slots; /* cap a power of two, at most half full */
+    /* An open-addressing table of the facts, keyed by the path each holds
+     * (no copy of the key, no entry beside the pointer); cap a power of
+     * two, at most half full. */
+    al_file_facts **slots;
     size_t n, cap;
     project_walk *walks;
     size_t n_walks, cap_walks;

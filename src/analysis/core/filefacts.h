@@ -21,10 +21,6 @@ typedef enum {
     AL_FACTS_LISTS
 } al_facts_list;
 
-/* One allocation a file, its names inside it and its path the walk's: a
- * run keeps the facts of every file of every project it scans (four
- * checkouts of vLLM and SGLang: 56,000 files, whose lists, struct and
- * table key in allocations of their own took 19.7 MB). */
 /* Paths that live as long as the table that made them. */
 typedef struct {
     const char *const *items;
@@ -36,6 +32,10 @@ typedef struct {
     al_path_view py, cxx;
 } al_project_files;
 
+/* One allocation a file, its names inside it and its path the walk's: a
+ * run keeps the facts of every file of every project it scans (four
+ * checkouts of vLLM and SGLang: 56,000 files, whose lists, struct and
+ * table key in allocations of their own took 19.7 MB). */
 typedef struct {
     const char *path; /* the walk's copy (al_file_facts_project) */
     unsigned long long hash; /* of the bytes read (status AL_SOURCE_OK) */
